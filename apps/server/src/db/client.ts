@@ -1,0 +1,46 @@
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import pg from 'pg';
+import * as schema from './schema';
+
+/** A database or a transaction: every query function takes one of these. */
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export type Database = {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+};
+
+/** One slow statement must not freeze the embedded database or hold a pooled connection. */
+const STATEMENT_TIMEOUT_MS = 15_000;
+
+/**
+ * Opens PostgreSQL when a URL is given, else the embedded PGlite persisted at `pgliteDir`
+ * (`memory://` keeps it in memory, for tests).
+ */
+export async function openDatabase(opts: { url?: string; pgliteDir: string }): Promise<Database> {
+  if (opts.url) {
+    const pool = new pg.Pool({
+      connectionString: opts.url,
+      max: 10,
+      statement_timeout: STATEMENT_TIMEOUT_MS,
+      idleTimeoutMillis: 30_000,
+    });
+    // A broken idle connection must not crash the process; the pool replaces it.
+    pool.on('error', () => {});
+    const db = drizzlePg(pool, { schema }) as unknown as Db;
+    await db.execute(sql`select 1`);
+    return { db, kind: 'postgres', close: () => pool.end() };
+  }
+  const client = await PGlite.create(opts.pgliteDir, { extensions: { pg_trgm } });
+  await client.exec(`SET statement_timeout = ${STATEMENT_TIMEOUT_MS}`);
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  return { db, kind: 'pglite', close: () => client.close() };
+}
+
+export { schema };

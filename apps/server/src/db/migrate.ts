@@ -1,0 +1,14 @@
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { findServerFolder } from '../config';
+import type { Database } from './client';
+
+/** Applies the versioned migrations in apps/server/drizzle; safe to run on every start. */
+export async function runMigrations(database: Database): Promise<void> {
+  const migrationsFolder = findServerFolder('drizzle');
+  if (database.kind === 'postgres') {
+    await migratePg(database.db as never, { migrationsFolder });
+  } else {
+    await migratePglite(database.db as never, { migrationsFolder });
+  }
+}

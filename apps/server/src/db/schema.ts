@@ -1,0 +1,195 @@
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, index, integer, jsonb, numeric, pgEnum, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+
+const id = () => bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity();
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+
+export const userRole = pgEnum('user_role', ['user', 'admin']);
+
+export const users = pgTable(
+  'users',
+  {
+    id: id(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    name: text('name').notNull(),
+    surname: text('surname').notNull(),
+    nickname: text('nickname').notNull(),
+    phone: text('phone').notNull().default(''),
+    aboutMe: text('about_me').notNull().default(''),
+    /** Hourly rate in minor units of the base currency. */
+    hourlyRateMinor: bigint('hourly_rate_minor', { mode: 'number' }).notNull().default(0),
+    avatarPath: text('avatar_path'),
+    role: userRole('role').notNull().default('user'),
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+    phoneVerifiedAt: timestamp('phone_verified_at', { withTimezone: true }),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`), uniqueIndex('users_nickname_lower_idx').on(sql`lower(${t.nickname})`)],
+);
+
+export const categories = pgTable(
+  'categories',
+  {
+    id: id(),
+    parentId: bigint('parent_id', { mode: 'number' }).references((): never => categories.id as never),
+    title: text('title').notNull(),
+    url: text('url').notNull(),
+    position: integer('position').notNull().default(0),
+  },
+  (t) => [uniqueIndex('categories_url_idx').on(t.url), index('categories_parent_idx').on(t.parentId)],
+);
+
+export const productTypeEnum = pgEnum('product_type', ['image', 'doc', 'prompt', 'pack']);
+export const productStatus = pgEnum('product_status', ['draft', 'published', 'hidden']);
+
+export const products = pgTable(
+  'products',
+  {
+    id: id(),
+    slug: text('slug').notNull(),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    productType: productTypeEnum('product_type').notNull(),
+    categoryId: bigint('category_id', { mode: 'number' }).references(() => categories.id),
+    authorId: bigint('author_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    /** Price in minor units of the base currency (EUR). */
+    priceMinor: bigint('price_minor', { mode: 'number' }).notNull(),
+    status: productStatus('status').notNull().default('published'),
+    /** Public preview (WebP) under the storage's public area. */
+    previewPath: text('preview_path'),
+    /** The file a buyer pays for, in the storage's private area. */
+    originalPath: text('original_path'),
+    originalName: text('original_name'),
+    /** Prompt text for prompt products: private until bought. */
+    promptText: text('prompt_text'),
+    popularity: integer('popularity').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('products_slug_idx').on(t.slug),
+    index('products_type_idx').on(t.productType, t.id),
+    index('products_category_idx').on(t.categoryId),
+    index('products_author_idx').on(t.authorId),
+  ],
+);
+
+export const packItems = pgTable(
+  'pack_items',
+  {
+    packId: bigint('pack_id', { mode: 'number' })
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    productId: bigint('product_id', { mode: 'number' })
+      .notNull()
+      .references(() => products.id),
+    position: integer('position').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.packId, t.productId] })],
+);
+
+export const tags = pgTable('tags', { id: id(), name: text('name').notNull() }, (t) => [uniqueIndex('tags_name_idx').on(t.name)]);
+
+export const productTags = pgTable(
+  'product_tags',
+  {
+    productId: bigint('product_id', { mode: 'number' })
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    tagId: bigint('tag_id', { mode: 'number' })
+      .notNull()
+      .references(() => tags.id),
+  },
+  (t) => [primaryKey({ columns: [t.productId, t.tagId] }), index('product_tags_tag_idx').on(t.tagId)],
+);
+
+export const currencies = pgTable('currencies', {
+  code: text('code').primaryKey(),
+  symbol: text('symbol').notNull(),
+  /** Units of this currency per 1 unit of the base currency. */
+  rate: numeric('rate', { precision: 18, scale: 8, mode: 'number' }).notNull().default(1),
+  isDefault: boolean('is_default').notNull().default(false),
+  position: integer('position').notNull().default(0),
+});
+
+export const staticPages = pgTable(
+  'static_pages',
+  {
+    id: id(),
+    slug: text('slug').notNull(),
+    title: text('title').notNull(),
+    /** Sanitized HTML: cleaned when written, never at read time. */
+    content: text('content').notNull(),
+    isTerms: smallint('is_terms').notNull().default(0),
+    isPrivacy: smallint('is_privacy').notNull().default(0),
+    isCookie: smallint('is_cookie').notNull().default(0),
+    position: integer('position').notNull().default(0),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('static_pages_slug_idx').on(t.slug)],
+);
+
+export const socialLinks = pgTable('social_links', {
+  id: id(),
+  url: text('url').notNull(),
+  image: text('image').notNull(),
+  position: integer('position').notNull().default(0),
+});
+
+/** One row per setting; the settings call assembles them. */
+export const siteSettings = pgTable('site_settings', {
+  key: text('key').primaryKey(),
+  value: jsonb('value').notNull(),
+  updatedAt: updatedAt(),
+});
+
+export const languages = pgTable('languages', {
+  id: id(),
+  code: text('code').notNull().unique(),
+  name: text('name').notNull(),
+  isDefault: boolean('is_default').notNull().default(false),
+});
+
+export const translations = pgTable(
+  'translations',
+  {
+    locale: text('locale').notNull(),
+    key: text('key').notNull(),
+    value: text('value').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.locale, t.key] })],
+);
+
+/** Server-side sessions (SPEC §9: 2 hours idle); any number of app servers share them. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    /** sha256 of the cookie token: a stolen database does not yield usable cookies. */
+    id: text('id').primaryKey(),
+    userId: bigint('user_id', { mode: 'number' }).references(() => users.id, { onDelete: 'cascade' }),
+    csrfToken: text('csrf_token').notNull(),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    userAgent: text('user_agent').notNull().default(''),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId), index('sessions_last_seen_idx').on(t.lastSeenAt)],
+);
+
+/** Messages sent through the contact page, for the back office to read. */
+export const contactMessages = pgTable('contact_messages', {
+  id: id(),
+  name: text('name').notNull(),
+  email: text('email').notNull(),
+  message: text('message').notNull(),
+  userId: bigint('user_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+  ip: text('ip').notNull().default(''),
+  readAt: timestamp('read_at', { withTimezone: true }),
+  createdAt: createdAt(),
+});

@@ -1,0 +1,22 @@
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { loadConfig } from '../config';
+import { createLocalStorage } from '../lib/storage';
+import { openDatabase } from './client';
+import { runMigrations } from './migrate';
+import { resetDatabase, seedDemoData } from './seed';
+
+/** `npm run seed` adds the demo data if missing; `npm run seed -- --reset` starts over. */
+const config = loadConfig(process.env, process.env.INIT_CWD ?? process.cwd());
+const reset = process.argv.includes('--reset');
+const database = await openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'db') });
+if (reset) {
+  await resetDatabase(database.db);
+  await rm(path.join(config.dataDir, 'storage'), { recursive: true, force: true });
+  console.log('Database and stored files cleared.');
+}
+await runMigrations(database);
+const result = await seedDemoData(database.db, createLocalStorage(config.dataDir));
+console.log(result.created ? 'Demo data created.' : 'Demo data already present; nothing to do (use --reset to start over).');
+for (const a of result.accounts) console.log(`  ${a.role.padEnd(6)} ${a.email} / ${a.password}`);
+await database.close();

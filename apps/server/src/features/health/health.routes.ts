@@ -1,0 +1,20 @@
+import { healthAnswer, readyAnswer } from '@atelier/shared';
+import { sql } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { AppError } from '../../lib/app-error';
+
+/** Liveness (the process answers) and readiness (the database answers). */
+export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get('/healthz', { schema: { hide: true, response: { 200: healthAnswer } } }, async () => ({
+    status: 'OK' as const,
+    uptime: Math.round(process.uptime()),
+  }));
+  app.get('/readyz', { schema: { hide: true, response: { 200: readyAnswer } } }, async () => {
+    try {
+      await app.db.execute(sql`select 1`);
+    } catch {
+      throw new AppError('UNAVAILABLE', 'The database is not answering.');
+    }
+    return { status: 'OK' as const, database: 'up' as const };
+  });
+};

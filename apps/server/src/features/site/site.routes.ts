@@ -1,0 +1,57 @@
+import {
+  contactInput,
+  currency,
+  dictionary,
+  localeParams,
+  okEnvelope,
+  okMessage,
+  siteSettings,
+  socialLink,
+  staticPage,
+  staticPageSummary,
+} from '@atelier/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { notFound } from '../../lib/app-error';
+import { ok } from '../../lib/envelope';
+import { findStaticPage, getDictionary, getSettings, listCurrencies, listSocialLinks, listStaticPages, saveContactMessage } from './site.queries';
+
+/** Site-wide data every page needs: settings, currencies, static pages, social links, translations. */
+export const siteRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get('/settings', { schema: { tags: ['site'], response: { 200: okEnvelope(siteSettings) } } }, async () => ok(await getSettings(app.db)));
+
+  app.get('/currencies', { schema: { tags: ['site'], response: { 200: okEnvelope(z.array(currency)) } } }, async () => ok(await listCurrencies(app.db)));
+
+  app.get('/social-links', { schema: { tags: ['site'], response: { 200: okEnvelope(z.array(socialLink)) } } }, async () => ok(await listSocialLinks(app.db)));
+
+  app.get('/static-pages', { schema: { tags: ['site'], response: { 200: okEnvelope(z.array(staticPageSummary)) } } }, async () =>
+    ok(await listStaticPages(app.db)),
+  );
+
+  app.get(
+    '/static-pages/:id',
+    {
+      schema: {
+        tags: ['site'],
+        params: z.object({ id: z.string().min(1).max(100) }),
+        response: { 200: okEnvelope(staticPage) },
+      },
+    },
+    async (request) => {
+      const page = await findStaticPage(app.db, request.params.id);
+      if (!page) throw notFound('This page does not exist.');
+      return ok(page);
+    },
+  );
+
+  app.get('/localization/:locale/words', { schema: { tags: ['site'], params: localeParams, response: { 200: okEnvelope(dictionary) } } }, async (request) => {
+    const words = await getDictionary(app.db, request.params.locale);
+    if (!words) throw notFound(`No translations exist for the language "${request.params.locale}".`);
+    return ok(words);
+  });
+
+  app.post('/contact', { schema: { tags: ['site'], body: contactInput, response: { 200: okMessage } } }, async (request) => {
+    await saveContactMessage(app.db, { ...request.body, userId: request.session?.userId ?? null, ip: request.ip });
+    return { status: 'OK' as const, message: 'Thank you! Your message has been sent. We will reply by e-mail within 3 business days.' };
+  });
+};

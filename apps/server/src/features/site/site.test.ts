@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/test-app';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ seed: true });
+});
+afterAll(() => t.close());
+
+describe('site data', () => {
+  it('serves the settings of SPEC §3 in the OK envelope', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/settings' });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.status).toBe('OK');
+    expect(Object.keys(body.payload).sort()).toEqual(
+      [
+        'copyright',
+        'formats',
+        'google_tag',
+        'internal_currency_name',
+        'is_email_verification_enabled',
+        'is_reg_enabled',
+        'requisites',
+        'sizes',
+        'support_email',
+      ].sort(),
+    );
+    expect(body.payload.internal_currency_name).toBe('Atelier Credits');
+  });
+
+  it('lists currencies with EUR as the default', async () => {
+    const body = (await t.app.inject({ url: '/api/currencies' })).json();
+    expect(body.payload.map((c: { code: string }) => c.code)).toEqual(['EUR', 'USD', 'GBP']);
+    expect(body.payload[0]).toEqual({ code: 'EUR', symbol: '€', value: 1, default: true, name: 'EUR' });
+  });
+
+  it('flags the terms, privacy and cookie pages and finds a page by slug or id', async () => {
+    const list = (await t.app.inject({ url: '/api/static-pages' })).json().payload;
+    const terms = list.find((p: { slug: string }) => p.slug === 'terms');
+    expect(terms.is_terms).toBe(1);
+    expect(list.find((p: { slug: string }) => p.slug === 'privacy').is_privacy).toBe(1);
+    expect(list.find((p: { slug: string }) => p.slug === 'cookie-policy').is_cookie).toBe(1);
+    const bySlug = (await t.app.inject({ url: '/api/static-pages/terms' })).json().payload;
+    const byId = (await t.app.inject({ url: `/api/static-pages/${terms.id}` })).json().payload;
+    expect(byId.title).toBe(bySlug.title);
+    expect(bySlug.content).toContain('Terms of Service');
+  });
+
+  it('never returns script from a stored static page', async () => {
+    const page = (await t.app.inject({ url: '/api/static-pages/terms' })).json().payload;
+    expect(page.content).not.toMatch(/<script|onclick|alert\(/i);
+    expect(page.content).toContain('Refunds are handled through support.');
+  });
+
+  it('answers 404 in the envelope for an unknown page', async () => {
+    const res = await t.app.inject({ url: '/api/static-pages/nope' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ status: 'ERROR', message: 'This page does not exist.' });
+  });
+
+  it('serves words, German falling back to English key by key', async () => {
+    const enWords = (await t.app.inject({ url: '/api/localization/en/words' })).json().payload;
+    const deWords = (await t.app.inject({ url: '/api/localization/de/words' })).json().payload;
+    expect(enWords['nav.buy']).toBe('Buy');
+    expect(deWords['nav.buy']).toBe('Kaufen');
+    expect(deWords['nav.shop']).toBe('Shop');
+    expect(Object.keys(deWords).length).toBe(Object.keys(enWords).length);
+    expect((await t.app.inject({ url: '/api/localization/xx/words' })).statusCode).toBe(404);
+  });
+
+  it('lists social links whose images are public files', async () => {
+    const links = (await t.app.inject({ url: '/api/social-links' })).json().payload;
+    expect(links.length).toBeGreaterThan(0);
+    const icon = await t.app.inject({ url: `/storage/${links[0].image}` });
+    expect(icon.statusCode).toBe(200);
+    expect(icon.headers['cache-control']).toContain('max-age=31536000');
+  });
+});

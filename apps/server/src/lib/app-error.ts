@@ -1,0 +1,41 @@
+import type { FieldErrors } from '@atelier/shared';
+
+/** The small set of error codes the API uses; each maps to one HTTP status. */
+export const errorStatus = {
+  BAD_REQUEST: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  CSRF_MISMATCH: 419,
+  VALIDATION: 422,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+} as const;
+export type ErrorCode = keyof typeof errorStatus;
+
+export class AppError extends Error {
+  readonly statusCode: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly fieldErrors?: FieldErrors,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'AppError';
+    this.statusCode = errorStatus[code];
+  }
+}
+
+/** A 422 with one message under each named field. */
+export function validationError(fields: Record<string, string>, message?: string): AppError {
+  const errors: FieldErrors = {};
+  for (const [field, text] of Object.entries(fields)) errors[field] = [text];
+  return new AppError('VALIDATION', message ?? Object.values(fields)[0] ?? 'The given data was invalid.', errors);
+}
+
+export const notFound = (what = 'The requested item was not found.') => new AppError('NOT_FOUND', what);

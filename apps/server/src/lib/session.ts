@@ -1,0 +1,139 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { SESSION_IDLE_SECONDS } from '@atelier/shared';
+import { eq, lt, or } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../db/client';
+import { sessions } from '../db/schema';
+import { AppError } from './app-error';
+
+export const SESSION_COOKIE = 'atelier_session';
+export const XSRF_COOKIE = 'XSRF-TOKEN';
+export const XSRF_HEADER = 'x-xsrf-token';
+/** However active, a session ends after this long and the user signs in again. */
+export const SESSION_ABSOLUTE_SECONDS = 24 * 60 * 60;
+/** last_seen_at is written at most this often, so reads stay reads. */
+const TOUCH_EVERY_MS = 60_000;
+
+export type Session = { id: string; userId: number | null; csrfToken: string; lastSeenAt: Date };
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    session: Session | null;
+  }
+}
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+const newToken = () => randomBytes(32).toString('base64url');
+
+function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+function cookieOptions(app: FastifyInstance) {
+  return { path: '/', sameSite: 'lax' as const, secure: app.config.publicUrl.startsWith('https://') };
+}
+
+function setCookies(app: FastifyInstance, reply: FastifyReply, token: string, csrf: string) {
+  const base = cookieOptions(app);
+  reply.setCookie(SESSION_COOKIE, token, { ...base, httpOnly: true, maxAge: SESSION_IDLE_SECONDS });
+  reply.setCookie(XSRF_COOKIE, csrf, { ...base, httpOnly: false, maxAge: SESSION_IDLE_SECONDS });
+}
+
+async function insertSession(db: Db, userId: number | null, userAgent: string) {
+  const token = newToken();
+  const csrf = newToken();
+  const now = new Date();
+  const id = hashToken(token);
+  await db.insert(sessions).values({
+    id,
+    userId,
+    csrfToken: csrf,
+    lastSeenAt: now,
+    expiresAt: new Date(now.getTime() + SESSION_ABSOLUTE_SECONDS * 1000),
+    userAgent: userAgent.slice(0, 300),
+  });
+  return { token, session: { id, userId, csrfToken: csrf, lastSeenAt: now } satisfies Session };
+}
+
+/** Starts a fresh session (a new id: login, logout and register rotate it) and sets both cookies. */
+export async function startSession(request: FastifyRequest, reply: FastifyReply, userId: number | null): Promise<Session> {
+  const app = request.server;
+  if (request.session) await app.db.delete(sessions).where(eq(sessions.id, request.session.id));
+  const { token, session } = await insertSession(app.db, userId, request.headers['user-agent'] ?? '');
+  setCookies(app, reply, token, session.csrfToken);
+  request.session = session;
+  return session;
+}
+
+/** Ends every session of a user except, optionally, the one in use. */
+export async function endUserSessions(db: Db, userId: number, exceptId?: string) {
+  const all = await db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, userId));
+  for (const s of all) if (s.id !== exceptId) await db.delete(sessions).where(eq(sessions.id, s.id));
+}
+
+async function loadSession(request: FastifyRequest): Promise<Session | null> {
+  const token = request.cookies[SESSION_COOKIE];
+  if (!token || token.length > 100) return null;
+  const db = request.server.db;
+  const [row] = await db
+    .select()
+    .from(sessions)
+    .where(eq(sessions.id, hashToken(token)))
+    .limit(1);
+  if (!row) return null;
+  const now = Date.now();
+  if (row.expiresAt.getTime() <= now || row.lastSeenAt.getTime() + SESSION_IDLE_SECONDS * 1000 <= now) {
+    await db.delete(sessions).where(eq(sessions.id, row.id));
+    return null;
+  }
+  if (now - row.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: new Date(now) })
+      .where(eq(sessions.id, row.id));
+  }
+  return { id: row.id, userId: row.userId, csrfToken: row.csrfToken, lastSeenAt: row.lastSeenAt };
+}
+
+/** Removes sessions past their idle or absolute limit; run now and then. */
+export async function purgeExpiredSessions(db: Db) {
+  const idleCutoff = new Date(Date.now() - SESSION_IDLE_SECONDS * 1000);
+  await db.delete(sessions).where(or(lt(sessions.expiresAt, new Date()), lt(sessions.lastSeenAt, idleCutoff)));
+}
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Laravel Sanctum's SPA mode: GET /sanctum/csrf-cookie hands out a readable XSRF-TOKEN cookie; every
+ * state-changing /api call must echo it in X-XSRF-TOKEN, checked before the body is even parsed.
+ */
+export function registerSessions(app: FastifyInstance) {
+  app.decorateRequest('session', null);
+  app.addHook('onRequest', async (request) => {
+    if (!request.url.startsWith('/api/') && !request.url.startsWith('/sanctum/') && !request.url.startsWith('/dev/')) return;
+    request.session = await loadSession(request);
+    if (!STATE_CHANGING.has(request.method) || !request.url.startsWith('/api/')) return;
+    const header = request.headers[XSRF_HEADER];
+    const sent = typeof header === 'string' ? decodeURIComponent(header) : '';
+    if (!request.session || !sent || !safeEqual(sent, request.session.csrfToken)) {
+      throw new AppError('CSRF_MISMATCH', 'CSRF token mismatch. Reload the page and try again.');
+    }
+  });
+
+  app.get('/sanctum/csrf-cookie', { schema: { hide: true } }, async (request, reply) => {
+    if (request.session) {
+      // Same session: re-send the cookies so an expired XSRF cookie is restored.
+      const token = request.cookies[SESSION_COOKIE]!;
+      setCookies(app, reply, token, request.session.csrfToken);
+    } else {
+      await startSession(request, reply, null);
+    }
+    return reply.code(204).send();
+  });
+}
+
+export function isSignedIn(request: FastifyRequest): boolean {
+  return request.session?.userId != null;
+}

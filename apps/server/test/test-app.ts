@@ -1,0 +1,109 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { type Database, openDatabase } from '../src/db/client';
+import { runMigrations } from '../src/db/migrate';
+import { seedDemoData } from '../src/db/seed';
+
+export type TestApp = { app: FastifyInstance; close: () => Promise<void> };
+
+/**
+ * A real app on a real, empty database: PGlite in memory by default, or a scratch database created
+ * on the PostgreSQL server named by DATABASE_URL (dropped again on close), so test files never share rows.
+ */
+export async function createTestApp(opts: { seed?: boolean; logger?: FastifyServerOptions['logger']; env?: Record<string, string> } = {}): Promise<TestApp> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'atelier-test-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    SESSION_SECRET: 's'.repeat(40),
+    WEB_DIST: path.join(dataDir, 'no-web'),
+    ...opts.env,
+  });
+  let database: Database;
+  let dropScratch: (() => Promise<void>) | undefined;
+  const serverUrl = process.env.DATABASE_URL;
+  if (serverUrl) {
+    const name = `atelier_t_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    database = await openDatabase({ url: url.toString(), pgliteDir: '' });
+    dropScratch = async () => {
+      const c = new pg.Client({ connectionString: serverUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    };
+  } else {
+    database = await openDatabase({ pgliteDir: 'memory://' });
+  }
+  await runMigrations(database);
+  const app = await buildApp({ config, database, logger: opts.logger ?? false });
+  if (opts.seed) await seedDemoData(app.db, app.storage, { imageSize: 'small' });
+  await app.ready();
+  return {
+    app,
+    close: async () => {
+      await app.close();
+      await database.close();
+      await dropScratch?.();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A browser-like client: keeps cookies and echoes XSRF-TOKEN on state-changing calls. */
+export class TestClient {
+  readonly cookies = new Map<string, string>();
+  constructor(readonly app: FastifyInstance) {}
+
+  private absorb(res: { cookies: { name: string; value: string; maxAge?: number; expires?: Date }[] }) {
+    for (const c of res.cookies) {
+      if (c.maxAge === 0 || (c.expires && c.expires.getTime() < Date.now()) || c.value === '') this.cookies.delete(c.name);
+      else this.cookies.set(c.name, c.value);
+    }
+  }
+
+  get cookieHeader() {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  async csrf() {
+    const res = await this.app.inject({ method: 'GET', url: '/sanctum/csrf-cookie', headers: { cookie: this.cookieHeader } });
+    this.absorb(res);
+    return res;
+  }
+
+  async request(
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    opts: { body?: unknown; headers?: Record<string, string>; payload?: string | Buffer } = {},
+  ) {
+    if (method !== 'GET' && !this.cookies.has('XSRF-TOKEN')) await this.csrf();
+    const headers: Record<string, string> = { cookie: this.cookieHeader, ...opts.headers };
+    if (method !== 'GET') headers['x-xsrf-token'] = this.cookies.get('XSRF-TOKEN') ?? '';
+    const res = await this.app.inject({
+      method,
+      url,
+      headers,
+      ...(opts.payload !== undefined ? { payload: opts.payload } : opts.body !== undefined ? { payload: opts.body as object } : {}),
+    });
+    this.absorb(res);
+    return res;
+  }
+
+  get = (url: string, headers?: Record<string, string>) => this.request('GET', url, { headers });
+  post = (url: string, body?: unknown, headers?: Record<string, string>) => this.request('POST', url, { body, headers });
+  put = (url: string, body?: unknown) => this.request('PUT', url, { body });
+  delete = (url: string, body?: unknown) => this.request('DELETE', url, { body });
+}

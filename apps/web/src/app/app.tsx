@@ -1,0 +1,42 @@
+import { useEffect, useMemo, useState } from 'react';
+import { RouterProvider } from 'react-router';
+import { FullScreenSpinner } from '../components/ui/spinner';
+import { ToastProvider, useToast } from '../components/ui/toast';
+import { useAuth } from '../features/auth/api/auth-state';
+import { useSettings } from '../features/site/api/site-data';
+import { loadServerWords } from '../lib/i18n';
+import { createRouter } from './router';
+
+function Boot() {
+  const auth = useAuth();
+  const settings = useSettings();
+  const toast = useToast();
+  const [wordsReady, setWordsReady] = useState(false);
+  const router = useMemo(() => createRouter(), []);
+
+  useEffect(() => {
+    void loadServerWords().finally(() => setWordsReady(true));
+  }, []);
+  useEffect(() => {
+    if (settings.isError) toast.error('Could not load settings from the server.');
+  }, [settings.isError, toast]);
+
+  if (auth.isError) {
+    return (
+      <div className="fullscreen-message" role="alert">
+        Could not connect to the server. Please try again later.
+      </div>
+    );
+  }
+  // SPEC §2: a full-screen spinner until the authentication state is known.
+  if (auth.isPending || !wordsReady) return <FullScreenSpinner />;
+  return <RouterProvider router={router} />;
+}
+
+export function App() {
+  return (
+    <ToastProvider>
+      <Boot />
+    </ToastProvider>
+  );
+}

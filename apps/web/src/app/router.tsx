@@ -1,0 +1,66 @@
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { AppLayout } from '../components/layout/app-layout';
+import { GuestOnly, RequireAuth } from './guards';
+import type { RouteMeta } from './route-meta';
+
+type Page = () => Promise<{ Component: React.ComponentType }>;
+
+const placeholder: Page = () => import('./routes/placeholder');
+
+/** One route of SPEC §2: its page module loads on demand, so a first visit fetches only what it shows. */
+function page(path: string, load: Page, meta: RouteMeta, children?: RouteObject[]): RouteObject {
+  return { ...(path === '' ? { index: true as const } : { path, children }), handle: meta, lazy: load };
+}
+
+/** Every screen of SPEC §2 in one place, grouped by who may open it. */
+export const routes: RouteObject[] = [
+  {
+    element: <AppLayout />,
+    children: [
+      page('/', () => import('./routes/home'), { title: 'nav.home', background: 'home' }),
+      page('/products/:param?', placeholder, { title: 'products.title' }),
+      page('/packs/:slug', placeholder, { title: 'products.type_pack' }),
+      page('/profile/:username', placeholder, { title: 'nav.my_profile', background: 'profile' }),
+      page('/contact', placeholder, { title: 'pages.contact_title' }),
+      page('/page/:id', () => import('./routes/static-page'), { title: 'Atelier', background: 'legal' }),
+      page('/email/verify/success', placeholder, { title: 'E-mail verified', background: 'auth' }),
+      page('/email/verify/already-success', placeholder, { title: 'E-mail already verified', background: 'auth' }),
+      page('/forbidden', () => import('./routes/forbidden'), { title: 'pages.forbidden_title' }),
+      page('/404', () => import('./routes/not-found'), { title: 'pages.not_found_title' }),
+      {
+        element: <GuestOnly />,
+        children: [
+          page('/login', placeholder, { title: 'auth.sign_in', background: 'auth' }),
+          page('/register', placeholder, { title: 'auth.register', background: 'auth' }),
+          page('/forgot-password', placeholder, { title: 'auth.forgot_password', background: 'auth' }),
+          page('/reset-password', placeholder, { title: 'Reset password', background: 'auth' }),
+        ],
+      },
+      {
+        element: <RequireAuth />,
+        children: [
+          page('/verification', placeholder, { title: 'Phone verification' }),
+          page('/email/verify', placeholder, { title: 'Verify your e-mail', background: 'auth' }),
+          page('/dashboard', () => import('./routes/dashboard'), { title: 'nav.my_profile' }, [
+            page('', placeholder, { title: 'dashboard.my_projects' }),
+            page('orders', placeholder, { title: 'dashboard.order_history' }),
+            page('contact', placeholder, { title: 'dashboard.contact_information' }),
+            page('chat', placeholder, { title: 'dashboard.chat' }),
+            page('deposits', placeholder, { title: 'Deposit history' }),
+          ]),
+          page('/deposit/create', placeholder, { title: 'deposit.title' }),
+          page('/success-payment', placeholder, { title: 'payment.success_title' }),
+          page('/fail-payment', placeholder, { title: 'payment.failed_title' }),
+          page('/processing-payment', placeholder, { title: 'payment.processing_title' }),
+          page('/cart', placeholder, { title: 'nav.cart' }),
+          page('/checkout', placeholder, { title: 'Checkout' }),
+        ],
+      },
+      { path: '*', element: <Navigate to="/404" replace /> },
+    ],
+  },
+];
+
+export function createRouter() {
+  return createBrowserRouter(routes);
+}

@@ -1,0 +1,73 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useLocation, useMatches, useNavigate } from 'react-router';
+import type { RouteMeta } from '../../app/route-meta';
+import { authKey } from '../../features/auth/api/auth-state';
+import { setGlobalApiHandlers } from '../../lib/api-client';
+import { Footer } from './footer';
+import { Header } from './header';
+
+function useRouteMeta(): RouteMeta {
+  const matches = useMatches();
+  for (let i = matches.length - 1; i >= 0; i--) {
+    const handle = matches[i]?.handle as RouteMeta | undefined;
+    if (handle?.title) return handle;
+  }
+  return { title: 'app.name' };
+}
+
+/** The one layout every route shares (SPEC §2): chrome, background, title, scrolling, global API reactions. */
+export function AppLayout() {
+  const meta = useRouteMeta();
+  const { t } = useTranslation();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const bare = meta.background === 'auth';
+
+  useEffect(() => {
+    const title = t(meta.title, { defaultValue: meta.title });
+    document.title = title === 'Atelier' ? 'Atelier' : `${title} — Atelier`;
+  }, [meta.title, t]);
+
+  useEffect(() => {
+    document.body.dataset.background = meta.background ?? 'default';
+  }, [meta.background]);
+
+  // Navigation scrolls to the top, or to the hash; it runs on every path change.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the path is the trigger, not an input.
+  useEffect(() => {
+    if (location.hash) document.getElementById(decodeURIComponent(location.hash.slice(1)))?.scrollIntoView();
+    else window.scrollTo(0, 0);
+  }, [location.pathname, location.hash]);
+
+  useEffect(() => {
+    setGlobalApiHandlers({
+      onUnauthenticated: () => {
+        const wasSignedIn = queryClient.getQueryData<{ authenticated: boolean }>(authKey)?.authenticated;
+        queryClient.setQueryData(authKey, { authenticated: false, user: null });
+        if (wasSignedIn) {
+          const here = window.location.pathname + window.location.search;
+          navigate(`/login?redirect=${encodeURIComponent(here)}`);
+        }
+      },
+      onCsrfExpired: () => window.location.reload(),
+      onEmailNotVerified: () => navigate('/email/verify'),
+      onForbidden: () => navigate('/forbidden'),
+    });
+  }, [navigate, queryClient]);
+
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      {!bare && <Header />}
+      <main id="main" className="main">
+        <Outlet />
+      </main>
+      {!bare && <Footer />}
+    </div>
+  );
+}

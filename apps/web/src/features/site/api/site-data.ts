@@ -1,0 +1,21 @@
+import type { Currency, SiteSettings, SocialLink, StaticPage, StaticPageSummary } from '@atelier/shared';
+import { useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+
+/** Site-wide data: each loads once per visit and is shared by every component that asks. */
+export const siteKeys = {
+  settings: ['site', 'settings'] as const,
+  currencies: ['site', 'currencies'] as const,
+  staticPages: ['site', 'static-pages'] as const,
+  staticPage: (id: string) => ['site', 'static-pages', id] as const,
+  socialLinks: ['site', 'social-links'] as const,
+};
+
+const forever = { staleTime: Number.POSITIVE_INFINITY, gcTime: Number.POSITIVE_INFINITY };
+
+export const useSettings = () => useQuery({ queryKey: siteKeys.settings, queryFn: () => api<SiteSettings>('/api/settings'), ...forever });
+export const useCurrencies = () => useQuery({ queryKey: siteKeys.currencies, queryFn: () => api<Currency[]>('/api/currencies'), ...forever });
+export const useStaticPages = () => useQuery({ queryKey: siteKeys.staticPages, queryFn: () => api<StaticPageSummary[]>('/api/static-pages'), ...forever });
+export const useSocialLinks = () => useQuery({ queryKey: siteKeys.socialLinks, queryFn: () => api<SocialLink[]>('/api/social-links'), ...forever });
+export const useStaticPage = (id: string) =>
+  useQuery({ queryKey: siteKeys.staticPage(id), queryFn: () => api<StaticPage>(`/api/static-pages/${encodeURIComponent(id)}`) });

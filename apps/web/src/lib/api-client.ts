@@ -1,0 +1,133 @@
+import type { FieldErrors } from '@atelier/shared';
+import { SELECTED_CURRENCY_KEY } from '@atelier/shared/constants';
+import { readCookie } from './cookies';
+
+/** A failed call: the server's message, its per-field errors and the HTTP status. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly errors: FieldErrors = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+  /** The first message under a field, as SPEC §5 shows it. */
+  field(name: string): string | undefined {
+    return this.errors[name]?.[0];
+  }
+}
+
+type GlobalHandlers = {
+  onUnauthenticated?: () => void;
+  onCsrfExpired?: () => void;
+  onEmailNotVerified?: () => void;
+  onForbidden?: () => void;
+};
+const handlers: GlobalHandlers = {};
+
+/** The app installs the SPEC §8 global reactions (401, 419, 403) once, at start. */
+export function setGlobalApiHandlers(next: GlobalHandlers) {
+  Object.assign(handlers, next);
+}
+
+export const EMAIL_NOT_VERIFIED = 'Your email address is not verified.';
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export function currentLanguage(): string {
+  const fromRoute = window.location.pathname.match(/^\/([a-z]{2})(\/|$)/)?.[1];
+  return fromRoute ?? localStorage.getItem('language') ?? 'en';
+}
+
+export function selectedCurrency(): string | null {
+  return localStorage.getItem(SELECTED_CURRENCY_KEY);
+}
+
+export type RequestOptions = {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  query?: Record<string, string | number | boolean | undefined | null | (string | number)[]>;
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Do not run the global 401/403 reactions (the auth check handles its own 401). */
+  quiet?: boolean;
+};
+
+function buildUrl(path: string, query: RequestOptions['query'], currency: string | null, method: string): string {
+  const url = new URL(path.startsWith('/') ? path : `/api/${path}`, window.location.origin);
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value === undefined || value === null || value === '') continue;
+    if (Array.isArray(value)) for (const v of value) url.searchParams.append(key, String(v));
+    else url.searchParams.set(key, String(value));
+  }
+  if (currency && method === 'GET' && !url.searchParams.has('currency')) url.searchParams.set('currency', currency);
+  return url.pathname + url.search;
+}
+
+/** Ensures the XSRF-TOKEN cookie exists before the first state-changing call (Sanctum's flow). */
+export async function ensureCsrfCookie(): Promise<void> {
+  if (readCookie('XSRF-TOKEN')) return;
+  await fetch('/sanctum/csrf-cookie', { credentials: 'include' });
+}
+
+/** Raw response for a call (downloads use it); throws ApiError with the server's message on failure. */
+export async function apiResponse(path: string, opts: RequestOptions = {}): Promise<Response> {
+  const method = opts.method ?? 'GET';
+  const currency = selectedCurrency();
+  const headers: Record<string, string> = { Accept: 'application/json', 'X-Frontend-Language': currentLanguage() };
+  if (currency) headers['X-Currency'] = currency;
+  let body: BodyInit | undefined;
+  if (STATE_CHANGING.has(method)) {
+    await ensureCsrfCookie();
+    const token = readCookie('XSRF-TOKEN');
+    if (token) headers['X-XSRF-TOKEN'] = token;
+    if (opts.body instanceof FormData) {
+      if (currency && !opts.body.has('currency')) opts.body.append('currency', currency);
+      body = opts.body;
+    } else if (opts.body !== undefined || currency) {
+      headers['Content-Type'] = 'application/json';
+      const payload = opts.body && typeof opts.body === 'object' ? { ...(opts.body as object) } : {};
+      body = JSON.stringify(currency ? { currency, ...payload } : payload);
+    }
+  }
+  let res: Response;
+  try {
+    res = await fetch(buildUrl(path, opts.query, currency, method), { method, headers, body, credentials: 'include', signal: opts.signal });
+  } catch (err) {
+    if ((err as Error).name === 'AbortError') throw err;
+    throw new ApiError('Could not connect to the server. Please try again later.', 0);
+  }
+  if (res.ok) return res;
+  let message = `Request failed (${res.status}).`;
+  let errors: FieldErrors = {};
+  try {
+    const data = await res.json();
+    if (typeof data?.message === 'string') message = data.message;
+    if (data?.errors && typeof data.errors === 'object') errors = data.errors;
+  } catch {
+    /* not JSON: keep the generic message */
+  }
+  if (!opts.quiet) {
+    if (res.status === 401) handlers.onUnauthenticated?.();
+    else if (res.status === 419) handlers.onCsrfExpired?.();
+    else if (res.status === 403 && message === EMAIL_NOT_VERIFIED) handlers.onEmailNotVerified?.();
+    else if (res.status === 403) handlers.onForbidden?.();
+  }
+  throw new ApiError(message, res.status, errors);
+}
+
+/** Calls the API and unwraps `{status: "OK", payload}`; a body whose status is not OK is an error. */
+export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+  const res = await apiResponse(path, opts);
+  if (res.status === 204) return undefined as T;
+  const data = await res.json();
+  if (data?.status !== 'OK') throw new ApiError(data?.message ?? 'Unexpected answer from the server.', res.status, data?.errors ?? {});
+  return (data.payload ?? data) as T;
+}
+
+/** Like api() but returns the whole envelope (for calls whose answer carries more than payload). */
+export async function apiEnvelope<T extends { status: 'OK' }>(path: string, opts: RequestOptions = {}): Promise<T> {
+  const res = await apiResponse(path, opts);
+  const data = await res.json();
+  if (data?.status !== 'OK') throw new ApiError(data?.message ?? 'Unexpected answer from the server.', res.status, data?.errors ?? {});
+  return data as T;
+}

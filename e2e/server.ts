@@ -1,0 +1,55 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+export type RunningServer = { baseUrl: string; child: ChildProcess; stop: () => Promise<number | null> };
+
+/** Starts the built server (apps/server/dist) on the embedded database in `dataDir`, and waits for /readyz. */
+export async function startServer(dataDir: string, port?: number): Promise<RunningServer> {
+  const p = port ?? (await freePort());
+  const baseUrl = `http://127.0.0.1:${p}`;
+  const child = spawn(process.execPath, ['apps/server/dist/server.js'], {
+    env: {
+      ...process.env,
+      DATABASE_URL: '',
+      PORT: String(p),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      PUBLIC_URL: baseUrl,
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${baseUrl}/readyz`)).ok) break;
+    } catch {
+      /* not up yet */
+    }
+    if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}`);
+    if (Date.now() > deadline) throw new Error('the server did not become ready within 90 s');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    baseUrl,
+    child,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve(child.exitCode);
+        child.once('exit', (code) => resolve(code));
+        child.kill('SIGTERM');
+      }),
+  };
+}

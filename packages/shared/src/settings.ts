@@ -1,0 +1,63 @@
+import { z } from 'zod';
+
+/** SPEC §3 site settings: the payload of GET /api/settings. */
+export const listItem = z.object({ id: z.number().int(), title: z.string() });
+export type ListItem = z.infer<typeof listItem>;
+
+export const siteSettings = z.object({
+  is_reg_enabled: z.boolean(),
+  is_email_verification_enabled: z.boolean(),
+  internal_currency_name: z.string(),
+  formats: z.array(listItem),
+  sizes: z.array(listItem),
+  google_tag: z.string(),
+  requisites: z.string(),
+  support_email: z.string(),
+  copyright: z.string(),
+});
+export type SiteSettings = z.infer<typeof siteSettings>;
+
+export const currency = z.object({
+  code: z.string(),
+  symbol: z.string(),
+  value: z.number(),
+  default: z.boolean(),
+  name: z.string(),
+});
+export type Currency = z.infer<typeof currency>;
+
+export const staticPageSummary = z.object({
+  id: z.number().int(),
+  slug: z.string(),
+  title: z.string(),
+  is_terms: z.number().int(),
+  is_privacy: z.number().int(),
+  is_cookie: z.number().int(),
+});
+export type StaticPageSummary = z.infer<typeof staticPageSummary>;
+
+export const staticPage = staticPageSummary.extend({ content: z.string(), updated_at: z.number().int() });
+export type StaticPage = z.infer<typeof staticPage>;
+
+export const socialLink = z.object({ id: z.number().int(), url: z.string(), image: z.string() });
+export type SocialLink = z.infer<typeof socialLink>;
+
+export const language = z.object({ id: z.number().int(), code: z.string(), name: z.string(), default: z.boolean() });
+export type Language = z.infer<typeof language>;
+
+export const dictionary = z.record(z.string(), z.string());
+export type Dictionary = z.infer<typeof dictionary>;
+
+export const localeParams = z.object({ locale: z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'Unknown locale.') });
+
+/** POST /api/contact: the contact page's form. */
+export const contactInput = z.object({
+  name: z.string({ error: 'Please enter your name.' }).trim().min(1, 'Please enter your name.').max(100, 'The name may have at most 100 characters.'),
+  email: z.email({ error: 'Please enter a valid e-mail address.' }).max(254),
+  message: z
+    .string({ error: 'Please write a message.' })
+    .trim()
+    .min(10, 'The message must have at least 10 characters.')
+    .max(5000, 'The message may have at most 5000 characters.'),
+});
+export type ContactInput = z.infer<typeof contactInput>;
