@@ -138,3 +138,22 @@ describe('wire contract (SPEC §5, §7, §8)', () => {
     expect(res.headers['x-request-id']).toBe('req-12345678');
   });
 });
+
+describe('contact form', () => {
+  it('limits how many messages one address sends', async () => {
+    const c = new TestClient(t.app);
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      const res = await c.request('POST', '/api/contact', {
+        body: { name: 'Spam', email: 'spam@example.com', message: 'Buy my stuff now please.' },
+        headers: { 'x-forwarded-for': '10.0.0.9' },
+      });
+      statuses.push(res.statusCode);
+      if (res.statusCode === 429) {
+        expect(res.json().message).toMatch(/Please try again in/);
+        expect(res.headers['retry-after']).toBeDefined();
+      }
+    }
+    expect(statuses).toContain(429);
+  });
+});

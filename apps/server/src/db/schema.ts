@@ -193,3 +193,46 @@ export const contactMessages = pgTable('contact_messages', {
   readAt: timestamp('read_at', { withTimezone: true }),
   createdAt: createdAt(),
 });
+
+/** Fixed-window counters shared by every app server: login attempts, resends, contact form. */
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  count: integer('count').notNull(),
+  resetAt: timestamp('reset_at', { withTimezone: true }).notNull(),
+});
+
+/** Every e-mail the product sends; delivered by SMTP when configured, else read at /dev/mail. */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: id(),
+    to: text('to').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html').notNull().default(''),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    error: text('error'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('mail_outbox_to_idx').on(t.to)],
+);
+
+export const userTokenKind = pgEnum('user_token_kind', ['password_reset', 'phone_code']);
+
+/** Single-use secrets sent to a user (reset links, phone codes); only their hash is kept. */
+export const userTokens = pgTable(
+  'user_tokens',
+  {
+    id: id(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: userTokenKind('kind').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('user_tokens_user_kind_idx').on(t.userId, t.kind), uniqueIndex('user_tokens_hash_idx').on(t.tokenHash)],
+);

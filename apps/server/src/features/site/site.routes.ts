@@ -14,6 +14,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../lib/app-error';
 import { ok } from '../../lib/envelope';
+import { enforceRateLimit } from '../../lib/rate-limit';
 import { findStaticPage, getDictionary, getSettings, listCurrencies, listSocialLinks, listStaticPages, saveContactMessage } from './site.queries';
 
 /** Site-wide data every page needs: settings, currencies, static pages, social links, translations. */
@@ -51,6 +52,7 @@ export const siteRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post('/contact', { schema: { tags: ['site'], body: contactInput, response: { 200: okMessage } } }, async (request) => {
+    await enforceRateLimit(app.db, `contact:${request.ip}`, { limit: 5, windowSeconds: 600 }, 'You have sent several messages already.');
     await saveContactMessage(app.db, { ...request.body, userId: request.session?.userId ?? null, ip: request.ip });
     return { status: 'OK' as const, message: 'Thank you! Your message has been sent. We will reply by e-mail within 3 business days.' };
   });

@@ -1,0 +1,35 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/test-app';
+import { AppError } from './app-error';
+import { assertUnderLimit, clearRateLimit, enforceRateLimit } from './rate-limit';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+describe('rate limits in PostgreSQL', () => {
+  it('allows the limit, then answers 429 with Retry-After and a time to wait', async () => {
+    for (let i = 0; i < 3; i++) await enforceRateLimit(t.app.db, 'test:a', { limit: 3, windowSeconds: 60 });
+    const err = await enforceRateLimit(t.app.db, 'test:a', { limit: 3, windowSeconds: 60 }, 'Too many messages.').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).statusCode).toBe(429);
+    expect((err as AppError).message).toMatch(/^Too many messages\. Please try again in \d+ seconds\.$/);
+    expect(Number((err as AppError).headers?.['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('keeps keys apart and can be cleared', async () => {
+    await enforceRateLimit(t.app.db, 'test:b', { limit: 1, windowSeconds: 60 });
+    await expect(assertUnderLimit(t.app.db, 'test:b', 1)).rejects.toThrow(/try again/);
+    await expect(assertUnderLimit(t.app.db, 'test:c', 1)).resolves.toBeUndefined();
+    await clearRateLimit(t.app.db, 'test:b');
+    await expect(assertUnderLimit(t.app.db, 'test:b', 1)).resolves.toBeUndefined();
+  });
+
+  it('starts a new window once the old one has passed', async () => {
+    await enforceRateLimit(t.app.db, 'test:d', { limit: 1, windowSeconds: 1 });
+    await new Promise((r) => setTimeout(r, 1100));
+    await expect(enforceRateLimit(t.app.db, 'test:d', { limit: 1, windowSeconds: 1 })).resolves.toBeUndefined();
+  });
+});

@@ -1,0 +1,45 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { rateLimits } from '../db/schema';
+import { AppError } from './app-error';
+
+export type Limit = { limit: number; windowSeconds: number };
+
+function retryMessage(seconds: number, what: string) {
+  const wait = seconds >= 90 ? `${Math.ceil(seconds / 60)} minutes` : `${seconds} seconds`;
+  return `${what} Please try again in ${wait}.`;
+}
+
+/**
+ * Counts one hit against `key` in a fixed window, atomically in PostgreSQL (shared by all app
+ * servers). Returns the count so far and the seconds until the window resets.
+ */
+export async function hitRateLimit(db: Db, key: string, windowSeconds: number): Promise<{ count: number; retryAfter: number }> {
+  const result = await db.execute<{ count: number; reset_at: string | Date }>(sql`
+    insert into rate_limits (key, count, reset_at) values (${key}, 1, now() + make_interval(secs => ${windowSeconds}))
+    on conflict (key) do update set
+      count = case when rate_limits.reset_at <= now() then 1 else rate_limits.count + 1 end,
+      reset_at = case when rate_limits.reset_at <= now() then excluded.reset_at else rate_limits.reset_at end
+    returning count, reset_at`);
+  const row = (result as unknown as { rows: { count: number; reset_at: string | Date }[] }).rows[0]!;
+  const retryAfter = Math.max(1, Math.ceil((new Date(row.reset_at).getTime() - Date.now()) / 1000));
+  return { count: Number(row.count), retryAfter };
+}
+
+/** Hits `key` and throws a 429 (with Retry-After) once more than `limit` hits fall in the window. */
+export async function enforceRateLimit(db: Db, key: string, { limit, windowSeconds }: Limit, what = 'Too many requests.') {
+  const { count, retryAfter } = await hitRateLimit(db, key, windowSeconds);
+  if (count > limit) throw new AppError('RATE_LIMITED', retryMessage(retryAfter, what), undefined, { 'retry-after': String(retryAfter) });
+}
+
+/** Throws a 429 when `key` already reached `limit` in its window, without counting a hit (login checks). */
+export async function assertUnderLimit(db: Db, key: string, limit: number, what = 'Too many attempts.') {
+  const [row] = await db.select().from(rateLimits).where(eq(rateLimits.key, key)).limit(1);
+  if (!row || row.resetAt.getTime() <= Date.now() || row.count < limit) return;
+  const retryAfter = Math.max(1, Math.ceil((row.resetAt.getTime() - Date.now()) / 1000));
+  throw new AppError('RATE_LIMITED', retryMessage(retryAfter, what), undefined, { 'retry-after': String(retryAfter) });
+}
+
+export async function clearRateLimit(db: Db, key: string) {
+  await db.delete(rateLimits).where(eq(rateLimits.key, key));
+}

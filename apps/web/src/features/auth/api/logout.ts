@@ -1,0 +1,18 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import { api } from '../../../lib/api-client';
+import { authKey } from './auth-state';
+
+/** SPEC §4: logout clears client state immediately, calls the server, and goes home. */
+export function useLogout() {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  return useMutation({
+    mutationFn: async () => {
+      queryClient.setQueryData(authKey, { authenticated: false, user: null });
+      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'site' && q.queryKey[0] !== 'auth' });
+      navigate('/');
+      await api('/api/logout', { method: 'POST' }).catch(() => undefined);
+    },
+  });
+}
