@@ -3,13 +3,15 @@ import { RouterProvider } from 'react-router';
 import { FullScreenSpinner } from '../components/ui/spinner';
 import { ToastProvider, useToast } from '../components/ui/toast';
 import { useAuth } from '../features/auth/api/auth-state';
-import { useSettings } from '../features/site/api/site-data';
+import { useCurrencies, useSettings } from '../features/site/api/site-data';
 import { loadServerWords } from '../lib/i18n';
 import { createRouter } from './router';
 
 function Boot() {
   const auth = useAuth();
   const settings = useSettings();
+  // Asked at start, beside the auth check: price queries wait for the currency list (SPEC §4 fallback).
+  useCurrencies();
   const toast = useToast();
   const [wordsReady, setWordsReady] = useState(false);
   const router = useMemo(() => createRouter(), []);

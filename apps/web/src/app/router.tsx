@@ -18,10 +18,10 @@ export const routes: RouteObject[] = [
     element: <AppLayout />,
     children: [
       page('/', () => import('./routes/home'), { title: 'nav.home', background: 'home' }),
-      page('/products/:param?', placeholder, { title: 'products.title' }),
-      page('/packs/:slug', placeholder, { title: 'products.type_pack' }),
+      page('/products/:param?', () => import('./routes/products'), { title: 'products.title' }),
+      page('/packs/:slug', () => import('./routes/pack'), { title: 'products.type_pack' }),
       page('/profile/:username', placeholder, { title: 'nav.my_profile', background: 'profile' }),
-      page('/contact', placeholder, { title: 'pages.contact_title' }),
+      page('/contact', () => import('./routes/contact'), { title: 'pages.contact_title' }),
       page('/page/:id', () => import('./routes/static-page'), { title: 'Atelier', background: 'legal' }),
       page('/email/verify/success', placeholder, { title: 'E-mail verified', background: 'auth' }),
       page('/email/verify/already-success', placeholder, { title: 'E-mail already verified', background: 'auth' }),

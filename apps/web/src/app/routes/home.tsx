@@ -1,14 +1,177 @@
+import type { ProductType } from '@atelier/shared';
+import { type KeyboardEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useRandomProducts } from '../../features/catalog/api/catalog';
+import { ProductCarousel } from '../../features/catalog/components/carousel';
+
+/** SPEC §9 home tabs: prompt → Prompts, image → Art, doc → Text. */
+const TABS: { type: ProductType; label: string }[] = [
+  { type: 'prompt', label: 'home.tab_prompts' },
+  { type: 'image', label: 'home.tab_art' },
+  { type: 'doc', label: 'home.tab_text' },
+];
+
+function Explore() {
+  const { t } = useTranslation();
+  const [tab, setTab] = useState(0);
+  const refs = useRef<(HTMLButtonElement | null)[]>([]);
+  const base = useId();
+  const current = TABS[tab]!;
+  const products = useRandomProducts(current.type);
+
+  function onKey(e: KeyboardEvent) {
+    const delta = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
+    if (!delta) return;
+    e.preventDefault();
+    const next = (tab + delta + TABS.length) % TABS.length;
+    setTab(next);
+    refs.current[next]?.focus();
+  }
+
+  return (
+    <section className="section explore" aria-labelledby={`${base}-title`}>
+      <div className="section-head">
+        <div>
+          <h2 id={`${base}-title`}>{t('home.explore')}</h2>
+          <p className="muted">{t('home.explore_text')}</p>
+        </div>
+        <div className="tabs-pill" role="tablist" aria-label={t('home.explore')} onKeyDown={onKey}>
+          {TABS.map((item, i) => (
+            <button
+              key={item.type}
+              ref={(el) => {
+                refs.current[i] = el;
+              }}
+              type="button"
+              role="tab"
+              id={`${base}-tab-${i}`}
+              aria-selected={i === tab}
+              aria-controls={`${base}-panel`}
+              tabIndex={i === tab ? 0 : -1}
+              onClick={() => setTab(i)}
+            >
+              {t(item.label)}
+            </button>
+          ))}
+        </div>
+      </div>
+      <div role="tabpanel" id={`${base}-panel`} aria-labelledby={`${base}-tab-${tab}`} className="explore-panel">
+        {products.isPending ? (
+          <p className="state-text" role="status">
+            {t('home.loading_products')}
+          </p>
+        ) : products.isError ? (
+          <p className="state-text error" role="alert">
+            {products.error.message}
+          </p>
+        ) : products.data.length === 0 ? (
+          <p className="state-text">{t('home.no_products')}</p>
+        ) : (
+          <ProductCarousel products={products.data} label={t(current.label)} />
+        )}
+      </div>
+    </section>
+  );
+}
+
+const DEAL_STEPS = [
+  { time: '0.8s', label: 'home.deal_step1' },
+  { time: '2.4s', label: 'home.deal_step2' },
+  { time: '5.1s', label: 'home.deal_step3' },
+];
+
+const VALUES = [
+  { title: 'home.value_price', text: 'home.value_price_text', icon: '€' },
+  { title: 'home.value_direct', text: 'home.value_direct_text', icon: '→' },
+  { title: 'home.value_license', text: 'home.value_license_text', icon: '✓' },
+  { title: 'home.value_chat', text: 'home.value_chat_text', icon: '✦' },
+];
+
+const JOIN_STEPS = ['home.join_step1', 'home.join_step2', 'home.join_step3'];
 
 export function Component() {
   const { t } = useTranslation();
   return (
     <div className="home">
       <section className="hero">
+        <div className="hero-glow" aria-hidden="true" />
+        <p className="eyebrow">{t('home.hero_eyebrow')}</p>
         <h1>{t('home.hero_title')}</h1>
-        <p>{t('home.hero_text')}</p>
-        <Link className="button primary" to="/products">
+        <p className="hero-text">{t('home.hero_text')}</p>
+        <Link className="button primary large" to="/products">
+          {t('home.get_started')}
+        </Link>
+      </section>
+
+      <Explore />
+
+      <section className="section banner" aria-labelledby="banner-title">
+        <div className="banner-art" aria-hidden="true">
+          <span />
+          <span />
+          <span />
+        </div>
+        <div className="banner-copy">
+          <h2 id="banner-title">{t('home.banner_title')}</h2>
+          <p>{t('home.banner_text')}</p>
+          <Link className="button primary" to="/products?type=image">
+            {t('home.banner_cta')}
+          </Link>
+        </div>
+      </section>
+
+      <section className="section" aria-labelledby="deal-title">
+        <div className="section-head">
+          <div>
+            <h2 id="deal-title">{t('home.deal_title')}</h2>
+            <p className="muted">{t('home.deal_text')}</p>
+          </div>
+        </div>
+        <ol className="deal-steps">
+          {DEAL_STEPS.map((s, i) => (
+            <li key={s.time} className="deal-step">
+              <span className="deal-index">{String(i + 1).padStart(2, '0')}</span>
+              <span className="deal-time">{s.time}</span>
+              <span className="deal-label">{t(s.label)}</span>
+              <span className="deal-bar" style={{ '--fill': `${(Number.parseFloat(s.time) / 5.1) * 100}%` } as React.CSSProperties} aria-hidden="true" />
+            </li>
+          ))}
+        </ol>
+      </section>
+
+      <section className="section" aria-labelledby="different-title">
+        <h2 id="different-title">{t('home.different_title')}</h2>
+        <ul className="value-grid">
+          {VALUES.map((v) => (
+            <li key={v.title} className="value-card">
+              <span className="value-icon" aria-hidden="true">
+                {v.icon}
+              </span>
+              <h3>{t(v.title)}</h3>
+              <p className="muted">{t(v.text)}</p>
+            </li>
+          ))}
+        </ul>
+        <div className="join">
+          <h3>{t('home.join_title')}</h3>
+          <ol className="join-steps">
+            {JOIN_STEPS.map((key, i) => (
+              <li key={key}>
+                <span className="join-index" aria-hidden="true">
+                  {i + 1}
+                </span>
+                {t(key)}
+              </li>
+            ))}
+          </ol>
+        </div>
+      </section>
+
+      <section className="section cta" aria-labelledby="cta-title">
+        <h2 id="cta-title">{t('home.cta_title')}</h2>
+        <p>{t('home.cta_text')}</p>
+        <Link className="button primary large" to="/products">
           {t('home.get_started')}
         </Link>
       </section>

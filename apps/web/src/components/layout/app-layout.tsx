@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useMatches, useNavigate } from 'react-router';
 import type { RouteMeta } from '../../app/route-meta';
 import { authKey } from '../../features/auth/api/auth-state';
+import { CookieConsent } from '../../features/cookie-consent/cookie-consent';
 import { setGlobalApiHandlers } from '../../lib/api-client';
 import { Footer } from './footer';
 import { Header } from './header';
@@ -61,13 +62,14 @@ export function AppLayout() {
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
-        Skip to content
+        {t('nav.skip_to_content')}
       </a>
       {!bare && <Header />}
       <main id="main" className="main">
         <Outlet />
       </main>
       {!bare && <Footer />}
+      <CookieConsent />
     </div>
   );
 }

@@ -1,27 +1,81 @@
+import type { Category } from '@atelier/shared';
+import { typeFromCategoryUrl } from '@atelier/shared/constants';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useSettings, useStaticPages } from '../../features/site/api/site-data';
+import { useCategories } from '../../features/catalog/api/catalog';
+import { useSettings, useSocialLinks, useStaticPages } from '../../features/site/api/site-data';
+import { LogoMark, MailIcon, MastercardIcon, SecureIcon, VisaIcon } from '../ui/icons';
+
+/** SPEC §2: one link per top-level category, typed by the first url segment; 'image' categories read ARTS. */
+export function footerCategoryLinks(categories: readonly Category[], arts: string) {
+  return categories
+    .filter((c) => c.parent_id === null)
+    .map((c) => {
+      const type = typeFromCategoryUrl(c.url);
+      return {
+        id: c.id,
+        label: c.url.includes('image') ? arts : c.title,
+        to: type ? `/products?type=${type}` : `/products?category=${c.id}`,
+      };
+    });
+}
 
 export function Footer() {
   const { t } = useTranslation();
   const settings = useSettings();
   const pages = useStaticPages();
+  const social = useSocialLinks();
+  const categories = useCategories();
+  const links = footerCategoryLinks(categories.data ?? [], t('nav.arts'));
+  const support = settings.data?.support_email;
+
   return (
     <footer className="footer">
       <div className="footer-grid">
-        <div>
-          <Link to="/" className="logo">
-            <img src="/favicon.svg" alt="" width="32" height="32" />
+        <div className="footer-brand">
+          <Link to="/" className="logo" aria-label={`Atelier, ${t('nav.home')}`}>
+            <LogoMark />
             <span>Atelier</span>
           </Link>
+          <p className="footer-tagline">{t('home.hero_text')}</p>
+          <ul className="payment-icons" aria-label={t('footer.payment_methods')}>
+            <li>
+              <MastercardIcon />
+            </li>
+            <li>
+              <VisaIcon />
+            </li>
+            <li>
+              <SecureIcon />
+            </li>
+          </ul>
         </div>
-        <nav aria-label="Pages">
+        <nav aria-label={t('footer.shop')} className="footer-col">
+          <h2>{t('footer.shop')}</h2>
           <ul>
             <li>
               <Link to="/">{t('nav.home')}</Link>
             </li>
             <li>
               <Link to="/products">{t('nav.categories')}</Link>
+            </li>
+            {links.map((l) => (
+              <li key={l.id}>
+                <Link to={l.to} data-testid="footer-category">
+                  {l.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <nav aria-label={t('footer.company')} className="footer-col">
+          <h2>{t('footer.company')}</h2>
+          <ul>
+            <li>
+              <Link to="/dashboard">{t('nav.sell')}</Link>
+            </li>
+            <li>
+              <Link to="/contact">{t('nav.contact_us')}</Link>
             </li>
             {(pages.data ?? []).map((p) => (
               <li key={p.id}>
@@ -30,6 +84,34 @@ export function Footer() {
             ))}
           </ul>
         </nav>
+        <div className="footer-col">
+          <h2>{t('footer.support')}</h2>
+          {support && (
+            <a className="footer-mail" href={`mailto:${support}`}>
+              <MailIcon /> {support}
+            </a>
+          )}
+          {social.data && social.data.length > 0 && (
+            <>
+              <h2 className="footer-follow">{t('footer.follow_us')}</h2>
+              <ul className="social-icons">
+                {social.data.map((s) => (
+                  <li key={s.id}>
+                    <a href={s.url} target="_blank" rel="noopener noreferrer" aria-label={new URL(s.url).hostname.replace(/^www\./, '')}>
+                      <img
+                        src={s.image.startsWith('/') || s.image.startsWith('http') ? s.image : `/storage/${s.image}`}
+                        alt=""
+                        width="36"
+                        height="36"
+                        loading="lazy"
+                      />
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+        </div>
       </div>
       {settings.data && (
         <div className="footer-legal">

@@ -1,45 +1,59 @@
-import { type FormEvent, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { useAuth } from '../../features/auth/api/auth-state';
+import { useCartCount } from '../../features/cart/api/cart-count';
+import { CartIcon, LogoMark, MenuIcon } from '../ui/icons';
+import { CurrencySelect } from './currency-select';
+import { NotificationsButton } from './notifications';
+import { SearchForm } from './search-form';
+import { Sidebar } from './sidebar';
 
+/** SPEC §2 header; on the public profile route it becomes a rounded translucent bar. */
 export function Header() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const auth = useAuth();
-  const [search, setSearch] = useState('');
-
-  function onSearch(e: FormEvent) {
-    e.preventDefault();
-    const text = search.trim();
-    if (!text) return;
-    navigate(`/products?search=${encodeURIComponent(text)}`);
-  }
+  const location = useLocation();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const closeMenu = useCallback(() => setMenuOpen(false), []);
+  const signedIn = Boolean(auth.data?.authenticated);
+  const cartCount = useCartCount(signedIn);
+  const floating = location.pathname.startsWith('/profile/');
 
   return (
-    <header className="header">
-      <Link to="/" className="logo" aria-label={t('nav.home')}>
-        <img src="/favicon.svg" alt="" width="32" height="32" />
-        <span>Atelier</span>
-      </Link>
-      <form className="header-search" role="search" onSubmit={onSearch}>
-        <input
-          type="search"
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-          placeholder={t('nav.search_placeholder')}
-          aria-label={t('nav.search')}
-        />
-      </form>
-      <nav className="header-nav" aria-label="Main">
-        <Link to="/products">{t('nav.buy')}</Link>
-        <Link to="/dashboard">{t('nav.sell')}</Link>
-        {auth.data?.authenticated && (
-          <Link to="/cart" aria-label={t('nav.cart')}>
-            {t('nav.cart')}
-          </Link>
-        )}
-      </nav>
+    <header className={`header${floating ? ' header-floating' : ''}`}>
+      <div className="header-inner">
+        <Link to="/" className="logo" aria-label={`Atelier, ${t('nav.home')}`}>
+          <LogoMark />
+          <span>Atelier</span>
+        </Link>
+        <SearchForm className="header-search" />
+        <nav className="header-nav" aria-label={t('nav.main')}>
+          <Link to="/products">{t('nav.buy')}</Link>
+          <Link to="/dashboard">{t('nav.sell')}</Link>
+        </nav>
+        <div className="header-actions">
+          <CurrencySelect className="header-currency" />
+          <NotificationsButton />
+          {signedIn && (
+            <Link to="/cart" className="icon-button cart-button" aria-label={cartCount ? t('nav.cart_count', { count: cartCount }) : t('nav.cart')}>
+              <CartIcon />
+              {cartCount ? <span className="badge">{cartCount > 99 ? '99+' : cartCount}</span> : null}
+            </Link>
+          )}
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={t('nav.open_menu')}
+            aria-expanded={menuOpen}
+            onClick={() => setMenuOpen(true)}
+            data-testid="menu-button"
+          >
+            <MenuIcon />
+          </button>
+        </div>
+      </div>
+      <Sidebar open={menuOpen} onClose={closeMenu} />
     </header>
   );
 }

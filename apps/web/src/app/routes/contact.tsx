@@ -1,0 +1,101 @@
+import { type ContactInput, contactInput } from '@atelier/shared/settings';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { MailIcon } from '../../components/ui/icons';
+import { useToast } from '../../components/ui/toast';
+import { useSettings } from '../../features/site/api/site-data';
+import { ApiError, api } from '../../lib/api-client';
+
+export function Component() {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const settings = useSettings();
+  const form = useForm<ContactInput>({ resolver: zodResolver(contactInput), defaultValues: { name: '', email: '', message: '' } });
+  const { errors } = form.formState;
+  const send = useMutation({
+    mutationFn: (body: ContactInput) => api<unknown>('/api/contact', { method: 'POST', body }),
+    onSuccess: () => {
+      toast.success(t('contact.sent'));
+      form.reset();
+    },
+    onError: (err) => {
+      // Server field errors go under their fields (SPEC §5: the first message of each).
+      let placed = false;
+      if (err instanceof ApiError) {
+        for (const field of ['name', 'email', 'message'] as const) {
+          const message = err.field(field);
+          if (message) {
+            form.setError(field, { message });
+            placed = true;
+          }
+        }
+      }
+      if (!placed) toast.error(err.message || t('contact.failed'));
+    },
+  });
+
+  const support = settings.data?.support_email;
+  return (
+    <section className="page contact">
+      <div className="contact-copy">
+        <h1>{t('pages.contact_title')}</h1>
+        <p className="muted">{t('contact.intro')}</p>
+        {support && (
+          <p>
+            {t('contact.or_email')}{' '}
+            <a className="inline-mail" href={`mailto:${support}`}>
+              <MailIcon /> {support}
+            </a>
+          </p>
+        )}
+      </div>
+      <form className="form-card" noValidate onSubmit={form.handleSubmit((values) => send.mutate(values))}>
+        <div className="field">
+          <label htmlFor="contact-name">{t('contact.name')}</label>
+          <input id="contact-name" autoComplete="name" aria-invalid={Boolean(errors.name)} aria-describedby="contact-name-error" {...form.register('name')} />
+          {errors.name && (
+            <p id="contact-name-error" className="field-error">
+              {errors.name.message}
+            </p>
+          )}
+        </div>
+        <div className="field">
+          <label htmlFor="contact-email">{t('contact.email')}</label>
+          <input
+            id="contact-email"
+            type="email"
+            autoComplete="email"
+            aria-invalid={Boolean(errors.email)}
+            aria-describedby="contact-email-error"
+            {...form.register('email')}
+          />
+          {errors.email && (
+            <p id="contact-email-error" className="field-error">
+              {errors.email.message}
+            </p>
+          )}
+        </div>
+        <div className="field">
+          <label htmlFor="contact-message">{t('contact.message')}</label>
+          <textarea
+            id="contact-message"
+            rows={6}
+            aria-invalid={Boolean(errors.message)}
+            aria-describedby="contact-message-error"
+            {...form.register('message')}
+          />
+          {errors.message && (
+            <p id="contact-message-error" className="field-error">
+              {errors.message.message}
+            </p>
+          )}
+        </div>
+        <button type="submit" className="button primary" disabled={send.isPending}>
+          {send.isPending ? t('contact.sending') : t('contact.send')}
+        </button>
+      </form>
+    </section>
+  );
+}

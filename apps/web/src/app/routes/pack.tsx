@@ -1,0 +1,8 @@
+import { useParams } from 'react-router';
+import { usePack } from '../../features/catalog/api/catalog';
+import { ProductDetails } from '../../features/catalog/components/product-details';
+
+export function Component() {
+  const { slug = '' } = useParams();
+  return <ProductDetails query={usePack(slug)} />;
+}

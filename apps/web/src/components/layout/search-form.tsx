@@ -1,0 +1,25 @@
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { SearchIcon } from '../ui/icons';
+
+/** SPEC §2/§5 search: the text is trimmed, empty does nothing, and the box is cleared after a search. */
+export function SearchForm({ className = '', onSearched }: { className?: string; onSearched?: () => void }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [text, setText] = useState('');
+  function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    const search = text.trim();
+    if (!search) return;
+    setText('');
+    navigate(`/products?search=${encodeURIComponent(search)}`);
+    onSearched?.();
+  }
+  return (
+    <form className={`search-form ${className}`} role="search" onSubmit={onSubmit}>
+      <SearchIcon size={18} />
+      <input type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder={t('nav.search_placeholder')} aria-label={t('nav.search')} />
+    </form>
+  );
+}

@@ -1,0 +1,120 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'react-router';
+import { useAuth } from '../../features/auth/api/auth-state';
+import { useLogout } from '../../features/auth/api/logout';
+import { BellIcon, CloseIcon } from '../ui/icons';
+import { CurrencySelect } from './currency-select';
+import { SearchForm } from './search-form';
+
+/** SPEC §2 sidebar menu: closes on Esc, on a backdrop click and on any route change. */
+export function Sidebar({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  const auth = useAuth();
+  const logout = useLogout();
+  const location = useLocation();
+  const closeButton = useRef<HTMLButtonElement>(null);
+  const [notifications, setNotifications] = useState(false);
+  const titleId = useId();
+  const notesId = useId();
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the route change itself is the trigger.
+  useEffect(() => {
+    onClose();
+  }, [location.key]);
+
+  useEffect(() => {
+    if (!open) return;
+    const opener = document.activeElement as HTMLElement | null;
+    closeButton.current?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') onClose();
+    };
+    document.addEventListener('keydown', onKey);
+    document.body.classList.add('no-scroll');
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.body.classList.remove('no-scroll');
+      opener?.focus();
+    };
+  }, [open, onClose]);
+
+  if (!open) return null;
+  const user = auth.data?.authenticated ? auth.data.user : null;
+
+  // A portal: a translucent (backdrop-filtered) header would otherwise trap the fixed panel inside it.
+  return createPortal(
+    <div className="sidebar-root">
+      <div className="sidebar-backdrop" data-testid="sidebar-backdrop" onClick={onClose} aria-hidden="true" />
+      <div className="sidebar" role="dialog" aria-modal="true" aria-labelledby={titleId} data-testid="sidebar">
+        <div className="sidebar-head">
+          <h2 id={titleId}>{t('nav.menu')}</h2>
+          <button ref={closeButton} type="button" className="icon-button" onClick={onClose} aria-label={t('nav.close_menu')}>
+            <CloseIcon />
+          </button>
+        </div>
+        <SearchForm className="sidebar-search" onSearched={onClose} />
+        <nav aria-label={t('nav.menu')}>
+          <ul className="sidebar-links">
+            <li>
+              <Link to="/dashboard">{t('nav.my_profile')}</Link>
+            </li>
+            <li>
+              <Link to="/cart">{t('nav.cart')}</Link>
+            </li>
+            <li>
+              <Link to="/products">{t('nav.category')}</Link>
+            </li>
+            <li>
+              <Link to="/products">{t('nav.buy')}</Link>
+            </li>
+            <li>
+              <Link to="/dashboard">{t('nav.sell')}</Link>
+            </li>
+          </ul>
+        </nav>
+        <div className="sidebar-row">
+          <span>{t('nav.currency')}</span>
+          <CurrencySelect />
+        </div>
+        <div className="sidebar-row">
+          <button
+            type="button"
+            className="link-button sidebar-toggle"
+            aria-expanded={notifications}
+            aria-controls={notesId}
+            onClick={() => setNotifications((n) => !n)}
+          >
+            <BellIcon size={18} /> {t('nav.notifications')}
+          </button>
+        </div>
+        <p id={notesId} className="muted sidebar-notes" hidden={!notifications}>
+          {t('nav.no_notifications')}
+        </p>
+        <div className="sidebar-account">
+          {user ? (
+            <>
+              <p>
+                {t('nav.welcome')} <strong>{user.email}</strong>
+              </p>
+              <button type="button" className="button" onClick={() => logout.mutate()}>
+                {t('nav.log_out')}
+              </button>
+            </>
+          ) : (
+            <div className="sidebar-auth">
+              <Link className="button" to="/login">
+                {t('nav.log_in')}
+              </Link>
+              <Link className="button primary" to="/register">
+                {t('nav.sign_up')}
+              </Link>
+            </div>
+          )}
+        </div>
+      </div>
+    </div>,
+    document.body,
+  );
+}

@@ -1,0 +1,84 @@
+import type { CatalogMeta, Category, Product, ProductType } from '@atelier/shared';
+import { CATALOG_DEFAULT_SORT, CATALOG_PAGE_SIZE, RANDOM_PRODUCTS_PER_TYPE } from '@atelier/shared/constants';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { api, apiEnvelope } from '../../../lib/api-client';
+import { useSelectedCurrency } from '../../currency/selected-currency';
+
+/** What the products page asks for; every field lives in the URL. */
+export type CatalogParams = {
+  page: number;
+  sort: string;
+  type?: ProductType;
+  categories: number[];
+  search: string;
+};
+
+export type CatalogAnswer = { status: 'OK'; payload: Product[]; meta: Pick<CatalogMeta, 'total' | 'pages'> & Partial<CatalogMeta> };
+
+/** Every price-carrying key holds the currency, so switching it re-prices what is on screen. */
+export const catalogKeys = {
+  categories: ['catalog', 'categories'] as const,
+  list: (p: CatalogParams, currency: string | null) => ['catalog', 'list', p, currency] as const,
+  random: (type: ProductType, currency: string | null) => ['catalog', 'random', type, currency] as const,
+  product: (slug: string, currency: string | null) => ['catalog', 'product', slug, currency] as const,
+  pack: (slug: string, currency: string | null) => ['catalog', 'pack', slug, currency] as const,
+};
+
+export function fetchCatalog(p: CatalogParams, signal?: AbortSignal) {
+  return apiEnvelope<CatalogAnswer>('/api/products/catalog', {
+    signal,
+    query: {
+      page: p.page,
+      limit: CATALOG_PAGE_SIZE,
+      sort: p.sort || CATALOG_DEFAULT_SORT,
+      product_type: p.type,
+      categories_id: p.categories.length ? p.categories : undefined,
+      search: p.search || undefined,
+    },
+  });
+}
+
+export function useCategories() {
+  return useQuery({ queryKey: catalogKeys.categories, queryFn: () => api<Category[]>('/api/categories'), staleTime: 10 * 60_000 });
+}
+
+export function useCatalog(p: CatalogParams) {
+  const currency = useSelectedCurrency();
+  return useQuery({
+    queryKey: catalogKeys.list(p, currency.code),
+    queryFn: ({ signal }) => fetchCatalog(p, signal),
+    enabled: currency.ready,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useRandomProducts(type: ProductType) {
+  const currency = useSelectedCurrency();
+  return useQuery({
+    queryKey: catalogKeys.random(type, currency.code),
+    queryFn: ({ signal }) => api<Product[]>('/api/products/random', { signal, query: { limit: RANDOM_PRODUCTS_PER_TYPE, product_type: type } }),
+    enabled: currency.ready,
+    // The same random pick stays while the visitor is on the page; a new visit gets a new one.
+    staleTime: 5 * 60_000,
+  });
+}
+
+export function useProduct(slug: string) {
+  const currency = useSelectedCurrency();
+  return useQuery({
+    queryKey: catalogKeys.product(slug, currency.code),
+    queryFn: ({ signal }) => api<Product>(`/api/products/${encodeURIComponent(slug)}/info`, { signal }),
+    enabled: currency.ready,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function usePack(slug: string) {
+  const currency = useSelectedCurrency();
+  return useQuery({
+    queryKey: catalogKeys.pack(slug, currency.code),
+    queryFn: ({ signal }) => api<Product>(`/api/packs/${encodeURIComponent(slug)}/info`, { signal }),
+    enabled: currency.ready,
+    placeholderData: keepPreviousData,
+  });
+}

@@ -1,0 +1,9 @@
+/** SPEC §9 price display: 2 decimals, then the currency symbol after a 4 px gap. */
+export function Price({ amount, symbol, className = '' }: { amount: number; symbol: string; className?: string }) {
+  return (
+    <span className={`price ${className}`} data-testid="price">
+      <span>{amount.toFixed(2)}</span>
+      <span className="price-symbol">{symbol}</span>
+    </span>
+  );
+}

@@ -1,0 +1,59 @@
+import type { ProductBase } from '@atelier/shared';
+import { CARD_TAGLINES } from '@atelier/shared/constants';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { Price } from './price';
+
+export function productHref(p: Pick<ProductBase, 'product_type' | 'slug'>): string {
+  return p.product_type === 'pack' ? `/packs/${p.slug}` : `/products/${p.slug}`;
+}
+
+/** SPEC §9: every card shows one of the three taglines, picked at random once per card. */
+export function randomTagline(random = Math.random): string {
+  return CARD_TAGLINES[Math.floor(random() * CARD_TAGLINES.length)] ?? CARD_TAGLINES[0];
+}
+
+const TYPE_KEY = { image: 'products.type_image', doc: 'products.type_doc', prompt: 'products.type_prompt', pack: 'products.type_pack' } as const;
+
+type Props = { product: ProductBase; eager?: boolean; tagline?: boolean };
+
+export function ProductCard({ product, eager = false, tagline = false }: Props) {
+  const { t } = useTranslation();
+  const [line] = useState(randomTagline);
+  return (
+    <article className="card" data-testid="product-card">
+      <Link to={productHref(product)} className="card-link">
+        <div className="card-media">
+          {product.imageUrl ? (
+            <img
+              src={product.imageUrl}
+              alt=""
+              width={480}
+              height={360}
+              loading={eager ? 'eager' : 'lazy'}
+              decoding="async"
+              fetchPriority={eager ? 'high' : 'auto'}
+            />
+          ) : (
+            <div className="card-placeholder" aria-hidden="true">
+              {product.title.slice(0, 1)}
+            </div>
+          )}
+          <span className="card-type">{t(TYPE_KEY[product.product_type])}</span>
+        </div>
+        <div className="card-body">
+          <h3 className="card-title">{product.title}</h3>
+          <p className="card-author">
+            {t('products.by')} {product.author}
+          </p>
+          <p className="card-description">{product.description}</p>
+          <div className="card-footer">
+            <Price amount={product.price} symbol={product.currencySymbol} />
+            {tagline && <span className="card-tagline">{line}</span>}
+          </div>
+        </div>
+      </Link>
+    </article>
+  );
+}

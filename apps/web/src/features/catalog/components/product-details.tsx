@@ -1,0 +1,129 @@
+import type { Product } from '@atelier/shared';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { ApiError } from '../../../lib/api-client';
+import { Price } from './price';
+import { ProductCard } from './product-card';
+
+const TYPE_KEY = { image: 'products.type_image', doc: 'products.type_doc', prompt: 'products.type_prompt', pack: 'products.type_pack' } as const;
+
+type Query = { isPending: boolean; isError: boolean; error: Error | null; data: Product | undefined; refetch: () => unknown };
+
+/** SPEC §2 product details (and pack details, which add their items). */
+export function ProductDetails({ query }: { query: Query }) {
+  const { t } = useTranslation();
+  const product = query.data;
+
+  useEffect(() => {
+    if (product) document.title = `${product.title} — Atelier`;
+  }, [product]);
+
+  if (query.isPending) return <DetailsSkeleton />;
+  if (query.isError || !product) {
+    const missing = query.error instanceof ApiError && query.error.status === 404;
+    return (
+      <section className="page narrow center state-block" role="alert">
+        <h1>{missing ? t('products.not_found') : t('products.details_error')}</h1>
+        <Link className="button" to="/products">
+          {t('products.back_to_shop')}
+        </Link>
+      </section>
+    );
+  }
+
+  return (
+    <article className="details" data-testid="product-details">
+      <nav className="breadcrumbs" aria-label="Breadcrumb">
+        <Link to="/products">{t('products.title')}</Link>
+        <span aria-hidden="true">/</span>
+        <Link to={`/products?type=${product.product_type}`}>{t(TYPE_KEY[product.product_type])}</Link>
+      </nav>
+      <div className="details-grid">
+        <div className="details-media">
+          {product.imageUrl ? (
+            <img src={product.imageUrl} alt={product.title} width={960} height={720} fetchPriority="high" decoding="async" />
+          ) : (
+            <div className="card-placeholder large" aria-hidden="true">
+              {product.title.slice(0, 1)}
+            </div>
+          )}
+        </div>
+        <div className="details-info">
+          <span className="pill">{t(TYPE_KEY[product.product_type])}</span>
+          <h1>{product.title}</h1>
+          <Link className="author" to={`/profile/${product.authorNickname}`}>
+            {product.authorAvatarUrl ? (
+              <img src={product.authorAvatarUrl} alt="" width={40} height={40} className="avatar" />
+            ) : (
+              <span className="avatar avatar-fallback" aria-hidden="true">
+                {product.author.slice(0, 1)}
+              </span>
+            )}
+            <span>
+              <span className="muted small">{t('products.author')}</span>
+              <span className="author-name">{product.author}</span>
+            </span>
+          </Link>
+          <div className="buy-box">
+            <Price amount={product.price} symbol={product.currencySymbol} className="price-large" />
+            <p className="muted small">{t('products.license')}</p>
+            <div className="buy-actions">
+              <button type="button" className="button primary" disabled aria-describedby="buy-soon">
+                {t('products.buy')}
+              </button>
+              <button type="button" className="button" disabled aria-describedby="buy-soon">
+                {t('products.contact_creator')}
+              </button>
+            </div>
+            <p id="buy-soon" className="muted small">
+              {t('products.buy_soon')}
+            </p>
+          </div>
+          <p className="details-description">{product.description}</p>
+          {product.tags.length > 0 && (
+            <div>
+              <h2 className="small-heading">{t('products.tags')}</h2>
+              <ul className="tags">
+                {product.tags.map((tag) => (
+                  <li key={tag}>
+                    <Link to={`/products?search=${encodeURIComponent(tag)}`}>#{tag}</Link>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+        </div>
+      </div>
+      {product.items && product.items.length > 0 && (
+        <section className="section" aria-labelledby="pack-items">
+          <h2 id="pack-items">
+            {t('products.pack_items')} <span className="muted">· {t('products.includes_items', { count: product.items.length })}</span>
+          </h2>
+          <ul className="product-grid">
+            {product.items.map((item) => (
+              <li key={item.id}>
+                <ProductCard product={item} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </article>
+  );
+}
+
+function DetailsSkeleton() {
+  const { t } = useTranslation();
+  return (
+    <div className="details-grid" role="status" aria-label={t('app.loading')}>
+      <div className="skeleton details-media-skeleton" />
+      <div className="details-info">
+        <div className="skeleton line w40" />
+        <div className="skeleton line w80 tall" />
+        <div className="skeleton line w60" />
+        <div className="skeleton block" />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+import type { Currency } from '@atelier/shared';
+import { SELECTED_CURRENCY_KEY } from '@atelier/shared/constants';
+import { useEffect, useSyncExternalStore } from 'react';
+import { useCurrencies } from '../site/api/site-data';
+
+/**
+ * SPEC §4 selected currency: the saved code if the server knows it, else the currency marked
+ * default, else the first one. Undefined while the list is empty.
+ */
+export function resolveCurrency(list: readonly Currency[], saved: string | null): Currency | undefined {
+  return list.find((c) => c.code === saved) ?? list.find((c) => c.default) ?? list[0];
+}
+
+const listeners = new Set<() => void>();
+
+function readSaved(): string | null {
+  try {
+    return localStorage.getItem(SELECTED_CURRENCY_KEY);
+  } catch {
+    return null;
+  }
+}
+
+/** Saves the choice (the API client reads it for the X-Currency header) and tells every subscriber. */
+export function saveCurrency(code: string) {
+  if (readSaved() === code) return;
+  localStorage.setItem(SELECTED_CURRENCY_KEY, code);
+  for (const l of listeners) l();
+}
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  const onStorage = (e: StorageEvent) => {
+    if (e.key === SELECTED_CURRENCY_KEY) listener();
+  };
+  window.addEventListener('storage', onStorage);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener('storage', onStorage);
+  };
+}
+
+export type SelectedCurrency = {
+  /** Every currency the server offers. */
+  list: Currency[];
+  /** The resolved currency; undefined until the list has loaded. */
+  current: Currency | undefined;
+  /** True once the list answered (or failed): price queries wait for it so they never ask in an unknown code. */
+  ready: boolean;
+  /** The code price queries put in their key, so a change re-prices every visible price. */
+  code: string | null;
+  select: (code: string) => void;
+};
+
+export function useSelectedCurrency(): SelectedCurrency {
+  const currencies = useCurrencies();
+  const saved = useSyncExternalStore(subscribe, readSaved, () => null);
+  const list = currencies.data ?? [];
+  const current = resolveCurrency(list, saved);
+  // A missing or unknown saved code is replaced by the fallback, so every request speaks a known currency.
+  useEffect(() => {
+    if (current && current.code !== saved) saveCurrency(current.code);
+  }, [current, saved]);
+  const ready = !currencies.isPending && (current === undefined || current.code === saved);
+  return { list, current, ready, code: current?.code ?? saved, select: saveCurrency };
+}
