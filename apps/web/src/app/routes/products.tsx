@@ -204,7 +204,6 @@ function ProductList() {
               ),
             )}
           </span>
-          <span className="page-status muted">{t('products.page_of', { page: params.page, pages })}</span>
           {params.page < pages ? (
             <Link to={catalogUrl({ ...params, page: params.page + 1 })} className="page-link" rel="next">
               {t('products.next')}
@@ -216,6 +215,7 @@ function ProductList() {
           )}
         </nav>
       )}
+      {pages > 1 && <p className="page-status muted">{t('products.page_of', { page: params.page, pages })}</p>}
     </div>
   );
 }
