@@ -134,6 +134,8 @@ function registerWebApp(app: FastifyInstance, config: Config) {
       wildcard: false,
       index: false,
       decorateReply: false,
+      // The web build writes .br/.gz copies of its assets (apps/web/vite.config.ts).
+      preCompressed: true,
       setHeaders(reply, filePath) {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');

@@ -1,0 +1,149 @@
+/**
+ * npm run audit:web — Lighthouse (mobile settings, Debian's Chromium) on the home page, the product
+ * list and a product page of the built app, plus the initial JavaScript size of the home page.
+ * Builds first when the build is missing or older than the sources. Nothing is downloaded.
+ * Targets: performance ≥ 90; accessibility, best practices, SEO ≥ 95; initial JS ≤ 170 KB gzipped.
+ * `--strict` exits with 1 when a target is missed.
+ */
+import { execSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { startServer } from '../e2e/server.ts';
+
+const CHROME = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const TARGETS = { performance: 90, accessibility: 95, 'best-practices': 95, seo: 95 };
+const JS_TARGET_BYTES = 170 * 1024;
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+function buildIfNeeded() {
+  const outputs = ['apps/web/dist/index.html', 'apps/server/dist/server.js'];
+  const built = outputs.every((f) => existsSync(f)) ? Math.min(...outputs.map((f) => statSync(f).mtimeMs)) : 0;
+  const sources = Math.max(
+    ...['apps/web/src', 'apps/web/index.html', 'apps/server/src', 'packages/shared/src'].map((p) =>
+      statSync(p).isDirectory() ? newestMtime(p) : statSync(p).mtimeMs,
+    ),
+  );
+  if (built > sources) return;
+  console.log('Building (the build is missing or older than the sources)...');
+  execSync('npm run build', { stdio: 'inherit' });
+}
+
+async function productPath(baseUrl) {
+  for (const url of [`${baseUrl}/api/products/catalog?limit=1`, `${baseUrl}/api/products/random?limit=1`]) {
+    try {
+      const res = await fetch(url);
+      const body = await res.json();
+      const first = body?.payload?.[0];
+      if (res.ok && first?.slug) return first.product_type === 'pack' ? `/packs/${first.slug}` : `/products/${first.slug}`;
+    } catch {
+      /* try the next one */
+    }
+  }
+  return null;
+}
+
+/** Gzipped bytes of every script the page loaded during its first load (as Lighthouse saw them). */
+async function initialJs(lhr) {
+  const items = lhr.audits['network-requests']?.details?.items ?? [];
+  const scripts = [...new Set(items.filter((i) => i.resourceType === 'Script').map((i) => i.url))];
+  let total = 0;
+  const files = [];
+  for (const url of scripts) {
+    const bytes = Buffer.from(await (await fetch(url)).arrayBuffer());
+    const gz = gzipSync(bytes, { level: 9 }).length;
+    total += gz;
+    files.push({ file: new URL(url).pathname, raw: bytes.length, gzip: gz });
+  }
+  return { total, files };
+}
+
+const pct = (score) => (score === null || score === undefined ? 'n/a' : Math.round(score * 100));
+
+async function main() {
+  buildIfNeeded();
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'atelier-audit-'));
+  const server = await startServer(dataDir);
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROME,
+    chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+  let failed = false;
+  try {
+    const product = await productPath(server.baseUrl);
+    const pages = [
+      ['home', '/'],
+      ['product list', '/products'],
+      ['product page', product],
+    ];
+    const rows = [];
+    let homeJs = null;
+    for (const [name, pagePath] of pages) {
+      if (!pagePath) {
+        console.log(`! ${name}: skipped, the catalog API did not answer with a product.`);
+        continue;
+      }
+      const result = await lighthouse(`${server.baseUrl}${pagePath}`, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: Object.keys(TARGETS),
+        formFactor: 'mobile',
+      });
+      const lhr = result.lhr;
+      // AUDIT_JSON_DIR=folder keeps each full report for a closer look.
+      if (process.env.AUDIT_JSON_DIR) await writeFile(path.join(process.env.AUDIT_JSON_DIR, `${name.replace(/\W+/g, '-')}.json`), JSON.stringify(lhr));
+      const scores = Object.fromEntries(Object.keys(TARGETS).map((k) => [k, pct(lhr.categories[k]?.score)]));
+      for (const [k, min] of Object.entries(TARGETS)) if (typeof scores[k] !== 'number' || scores[k] < min) failed = true;
+      const failing = Object.values(lhr.audits)
+        .filter(
+          (a) =>
+            a.score !== null &&
+            a.score < 0.9 &&
+            a.scoreDisplayMode !== 'informative' &&
+            a.scoreDisplayMode !== 'notApplicable' &&
+            a.scoreDisplayMode !== 'manual',
+        )
+        .map((a) => a.id);
+      rows.push({
+        page: `${name} (${pagePath})`,
+        ...scores,
+        LCP: lhr.audits['largest-contentful-paint']?.displayValue,
+        CLS: lhr.audits['cumulative-layout-shift']?.displayValue,
+        TBT: lhr.audits['total-blocking-time']?.displayValue,
+      });
+      if (failing.length) console.log(`  ${name}: audits below 0.9: ${failing.join(', ')}`);
+      if (pagePath === '/') homeJs = await initialJs(lhr);
+    }
+    console.log('\nLighthouse (mobile, simulated throttling):');
+    console.table(rows);
+    if (homeJs) {
+      console.log('Initial JavaScript of the home page (gzip -9 of each script it loaded):');
+      console.table(homeJs.files.map((f) => ({ file: f.file, 'raw KB': (f.raw / 1024).toFixed(1), 'gzip KB': (f.gzip / 1024).toFixed(1) })));
+      const ok = homeJs.total <= JS_TARGET_BYTES;
+      if (!ok) failed = true;
+      console.log(`Initial JS: ${homeJs.total} bytes gzipped (${(homeJs.total / 1024).toFixed(1)} KB; target ≤ 170 KB) ${ok ? 'OK' : 'OVER'}`);
+    }
+    console.log(failed ? '\nSome targets were missed.' : '\nAll targets met.');
+  } finally {
+    await chrome.kill();
+    await server.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+  if (failed && process.argv.includes('--strict')) process.exitCode = 1;
+}
+
+await main();
