@@ -12,6 +12,11 @@ declare module 'vitest' {
 
 /** Starts the built app (npm run build ran before) on a free port and a temporary data folder. */
 export default async function setup(project: TestProject) {
+  // E2E_BASE_URL=http://... runs the tests against an app that is already running.
+  if (process.env.E2E_BASE_URL) {
+    project.provide('baseUrl', process.env.E2E_BASE_URL);
+    return async () => {};
+  }
   const dataDir = await mkdtemp(path.join(tmpdir(), 'atelier-e2e-'));
   const server = await startServer(dataDir);
   project.provide('baseUrl', server.baseUrl);
