@@ -13,7 +13,8 @@ describe('foundation', () => {
     const page = await browser.newPage();
     await page.goto(`${baseUrl()}/`);
     await expect(page.getByRole('heading', { name: 'Step Inside' }).waitFor()).resolves.toBeUndefined();
-    await expect(page.getByRole('link', { name: 'Get Started' }).isVisible()).resolves.toBe(true);
+    // The hero and the closing call to action both say 'Get Started' (SPEC §2 home).
+    await expect(page.getByRole('link', { name: 'Get Started' }).first().isVisible()).resolves.toBe(true);
     expect(await page.title()).toContain('Atelier');
     await screenshot(page, 'home');
     await page.close();

@@ -15,14 +15,18 @@ export function Sidebar({ open, onClose }: { open: boolean; onClose: () => void 
   const logout = useLogout();
   const location = useLocation();
   const closeButton = useRef<HTMLButtonElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
   const [notifications, setNotifications] = useState(false);
   const titleId = useId();
   const notesId = useId();
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the route change itself is the trigger.
+  // Any route change closes the menu (not the first render).
+  const routeKey = useRef(location.key);
   useEffect(() => {
+    if (routeKey.current === location.key) return;
+    routeKey.current = location.key;
     onClose();
-  }, [location.key]);
+  }, [location.key, onClose]);
 
   useEffect(() => {
     if (!open) return;
@@ -30,6 +34,19 @@ export function Sidebar({ open, onClose }: { open: boolean; onClose: () => void 
     closeButton.current?.focus();
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') onClose();
+      // Keep Tab inside the open panel (it is modal).
+      if (e.key === 'Tab' && panel.current) {
+        const items = panel.current.querySelectorAll<HTMLElement>('a[href], button:not([disabled]), input, select, [tabindex]:not([tabindex="-1"])');
+        const first = items[0];
+        const last = items[items.length - 1];
+        if (e.shiftKey && document.activeElement === first) {
+          e.preventDefault();
+          last?.focus();
+        } else if (!e.shiftKey && document.activeElement === last) {
+          e.preventDefault();
+          first?.focus();
+        }
+      }
     };
     document.addEventListener('keydown', onKey);
     document.body.classList.add('no-scroll');
@@ -47,7 +64,7 @@ export function Sidebar({ open, onClose }: { open: boolean; onClose: () => void 
   return createPortal(
     <div className="sidebar-root">
       <div className="sidebar-backdrop" data-testid="sidebar-backdrop" onClick={onClose} aria-hidden="true" />
-      <div className="sidebar" role="dialog" aria-modal="true" aria-labelledby={titleId} data-testid="sidebar">
+      <div ref={panel} className="sidebar" role="dialog" aria-modal="true" aria-labelledby={titleId} data-testid="sidebar">
         <div className="sidebar-head">
           <h2 id={titleId}>{t('nav.menu')}</h2>
           <button ref={closeButton} type="button" className="icon-button" onClick={onClose} aria-label={t('nav.close_menu')}>
