@@ -81,7 +81,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
     },
     bodyLimit: config.bodyLimit,
-    trustProxy: config.isProduction,
+    trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   }).withTypeProvider<ZodTypeProvider>();
 

@@ -16,6 +16,7 @@ const envSchema = z.object({
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
+  TRUST_PROXY: z.enum(['true', 'false', '1', '0']).default('false'),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
@@ -40,6 +41,8 @@ export type Config = {
   webDist: string;
   bodyLimit: number;
   isProduction: boolean;
+  /** Behind a reverse proxy: take the client address from X-Forwarded-For (rate limits key on it). */
+  trustProxy: boolean;
   smtpUrl: string | undefined;
   mailFrom: string;
 };
@@ -72,6 +75,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     webDist: e.WEB_DIST ? path.resolve(cwd, e.WEB_DIST) : findWebDist(),
     bodyLimit: e.BODY_LIMIT_BYTES,
     isProduction: e.NODE_ENV === 'production',
+    trustProxy: e.TRUST_PROXY === 'true' || e.TRUST_PROXY === '1',
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
   };

@@ -14,41 +14,33 @@ const email = z
   .max(254, 'The email may have at most 254 characters.')
   .pipe(z.email({ error: 'Please enter a valid e-mail address.' }));
 
-/** SPEC §3 user profile: the whole body of GET /api/user/profile is stored by the client. */
-export const userProfile = z.object({
+/** What anyone may see of a user: no e-mail, no phone. */
+const profileBase = z.object({
   id: z.number().int(),
   name: z.string(),
   surname: z.string(),
   nickname: z.string(),
-  email: z.string(),
-  phone: z.string(),
   about_me: z.string(),
   /** Euros per hour, 2 decimals. */
   hourly_rate: z.number(),
   /** Public URL of the 150x150 avatar, or null. */
   avatar_path: z.string().nullable(),
   avatar_url_large: z.string().nullable(),
+  created_at: z.number().int(),
+});
+
+/** SPEC §3 user profile: the whole body of GET /api/user/profile is stored by the client. */
+export const userProfile = profileBase.extend({
+  email: z.string(),
+  phone: z.string(),
   contact_info: z.object({ phone: z.string() }),
   is_email_verified: z.boolean(),
   is_phone_verified: z.boolean(),
   role: z.enum(['user', 'admin']),
-  created_at: z.number().int(),
 });
 export type UserProfile = z.infer<typeof userProfile>;
 
-/** A profile anyone may see: no e-mail, no phone. */
-export const publicProfile = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  surname: z.string(),
-  nickname: z.string(),
-  about_me: z.string(),
-  hourly_rate: z.number(),
-  avatar_path: z.string().nullable(),
-  avatar_url_large: z.string().nullable(),
-  products_count: z.number().int(),
-  created_at: z.number().int(),
-});
+export const publicProfile = profileBase.extend({ products_count: z.number().int() });
 export type PublicProfile = z.infer<typeof publicProfile>;
 
 export const isAuthAnswer = z.object({ status: z.literal('OK'), authenticated: z.boolean() });

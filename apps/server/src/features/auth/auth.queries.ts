@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import { SERVER_MIN_PASSWORD_LENGTH, type UserProfile } from '@atelier/shared';
+import { type PublicProfile, SERVER_MIN_PASSWORD_LENGTH, type UserProfile } from '@atelier/shared';
 import { and, count, eq, gt, isNull, sql } from 'drizzle-orm';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { Db } from '../../db/client';
@@ -44,39 +44,34 @@ export async function countPublishedProducts(db: Db, authorId: number): Promise<
 
 const largeAvatar = (path: string | null) => (path ? path.replace(/-150\.webp$/, '-300.webp') : null);
 
-export function toProfile(u: UserRow): UserProfile {
+function profileBase(u: UserRow) {
   return {
     id: u.id,
     name: u.name,
     surname: u.surname,
     nickname: u.nickname,
-    email: u.email,
-    phone: u.phone,
     about_me: u.aboutMe,
     hourly_rate: u.hourlyRateMinor / 100,
     avatar_path: publicUrl(u.avatarPath),
     avatar_url_large: publicUrl(largeAvatar(u.avatarPath)),
-    contact_info: { phone: u.phone },
-    is_email_verified: u.emailVerifiedAt !== null,
-    is_phone_verified: u.phoneVerifiedAt !== null,
-    role: u.role,
     created_at: Math.floor(u.createdAt.getTime() / 1000),
   };
 }
 
-export function toPublicProfile(u: UserRow, productsCount: number) {
+export function toProfile(u: UserRow): UserProfile {
   return {
-    id: u.id,
-    name: u.name,
-    surname: u.surname,
-    nickname: u.nickname,
-    about_me: u.aboutMe,
-    hourly_rate: u.hourlyRateMinor / 100,
-    avatar_path: publicUrl(u.avatarPath),
-    avatar_url_large: publicUrl(largeAvatar(u.avatarPath)),
-    products_count: productsCount,
-    created_at: Math.floor(u.createdAt.getTime() / 1000),
+    ...profileBase(u),
+    email: u.email,
+    phone: u.phone,
+    contact_info: { phone: u.phone },
+    is_email_verified: u.emailVerifiedAt !== null,
+    is_phone_verified: u.phoneVerifiedAt !== null,
+    role: u.role,
   };
+}
+
+export function toPublicProfile(u: UserRow, productsCount: number): PublicProfile {
+  return { ...profileBase(u), products_count: productsCount };
 }
 
 /** The server's password rules on top of the client's: long enough, not a known common password. */

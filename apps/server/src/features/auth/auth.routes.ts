@@ -15,7 +15,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { users } from '../../db/schema';
 import { AppError, validationError } from '../../lib/app-error';
-import { requireUser } from '../../lib/auth-guard';
+import { requireUser, requireVerifiedUser } from '../../lib/auth-guard';
 import { mailHtml, sendMail } from '../../lib/mail';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
 import { assertUnderLimit, clearRateLimit, enforceRateLimit, hitRateLimit } from '../../lib/rate-limit';
@@ -200,8 +200,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post('/verification/phone/send', { schema: { tags: ['auth'], response: { 200: okMessage } } }, async (request) => {
-    const user = await findUserById(app.db, requireUser(request));
-    if (!user) throw new AppError('UNAUTHENTICATED', 'Please sign in to continue.');
+    const user = await requireVerifiedUser(request);
     if (!user.phone) throw validationError({ phone: 'Add a phone number to your profile first.' });
     if (user.phoneVerifiedAt) return { status: 'OK' as const, message: 'Your phone number is already verified.' };
     await enforceRateLimit(app.db, `phone-code:${user.id}`, { limit: 3, windowSeconds: 900 }, 'We have sent several codes already.');
@@ -217,7 +216,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post('/verification/phone/verify', { schema: { tags: ['auth'], body: verifyPhoneInput, response: { 200: okMessage } } }, async (request) => {
-    const userId = requireUser(request);
+    const userId = (await requireVerifiedUser(request)).id;
     const result = await checkPhoneCode(app.db, app.config.sessionSecret, userId, request.body.code);
     const messages = {
       wrong: 'This code is not correct. Please check it and try again.',

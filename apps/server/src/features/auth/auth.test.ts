@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastMailTo, linkIn, newPerson, registerUser, signIn } from '../../../test/accounts';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
@@ -149,11 +148,16 @@ describe('e-mail verification', () => {
     const { client, person } = await registerUser(t.app);
     await setSetting(t.app.db, 'is_email_verification_enabled', true);
     try {
-      const res = await client.post('/api/verification/phone/send');
-      expect(res.statusCode).toBe(200);
-      const { requireVerifiedUser } = await import('../../lib/auth-guard');
-      const fakeRequest = { session: { userId: (await t.app.db.select().from(users).where(eq(users.email, person.email)))[0]!.id }, server: t.app };
-      await expect(requireVerifiedUser(fakeRequest as never)).rejects.toThrow('Your email address is not verified.');
+      const blocked = await client.post('/api/verification/phone/send');
+      expect(blocked.statusCode).toBe(403);
+      expect(blocked.json()).toEqual({ status: 'ERROR', message: 'Your email address is not verified.' });
+      expect((await client.get('/api/user/prompts')).statusCode).toBe(403);
+      // The profile itself and the resend stay reachable, so the user can fix it.
+      expect((await client.get('/api/user/profile')).statusCode).toBe(200);
+      expect((await client.post('/api/email/verify/resend')).statusCode).toBe(200);
+      const link = linkIn((await lastMailTo(t.app, person.email))!.text);
+      await client.get(`/api${link.pathname}${link.search}`);
+      expect((await client.post('/api/verification/phone/send')).statusCode).toBe(200);
     } finally {
       await setSetting(t.app.db, 'is_email_verification_enabled', false);
     }

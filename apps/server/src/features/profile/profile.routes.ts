@@ -15,7 +15,7 @@ import sharp from 'sharp';
 import { z } from 'zod';
 import { products, sessions, users } from '../../db/schema';
 import { AppError, notFound, validationError } from '../../lib/app-error';
-import { requireUser } from '../../lib/auth-guard';
+import { requireUser, requireVerifiedUser } from '../../lib/auth-guard';
 import { ok } from '../../lib/envelope';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
 import { endUserSessions, startSession } from '../../lib/session';
@@ -198,7 +198,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const userId = requireUser(request);
+      const userId = (await requireVerifiedUser(request)).id;
       const rows = await app.db
         .select({ id: products.id, slug: products.slug, title: products.title, createdAt: products.createdAt })
         .from(products)
