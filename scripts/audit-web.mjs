@@ -43,7 +43,7 @@ function buildIfNeeded() {
 }
 
 async function productPath(baseUrl) {
-  for (const url of [`${baseUrl}/api/products/catalog?limit=1`, `${baseUrl}/api/products/random?limit=1`]) {
+  for (const url of [`${baseUrl}/api/products/catalog?limit=1&product_type=image`, `${baseUrl}/api/products/catalog?limit=1`]) {
     try {
       const res = await fetch(url);
       const body = await res.json();
@@ -74,9 +74,11 @@ async function initialJs(lhr) {
 const pct = (score) => (score === null || score === undefined ? 'n/a' : Math.round(score * 100));
 
 async function main() {
-  buildIfNeeded();
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'atelier-audit-'));
-  const server = await startServer(dataDir);
+  // AUDIT_BASE_URL=http://... audits an app that is already running instead of starting one.
+  const external = process.env.AUDIT_BASE_URL;
+  if (!external) buildIfNeeded();
+  const dataDir = external ? null : await mkdtemp(path.join(tmpdir(), 'atelier-audit-'));
+  const server = external ? { baseUrl: external, stop: async () => 0 } : await startServer(dataDir);
   const chrome = await chromeLauncher.launch({
     chromePath: CHROME,
     chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
@@ -141,7 +143,7 @@ async function main() {
   } finally {
     await chrome.kill();
     await server.stop();
-    await rm(dataDir, { recursive: true, force: true });
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
   }
   if (failed && process.argv.includes('--strict')) process.exitCode = 1;
 }

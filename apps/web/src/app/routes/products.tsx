@@ -86,13 +86,14 @@ function ProductList() {
       <div className="shop-head">
         <div>
           <h1>{params.type ? t(TYPE_LABEL[params.type]) : t('products.title')}</h1>
-          {meta && (
-            <p className="muted" aria-live="polite" data-testid="result-count">
-              {params.search.trim()
+          {/* Always rendered, so the count arriving does not push the list down (no layout shift). */}
+          <p className="muted" aria-live="polite" data-testid="result-count">
+            {meta
+              ? params.search.trim()
                 ? t('products.results_for', { count: meta.total, search: params.search.trim() })
-                : t('products.results', { count: meta.total })}
-            </p>
-          )}
+                : t('products.results', { count: meta.total })
+              : '\u00a0'}
+          </p>
         </div>
         <form className="shop-search" role="search" onSubmit={(e) => e.preventDefault()}>
           <SearchIcon size={18} />
@@ -166,7 +167,7 @@ function ProductList() {
           <ul className={`product-grid${waiting ? ' is-stale' : ''}`} data-testid="product-grid">
             {products.map((p, i) => (
               <li key={p.id}>
-                <ProductCard product={p} eager={i < 3} />
+                <ProductCard product={p} eager={i < 3} headingLevel={2} />
               </li>
             ))}
           </ul>

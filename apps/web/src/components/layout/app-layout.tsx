@@ -1,13 +1,15 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useMatches, useNavigate } from 'react-router';
 import type { RouteMeta } from '../../app/route-meta';
 import { authKey } from '../../features/auth/api/auth-state';
 import { CookieConsent } from '../../features/cookie-consent/cookie-consent';
 import { setGlobalApiHandlers } from '../../lib/api-client';
-import { Footer } from './footer';
 import { Header } from './header';
+
+// Below the fold on every page: its code loads after the first paint instead of delaying it.
+const Footer = lazy(() => import('./footer').then((m) => ({ default: m.Footer })));
 
 function useRouteMeta(): RouteMeta {
   const matches = useMatches();
@@ -68,7 +70,11 @@ export function AppLayout() {
       <main id="main" className="main">
         <Outlet />
       </main>
-      {!bare && <Footer />}
+      {!bare && (
+        <Suspense fallback={null}>
+          <Footer />
+        </Suspense>
+      )}
       <CookieConsent />
     </div>
   );

@@ -16,9 +16,11 @@ export function randomTagline(random = Math.random): string {
 
 const TYPE_KEY = { image: 'products.type_image', doc: 'products.type_doc', prompt: 'products.type_prompt', pack: 'products.type_pack' } as const;
 
-type Props = { product: ProductBase; eager?: boolean; tagline?: boolean };
+/** headingLevel: 2 where the card list has no section heading of its own (the shop grid), else 3. */
+type Props = { product: ProductBase; eager?: boolean; tagline?: boolean; headingLevel?: 2 | 3 };
 
-export function ProductCard({ product, eager = false, tagline = false }: Props) {
+export function ProductCard({ product, eager = false, tagline = false, headingLevel = 3 }: Props) {
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const { t } = useTranslation();
   const [line] = useState(randomTagline);
   return (
@@ -43,7 +45,7 @@ export function ProductCard({ product, eager = false, tagline = false }: Props) 
           <span className="card-type">{t(TYPE_KEY[product.product_type])}</span>
         </div>
         <div className="card-body">
-          <h3 className="card-title">{product.title}</h3>
+          <Heading className="card-title">{product.title}</Heading>
           <p className="card-author">
             {t('products.by')} {product.author}
           </p>
