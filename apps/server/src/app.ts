@@ -12,9 +12,11 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
 import { authRoutes } from './features/auth/auth.routes';
+import { catalogRoutes } from './features/catalog/catalog.routes';
 import { healthRoutes } from './features/health/health.routes';
 import { siteRoutes } from './features/site/site.routes';
 import { registerErrorHandler } from './lib/error-handler';
+import { registerHttpCache } from './lib/http-cache';
 import { registerSessions } from './lib/session';
 import { createLocalStorage, type Storage } from './lib/storage';
 
@@ -76,6 +78,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.decorate('database', database);
   app.decorate('storage', opts.storage ?? createLocalStorage(config.dataDir));
   registerErrorHandler(app);
+  registerHttpCache(app);
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -103,6 +106,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     async (api) => {
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
       await api.register(siteRoutes);
+      await api.register(catalogRoutes);
       await api.register(authRoutes);
     },
     { prefix: '/api' },
