@@ -1,5 +1,6 @@
 import {
   contactInput,
+  country,
   currency,
   dictionary,
   localeParams,
@@ -16,6 +17,7 @@ import { notFound } from '../../lib/app-error';
 import { ok } from '../../lib/envelope';
 import { publicCache } from '../../lib/http-cache';
 import { enforceRateLimit } from '../../lib/rate-limit';
+import { ISO_COUNTRIES } from './countries.data';
 import { findStaticPage, getDictionary, getSettings, listCurrencies, listSocialLinks, listStaticPages, saveContactMessage } from './site.queries';
 
 /** Site data changes rarely (back-office edits): five minutes of client caching, then a cheap 304. */
@@ -33,6 +35,11 @@ export const siteRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/social-links', { config: SITE_CACHE, schema: { tags: ['site'], response: { 200: okEnvelope(z.array(socialLink)) } } }, async () =>
     ok(await listSocialLinks(app.db)),
+  );
+
+  const countries = ISO_COUNTRIES.map(([code, id, title]) => ({ id, code, title }));
+  app.get('/countries', { config: publicCache(86_400), schema: { tags: ['site'], response: { 200: okEnvelope(z.array(country)) } } }, async () =>
+    ok(countries),
   );
 
   app.get('/static-pages', { config: SITE_CACHE, schema: { tags: ['site'], response: { 200: okEnvelope(z.array(staticPageSummary)) } } }, async () =>
