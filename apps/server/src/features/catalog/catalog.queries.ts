@@ -132,30 +132,35 @@ async function countProducts(db: Db, where: SQL | undefined): Promise<number> {
   return Number(row?.total ?? 0);
 }
 
+/** Reuses a value computed for the same key (the route's short-lived cache); by default, none. */
+export type Memo = <T>(key: string, load: () => Promise<T>) => Promise<T>;
+const noMemo: Memo = (_key, load) => load();
+
 /**
  * One page of the catalogue. A search runs full text first and, only when that finds nothing,
- * trigram similarity on titles, so a misspelled word still finds the product.
+ * trigram similarity on titles, so a misspelled word still finds the product. The total and the
+ * search mode depend on the filter, not the page: `memo` lets every page of one filter share them.
  */
-export async function listProducts(db: Db, filter: ListFilter, currency: DisplayCurrency): Promise<{ payload: Product[]; meta: CatalogMeta }> {
+export async function listProducts(
+  db: Db,
+  filter: ListFilter,
+  currency: DisplayCurrency,
+  memo: Memo = noMemo,
+): Promise<{ payload: Product[]; meta: CatalogMeta }> {
   const base: (SQL | undefined)[] = [visible];
   if (filter.productType) base.push(eq(products.productType, filter.productType));
   if (filter.categoryIds?.length) base.push(inCategoryTrees(filter.categoryIds));
 
-  let where = and(...base);
-  let mode: SearchMode | undefined;
-  let total: number;
-  if (filter.search) {
-    mode = fullTextSearch(filter.search);
-    where = and(...base, mode.where);
-    total = await countProducts(db, where);
-    if (total === 0) {
-      mode = similarTitleSearch(filter.search);
-      where = and(...base, mode.where);
-      total = await countProducts(db, where);
-    }
-  } else {
-    total = await countProducts(db, where);
-  }
+  const filterKey = JSON.stringify(['count', filter.productType ?? null, filter.categoryIds ?? [], filter.search ?? null]);
+  const counted = await memo(filterKey, async () => {
+    if (!filter.search) return { total: await countProducts(db, and(...base)), trigram: false };
+    const total = await countProducts(db, and(...base, fullTextSearch(filter.search).where));
+    if (total > 0) return { total, trigram: false };
+    return { total: await countProducts(db, and(...base, similarTitleSearch(filter.search).where)), trigram: true };
+  });
+  const { total } = counted;
+  const mode = filter.search ? (counted.trigram ? similarTitleSearch(filter.search) : fullTextSearch(filter.search)) : undefined;
+  const where = and(...base, mode?.where);
 
   const pages = Math.ceil(total / filter.limit);
   const meta = { total, pages, page: filter.page, limit: filter.limit };
