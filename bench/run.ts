@@ -1,4 +1,5 @@
 import { catalogThroughput } from './cases/catalog-throughput';
+import { searchLatency } from './cases/search-latency';
 
 /**
  * `npm run bench`: each case measures a target and a baseline in the same run and prints their ratio,
@@ -7,7 +8,7 @@ import { catalogThroughput } from './cases/catalog-throughput';
 export type BenchResult = { name: string; value: number; baseline: number; unit: string; ratio: number; target: string; pass: boolean };
 export type BenchCase = { name: string; run: () => Promise<BenchResult> };
 
-const cases: BenchCase[] = [catalogThroughput];
+const cases: BenchCase[] = [catalogThroughput, searchLatency];
 
 const only = process.argv.slice(2);
 const selected = only.length ? cases.filter((c) => only.some((o) => c.name.includes(o))) : cases;

@@ -119,7 +119,7 @@ type SearchMode = { where: SQL; rank: SQL };
 /** Full text over the weighted search document; websearch syntax, so any input is safe. */
 function fullTextSearch(search: string): SearchMode {
   const query = sql`websearch_to_tsquery('english', ${search})`;
-  return { where: sql`${products.searchDocument} @@ ${query}`, rank: sql`ts_rank_cd(${products.searchDocument}, ${query})` };
+  return { where: sql`${products.searchDocument} @@ ${query}`, rank: sql`ts_rank(${products.searchDocument}, ${query})` };
 }
 
 /** pg_trgm: a title containing a word similar to the search (indexed `<%`, threshold 0.6). */
@@ -151,32 +151,64 @@ export async function listProducts(
   if (filter.productType) base.push(eq(products.productType, filter.productType));
   if (filter.categoryIds?.length) base.push(inCategoryTrees(filter.categoryIds));
 
-  const filterKey = JSON.stringify(['count', filter.productType ?? null, filter.categoryIds ?? [], filter.search ?? null]);
-  const counted = await memo(filterKey, async () => {
-    if (!filter.search) return { total: await countProducts(db, and(...base)), trigram: false };
-    const total = await countProducts(db, and(...base, fullTextSearch(filter.search).where));
-    if (total > 0) return { total, trigram: false };
-    return { total: await countProducts(db, and(...base, similarTitleSearch(filter.search).where)), trigram: true };
-  });
-  const { total } = counted;
-  const mode = filter.search ? (counted.trigram ? similarTitleSearch(filter.search) : fullTextSearch(filter.search)) : undefined;
-  const where = and(...base, mode?.where);
-
-  const pages = Math.ceil(total / filter.limit);
-  const meta = { total, pages, page: filter.page, limit: filter.limit };
   const offset = (filter.page - 1) * filter.limit;
-  if (offset >= total) return { payload: [], meta };
+  const metaOf = (total: number) => ({ total, pages: Math.ceil(total / filter.limit), page: filter.page, limit: filter.limit });
 
-  // An explicit sort wins; a search without one lists the best matches first.
-  const order = filter.sort ? sortOrder[filter.sort] : mode ? [desc(mode.rank), desc(products.id)] : sortOrder['id~desc'];
-  const rows = await selectProducts(db)
-    .where(where)
-    .orderBy(...order)
-    .limit(filter.limit)
-    .offset(offset);
-  const payload: Product[] = rows.map((r) => toProduct(r as ProductRow, currency));
-  if (filter.productType === 'pack' || payload.some((p) => p.product_type === 'pack')) await attachPackItems(db, payload, currency);
-  return { payload, meta };
+  let total: number;
+  let rows: ProductRow[];
+  if (filter.search) {
+    let found = await searchPage(db, and(...base, fullTextSearch(filter.search).where)!, fullTextSearch(filter.search).rank, filter, offset);
+    if (found.total === 0)
+      found = await searchPage(db, and(...base, similarTitleSearch(filter.search).where)!, similarTitleSearch(filter.search).rank, filter, offset);
+    total = found.total;
+    if (found.ids.length === 0) return { payload: [], meta: metaOf(total) };
+    const byId = new Map((await selectProducts(db).where(inArray(products.id, found.ids))).map((r) => [Number(r.id), r as ProductRow]));
+    rows = found.ids.map((id) => byId.get(id)).filter((r): r is ProductRow => r !== undefined);
+  } else {
+    // The total depends on the filter, not the page: every page of one filter shares it.
+    const filterKey = JSON.stringify(['count', filter.productType ?? null, filter.categoryIds ?? []]);
+    total = await memo(filterKey, () => countProducts(db, and(...base)));
+    if (offset >= total) return { payload: [], meta: metaOf(total) };
+    rows = (await selectProducts(db)
+      .where(and(...base))
+      .orderBy(...sortOrder[filter.sort ?? 'id~desc'])
+      .limit(filter.limit)
+      .offset(offset)) as ProductRow[];
+  }
+
+  const payload: Product[] = rows.map((r) => toProduct(r, currency));
+  if (payload.some((p) => p.product_type === 'pack')) await attachPackItems(db, payload, currency);
+  return { payload, meta: metaOf(total) };
+}
+
+/** The same orders as sortOrder, over the columns of the search's match set. */
+const searchSortOrder: Record<CatalogSort, string> = {
+  'id~desc': 'id desc',
+  'id~asc': 'id asc',
+  'price~asc': 'price_minor asc, id desc',
+  'price~desc': 'price_minor desc, id desc',
+  'created_at~desc': 'created_at desc, id desc',
+  'popularity~desc': 'popularity desc, id desc',
+};
+
+/**
+ * One pass over the matches: they are collected once (id, rank and the sort keys, a narrow set),
+ * then counted and cut to the page; the page's rows are read afterwards by id. The total comes back
+ * even for a page past the last.
+ */
+async function searchPage(db: Db, where: SQL, rank: SQL, filter: ListFilter, offset: number): Promise<{ total: number; ids: number[] }> {
+  const order = sql.raw(filter.sort ? searchSortOrder[filter.sort] : 'rank desc, id desc');
+  const result = await db.execute(sql`
+    with m as materialized (
+      select ${products.id} as id, ${rank} as rank, ${products.priceMinor} as price_minor, ${products.createdAt} as created_at, ${products.popularity} as popularity
+      from ${products} inner join ${users} on ${users.id} = ${products.authorId}
+      where ${where}
+    )
+    select c.total, p.id
+    from (select count(*) as total from m) c
+    left join lateral (select id from m order by ${order} limit ${filter.limit} offset ${offset}) p on true`);
+  const list = (result as unknown as { rows: { total: number | string; id: number | string | null }[] }).rows;
+  return { total: Number(list[0]?.total ?? 0), ids: list.filter((r) => r.id !== null).map((r) => Number(r.id)) };
 }
 
 /** Fills `items` of every pack in the list, in the pack's order. */

@@ -115,6 +115,17 @@ describe('search', () => {
     expect((await get('/api/products/catalog')).json().meta.total).toBe(39);
   });
 
+  it('pages search results, keeps the total past the last page, and honours an explicit sort', async () => {
+    const all = (await get('/api/products/catalog?search=night&limit=48')).json();
+    expect(all.meta.total).toBeGreaterThan(2);
+    const past = (await get('/api/products/catalog?search=night&page=50')).json();
+    expect(past.payload).toEqual([]);
+    expect(past.meta).toEqual({ total: all.meta.total, pages: Math.ceil(all.meta.total / 6), page: 50, limit: 6 });
+    const cheap = (await get('/api/products/catalog?search=night&sort=price~asc&limit=48')).json().payload.map((p: P) => p.price);
+    expect(cheap).toEqual([...cheap].sort((a, b) => a - b));
+    expect(cheap).toHaveLength(all.meta.total);
+  });
+
   it('searches packs', async () => {
     const body = (await get('/api/packs?search=night')).json();
     expect(body.payload.map((p: P) => p.product_type)).toEqual(['pack']);
