@@ -19,6 +19,7 @@ export default defineConfig({
           root: './apps/web',
           environment: 'jsdom',
           include: ['src/**/*.test.tsx', 'src/**/*.test.ts'],
+          setupFiles: ['./src/test/setup.ts'],
           testTimeout: 15_000,
         },
       },

@@ -11,7 +11,9 @@ import type { Config } from './config';
 import type { Database, Db } from './db/client';
 import { authRoutes } from './features/auth/auth.routes';
 import { catalogRoutes } from './features/catalog/catalog.routes';
+import { devMailRoutes } from './features/dev-mail/dev-mail.routes';
 import { healthRoutes } from './features/health/health.routes';
+import { profileRoutes } from './features/profile/profile.routes';
 import { registerWebApp } from './features/seo/web-app';
 import { siteRoutes } from './features/site/site.routes';
 import { registerErrorHandler } from './lib/error-handler';
@@ -32,8 +34,10 @@ export type BuildOptions = {
   config: Config;
   database: Database;
   storage?: Storage;
-  /** Overrides the logger (tests capture lines with a stream). */
+  /** Overrides the logger (false silences it). */
   logger?: FastifyServerOptions['logger'];
+  /** The production logger writing every level to this stream (tests read what would be logged). */
+  logStream?: { write(line: string): void };
 };
 
 /** Paths and body fields whose values must never reach a log line. */
@@ -51,20 +55,32 @@ export const logRedactPaths = [
   '*.card_number',
 ];
 
+/** Request lines carry the path only: query strings may hold signed links or tokens. */
+export const logSerializers = {
+  req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: req.url.split('?')[0], remoteAddress: req.ip }),
+};
+
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { config, database } = opts;
+  const baseLogger = {
+    level: opts.logStream ? 'trace' : config.logLevel,
+    redact: { paths: logRedactPaths, censor: '[redacted]' },
+    serializers: logSerializers,
+  };
+  const logger = opts.logStream
+    ? { ...baseLogger, stream: opts.logStream }
+    : (opts.logger ?? {
+        ...baseLogger,
+        ...(config.env === 'development' && process.stdout.isTTY ? { transport: { target: 'pino-pretty' } } : {}),
+      });
   const app = Fastify({
-    logger: opts.logger ?? {
-      level: config.logLevel,
-      redact: { paths: logRedactPaths, censor: '[redacted]' },
-      ...(config.env === 'development' && process.stdout.isTTY ? { transport: { target: 'pino-pretty' } } : {}),
-    },
+    logger,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
     },
     bodyLimit: config.bodyLimit,
-    trustProxy: config.isProduction,
+    trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -99,12 +115,14 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   registerSessions(app);
   await app.register(healthRoutes);
+  if (!config.isProduction) await app.register(devMailRoutes);
   await app.register(
     async (api) => {
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
       await api.register(siteRoutes);
       await api.register(catalogRoutes);
       await api.register(authRoutes);
+      await api.register(profileRoutes);
     },
     { prefix: '/api' },
   );

@@ -16,6 +16,12 @@ const envSchema = z.object({
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
+  TRUST_PROXY: z.enum(['true', 'false', '1', '0']).default('false'),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+    .optional(),
+  MAIL_FROM: z.string().min(3).default('Atelier <no-reply@atelier.example>'),
   BODY_LIMIT_BYTES: z.coerce
     .number()
     .int()
@@ -35,6 +41,10 @@ export type Config = {
   webDist: string;
   bodyLimit: number;
   isProduction: boolean;
+  /** Behind a reverse proxy: take the client address from X-Forwarded-For (rate limits key on it). */
+  trustProxy: boolean;
+  smtpUrl: string | undefined;
+  mailFrom: string;
 };
 
 export class ConfigError extends Error {
@@ -65,6 +75,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     webDist: e.WEB_DIST ? path.resolve(cwd, e.WEB_DIST) : findWebDist(),
     bodyLimit: e.BODY_LIMIT_BYTES,
     isProduction: e.NODE_ENV === 'production',
+    trustProxy: e.TRUST_PROXY === 'true' || e.TRUST_PROXY === '1',
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
   };
 }
 

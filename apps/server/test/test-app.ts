@@ -16,7 +16,9 @@ export type TestApp = { app: FastifyInstance; close: () => Promise<void> };
  * A real app on a real, empty database: PGlite in memory by default, or a scratch database created
  * on the PostgreSQL server named by DATABASE_URL (dropped again on close), so test files never share rows.
  */
-export async function createTestApp(opts: { seed?: boolean; logger?: FastifyServerOptions['logger']; env?: Record<string, string> } = {}): Promise<TestApp> {
+export async function createTestApp(
+  opts: { seed?: boolean; logger?: FastifyServerOptions['logger']; logStream?: { write(line: string): void }; env?: Record<string, string> } = {},
+): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'atelier-test-'));
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -48,7 +50,7 @@ export async function createTestApp(opts: { seed?: boolean; logger?: FastifyServ
     database = await openDatabase({ pgliteDir: 'memory://' });
   }
   await runMigrations(database);
-  const app = await buildApp({ config, database, logger: opts.logger ?? false });
+  const app = await buildApp({ config, database, logger: opts.logger ?? false, logStream: opts.logStream });
   if (opts.seed) await seedDemoData(app.db, app.storage, { imageSize: 'small' });
   await app.ready();
   return {
@@ -63,9 +65,16 @@ export async function createTestApp(opts: { seed?: boolean; logger?: FastifyServ
 }
 
 /** A browser-like client: keeps cookies and echoes XSRF-TOKEN on state-changing calls. */
+let clientCount = 0;
+
 export class TestClient {
   readonly cookies = new Map<string, string>();
-  constructor(readonly app: FastifyInstance) {}
+  /** Each client is its own browser on its own address, so per-IP limits apply per client. */
+  readonly ip: string;
+  constructor(readonly app: FastifyInstance) {
+    clientCount += 1;
+    this.ip = `127.0.${Math.floor(clientCount / 250) % 250}.${(clientCount % 250) + 1}`;
+  }
 
   private absorb(res: { cookies: { name: string; value: string; maxAge?: number; expires?: Date }[] }) {
     for (const c of res.cookies) {
@@ -79,7 +88,7 @@ export class TestClient {
   }
 
   async csrf() {
-    const res = await this.app.inject({ method: 'GET', url: '/sanctum/csrf-cookie', headers: { cookie: this.cookieHeader } });
+    const res = await this.app.inject({ method: 'GET', url: '/sanctum/csrf-cookie', headers: { cookie: this.cookieHeader }, remoteAddress: this.ip });
     this.absorb(res);
     return res;
   }
@@ -96,6 +105,7 @@ export class TestClient {
       method,
       url,
       headers,
+      remoteAddress: this.ip,
       ...(opts.payload !== undefined ? { payload: opts.payload } : opts.body !== undefined ? { payload: opts.body as object } : {}),
     });
     this.absorb(res);

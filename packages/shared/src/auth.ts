@@ -1,23 +1,139 @@
 import { z } from 'zod';
+import { MIN_NEW_PASSWORD_LENGTH } from './constants';
 
-/** SPEC §3 user profile: the whole body of GET /api/user/profile is stored by the client. */
-export const userProfile = z.object({
+/** The server's own floor for any new password (ASVS L2 asks for at least 8). */
+export const SERVER_MIN_PASSWORD_LENGTH = 8;
+
+const required = (label: string) => ({ error: `The ${label} field is required.` });
+const requiredText = (label: string, max = 100) =>
+  z.string(required(label)).trim().min(1, `The ${label} field is required.`).max(max, `The ${label} may have at most ${max} characters.`);
+const email = z
+  .string(required('email'))
+  .trim()
+  .min(1, 'The email field is required.')
+  .max(254, 'The email may have at most 254 characters.')
+  .pipe(z.email({ error: 'Please enter a valid e-mail address.' }));
+
+/** What anyone may see of a user: no e-mail, no phone. */
+const profileBase = z.object({
   id: z.number().int(),
   name: z.string(),
   surname: z.string(),
   nickname: z.string(),
+  about_me: z.string(),
+  /** Euros per hour, 2 decimals. */
+  hourly_rate: z.number(),
+  /** Public URL of the 150x150 avatar, or null. */
+  avatar_path: z.string().nullable(),
+  avatar_url_large: z.string().nullable(),
+  created_at: z.number().int(),
+});
+
+/** SPEC §3 user profile: the whole body of GET /api/user/profile is stored by the client. */
+export const userProfile = profileBase.extend({
   email: z.string(),
   phone: z.string(),
-  about_me: z.string(),
-  hourly_rate: z.number(),
-  avatar_path: z.string().nullable(),
   contact_info: z.object({ phone: z.string() }),
   is_email_verified: z.boolean(),
   is_phone_verified: z.boolean(),
   role: z.enum(['user', 'admin']),
-  created_at: z.number().int(),
 });
 export type UserProfile = z.infer<typeof userProfile>;
 
+export const publicProfile = profileBase.extend({ products_count: z.number().int() });
+export type PublicProfile = z.infer<typeof publicProfile>;
+
 export const isAuthAnswer = z.object({ status: z.literal('OK'), authenticated: z.boolean() });
 export type IsAuthAnswer = z.infer<typeof isAuthAnswer>;
+
+/** SPEC §3 login payload: `username` holds the e-mail. */
+export const loginInput = z.object({
+  username: email,
+  password: z.string(required('password')).min(1, 'The password field is required.').max(200),
+});
+export type LoginInput = z.infer<typeof loginInput>;
+
+/** SPEC §3 registration payload; field names are the ones SPEC §5 shows errors under. */
+export const registerInput = z
+  .object({
+    name: requiredText('name'),
+    surname: requiredText('surname'),
+    email,
+    phone: z.string(required('phone')).trim().min(1, 'The phone field is required.').max(25, 'The phone may have at most 25 characters.'),
+    password: z.string(required('password')).min(1, 'The password field is required.').max(200, 'The password may have at most 200 characters.'),
+    passConfirm: z.string(required('password confirmation')).min(1, 'Please confirm the password.'),
+    terms_agreed: z.literal(true, { error: 'You must accept the terms and the privacy policy.' }),
+  })
+  .refine((v) => v.password === v.passConfirm, { path: ['passConfirm'], message: 'The passwords do not match.' });
+export type RegisterInput = z.infer<typeof registerInput>;
+
+/** SPEC §3 password change payload, with the client rules and texts of SPEC §5. */
+export const changePasswordInput = z
+  .object({
+    cur_password: z.string().max(200),
+    new_password: z.string().max(200),
+    repeat_password: z.string().max(200),
+  })
+  .superRefine((v, ctx) => {
+    if (!v.cur_password || !v.new_password || !v.repeat_password) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [!v.cur_password ? 'cur_password' : !v.new_password ? 'new_password' : 'repeat_password'],
+        message: 'Please fill in all password fields',
+      });
+      return;
+    }
+    if (v.new_password !== v.repeat_password) ctx.addIssue({ code: 'custom', path: ['repeat_password'], message: 'New passwords do not match' });
+    else if (v.new_password.length < MIN_NEW_PASSWORD_LENGTH)
+      ctx.addIssue({ code: 'custom', path: ['new_password'], message: 'New password must be at least 5 characters long' });
+  });
+export type ChangePasswordInput = z.infer<typeof changePasswordInput>;
+
+export const updateProfileInput = z.object({
+  name: requiredText('name'),
+  surname: requiredText('surname'),
+  email,
+  phone: z.string().trim().max(25, 'The phone may have at most 25 characters.'),
+  about_me: z.string().trim().max(2000, 'About me may have at most 2000 characters.').default(''),
+  hourly_rate: z.coerce
+    .number({ error: 'The hourly rate must be a number.' })
+    .min(0, 'The hourly rate cannot be negative.')
+    .max(100_000, 'The hourly rate may be at most 100000.')
+    .default(0),
+  nickname: z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9](?:[a-z0-9._-]{1,28}[a-z0-9])$/i, 'The nickname may use 3-30 letters, digits, dots, dashes and underscores.')
+    .optional(),
+});
+export type UpdateProfileInput = z.infer<typeof updateProfileInput>;
+
+export const forgotPasswordInput = z.object({ email });
+export type ForgotPasswordInput = z.infer<typeof forgotPasswordInput>;
+
+export const resetPasswordInput = z
+  .object({
+    email,
+    token: z.string().min(10, 'This reset link is invalid.').max(200),
+    password: z.string(required('password')).min(1, 'The password field is required.').max(200),
+    password_confirmation: z.string().min(1, 'Please confirm the password.'),
+  })
+  .refine((v) => v.password === v.password_confirmation, { path: ['password_confirmation'], message: 'The passwords do not match.' });
+export type ResetPasswordInput = z.infer<typeof resetPasswordInput>;
+
+export const deleteAccountInput = z.object({ password: z.string().min(1, 'Please enter your password to confirm.').max(200) });
+export type DeleteAccountInput = z.infer<typeof deleteAccountInput>;
+
+export const verifyEmailQuery = z.object({
+  expires: z.coerce.number().int(),
+  signature: z.string().regex(/^[a-f0-9]{64}$/, 'This verification link is invalid.'),
+});
+
+export const verifyPhoneInput = z.object({
+  code: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, 'Enter the 6-digit code.'),
+});
+
+export const emailVerifyResult = z.object({ status: z.literal('OK'), message: z.string(), payload: z.object({ already_verified: z.boolean() }) });

@@ -20,6 +20,9 @@ function Boot() {
   useEffect(() => {
     if (settings.isError) toast.error('Could not load settings from the server.');
   }, [settings.isError, toast]);
+  useEffect(() => {
+    if (auth.data?.profileFailed) toast.error('Failed to load user data. Please try again.');
+  }, [auth.data?.profileFailed, toast]);
 
   if (auth.isError) {
     return (

@@ -51,6 +51,7 @@ describe('api client', () => {
   });
 
   it('echoes the XSRF-TOKEN cookie on state-changing calls', async () => {
+    // biome-ignore lint/suspicious/noDocumentCookie: the test plays the server setting the cookie.
     document.cookie = 'XSRF-TOKEN=abc%2B1; path=/';
     let sent: Record<string, string> = {};
     vi.stubGlobal('fetch', async (_url: string, init: RequestInit) => {

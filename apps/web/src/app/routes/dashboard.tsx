@@ -1,19 +1,51 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink, Outlet } from 'react-router';
-import { useAuth } from '../../features/auth/api/auth-state';
+import { authKey, useAuth } from '../../features/auth/api/auth-state';
+import { useLogout } from '../../features/auth/api/logout';
+import { DEFAULT_AVATAR } from '../../features/profile/components/avatar-uploader';
+import { selectedCurrency } from '../../lib/api-client';
+import '../../features/profile/components/profile.css';
 
 /** Dashboard header with its tabs (SPEC §2); each tab is a child route. */
 export function Component() {
   const { t } = useTranslation();
   const user = useAuth().data?.user;
+  const logout = useLogout();
+  const queryClient = useQueryClient();
+  const currency = useRef(selectedCurrency());
+
+  // SPEC §2: profile data is reloaded when the currency changes.
+  useEffect(() => {
+    const onStorage = () => {
+      if (selectedCurrency() !== currency.current) {
+        currency.current = selectedCurrency();
+        void queryClient.invalidateQueries({ queryKey: authKey });
+      }
+    };
+    window.addEventListener('storage', onStorage);
+    window.addEventListener('currencychange', onStorage);
+    return () => {
+      window.removeEventListener('storage', onStorage);
+      window.removeEventListener('currencychange', onStorage);
+    };
+  }, [queryClient]);
+
   return (
     <div className="dashboard">
       <header className="dashboard-header">
-        <div>
-          <h1>{user ? `${user.name} ${user.surname}` : ''}</h1>
-          {user && <p className="muted">@{user.nickname}</p>}
+        <div className="dashboard-who">
+          <img className="avatar" src={user?.avatar_path ?? DEFAULT_AVATAR} alt="" width="64" height="64" />
+          <div>
+            <h1>{user ? `${user.name} ${user.surname}` : ''}</h1>
+            {user && <p className="muted">@{user.nickname}</p>}
+          </div>
         </div>
-        <nav className="tabs" aria-label="Dashboard">
+        <button type="button" className="button" onClick={() => logout.mutate()}>
+          {t('dashboard.log_out')}
+        </button>
+        <nav className="tabs" aria-label={t('nav.my_profile')}>
           <NavLink end to="/dashboard">
             {t('dashboard.my_projects')}
           </NavLink>

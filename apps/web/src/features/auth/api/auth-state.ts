@@ -2,7 +2,8 @@ import type { IsAuthAnswer, UserProfile } from '@atelier/shared';
 import { useQuery } from '@tanstack/react-query';
 import { ApiError, api, apiEnvelope } from '../../../lib/api-client';
 
-export type AuthState = { authenticated: boolean; user: UserProfile | null };
+/** `profileFailed`: the session is fine but the profile could not be loaded (SPEC §4 shows a toast). */
+export type AuthState = { authenticated: boolean; user: UserProfile | null; profileFailed?: boolean };
 export const authKey = ['auth'] as const;
 
 /** SPEC §4: check the session first; load the profile only when authenticated. */
@@ -14,7 +15,8 @@ export async function fetchAuthState(): Promise<AuthState> {
     return { authenticated: true, user };
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) return { authenticated: false, user: null };
-    throw err;
+    // SPEC §4: on any other failure the profile is cleared and an error toast is shown.
+    return { authenticated: false, user: null, profileFailed: true };
   }
 }
 

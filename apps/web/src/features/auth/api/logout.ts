@@ -9,9 +9,10 @@ export function useLogout() {
   const navigate = useNavigate();
   return useMutation({
     mutationFn: async () => {
+      // Leave the protected page first, so its guard does not send the user to login.
+      await navigate('/');
       queryClient.setQueryData(authKey, { authenticated: false, user: null });
       queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'site' && q.queryKey[0] !== 'auth' });
-      navigate('/');
       await api('/api/logout', { method: 'POST' }).catch(() => undefined);
     },
   });

@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lastMailTo, linkIn, newPerson } from '../../../test/accounts';
+import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
+
+const lines: string[] = [];
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ seed: true, logStream: { write: (line) => lines.push(line) } });
+});
+afterAll(() => t.close());
+
+describe('logs', () => {
+  it('never carry a password, reset token, verification code or session id', async () => {
+    const person = newPerson({ password: 'Secret-Pass-Phrase-81', passConfirm: 'Secret-Pass-Phrase-81' });
+    const c = new TestClient(t.app);
+    expect((await c.post('/api/register', person)).statusCode).toBe(200);
+    const verify = linkIn((await lastMailTo(t.app, person.email))!.text);
+    expect((await c.get(`/api${verify.pathname}${verify.search}`)).statusCode).toBe(200);
+    await c.post('/api/verification/phone/send');
+    const code = /(\d{6})/.exec((await lastMailTo(t.app, person.phone))!.text)![1]!;
+    expect((await c.post('/api/verification/phone/verify', { code })).statusCode).toBe(200);
+    await c.post('/api/logout');
+    expect((await c.post('/api/login', { username: person.email, password: 'Wrong-Pass-Phrase-00' })).statusCode).toBe(422);
+    expect((await c.post('/api/login', { username: person.email, password: person.password })).statusCode).toBe(200);
+    await c.post('/api/user/reset-password', { email: person.email });
+    const reset = linkIn((await lastMailTo(t.app, person.email))!.text);
+    const token = reset.searchParams.get('token')!;
+    const newPassword = 'Another-Pass-Phrase-82';
+    expect((await c.post('/api/reset-password', { email: person.email, token, password: newPassword, password_confirmation: newPassword })).statusCode).toBe(
+      200,
+    );
+    const c2 = new TestClient(t.app);
+    expect((await c2.post('/api/login', { username: person.email, password: newPassword })).statusCode).toBe(200);
+
+    const log = lines.join('\n');
+    expect(lines.length).toBeGreaterThan(10);
+    const secrets = [
+      person.password,
+      'Wrong-Pass-Phrase-00',
+      newPassword,
+      token,
+      encodeURIComponent(token),
+      verify.searchParams.get('signature')!,
+      c.cookies.get('atelier_session')!,
+      c2.cookies.get('atelier_session')!,
+      c.cookies.get('XSRF-TOKEN')!,
+    ];
+    for (const secret of secrets) expect(log, `a secret of length ${secret.length} leaked`).not.toContain(secret);
+    // The 6-digit code as a value of its own (not inside a timestamp or a duration).
+    expect(log).not.toMatch(new RegExp(`(?<![\\d.])${code}(?![\\d])`));
+    // The requests themselves were logged, by path.
+    expect(log).toContain('"url":"/api/login"');
+  });
+});

@@ -1,0 +1,22 @@
+import { desc } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { mailOutbox } from '../../db/schema';
+import { escapeHtml } from '../../lib/mail';
+
+/** /dev/mail: the outbox as a page, so a developer can click a verification link. Never in production. */
+export const devMailRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get('/dev/mail', { schema: { hide: true } }, async (_request, reply) => {
+    const rows = await app.db.select().from(mailOutbox).orderBy(desc(mailOutbox.id)).limit(100);
+    const linkify = (text: string) => escapeHtml(text).replace(/(https?:\/\/[^\s<]+)/g, '<a href="$1">$1</a>');
+    const items = rows
+      .map(
+        (m) =>
+          `<article class="mail"><header><strong>${escapeHtml(m.subject)}</strong><span>to ${escapeHtml(m.to)} · ${m.createdAt.toISOString().replace('T', ' ').slice(0, 19)}${m.sentAt ? ' · delivered' : ''}${m.error ? ` · failed: ${escapeHtml(m.error)}` : ''}</span></header><pre>${linkify(m.text)}</pre></article>`,
+      )
+      .join('');
+    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Outbox — Atelier (development)</title>
+<style>body{font-family:system-ui,sans-serif;max-width:860px;margin:24px auto;padding:0 16px;color:#17151f}.mail{border:1px solid #ddd;border-radius:12px;padding:12px 16px;margin:12px 0}.mail header{display:flex;flex-direction:column;gap:2px}.mail span{color:#666;font-size:14px}pre{white-space:pre-wrap;font:inherit}</style></head>
+<body><h1>Outbox</h1><p>Every message the app sent, newest first. This page exists only outside production.</p>${items || '<p>No messages yet.</p>'}</body></html>`;
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
+  });
+};

@@ -1,0 +1,210 @@
+import { randomBytes } from 'node:crypto';
+import {
+  AVATAR_MAX_BYTES,
+  changePasswordInput,
+  deleteAccountInput,
+  okEnvelope,
+  okMessage,
+  publicProfile,
+  updateProfileInput,
+  userProfile,
+} from '@atelier/shared';
+import { and, desc, eq } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import sharp from 'sharp';
+import { z } from 'zod';
+import { products, sessions, users } from '../../db/schema';
+import { AppError, notFound, validationError } from '../../lib/app-error';
+import { requireUser, requireVerifiedUser } from '../../lib/auth-guard';
+import { ok } from '../../lib/envelope';
+import { hashPassword, verifyPassword } from '../../lib/passwords';
+import { endUserSessions, startSession } from '../../lib/session';
+import {
+  countPublishedProducts,
+  findUserById,
+  findUserByIdOrNickname,
+  isEmailTaken,
+  isNicknameTaken,
+  normalizePhone,
+  passwordProblem,
+  toProfile,
+  toPublicProfile,
+} from '../auth/auth.queries';
+import { sendVerificationMail } from '../auth/auth.routes';
+
+/** Raster formats accepted for avatars, judged by the bytes, never by the file name. */
+const AVATAR_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'avif', 'heif', 'tiff']);
+
+export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
+  async function currentUser(request: Parameters<typeof requireUser>[0]) {
+    const user = await findUserById(app.db, requireUser(request));
+    if (!user || user.deletedAt) throw new AppError('UNAUTHENTICATED', 'Please sign in to continue.');
+    return user;
+  }
+
+  app.get('/user/profile', { schema: { tags: ['profile'], response: { 200: okEnvelope(userProfile) } } }, async (request) =>
+    ok(toProfile(await currentUser(request))),
+  );
+
+  app.put('/user/profile', { schema: { tags: ['profile'], body: updateProfileInput, response: { 200: okEnvelope(userProfile) } } }, async (request) => {
+    const user = await currentUser(request);
+    const body = request.body;
+    const fields: Record<string, string> = {};
+    let phone = '';
+    if (body.phone) {
+      const normalized = normalizePhone(body.phone);
+      if (!normalized) fields.phone = 'Please enter a valid phone number with its country code.';
+      else phone = normalized;
+    }
+    const emailChanged = body.email.toLowerCase() !== user.email.toLowerCase();
+    if (emailChanged && (await isEmailTaken(app.db, body.email, user.id))) fields.email = 'An account with this e-mail already exists.';
+    if (body.nickname && (await isNicknameTaken(app.db, body.nickname, user.id))) fields.nickname = 'This nickname is taken. Please choose another.';
+    if (Object.keys(fields).length) throw validationError(fields);
+
+    const [updated] = await app.db
+      .update(users)
+      .set({
+        name: body.name,
+        surname: body.surname,
+        email: body.email,
+        phone,
+        aboutMe: body.about_me,
+        hourlyRateMinor: Math.round(body.hourly_rate * 100),
+        nickname: body.nickname ?? user.nickname,
+        // A new e-mail or phone must be confirmed again.
+        emailVerifiedAt: emailChanged ? null : user.emailVerifiedAt,
+        phoneVerifiedAt: phone === user.phone ? user.phoneVerifiedAt : null,
+        updatedAt: new Date(),
+      })
+      .where(eq(users.id, user.id))
+      .returning();
+    if (emailChanged) await sendVerificationMail(app, updated!);
+    const message = emailChanged
+      ? 'Profile updated successfully! Please confirm your new e-mail address: we have sent you a link.'
+      : 'Profile updated successfully!';
+    return ok(toProfile(updated!), message);
+  });
+
+  app.post('/user/change-password', { schema: { tags: ['profile'], body: changePasswordInput, response: { 200: okMessage } } }, async (request) => {
+    const user = await currentUser(request);
+    const { cur_password, new_password } = request.body;
+    if (!(await verifyPassword(user.passwordHash, cur_password))) throw validationError({ cur_password: 'The current password is incorrect.' });
+    const weak = passwordProblem(new_password, user.email);
+    if (weak) throw validationError({ new_password: weak });
+    await app.db
+      .update(users)
+      .set({ passwordHash: await hashPassword(new_password), updatedAt: new Date() })
+      .where(eq(users.id, user.id));
+    // Everyone else signed in as this user is signed out; this browser stays signed in.
+    await endUserSessions(app.db, user.id, request.session?.id);
+    return { status: 'OK' as const, message: 'Password changed successfully!' };
+  });
+
+  app.delete('/user/delete', { schema: { tags: ['profile'], body: deleteAccountInput, response: { 200: okMessage } } }, async (request, reply) => {
+    const user = await currentUser(request);
+    if (!(await verifyPassword(user.passwordHash, request.body.password))) throw validationError({ password: 'The password is incorrect.' });
+    const oldAvatar = user.avatarPath;
+    // Anonymise rather than delete: orders, chats and products of other people keep their rows.
+    await app.db.transaction(async (tx) => {
+      await tx
+        .update(users)
+        .set({
+          email: `deleted-${user.id}-${randomBytes(4).toString('hex')}@deleted.invalid`,
+          passwordHash: await hashPassword(randomBytes(32).toString('hex')),
+          name: 'Deleted',
+          surname: 'user',
+          nickname: `deleted-${user.id}`,
+          phone: '',
+          aboutMe: '',
+          hourlyRateMinor: 0,
+          avatarPath: null,
+          emailVerifiedAt: null,
+          phoneVerifiedAt: null,
+          deletedAt: new Date(),
+          updatedAt: new Date(),
+        })
+        .where(eq(users.id, user.id));
+      await tx.delete(sessions).where(eq(sessions.userId, user.id));
+    });
+    if (oldAvatar && !oldAvatar.startsWith('avatars/demo/')) {
+      await app.storage.removePublic(oldAvatar);
+      await app.storage.removePublic(oldAvatar.replace(/-150\.webp$/, '-300.webp'));
+    }
+    request.session = null;
+    await startSession(request, reply, null);
+    return { status: 'OK' as const, message: 'Account deleted successfully!' };
+  });
+
+  app.post(
+    '/user/upload-avatar',
+    { schema: { tags: ['profile'], consumes: ['multipart/form-data'], response: { 200: okEnvelope(userProfile) } } },
+    async (request) => {
+      const user = await currentUser(request);
+      if (!request.isMultipart()) throw validationError({ avatar: 'Please select an image file' });
+      const file = await request.file({ limits: { fileSize: AVATAR_MAX_BYTES, files: 1 } });
+      if (file?.fieldname !== 'avatar') throw validationError({ avatar: 'Please select an image file' });
+      let data: Buffer;
+      try {
+        data = await file.toBuffer();
+      } catch (err) {
+        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw validationError({ avatar: 'Image size should be less than 2MB' });
+        throw err;
+      }
+      let format: string | undefined;
+      try {
+        format = (await sharp(data).metadata()).format;
+      } catch {
+        format = undefined;
+      }
+      if (!format || !AVATAR_FORMATS.has(format)) throw validationError({ avatar: 'Please select an image file' });
+      // Re-encoded from the pixels: metadata (EXIF, GPS) and anything hidden in the file are dropped.
+      const base = `avatars/${user.id}/${randomBytes(8).toString('hex')}`;
+      const [small, large] = await Promise.all([
+        sharp(data).rotate().resize(150, 150, { fit: 'cover' }).webp({ quality: 82 }).toBuffer(),
+        sharp(data).rotate().resize(300, 300, { fit: 'cover' }).webp({ quality: 82 }).toBuffer(),
+      ]);
+      await app.storage.putPublic(`${base}-150.webp`, small);
+      await app.storage.putPublic(`${base}-300.webp`, large);
+      const [updated] = await app.db
+        .update(users)
+        .set({ avatarPath: `${base}-150.webp`, updatedAt: new Date() })
+        .where(eq(users.id, user.id))
+        .returning();
+      if (user.avatarPath && !user.avatarPath.startsWith('avatars/demo/')) {
+        await app.storage.removePublic(user.avatarPath);
+        await app.storage.removePublic(user.avatarPath.replace(/-150\.webp$/, '-300.webp'));
+      }
+      return ok(toProfile(updated!), 'Avatar uploaded successfully!');
+    },
+  );
+
+  app.get(
+    '/user/public-profile/:id',
+    { schema: { tags: ['profile'], params: z.object({ id: z.string().min(1).max(60) }), response: { 200: okEnvelope(publicProfile) } } },
+    async (request) => {
+      const user = await findUserByIdOrNickname(app.db, request.params.id);
+      if (!user) throw notFound('This creator does not exist.');
+      return ok(toPublicProfile(user, await countPublishedProducts(app.db, user.id)));
+    },
+  );
+
+  /** The signed-in user's own prompts (as a creator); purchased prompts appear in order history. */
+  app.get(
+    '/user/prompts',
+    {
+      schema: {
+        tags: ['profile'],
+        response: { 200: okEnvelope(z.array(z.object({ id: z.number().int(), slug: z.string(), title: z.string(), created_at: z.number().int() }))) },
+      },
+    },
+    async (request) => {
+      const userId = (await requireVerifiedUser(request)).id;
+      const rows = await app.db
+        .select({ id: products.id, slug: products.slug, title: products.title, createdAt: products.createdAt })
+        .from(products)
+        .where(and(eq(products.authorId, userId), eq(products.productType, 'prompt')))
+        .orderBy(desc(products.id));
+      return ok(rows.map((r) => ({ id: r.id, slug: r.slug, title: r.title, created_at: Math.floor(r.createdAt.getTime() / 1000) })));
+    },
+  );
+};

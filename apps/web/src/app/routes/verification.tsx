@@ -1,0 +1,14 @@
+import { useTranslation } from 'react-i18next';
+import { PhoneVerification } from '../../features/auth/components/phone-verification';
+
+export function Component() {
+  const { t } = useTranslation();
+  return (
+    <section className="page narrow">
+      <h1>{t('auth.phone_title')}</h1>
+      <div className="panel">
+        <PhoneVerification />
+      </div>
+    </section>
+  );
+}

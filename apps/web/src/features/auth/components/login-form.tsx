@@ -1,0 +1,43 @@
+import { type LoginInput, loginInput } from '@atelier/shared/auth';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { Field } from '../../../components/ui/field';
+import { useToast } from '../../../components/ui/toast';
+import { ApiError } from '../../../lib/api-client';
+import { applyServerErrors } from '../../../lib/form-errors';
+import { useLogin } from '../api/auth-actions';
+
+export function LoginForm() {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const [params] = useSearchParams();
+  const login = useLogin();
+  const form = useForm<LoginInput>({ resolver: zodResolver(loginInput), defaultValues: { username: '', password: '' } });
+  const { errors } = form.formState;
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      await login.mutateAsync(values);
+    } catch (err) {
+      applyServerErrors(err, form.setError, ['username', 'password']);
+      toast.error(err instanceof ApiError && err.message ? err.message : t('auth.login_failed'));
+    }
+  });
+
+  const redirect = params.get('redirect');
+  return (
+    <form className="form-grid" onSubmit={onSubmit} noValidate>
+      <Field label={t('auth.email')} type="email" autoComplete="email" error={errors.username?.message} {...form.register('username')} />
+      <Field label={t('auth.password')} type="password" autoComplete="current-password" error={errors.password?.message} {...form.register('password')} />
+      <button className="button primary block" type="submit" disabled={login.isPending}>
+        {login.isPending ? t('auth.processing') : t('auth.sign_in')}
+      </button>
+      <div className="auth-links">
+        <Link to="/forgot-password">{t('auth.forgot_password')}</Link>
+        <Link to={redirect ? `/register?redirect=${encodeURIComponent(redirect)}` : '/register'}>{t('auth.no_account')}</Link>
+      </div>
+    </form>
+  );
+}

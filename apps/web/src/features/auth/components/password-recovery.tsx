@@ -1,0 +1,102 @@
+import { type ForgotPasswordInput, forgotPasswordInput, type ResetPasswordInput, resetPasswordInput } from '@atelier/shared/auth';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Field, FormError } from '../../../components/ui/field';
+import { useToast } from '../../../components/ui/toast';
+import { applyServerErrors, messageOf } from '../../../lib/form-errors';
+import { useForgotPassword, useResetPassword } from '../api/auth-actions';
+
+export function ForgotPasswordForm() {
+  const { t } = useTranslation();
+  const forgot = useForgotPassword();
+  const [sent, setSent] = useState<string | null>(null);
+  const form = useForm<ForgotPasswordInput>({ resolver: zodResolver(forgotPasswordInput), defaultValues: { email: '' } });
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      setSent((await forgot.mutateAsync(values)).message);
+    } catch (err) {
+      if (!applyServerErrors(err, form.setError, ['email'])) form.setError('root', { message: messageOf(err, t('auth.reset_request_failed')) });
+    }
+  });
+
+  if (sent) {
+    return (
+      <div className="form-grid">
+        <p role="status">{sent}</p>
+        <Link className="button block" to="/login">
+          {t('auth.back_to_login')}
+        </Link>
+      </div>
+    );
+  }
+  return (
+    <form className="form-grid" onSubmit={onSubmit} noValidate>
+      <p className="auth-note">{t('auth.forgot_intro')}</p>
+      <Field label={t('auth.email')} type="email" autoComplete="email" error={form.formState.errors.email?.message} {...form.register('email')} />
+      <FormError message={form.formState.errors.root?.message} />
+      <button className="button primary block" type="submit" disabled={forgot.isPending}>
+        {forgot.isPending ? t('auth.processing') : t('auth.send_reset_link')}
+      </button>
+      <div className="auth-links">
+        <Link to="/login">{t('auth.back_to_login')}</Link>
+      </div>
+    </form>
+  );
+}
+
+export function ResetPasswordForm() {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const reset = useResetPassword();
+  const form = useForm<ResetPasswordInput>({
+    resolver: zodResolver(resetPasswordInput),
+    defaultValues: { email: params.get('email') ?? '', token: params.get('token') ?? '', password: '', password_confirmation: '' },
+  });
+  const { errors } = form.formState;
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      const answer = await reset.mutateAsync(values);
+      toast.success(answer.message);
+      navigate('/login', { replace: true });
+    } catch (err) {
+      if (!applyServerErrors(err, form.setError, ['email', 'password', 'password_confirmation', 'token'])) {
+        form.setError('root', { message: messageOf(err, t('auth.reset_failed')) });
+      }
+    }
+  });
+
+  return (
+    <form className="form-grid" onSubmit={onSubmit} noValidate>
+      <Field label={t('auth.email')} type="email" autoComplete="email" error={errors.email?.message} {...form.register('email')} />
+      <Field
+        label={t('auth.new_password')}
+        type="password"
+        autoComplete="new-password"
+        error={errors.password?.message}
+        hint={t('auth.password_hint')}
+        {...form.register('password')}
+      />
+      <Field
+        label={t('auth.confirm_password')}
+        type="password"
+        autoComplete="new-password"
+        error={errors.password_confirmation?.message}
+        {...form.register('password_confirmation')}
+      />
+      <FormError message={errors.token?.message ?? errors.root?.message} />
+      <button className="button primary block" type="submit" disabled={reset.isPending}>
+        {reset.isPending ? t('auth.processing') : t('auth.set_password')}
+      </button>
+      <div className="auth-links">
+        <Link to="/forgot-password">{t('auth.new_reset_link')}</Link>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,120 @@
+import { type RegisterInput, registerInput } from '@atelier/shared/auth';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Controller, useForm } from 'react-hook-form';
+import { Trans, useTranslation } from 'react-i18next';
+import { PhoneInput } from 'react-international-phone';
+import 'react-international-phone/style.css';
+import { Link } from 'react-router';
+import { Field, FormError } from '../../../components/ui/field';
+import { useToast } from '../../../components/ui/toast';
+import { applyServerErrors, messageOf } from '../../../lib/form-errors';
+import { useStaticPages } from '../../site/api/site-data';
+import { useRegister } from '../api/auth-actions';
+import { phoneFlags } from './phone-flags';
+
+const FIELDS = ['name', 'surname', 'email', 'phone', 'password', 'passConfirm', 'terms_agreed'] as const;
+
+export function RegisterForm() {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const register = useRegister();
+  const pages = useStaticPages();
+  const terms = pages.data?.find((p) => p.is_terms === 1);
+  const privacy = pages.data?.find((p) => p.is_privacy === 1);
+  const form = useForm<RegisterInput>({
+    resolver: zodResolver(registerInput),
+    defaultValues: { name: '', surname: '', email: '', phone: '', password: '', passConfirm: '', terms_agreed: false as unknown as true },
+  });
+  const { errors } = form.formState;
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      await register.mutateAsync(values);
+    } catch (err) {
+      const placed = applyServerErrors(err, form.setError, FIELDS);
+      if (!placed) form.setError('root', { message: messageOf(err, t('auth.registration_failed')) });
+      toast.error(placed ? t('auth.registration_failed') : messageOf(err, t('auth.registration_failed_retry')));
+    }
+  });
+
+  return (
+    <form className="form-grid" onSubmit={onSubmit} noValidate>
+      <div className="form-grid two">
+        <Field label={t('auth.first_name')} autoComplete="given-name" error={errors.name?.message} {...form.register('name')} />
+        <Field label={t('auth.surname')} autoComplete="family-name" error={errors.surname?.message} {...form.register('surname')} />
+      </div>
+      <Field label={t('auth.email')} type="email" autoComplete="email" error={errors.email?.message} {...form.register('email')} />
+      <div className="field phone-field">
+        <label htmlFor="register-phone">{t('auth.phone')}</label>
+        <Controller
+          control={form.control}
+          name="phone"
+          render={({ field }) => (
+            <PhoneInput
+              defaultCountry="pt"
+              flags={phoneFlags}
+              value={field.value}
+              onChange={(phone) => field.onChange(phone)}
+              inputProps={{
+                id: 'register-phone',
+                name: 'phone',
+                maxLength: 25,
+                autoComplete: 'tel',
+                'aria-invalid': errors.phone ? true : undefined,
+                onBlur: field.onBlur,
+              }}
+            />
+          )}
+        />
+        {errors.phone && (
+          <p className="field-error" role="alert">
+            {errors.phone.message}
+          </p>
+        )}
+      </div>
+      <div className="form-grid two">
+        <Field
+          label={t('auth.password')}
+          type="password"
+          autoComplete="new-password"
+          error={errors.password?.message}
+          hint={t('auth.password_hint')}
+          {...form.register('password')}
+        />
+        <Field
+          label={t('auth.confirm_password')}
+          type="password"
+          autoComplete="new-password"
+          error={errors.passConfirm?.message}
+          {...form.register('passConfirm')}
+        />
+      </div>
+      <div>
+        <label className="check">
+          <input type="checkbox" {...form.register('terms_agreed')} aria-invalid={errors.terms_agreed ? true : undefined} />
+          <span>
+            <Trans
+              i18nKey="auth.terms_agree"
+              components={{
+                terms: <Link to={`/page/${terms?.slug ?? 'terms'}`} target="_blank" rel="noopener" />,
+                privacy: <Link to={`/page/${privacy?.slug ?? 'privacy'}`} target="_blank" rel="noopener" />,
+              }}
+            />
+          </span>
+        </label>
+        {errors.terms_agreed && (
+          <p className="field-error" role="alert">
+            {errors.terms_agreed.message}
+          </p>
+        )}
+      </div>
+      <FormError message={errors.root?.message} />
+      <button className="button primary block" type="submit" disabled={register.isPending}>
+        {register.isPending ? t('auth.processing') : t('auth.register')}
+      </button>
+      <div className="auth-links">
+        <Link to="/login">{t('auth.have_account')}</Link>
+      </div>
+    </form>
+  );
+}

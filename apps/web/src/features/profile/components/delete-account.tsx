@@ -1,0 +1,65 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { Field } from '../../../components/ui/field';
+import { useToast } from '../../../components/ui/toast';
+import { messageOf } from '../../../lib/form-errors';
+import { useDeleteAccount } from '../api/profile-actions';
+
+/** Deleting needs the password, in a confirmation dialog; success signs out and goes home (SPEC §4). */
+export function DeleteAccount() {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const navigate = useNavigate();
+  const remove = useDeleteAccount();
+  const [open, setOpen] = useState(false);
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+
+  async function confirm() {
+    try {
+      const answer = await remove.mutateAsync(password);
+      toast.success(answer.message || t('profile.deleted'));
+      navigate('/', { replace: true });
+    } catch (err) {
+      const message = messageOf(err, t('profile.delete_failed'));
+      setError(message);
+      toast.error(message);
+    }
+  }
+
+  return (
+    <section className="panel danger-zone" aria-labelledby="delete-title">
+      <h2 id="delete-title">{t('profile.delete_account')}</h2>
+      <p className="muted">{t('profile.delete_warning')}</p>
+      <button type="button" className="button danger" onClick={() => setOpen(true)}>
+        {t('profile.delete_account')}
+      </button>
+      {open && (
+        <div className="dialog-backdrop">
+          <div className="dialog" role="dialog" aria-modal="true" aria-labelledby="delete-dialog-title" onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}>
+            <h2 id="delete-dialog-title">{t('profile.delete_confirm_title')}</h2>
+            <p>{t('profile.delete_confirm_text')}</p>
+            <Field
+              label={t('auth.password')}
+              type="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              error={error ?? undefined}
+              autoFocus
+            />
+            <div className="dialog-actions">
+              <button type="button" className="button" onClick={() => setOpen(false)}>
+                {t('profile.cancel')}
+              </button>
+              <button type="button" className="button danger" disabled={!password || remove.isPending} onClick={confirm}>
+                {remove.isPending ? t('auth.processing') : t('profile.delete_forever')}
+              </button>
+            </div>
+          </div>
+        </div>
+      )}
+    </section>
+  );
+}

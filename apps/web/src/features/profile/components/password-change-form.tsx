@@ -1,0 +1,71 @@
+import { type ChangePasswordInput, changePasswordInput } from '@atelier/shared/auth';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Field } from '../../../components/ui/field';
+import { useToast } from '../../../components/ui/toast';
+import { applyServerErrors, messageOf } from '../../../lib/form-errors';
+import { useChangePassword } from '../api/profile-actions';
+
+export function PasswordChangeForm() {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const change = useChangePassword();
+  const form = useForm<ChangePasswordInput>({
+    resolver: zodResolver(changePasswordInput),
+    defaultValues: { cur_password: '', new_password: '', repeat_password: '' },
+  });
+  const { errors } = form.formState;
+
+  const onSubmit = form.handleSubmit(
+    async (values) => {
+      try {
+        const answer = await change.mutateAsync(values);
+        toast.success(answer.message || t('profile.password_changed'));
+        form.reset();
+      } catch (err) {
+        applyServerErrors(err, form.setError, ['cur_password', 'new_password', 'repeat_password']);
+        toast.error(messageOf(err, t('profile.password_failed')));
+      }
+    },
+    // SPEC §5 shows the first rule that fails as a toast too.
+    (invalid) => {
+      const first = invalid.cur_password?.message ?? invalid.new_password?.message ?? invalid.repeat_password?.message;
+      if (first) toast.error(first);
+    },
+  );
+
+  return (
+    <section className="panel" aria-labelledby="password-title">
+      <h2 id="password-title">{t('profile.change_password')}</h2>
+      <form className="form-grid" onSubmit={onSubmit} noValidate>
+        <Field
+          label={t('profile.current_password')}
+          type="password"
+          autoComplete="current-password"
+          error={errors.cur_password?.message}
+          {...form.register('cur_password')}
+        />
+        <div className="form-grid two">
+          <Field
+            label={t('auth.new_password')}
+            type="password"
+            autoComplete="new-password"
+            error={errors.new_password?.message}
+            {...form.register('new_password')}
+          />
+          <Field
+            label={t('profile.repeat_password')}
+            type="password"
+            autoComplete="new-password"
+            error={errors.repeat_password?.message}
+            {...form.register('repeat_password')}
+          />
+        </div>
+        <button className="button primary" type="submit" disabled={change.isPending}>
+          {change.isPending ? t('auth.processing') : t('profile.change_password')}
+        </button>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,80 @@
+import { type UpdateProfileInput, updateProfileInput } from '@atelier/shared/auth';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { type Resolver, useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Field, FormError } from '../../../components/ui/field';
+import { useToast } from '../../../components/ui/toast';
+import { applyServerErrors, messageOf } from '../../../lib/form-errors';
+import { useAuth } from '../../auth/api/auth-state';
+import { useUpdateProfile } from '../api/profile-actions';
+
+const FIELDS = ['name', 'surname', 'email', 'phone', 'about_me', 'hourly_rate', 'nickname'] as const;
+
+export function PersonalDetailsForm() {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const user = useAuth().data?.user;
+  const update = useUpdateProfile();
+  const form = useForm<UpdateProfileInput>({
+    resolver: zodResolver(updateProfileInput) as Resolver<UpdateProfileInput>,
+    values: user
+      ? {
+          name: user.name,
+          surname: user.surname,
+          email: user.email,
+          phone: user.phone,
+          about_me: user.about_me,
+          hourly_rate: user.hourly_rate,
+          nickname: user.nickname,
+        }
+      : undefined,
+  });
+  const { errors } = form.formState;
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      const answer = await update.mutateAsync(values);
+      toast.success(answer.message ?? t('profile.updated'));
+    } catch (err) {
+      applyServerErrors(err, form.setError, FIELDS);
+      toast.error(messageOf(err, t('profile.update_failed')));
+    }
+  });
+
+  return (
+    <section className="panel" aria-labelledby="details-title">
+      <h2 id="details-title">{t('profile.personal_details')}</h2>
+      <form className="form-grid" onSubmit={onSubmit} noValidate>
+        <div className="form-grid two">
+          <Field label={t('auth.first_name')} autoComplete="given-name" error={errors.name?.message} {...form.register('name')} />
+          <Field label={t('auth.surname')} autoComplete="family-name" error={errors.surname?.message} {...form.register('surname')} />
+        </div>
+        <div className="form-grid two">
+          <Field label={t('auth.email')} type="email" autoComplete="email" error={errors.email?.message} {...form.register('email')} />
+          <Field
+            label={t('auth.phone')}
+            type="tel"
+            autoComplete="tel"
+            maxLength={25}
+            error={errors.phone?.message}
+            hint={t('profile.phone_hint')}
+            {...form.register('phone')}
+          />
+        </div>
+        <div className="form-grid two">
+          <Field label={t('profile.nickname')} error={errors.nickname?.message} {...form.register('nickname')} />
+          <Field label={t('profile.hourly_rate')} type="number" step="0.01" min="0" error={errors.hourly_rate?.message} {...form.register('hourly_rate')} />
+        </div>
+        <div className="field">
+          <label htmlFor="about-me">{t('profile.about_me')}</label>
+          <textarea id="about-me" maxLength={2000} aria-invalid={errors.about_me ? true : undefined} {...form.register('about_me')} />
+          {errors.about_me && <p className="field-error">{errors.about_me.message}</p>}
+        </div>
+        <FormError message={errors.root?.message} />
+        <button className="button primary" type="submit" disabled={update.isPending}>
+          {update.isPending ? t('auth.processing') : t('profile.save')}
+        </button>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,23 @@
+import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
+import { ApiError } from './api-client';
+
+/**
+ * Puts the server's per-field messages (the first of each, SPEC §5) under the form's fields.
+ * Returns true when at least one field message was placed.
+ */
+export function applyServerErrors<T extends FieldValues>(err: unknown, setError: UseFormSetError<T>, fields: readonly string[]): boolean {
+  if (!(err instanceof ApiError)) return false;
+  let placed = false;
+  for (const field of fields) {
+    const message = err.field(field);
+    if (message) {
+      setError(field as Path<T>, { type: 'server', message });
+      placed = true;
+    }
+  }
+  return placed;
+}
+
+export function messageOf(err: unknown, fallback: string): string {
+  return err instanceof Error && err.message ? err.message : fallback;
+}
