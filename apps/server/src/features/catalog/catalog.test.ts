@@ -1,5 +1,7 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/test-app';
+import { products } from '../../db/schema';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -182,6 +184,14 @@ describe('product and pack details', () => {
     expect(prompts.every((p) => p.product_type === 'prompt')).toBe(true);
     expect((await get('/api/products/favorites')).json().payload.length).toBeGreaterThan(0);
     expect((await get('/api/products/new-items')).json().payload.length).toBeGreaterThan(0);
+  });
+
+  it('shows only published products', async () => {
+    await t.app.db.update(products).set({ status: 'hidden' }).where(eq(products.slug, 'velvet-gradient-set'));
+    expect((await get('/api/products/velvet-gradient-set/info')).statusCode).toBe(404);
+    const found = (await get('/api/products/catalog?search=velvet&limit=48')).json().payload as P[];
+    expect(found.map((p) => p.slug)).not.toContain('velvet-gradient-set');
+    await t.app.db.update(products).set({ status: 'published' }).where(eq(products.slug, 'velvet-gradient-set'));
   });
 
   it('lists categories and tags', async () => {
