@@ -1,3 +1,6 @@
+import { catalogThroughput } from './cases/catalog-throughput';
+import { searchLatency } from './cases/search-latency';
+
 /**
  * `npm run bench`: each case measures a target and a baseline in the same run and prints their ratio,
  * so results compare across machines. Cases live in bench/cases/*.ts and are listed here.
@@ -5,7 +8,7 @@
 export type BenchResult = { name: string; value: number; baseline: number; unit: string; ratio: number; target: string; pass: boolean };
 export type BenchCase = { name: string; run: () => Promise<BenchResult> };
 
-const cases: BenchCase[] = [];
+const cases: BenchCase[] = [catalogThroughput, searchLatency];
 
 const only = process.argv.slice(2);
 const selected = only.length ? cases.filter((c) => only.some((o) => c.name.includes(o))) : cases;

@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { OFFER_FILE_MAX_BYTES } from '@atelier/shared';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
@@ -12,11 +10,14 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
 import { authRoutes } from './features/auth/auth.routes';
+import { catalogRoutes } from './features/catalog/catalog.routes';
 import { devMailRoutes } from './features/dev-mail/dev-mail.routes';
 import { healthRoutes } from './features/health/health.routes';
 import { profileRoutes } from './features/profile/profile.routes';
+import { registerWebApp } from './features/seo/web-app';
 import { siteRoutes } from './features/site/site.routes';
 import { registerErrorHandler } from './lib/error-handler';
+import { registerHttpCache } from './lib/http-cache';
 import { registerSessions } from './lib/session';
 import { createLocalStorage, type Storage } from './lib/storage';
 
@@ -59,8 +60,6 @@ export const logSerializers = {
   req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: req.url.split('?')[0], remoteAddress: req.ip }),
 };
 
-const FALLBACK_INDEX = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Atelier</title></head><body><div id="root"></div></body></html>';
-
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { config, database } = opts;
   const baseLogger = {
@@ -92,6 +91,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.decorate('database', database);
   app.decorate('storage', opts.storage ?? createLocalStorage(config.dataDir));
   registerErrorHandler(app);
+  registerHttpCache(app);
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -120,6 +120,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     async (api) => {
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
       await api.register(siteRoutes);
+      await api.register(catalogRoutes);
       await api.register(authRoutes);
       await api.register(profileRoutes);
     },
@@ -136,37 +137,6 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     immutable: true,
   });
 
-  registerWebApp(app, config);
+  registerWebApp(app);
   return app;
-}
-
-/** Serves the built SPA: hashed assets with long caching, index.html for every other page path. */
-function registerWebApp(app: FastifyInstance, config: Config) {
-  const indexFile = path.join(config.webDist, 'index.html');
-  const hasDist = existsSync(indexFile);
-  const indexHtml = hasDist ? readFileSync(indexFile, 'utf8') : FALLBACK_INDEX;
-  if (hasDist) {
-    app.register(fastifyStatic, {
-      root: config.webDist,
-      prefix: '/',
-      wildcard: false,
-      index: false,
-      decorateReply: false,
-      // The web build writes .br/.gz copies of its assets (apps/web/vite.config.ts).
-      preCompressed: true,
-      setHeaders(reply, filePath) {
-        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
-        reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
-      },
-    });
-  }
-  app.setNotFoundHandler((request, reply) => {
-    const url = request.url.split('?')[0] ?? '/';
-    const isPage = (request.method === 'GET' || request.method === 'HEAD') && !url.startsWith('/api/') && url !== '/api' && !url.startsWith('/storage/');
-    if (!isPage) {
-      const message = url.startsWith('/storage/') ? 'This file does not exist.' : `No API endpoint answers ${request.method} ${url}.`;
-      return reply.code(404).send({ status: 'ERROR', message });
-    }
-    return reply.code(200).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
-  });
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { PRODUCT_TYPES } from './constants';
+import { CATALOG_MAX_PAGE_SIZE, CATALOG_PAGE_SIZE, PRODUCT_TYPES, RANDOM_PRODUCTS_DEFAULT } from './constants';
 
-export const productType = z.enum(PRODUCT_TYPES);
+export const productType = z.enum(PRODUCT_TYPES, { error: `The product type must be one of: ${PRODUCT_TYPES.join(', ')}.` });
 
 /** SPEC §3 category: parent_id is null at the top level; the url's first segment gives the type. */
 export const category = z.object({
@@ -15,7 +15,10 @@ export type Category = z.infer<typeof category>;
 export const tag = z.object({ id: z.number().int(), name: z.string() });
 export type Tag = z.infer<typeof tag>;
 
-/** SPEC §3 product, plus price fields computed on the server in the requested currency. */
+/**
+ * SPEC §3 product, plus price fields computed on the server in the requested currency.
+ * doc_url is the preview's path in public storage; imageUrl is the same file as a URL path (/storage/...).
+ */
 export const productBase = z.object({
   id: z.number().int(),
   slug: z.string(),
@@ -29,15 +32,98 @@ export const productBase = z.object({
   doc_url: z.string().nullable(),
   imageUrl: z.string().nullable(),
   tags: z.array(z.string()),
+  /** In the requested currency, rounded once to 2 decimals. */
   price: z.number(),
+  /** The code of the currency `price` is in. */
   currency: z.string(),
   currencySymbol: z.string(),
+  /** Epoch seconds. */
   created_at: z.number().int(),
 });
 export type ProductBase = z.infer<typeof productBase>;
 
+/** A product's details; a pack carries its items. */
 export const product = productBase.extend({ items: z.array(productBase).optional() });
 export type Product = z.infer<typeof product>;
 
 export const catalogMeta = z.object({ total: z.number().int(), pages: z.number().int(), page: z.number().int(), limit: z.number().int() });
 export type CatalogMeta = z.infer<typeof catalogMeta>;
+
+/** GET /products/catalog and GET /packs: `{status, payload, meta}`. */
+export const catalogAnswer = z.object({ status: z.literal('OK'), payload: z.array(product), meta: catalogMeta });
+export type CatalogAnswer = z.infer<typeof catalogAnswer>;
+
+export const CATALOG_SORTS = ['id~desc', 'id~asc', 'price~asc', 'price~desc', 'created_at~desc', 'popularity~desc'] as const;
+export type CatalogSort = (typeof CATALOG_SORTS)[number];
+
+const sortParam = z.enum(CATALOG_SORTS, { error: `The sort must be one of: ${CATALOG_SORTS.join(', ')}.` });
+
+function limitParam(fallback: number) {
+  const message = `The limit must be a whole number from 1 to ${CATALOG_MAX_PAGE_SIZE}.`;
+  return z.coerce.number({ error: message }).int(message).min(1, message).max(CATALOG_MAX_PAGE_SIZE, message).default(fallback);
+}
+
+const pageParam = z.coerce
+  .number({ error: 'The page must be a whole number from 1.' })
+  .int('The page must be a whole number from 1.')
+  .min(1, 'The page must be a whole number from 1.')
+  .max(100_000, 'The page is too large.')
+  .default(1);
+
+const searchParam = z.string().trim().max(200, 'The search may have at most 200 characters.').optional();
+
+/** `?categories_id=3`, `?categories_id=3,4`, `?categories_id=3&categories_id=4` or `categories_id[]=3`. */
+const categoryIds = z.preprocess(
+  (value) => {
+    if (value === undefined || value === '') return undefined;
+    const list = (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(','));
+    return list.map((v) => v.trim()).filter((v) => v !== '');
+  },
+  z
+    .array(
+      z.coerce
+        .number({ error: 'Categories must be given by their ids.' })
+        .int('Categories must be given by their ids.')
+        .positive('Categories must be given by their ids.'),
+    )
+    .max(50, 'At most 50 categories may be given.')
+    .optional(),
+);
+
+/** The display currency: an ISO code (the X-Currency header may give it instead). */
+const currencyParam = z.string().trim().toUpperCase().max(10).optional();
+
+export const catalogQuery = z.object({
+  page: pageParam,
+  limit: limitParam(CATALOG_PAGE_SIZE),
+  sort: sortParam.optional(),
+  product_type: productType.optional(),
+  categories_id: categoryIds,
+  'categories_id[]': categoryIds,
+  search: searchParam,
+  currency: currencyParam,
+});
+export type CatalogQuery = z.infer<typeof catalogQuery>;
+
+export const packsQuery = z.object({
+  page: pageParam,
+  limit: limitParam(CATALOG_PAGE_SIZE),
+  sort: sortParam.optional(),
+  search: searchParam,
+  currency: currencyParam,
+});
+export type PacksQuery = z.infer<typeof packsQuery>;
+
+export const randomQuery = z.object({ limit: limitParam(RANDOM_PRODUCTS_DEFAULT), product_type: productType.optional(), currency: currencyParam });
+export type RandomQuery = z.infer<typeof randomQuery>;
+
+/** favorites and new-items: a short list. */
+export const shortListQuery = z.object({ limit: limitParam(RANDOM_PRODUCTS_DEFAULT), product_type: productType.optional(), currency: currencyParam });
+export type ShortListQuery = z.infer<typeof shortListQuery>;
+
+export const productInfoParams = z.object({ slug: z.string().trim().min(1).max(200) });
+export const currencyOnlyQuery = z.object({ currency: currencyParam });
+
+/** SPEC §3 country: id is the ISO 3166-1 numeric code, code the alpha-2 code. */
+export const country = z.object({ id: z.number().int(), code: z.string(), title: z.string() });
+export type Country = z.infer<typeof country>;

@@ -1,9 +1,26 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, jsonb, numeric, pgEnum, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  customType,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 const id = () => bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity();
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+/** A full-text search document; written by triggers (migration 0004), never by application code. */
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
 export const userRole = pgEnum('user_role', ['user', 'admin']);
 
@@ -69,11 +86,17 @@ export const products = pgTable(
     /** Prompt text for prompt products: private until bought. */
     promptText: text('prompt_text'),
     popularity: integer('popularity').notNull().default(0),
+    /** Weighted: title A, tag names B, author C, description D; kept current by triggers. */
+    searchDocument: tsvector('search_document').notNull().default(sql`''::tsvector`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('products_slug_idx').on(t.slug),
+    index('products_search_idx').using('gin', t.searchDocument),
+    /** pg_trgm: finds a misspelled title word when full text finds nothing. */
+    index('products_title_trgm_idx').using('gin', sql`${t.title} gin_trgm_ops`),
+    index('products_status_created_idx').on(t.status, t.createdAt),
     index('products_type_idx').on(t.productType, t.id),
     index('products_category_idx').on(t.categoryId),
     index('products_author_idx').on(t.authorId),

@@ -1,5 +1,6 @@
 import {
   contactInput,
+  country,
   currency,
   dictionary,
   localeParams,
@@ -14,24 +15,41 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../lib/app-error';
 import { ok } from '../../lib/envelope';
+import { publicCache } from '../../lib/http-cache';
 import { enforceRateLimit } from '../../lib/rate-limit';
+import { ISO_COUNTRIES } from './countries.data';
 import { findStaticPage, getDictionary, getSettings, listCurrencies, listSocialLinks, listStaticPages, saveContactMessage } from './site.queries';
+
+/** Site data changes rarely (back-office edits): five minutes of client caching, then a cheap 304. */
+const SITE_CACHE = publicCache(300);
 
 /** Site-wide data every page needs: settings, currencies, static pages, social links, translations. */
 export const siteRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get('/settings', { schema: { tags: ['site'], response: { 200: okEnvelope(siteSettings) } } }, async () => ok(await getSettings(app.db)));
+  app.get('/settings', { config: SITE_CACHE, schema: { tags: ['site'], response: { 200: okEnvelope(siteSettings) } } }, async () =>
+    ok(await getSettings(app.db)),
+  );
 
-  app.get('/currencies', { schema: { tags: ['site'], response: { 200: okEnvelope(z.array(currency)) } } }, async () => ok(await listCurrencies(app.db)));
+  app.get('/currencies', { config: SITE_CACHE, schema: { tags: ['site'], response: { 200: okEnvelope(z.array(currency)) } } }, async () =>
+    ok(await listCurrencies(app.db)),
+  );
 
-  app.get('/social-links', { schema: { tags: ['site'], response: { 200: okEnvelope(z.array(socialLink)) } } }, async () => ok(await listSocialLinks(app.db)));
+  app.get('/social-links', { config: SITE_CACHE, schema: { tags: ['site'], response: { 200: okEnvelope(z.array(socialLink)) } } }, async () =>
+    ok(await listSocialLinks(app.db)),
+  );
 
-  app.get('/static-pages', { schema: { tags: ['site'], response: { 200: okEnvelope(z.array(staticPageSummary)) } } }, async () =>
+  const countries = ISO_COUNTRIES.map(([code, id, title]) => ({ id, code, title }));
+  app.get('/countries', { config: publicCache(86_400), schema: { tags: ['site'], response: { 200: okEnvelope(z.array(country)) } } }, async () =>
+    ok(countries),
+  );
+
+  app.get('/static-pages', { config: SITE_CACHE, schema: { tags: ['site'], response: { 200: okEnvelope(z.array(staticPageSummary)) } } }, async () =>
     ok(await listStaticPages(app.db)),
   );
 
   app.get(
     '/static-pages/:id',
     {
+      config: SITE_CACHE,
       schema: {
         tags: ['site'],
         params: z.object({ id: z.string().min(1).max(100) }),
@@ -45,11 +63,15 @@ export const siteRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get('/localization/:locale/words', { schema: { tags: ['site'], params: localeParams, response: { 200: okEnvelope(dictionary) } } }, async (request) => {
-    const words = await getDictionary(app.db, request.params.locale);
-    if (!words) throw notFound(`No translations exist for the language "${request.params.locale}".`);
-    return ok(words);
-  });
+  app.get(
+    '/localization/:locale/words',
+    { config: SITE_CACHE, schema: { tags: ['site'], params: localeParams, response: { 200: okEnvelope(dictionary) } } },
+    async (request) => {
+      const words = await getDictionary(app.db, request.params.locale);
+      if (!words) throw notFound(`No translations exist for the language "${request.params.locale}".`);
+      return ok(words);
+    },
+  );
 
   app.post('/contact', { schema: { tags: ['site'], body: contactInput, response: { 200: okMessage } } }, async (request) => {
     await enforceRateLimit(app.db, `contact:${request.ip}`, { limit: 5, windowSeconds: 600 }, 'You have sent several messages already.');

@@ -76,4 +76,13 @@ describe('site data', () => {
     expect(icon.statusCode).toBe(200);
     expect(icon.headers['cache-control']).toContain('max-age=31536000');
   });
+
+  it('lists the ISO 3166 countries with their numeric id', async () => {
+    const res = await t.app.inject({ url: '/api/countries' });
+    const list = res.json().payload as { id: number; code: string; title: string }[];
+    expect(list).toHaveLength(249);
+    expect(list.find((c) => c.code === 'DE')).toEqual({ id: 276, code: 'DE', title: 'Germany' });
+    expect(list.find((c) => c.code === 'PT')?.id).toBe(620);
+    expect(res.headers.etag).toBeDefined();
+  });
 });

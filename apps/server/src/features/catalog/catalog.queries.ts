@@ -1,0 +1,289 @@
+import {
+  type CatalogMeta,
+  type CatalogSort,
+  type Category,
+  convertMinor,
+  minorToAmount,
+  type Product,
+  type ProductBase,
+  type ProductType,
+  type Tag,
+} from '@atelier/shared';
+import { and, asc, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { categories, packItems, products, productTags, tags, users } from '../../db/schema';
+import type { DisplayCurrency } from '../../lib/display-currency';
+
+const tagNames = sql<
+  string[]
+>`coalesce((select array_agg(${tags.name} order by ${tags.name}) from ${productTags} join ${tags} on ${tags.id} = ${productTags.tagId} where ${productTags.productId} = ${products.id}), '{}')`;
+
+const productFields = {
+  id: products.id,
+  slug: products.slug,
+  title: products.title,
+  description: products.description,
+  productType: products.productType,
+  categoryId: products.categoryId,
+  priceMinor: products.priceMinor,
+  previewPath: products.previewPath,
+  createdAt: products.createdAt,
+  authorName: users.name,
+  authorSurname: users.surname,
+  authorNickname: users.nickname,
+  authorAvatarPath: users.avatarPath,
+  tags: tagNames,
+};
+type ProductRow = {
+  id: number;
+  slug: string;
+  title: string;
+  description: string;
+  productType: ProductType;
+  categoryId: number | null;
+  priceMinor: number;
+  previewPath: string | null;
+  createdAt: Date;
+  authorName: string;
+  authorSurname: string;
+  authorNickname: string;
+  authorAvatarPath: string | null;
+  tags: string[];
+};
+
+const storageUrl = (key: string | null) => (key ? `/storage/${key}` : null);
+
+/** A row as the wire shows it, priced once in the display currency. */
+function toProduct(row: ProductRow, currency: DisplayCurrency): ProductBase {
+  return {
+    id: Number(row.id),
+    slug: row.slug,
+    title: row.title,
+    description: row.description,
+    author: `${row.authorName} ${row.authorSurname}`.trim(),
+    authorNickname: row.authorNickname,
+    authorAvatarUrl: storageUrl(row.authorAvatarPath),
+    product_type: row.productType,
+    category_id: row.categoryId === null ? null : Number(row.categoryId),
+    doc_url: row.previewPath,
+    imageUrl: storageUrl(row.previewPath),
+    tags: Array.isArray(row.tags) ? row.tags : [],
+    price: minorToAmount(convertMinor(Number(row.priceMinor), currency.rate)),
+    currency: currency.code,
+    currencySymbol: currency.symbol,
+    created_at: Math.floor(new Date(row.createdAt).getTime() / 1000),
+  };
+}
+
+/** What every public list shows: published products by authors who still have an account. */
+const visible = and(eq(products.status, 'published'), isNull(users.deletedAt));
+
+function selectProducts(db: Db) {
+  return db.select(productFields).from(products).innerJoin(users, eq(users.id, products.authorId));
+}
+
+const sortOrder: Record<CatalogSort, SQL[]> = {
+  'id~desc': [desc(products.id)],
+  'id~asc': [asc(products.id)],
+  'price~asc': [asc(products.priceMinor), desc(products.id)],
+  'price~desc': [desc(products.priceMinor), desc(products.id)],
+  'created_at~desc': [desc(products.createdAt), desc(products.id)],
+  'popularity~desc': [desc(products.popularity), desc(products.id)],
+};
+
+/** The given categories and everything below them. */
+function inCategoryTrees(ids: number[]): SQL {
+  const list = sql.join(
+    ids.map((id) => sql`${id}`),
+    sql`, `,
+  );
+  return sql`${products.categoryId} in (
+    with recursive tree as (
+      select ${categories.id} as id from ${categories} where ${categories.id} in (${list})
+      union
+      select c.id from ${categories} c join tree on c.parent_id = tree.id
+    ) select id from tree)`;
+}
+
+export type ListFilter = {
+  page: number;
+  limit: number;
+  sort?: CatalogSort;
+  productType?: ProductType;
+  categoryIds?: number[];
+  search?: string;
+};
+
+type SearchMode = { where: SQL; rank: SQL };
+
+/** Full text over the weighted search document; websearch syntax, so any input is safe. */
+function fullTextSearch(search: string): SearchMode {
+  const query = sql`websearch_to_tsquery('english', ${search})`;
+  return { where: sql`${products.searchDocument} @@ ${query}`, rank: sql`ts_rank(${products.searchDocument}, ${query})` };
+}
+
+/** pg_trgm: a title containing a word similar to the search (indexed `<%`, threshold 0.6). */
+function similarTitleSearch(search: string): SearchMode {
+  return { where: sql`${search} <% ${products.title}`, rank: sql`word_similarity(${search}, ${products.title})` };
+}
+
+async function countProducts(db: Db, where: SQL | undefined): Promise<number> {
+  const [row] = await db.select({ total: sql<number>`count(*)` }).from(products).innerJoin(users, eq(users.id, products.authorId)).where(where);
+  return Number(row?.total ?? 0);
+}
+
+/** Reuses a value computed for the same key (the route's short-lived cache); by default, none. */
+export type Memo = <T>(key: string, load: () => Promise<T>) => Promise<T>;
+const noMemo: Memo = (_key, load) => load();
+
+/**
+ * One page of the catalogue. A search runs full text first and, only when that finds nothing,
+ * trigram similarity on titles, so a misspelled word still finds the product. The total and the
+ * search mode depend on the filter, not the page: `memo` lets every page of one filter share them.
+ */
+export async function listProducts(
+  db: Db,
+  filter: ListFilter,
+  currency: DisplayCurrency,
+  memo: Memo = noMemo,
+): Promise<{ payload: Product[]; meta: CatalogMeta }> {
+  const base: (SQL | undefined)[] = [visible];
+  if (filter.productType) base.push(eq(products.productType, filter.productType));
+  if (filter.categoryIds?.length) base.push(inCategoryTrees(filter.categoryIds));
+
+  const offset = (filter.page - 1) * filter.limit;
+  const metaOf = (total: number) => ({ total, pages: Math.ceil(total / filter.limit), page: filter.page, limit: filter.limit });
+
+  let total: number;
+  let rows: ProductRow[];
+  if (filter.search) {
+    let found = await searchPage(db, and(...base, fullTextSearch(filter.search).where)!, fullTextSearch(filter.search).rank, filter, offset);
+    if (found.total === 0)
+      found = await searchPage(db, and(...base, similarTitleSearch(filter.search).where)!, similarTitleSearch(filter.search).rank, filter, offset);
+    total = found.total;
+    if (found.ids.length === 0) return { payload: [], meta: metaOf(total) };
+    const byId = new Map((await selectProducts(db).where(inArray(products.id, found.ids))).map((r) => [Number(r.id), r as ProductRow]));
+    rows = found.ids.map((id) => byId.get(id)).filter((r): r is ProductRow => r !== undefined);
+  } else {
+    // The total depends on the filter, not the page: every page of one filter shares it.
+    const filterKey = JSON.stringify(['count', filter.productType ?? null, filter.categoryIds ?? []]);
+    total = await memo(filterKey, () => countProducts(db, and(...base)));
+    if (offset >= total) return { payload: [], meta: metaOf(total) };
+    rows = (await selectProducts(db)
+      .where(and(...base))
+      .orderBy(...sortOrder[filter.sort ?? 'id~desc'])
+      .limit(filter.limit)
+      .offset(offset)) as ProductRow[];
+  }
+
+  const payload: Product[] = rows.map((r) => toProduct(r, currency));
+  if (payload.some((p) => p.product_type === 'pack')) await attachPackItems(db, payload, currency);
+  return { payload, meta: metaOf(total) };
+}
+
+/** The same orders as sortOrder, over the columns of the search's match set. */
+const searchSortOrder: Record<CatalogSort, string> = {
+  'id~desc': 'id desc',
+  'id~asc': 'id asc',
+  'price~asc': 'price_minor asc, id desc',
+  'price~desc': 'price_minor desc, id desc',
+  'created_at~desc': 'created_at desc, id desc',
+  'popularity~desc': 'popularity desc, id desc',
+};
+
+/**
+ * One pass over the matches: they are collected once (id, rank and the sort keys, a narrow set),
+ * then counted and cut to the page; the page's rows are read afterwards by id. The total comes back
+ * even for a page past the last.
+ */
+async function searchPage(db: Db, where: SQL, rank: SQL, filter: ListFilter, offset: number): Promise<{ total: number; ids: number[] }> {
+  const order = sql.raw(filter.sort ? searchSortOrder[filter.sort] : 'rank desc, id desc');
+  const result = await db.execute(sql`
+    with m as materialized (
+      select ${products.id} as id, ${rank} as rank, ${products.priceMinor} as price_minor, ${products.createdAt} as created_at, ${products.popularity} as popularity
+      from ${products} inner join ${users} on ${users.id} = ${products.authorId}
+      where ${where}
+    )
+    select c.total, p.id
+    from (select count(*) as total from m) c
+    left join lateral (select id from m order by ${order} limit ${filter.limit} offset ${offset}) p on true`);
+  const list = (result as unknown as { rows: { total: number | string; id: number | string | null }[] }).rows;
+  return { total: Number(list[0]?.total ?? 0), ids: list.filter((r) => r.id !== null).map((r) => Number(r.id)) };
+}
+
+/** Fills `items` of every pack in the list, in the pack's order. */
+async function attachPackItems(db: Db, list: Product[], currency: DisplayCurrency) {
+  const packIds = list.filter((p) => p.product_type === 'pack').map((p) => p.id);
+  if (packIds.length === 0) return;
+  const rows = await db
+    .select({ ...productFields, packId: packItems.packId })
+    .from(packItems)
+    .innerJoin(products, eq(products.id, packItems.productId))
+    .innerJoin(users, eq(users.id, products.authorId))
+    .where(and(inArray(packItems.packId, packIds), visible))
+    .orderBy(asc(packItems.packId), asc(packItems.position));
+  for (const pack of list) {
+    if (pack.product_type !== 'pack') continue;
+    pack.items = rows.filter((r) => Number(r.packId) === pack.id).map((r) => toProduct(r as ProductRow, currency));
+  }
+}
+
+/** A published product by numeric id or slug; a pack comes with its items. */
+export async function findProduct(db: Db, idOrSlug: string, currency: DisplayCurrency, opts: { packsOnly?: boolean } = {}): Promise<Product | null> {
+  const byKey =
+    /^\d+$/.test(idOrSlug) && idOrSlug.length < 16
+      ? sql`(${products.id} = ${Number(idOrSlug)} or ${products.slug} = ${idOrSlug})`
+      : eq(products.slug, idOrSlug);
+  const [row] = await selectProducts(db)
+    .where(and(visible, byKey, opts.packsOnly ? eq(products.productType, 'pack') : undefined))
+    .orderBy(asc(products.id))
+    .limit(1);
+  if (!row) return null;
+  const found: Product = toProduct(row as ProductRow, currency);
+  if (found.product_type === 'pack') await attachPackItems(db, [found], currency);
+  return found;
+}
+
+/** `limit` published products in random order, optionally of one type. */
+export async function randomProducts(db: Db, opts: { limit: number; productType?: ProductType }, currency: DisplayCurrency): Promise<ProductBase[]> {
+  const rows = await selectProducts(db)
+    .where(and(visible, opts.productType ? eq(products.productType, opts.productType) : undefined))
+    .orderBy(sql`random()`)
+    .limit(opts.limit);
+  return rows.map((r) => toProduct(r as ProductRow, currency));
+}
+
+/** The most popular products (the storefront's favourites; not a per-user list). */
+export async function favoriteProducts(db: Db, opts: { limit: number; productType?: ProductType }, currency: DisplayCurrency): Promise<ProductBase[]> {
+  const rows = await selectProducts(db)
+    .where(and(visible, opts.productType ? eq(products.productType, opts.productType) : undefined))
+    .orderBy(desc(products.popularity), desc(products.id))
+    .limit(opts.limit);
+  return rows.map((r) => toProduct(r as ProductRow, currency));
+}
+
+/** The newest products. */
+export async function newProducts(db: Db, opts: { limit: number; productType?: ProductType }, currency: DisplayCurrency): Promise<ProductBase[]> {
+  const rows = await selectProducts(db)
+    .where(and(visible, opts.productType ? eq(products.productType, opts.productType) : undefined))
+    .orderBy(desc(products.createdAt), desc(products.id))
+    .limit(opts.limit);
+  return rows.map((r) => toProduct(r as ProductRow, currency));
+}
+
+export async function listCategories(db: Db): Promise<Category[]> {
+  const rows = await db.select().from(categories).orderBy(asc(categories.position), asc(categories.id));
+  return rows.map((r) => ({ id: Number(r.id), parent_id: r.parentId === null ? null : Number(r.parentId), title: r.title, url: r.url }));
+}
+
+/** Tags that at least one published product carries, by name. */
+export async function listTags(db: Db): Promise<Tag[]> {
+  const rows = await db
+    .selectDistinct({ id: tags.id, name: tags.name })
+    .from(tags)
+    .innerJoin(productTags, eq(productTags.tagId, tags.id))
+    .innerJoin(products, eq(products.id, productTags.productId))
+    .where(eq(products.status, 'published'))
+    .orderBy(asc(tags.name), asc(tags.id));
+  return rows.map((r) => ({ id: Number(r.id), name: r.name }));
+}

@@ -1,0 +1,228 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/test-app';
+import { products } from '../../db/schema';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ seed: true });
+});
+afterAll(() => t.close());
+
+const get = (url: string, headers?: Record<string, string>) => t.app.inject({ method: 'GET', url, headers });
+type P = { id: number; slug: string; title: string; price: number; product_type: string; category_id: number | null; tags: string[]; items?: P[] };
+
+describe('catalogue list', () => {
+  it('pages with a default of 6, newest id first, with total and pages', async () => {
+    const res = await get('/api/products/catalog');
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.status).toBe('OK');
+    expect(body.payload).toHaveLength(6);
+    expect(body.meta).toEqual({ total: 39, pages: 7, page: 1, limit: 6 });
+    const ids = body.payload.map((p: P) => p.id);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    expect(Object.keys(body.payload.find((p: P) => p.product_type !== 'pack')).sort()).toEqual(
+      [
+        'author',
+        'authorAvatarUrl',
+        'authorNickname',
+        'category_id',
+        'created_at',
+        'currency',
+        'currencySymbol',
+        'description',
+        'doc_url',
+        'id',
+        'imageUrl',
+        'price',
+        'product_type',
+        'slug',
+        'tags',
+        'title',
+      ].sort(),
+    );
+  });
+
+  it('answers a page past the last with an empty payload and the right meta', async () => {
+    const body = (await get('/api/products/catalog?page=99&limit=10')).json();
+    expect(body.payload).toEqual([]);
+    expect(body.meta).toEqual({ total: 39, pages: 4, page: 99, limit: 10 });
+  });
+
+  it('refuses a bad sort, limit or product type with 422 and a message per field', async () => {
+    const res = await get('/api/products/catalog?sort=name~up&limit=500&product_type=video');
+    expect(res.statusCode).toBe(422);
+    const body = res.json();
+    expect(body.status).toBe('ERROR');
+    expect(body.errors.sort[0]).toMatch(/sort must be one of/);
+    expect(body.errors.limit[0]).toMatch(/limit must be a whole number from 1 to 48/);
+    expect(body.errors.product_type[0]).toMatch(/product type must be one of/);
+    expect((await get('/api/products/catalog?limit=abc')).json().errors.limit).toBeDefined();
+    expect((await get('/api/products/random?product_type=video')).statusCode).toBe(422);
+  });
+
+  it('sorts by price both ways', async () => {
+    const asc = (await get('/api/products/catalog?sort=price~asc&limit=48')).json().payload.map((p: P) => p.price);
+    expect(asc).toEqual([...asc].sort((a, b) => a - b));
+    const desc = (await get('/api/products/catalog?sort=price~desc&limit=48')).json().payload.map((p: P) => p.price);
+    expect(desc).toEqual([...desc].sort((a, b) => b - a));
+    expect((await get('/api/products/catalog?sort=popularity~desc')).statusCode).toBe(200);
+    expect((await get('/api/products/catalog?sort=created_at~desc')).statusCode).toBe(200);
+  });
+
+  it('filters by product type', async () => {
+    const body = (await get('/api/products/catalog?product_type=prompt&limit=48')).json();
+    expect(body.meta.total).toBe(12);
+    expect(body.payload.every((p: P) => p.product_type === 'prompt')).toBe(true);
+  });
+
+  it('includes the subcategories of a parent category, and takes several ids', async () => {
+    const cats = (await get('/api/categories')).json().payload as { id: number; parent_id: number | null; url: string }[];
+    const images = cats.find((c) => c.url === 'images')!;
+    const childIds = cats.filter((c) => c.parent_id === images.id).map((c) => c.id);
+    expect(childIds).toHaveLength(3);
+    const body = (await get(`/api/products/catalog?categories_id=${images.id}&limit=48`)).json();
+    expect(body.meta.total).toBe(12);
+    expect(body.payload.every((p: P) => childIds.includes(p.category_id!))).toBe(true);
+    const two = (await get(`/api/products/catalog?categories_id=${childIds[0]},${childIds[1]}&limit=48`)).json();
+    expect(two.meta.total).toBe(8);
+    const repeated = (await get(`/api/products/catalog?categories_id=${childIds[0]}&categories_id=${childIds[1]}&limit=48`)).json();
+    expect(repeated.meta.total).toBe(8);
+  });
+});
+
+describe('search', () => {
+  it('finds a product by a word only in its description', async () => {
+    // "fjord" is in the description of Aurora Over Fjords only as "fjord"; "teal" is only there.
+    const body = (await get('/api/products/catalog?search=teal')).json();
+    expect(body.payload.map((p: P) => p.title)).toEqual(['Aurora Over Fjords']);
+  });
+
+  it('finds a product by a misspelled title word (trigram fallback)', async () => {
+    const body = (await get('/api/products/catalog?search=lanterm')).json();
+    expect(body.payload.map((p: P) => p.title)).toContain('Lantern Festival');
+  });
+
+  it('finds products by tag and by author, best matches first', async () => {
+    const byTag = (await get('/api/products/catalog?search=aurora&limit=48')).json().payload.map((p: P) => p.title);
+    expect(byTag[0]).toBe('Aurora Over Fjords');
+    const byAuthor = (await get('/api/products/catalog?search=mirachen&limit=48')).json();
+    expect(byAuthor.meta.total).toBeGreaterThan(0);
+  });
+
+  it('treats any input as words, never as syntax', async () => {
+    const res = await get(`/api/products/catalog?search=${encodeURIComponent("'); drop table products; -- & | !")}`);
+    expect(res.statusCode).toBe(200);
+    expect((await get('/api/products/catalog')).json().meta.total).toBe(39);
+  });
+
+  it('pages search results, keeps the total past the last page, and honours an explicit sort', async () => {
+    const all = (await get('/api/products/catalog?search=night&limit=48')).json();
+    expect(all.meta.total).toBeGreaterThan(2);
+    const past = (await get('/api/products/catalog?search=night&page=50')).json();
+    expect(past.payload).toEqual([]);
+    expect(past.meta).toEqual({ total: all.meta.total, pages: Math.ceil(all.meta.total / 6), page: 50, limit: 6 });
+    const cheap = (await get('/api/products/catalog?search=night&sort=price~asc&limit=48')).json().payload.map((p: P) => p.price);
+    expect(cheap).toEqual([...cheap].sort((a, b) => a - b));
+    expect(cheap).toHaveLength(all.meta.total);
+  });
+
+  it('searches packs', async () => {
+    const body = (await get('/api/packs?search=night')).json();
+    expect(body.payload.map((p: P) => p.product_type)).toEqual(['pack']);
+  });
+});
+
+describe('money on display', () => {
+  it('prices in USD equal EUR times the rate, rounded once', async () => {
+    const eur = (await get('/api/products/catalog?limit=48')).json().payload as P[];
+    const usd = (await get('/api/products/catalog?limit=48', { 'x-currency': 'USD' })).json();
+    expect(usd.payload[0].currency).toBe('USD');
+    expect(usd.payload[0].currencySymbol).toBe('$');
+    for (const [i, p] of (usd.payload as P[]).entries()) expect(p.price).toBe(Math.round(eur[i]!.price * 100 * 1.08) / 100);
+    const byParam = (await get('/api/products/catalog?limit=48&currency=gbp')).json().payload as P[];
+    expect(byParam[0]!.price).toBe(Math.round(eur[0]!.price * 100 * 0.85) / 100);
+    expect(eur[0]!.price).toBeGreaterThan(0);
+  });
+
+  it('refuses an unknown currency with 422 naming the field', async () => {
+    for (const res of [await get('/api/products/catalog?currency=XYZ'), await get('/api/products/random', { 'x-currency': 'XYZ' })]) {
+      expect(res.statusCode).toBe(422);
+      expect(res.json().errors.currency[0]).toMatch(/not available/);
+    }
+  });
+});
+
+describe('product and pack details', () => {
+  it('finds a product by slug or by id', async () => {
+    const bySlug = (await get('/api/products/aurora-over-fjords/info')).json().payload;
+    expect(bySlug.title).toBe('Aurora Over Fjords');
+    expect(bySlug.tags).toEqual(['aurora', 'landscape', 'night']);
+    expect(bySlug.imageUrl).toBe('/storage/products/aurora-over-fjords/preview.webp');
+    const byId = (await get(`/api/products/${bySlug.id}/info`)).json().payload;
+    expect(byId.slug).toBe('aurora-over-fjords');
+    const missing = await get('/api/products/no-such-thing/info');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().status).toBe('ERROR');
+  });
+
+  it('lists packs with their items and shows a pack with its items', async () => {
+    const list = (await get('/api/packs')).json();
+    expect(list.meta.total).toBe(3);
+    expect(list.payload.every((p: P) => p.product_type === 'pack' && (p.items?.length ?? 0) > 0)).toBe(true);
+    const pack = (await get('/api/packs/night-lights-collection/info')).json().payload as P;
+    expect(pack.items!.map((i) => i.title)).toEqual(['Aurora Over Fjords', 'Neon Tokyo Alley', 'Lantern Festival', 'Harbour at Dusk']);
+    expect((await get('/api/packs/aurora-over-fjords/info')).statusCode).toBe(404);
+  });
+
+  it('serves random, favourite and new products', async () => {
+    const random = (await get('/api/products/random')).json().payload as P[];
+    expect(random).toHaveLength(9);
+    const prompts = (await get('/api/products/random?product_type=prompt&limit=10')).json().payload as P[];
+    expect(prompts).toHaveLength(10);
+    expect(prompts.every((p) => p.product_type === 'prompt')).toBe(true);
+    expect((await get('/api/products/favorites')).json().payload.length).toBeGreaterThan(0);
+    expect((await get('/api/products/new-items')).json().payload.length).toBeGreaterThan(0);
+  });
+
+  it('shows only published products', async () => {
+    await t.app.db.update(products).set({ status: 'hidden' }).where(eq(products.slug, 'velvet-gradient-set'));
+    expect((await get('/api/products/velvet-gradient-set/info')).statusCode).toBe(404);
+    const found = (await get('/api/products/catalog?search=velvet&limit=48')).json().payload as P[];
+    expect(found.map((p) => p.slug)).not.toContain('velvet-gradient-set');
+    await t.app.db.update(products).set({ status: 'published' }).where(eq(products.slug, 'velvet-gradient-set'));
+  });
+
+  it('lists categories and tags', async () => {
+    const cats = (await get('/api/categories')).json().payload;
+    expect(cats).toHaveLength(12);
+    expect(cats[0]).toEqual({ id: expect.any(Number), parent_id: null, title: 'Images', url: 'images' });
+    const tags = (await get('/api/tags')).json().payload as { name: string }[];
+    expect(tags.map((x) => x.name)).toContain('aurora');
+  });
+});
+
+describe('HTTP caching', () => {
+  it('gives public answers an ETag and Cache-Control and answers 304 when unchanged', async () => {
+    const first = await get('/api/products/catalog');
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^W\/".+"$/);
+    expect(first.headers['cache-control']).toContain('public');
+    const again = await get('/api/products/catalog', { 'if-none-match': etag });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    const otherCurrency = await get('/api/products/catalog', { 'if-none-match': etag, 'x-currency': 'USD' });
+    expect(otherCurrency.statusCode).toBe(200);
+    const site = await get('/api/settings');
+    expect((await get('/api/settings', { 'if-none-match': site.headers.etag as string })).statusCode).toBe(304);
+  });
+
+  it('never caches errors or session answers', async () => {
+    const bad = await get('/api/products/catalog?sort=x');
+    expect(bad.headers.etag).toBeUndefined();
+    const csrf = await get('/sanctum/csrf-cookie');
+    expect(csrf.headers.etag).toBeUndefined();
+    expect((await get('/api/is-auth')).headers.etag).toBeUndefined();
+  });
+});

@@ -1,0 +1,54 @@
+import type { PageMeta } from './seo.queries';
+
+const SITE_NAME = 'Atelier';
+const DESCRIPTION_MAX = 160;
+
+/** Escapes text for HTML content and double-quoted attributes. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+}
+
+function clip(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`;
+}
+
+/** The head tags of one page: title, description, canonical link, OpenGraph and Twitter cards. */
+export function renderHead(meta: PageMeta, publicUrl: string): string {
+  const title = `${meta.title} — ${SITE_NAME}`;
+  const description = clip(meta.description, DESCRIPTION_MAX);
+  const url = `${publicUrl}${meta.canonicalPath}`;
+  const image = meta.imageKey ? `${publicUrl}/storage/${meta.imageKey.split('/').map(encodeURIComponent).join('/')}` : null;
+  const tags: [string, string, string][] = [
+    ['meta', 'name="description"', description],
+    ['link', 'rel="canonical"', url],
+    ['meta', 'property="og:site_name"', SITE_NAME],
+    ['meta', 'property="og:type"', meta.type],
+    ['meta', 'property="og:title"', meta.title],
+    ['meta', 'property="og:description"', description],
+    ['meta', 'property="og:url"', url],
+    ['meta', 'name="twitter:card"', image ? 'summary_large_image' : 'summary'],
+    ['meta', 'name="twitter:title"', meta.title],
+    ['meta', 'name="twitter:description"', description],
+  ];
+  if (image) tags.push(['meta', 'property="og:image"', image], ['meta', 'name="twitter:image"', image]);
+  const lines = [`<title>${escapeHtml(title)}</title>`];
+  for (const [tag, key, value] of tags)
+    lines.push(tag === 'link' ? `<link ${key} href="${escapeHtml(value)}" />` : `<meta ${key} content="${escapeHtml(value)}" />`);
+  return lines.join('\n    ');
+}
+
+/** The head of a page that does not exist: a generic title, and no indexing. */
+export function renderMissingHead(): string {
+  return `<title>Page not found — ${SITE_NAME}</title>\n    <meta name="robots" content="noindex" />`;
+}
+
+/** Replaces the shell's own title, description and social tags with the page's. */
+export function injectHead(indexHtml: string, head: string): string {
+  const stripped = indexHtml
+    .replace(/<title>[\s\S]*?<\/title>\s*/i, '')
+    .replace(/<meta\s+name="description"[^>]*>\s*/gi, '')
+    .replace(/<link\s+rel="canonical"[^>]*>\s*/gi, '')
+    .replace(/<meta\s+(property="og:|name="twitter:)[^>]*>\s*/gi, '');
+  return stripped.includes('</head>') ? stripped.replace('</head>', `    ${head}\n  </head>`) : `${head}${stripped}`;
+}

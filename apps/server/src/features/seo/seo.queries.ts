@@ -1,0 +1,111 @@
+import { type AnyColumn, and, asc, eq, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { products, staticPages, users } from '../../db/schema';
+
+/** What a shared link or a crawler needs to know about one page. */
+export type PageMeta = {
+  title: string;
+  description: string;
+  /** Path on the public site, e.g. /products/aurora-over-fjords. */
+  canonicalPath: string;
+  /** Public storage key of the page's picture. */
+  imageKey: string | null;
+  type: 'website' | 'product' | 'profile' | 'article';
+};
+
+/** A numeric key may be an id or a slug; anything else only a slug. */
+const byIdOr = (idColumn: AnyColumn, key: string, other: SQL) => (/^\d{1,15}$/.test(key) ? or(sql`${idColumn} = ${Number(key)}`, other) : other);
+
+export async function productPageMeta(db: Db, key: string, kind: 'product' | 'pack'): Promise<PageMeta | null> {
+  const [row] = await db
+    .select({
+      slug: products.slug,
+      title: products.title,
+      description: products.description,
+      previewPath: products.previewPath,
+      name: users.name,
+      surname: users.surname,
+    })
+    .from(products)
+    .innerJoin(users, eq(users.id, products.authorId))
+    .where(
+      and(
+        eq(products.status, 'published'),
+        isNull(users.deletedAt),
+        kind === 'pack' ? eq(products.productType, 'pack') : ne(products.productType, 'pack'),
+        byIdOr(products.id, key, eq(products.slug, key)),
+      ),
+    )
+    .orderBy(asc(products.id))
+    .limit(1);
+  if (!row) return null;
+  return {
+    title: row.title,
+    description: row.description || `${row.title} by ${row.name} ${row.surname} on Atelier.`,
+    canonicalPath: `/${kind === 'pack' ? 'packs' : 'products'}/${encodeURIComponent(row.slug)}`,
+    imageKey: row.previewPath,
+    type: 'product',
+  };
+}
+
+export async function profilePageMeta(db: Db, key: string): Promise<PageMeta | null> {
+  const [row] = await db
+    .select({ nickname: users.nickname, name: users.name, surname: users.surname, about: users.aboutMe, avatarPath: users.avatarPath })
+    .from(users)
+    .where(and(isNull(users.deletedAt), byIdOr(users.id, key, sql`lower(${users.nickname}) = lower(${key})`)))
+    .limit(1);
+  if (!row) return null;
+  return {
+    title: `${row.name} ${row.surname} (@${row.nickname})`,
+    description: row.about || `Works by ${row.name} ${row.surname} on Atelier.`,
+    canonicalPath: `/profile/${encodeURIComponent(row.nickname)}`,
+    imageKey: row.avatarPath,
+    type: 'profile',
+  };
+}
+
+export async function staticPageMeta(db: Db, key: string): Promise<PageMeta | null> {
+  const [row] = await db
+    .select({ slug: staticPages.slug, title: staticPages.title, content: staticPages.content })
+    .from(staticPages)
+    .where(byIdOr(staticPages.id, key, eq(staticPages.slug, key)))
+    .limit(1);
+  if (!row) return null;
+  const text = row.content
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&[a-z#0-9]+;/gi, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return { title: row.title, description: text || row.title, canonicalPath: `/page/${encodeURIComponent(row.slug)}`, imageKey: null, type: 'article' };
+}
+
+export type SitemapEntry = { path: string; lastModified: Date | null };
+
+/** Every public page worth indexing; the sitemap protocol allows 50,000 per file. */
+export async function listSitemapEntries(db: Db, max = 50_000): Promise<SitemapEntry[]> {
+  const items = await db
+    .select({ slug: products.slug, type: products.productType, updatedAt: products.updatedAt })
+    .from(products)
+    .innerJoin(users, eq(users.id, products.authorId))
+    .where(and(eq(products.status, 'published'), isNull(users.deletedAt)))
+    .orderBy(asc(products.id))
+    .limit(max);
+  const people = await db
+    .select({ nickname: users.nickname, updatedAt: users.updatedAt })
+    .from(users)
+    .where(isNull(users.deletedAt))
+    .orderBy(asc(users.id))
+    .limit(max);
+  const pages = await db
+    .select({ slug: staticPages.slug, updatedAt: staticPages.updatedAt })
+    .from(staticPages)
+    .orderBy(asc(staticPages.position), asc(staticPages.id));
+  const entries: SitemapEntry[] = [
+    { path: '/', lastModified: null },
+    { path: '/products', lastModified: null },
+    ...items.map((p) => ({ path: `/${p.type === 'pack' ? 'packs' : 'products'}/${encodeURIComponent(p.slug)}`, lastModified: p.updatedAt })),
+    ...people.map((u) => ({ path: `/profile/${encodeURIComponent(u.nickname)}`, lastModified: u.updatedAt })),
+    ...pages.map((p) => ({ path: `/page/${encodeURIComponent(p.slug)}`, lastModified: p.updatedAt })),
+  ];
+  return entries.slice(0, max);
+}

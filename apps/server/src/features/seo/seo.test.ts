@@ -1,0 +1,117 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/test-app';
+import { products } from '../../db/schema';
+
+const SHELL = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <title>Atelier — marketplace for prompts, texts and original images</title>
+    <meta name="description" content="Buy AI prompts, polished texts and original images directly from their creators." />
+  </head>
+  <body><div id="root"></div></body>
+</html>`;
+
+let t: TestApp;
+let webDist: string;
+beforeAll(async () => {
+  webDist = await mkdtemp(path.join(tmpdir(), 'atelier-web-'));
+  await writeFile(path.join(webDist, 'index.html'), SHELL);
+  t = await createTestApp({ seed: true, env: { WEB_DIST: webDist, PUBLIC_URL: 'https://atelier.example' } });
+});
+afterAll(async () => {
+  await t.close();
+  await rm(webDist, { recursive: true, force: true });
+});
+
+const page = (url: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+const titleOf = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1];
+const metaOf = (html: string, key: string) => new RegExp(`<meta (?:name|property)="${key}" content="([^"]*)"`).exec(html)?.[1];
+
+describe('pages for crawlers and shared links', () => {
+  it('puts the product title into <title> and og:title, with description, canonical link and image', async () => {
+    const res = await page('/products/aurora-over-fjords');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/html');
+    const html = res.body;
+    expect(titleOf(html)).toBe('Aurora Over Fjords — Atelier');
+    expect(metaOf(html, 'og:title')).toBe('Aurora Over Fjords');
+    expect(metaOf(html, 'twitter:title')).toBe('Aurora Over Fjords');
+    expect(metaOf(html, 'description')).toMatch(/^Ribbons of northern light/);
+    expect(html).toContain('<link rel="canonical" href="https://atelier.example/products/aurora-over-fjords" />');
+    expect(metaOf(html, 'og:image')).toBe('https://atelier.example/storage/products/aurora-over-fjords/preview.webp');
+    expect(html.match(/<title>/g)).toHaveLength(1);
+    expect(html.match(/name="description"/g)).toHaveLength(1);
+    expect(html).toContain('<div id="root"></div>');
+  });
+
+  it('finds a product by id and points the canonical link at its slug', async () => {
+    const [row] = await t.app.db.select({ id: products.id }).from(products).where(eq(products.slug, 'neon-tokyo-alley'));
+    const html = (await page(`/products/${row!.id}`)).body;
+    expect(metaOf(html, 'og:title')).toBe('Neon Tokyo Alley');
+    expect(html).toContain('href="https://atelier.example/products/neon-tokyo-alley"');
+  });
+
+  it('escapes everything it writes into the head', async () => {
+    await t.app.db
+      .update(products)
+      .set({ title: 'Evil "</title><script>alert(1)</script>', description: '<img src=x onerror=alert(2)> & more' })
+      .where(eq(products.slug, 'quiet-bloom'));
+    const html = (await page('/products/quiet-bloom')).body;
+    expect(html).not.toContain('<script>alert(1)</script>');
+    expect(html).not.toContain('<img src=x');
+    expect(titleOf(html)).toBe('Evil &quot;&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt; — Atelier');
+    expect(metaOf(html, 'description')).toBe('&lt;img src=x onerror=alert(2)&gt; &amp; more');
+  });
+
+  it('describes packs, public profiles and static pages', async () => {
+    expect(metaOf((await page('/packs/night-lights-collection')).body, 'og:title')).toBe('Night Lights Collection');
+    const profile = (await page('/profile/sofia')).body;
+    expect(metaOf(profile, 'og:title')).toBe('Sofia Marin (@sofia)');
+    expect(metaOf(profile, 'og:type')).toBe('profile');
+    const terms = (await page('/page/terms')).body;
+    expect(titleOf(terms)).toMatch(/ — Atelier$/);
+    expect(metaOf(terms, 'description')).not.toMatch(/<|script/);
+  });
+
+  it('keeps the shell for a product-type list and answers an unknown item with a generic title', async () => {
+    const list = await page('/products/image');
+    expect(list.statusCode).toBe(200);
+    expect(titleOf(list.body)).toBe('Atelier — marketplace for prompts, texts and original images');
+    const missing = await page('/products/no-such-product');
+    expect(missing.statusCode).toBe(404);
+    expect(titleOf(missing.body)).toBe('Page not found — Atelier');
+    expect(missing.body).toContain('<div id="root"></div>');
+    expect(missing.body).toContain('noindex');
+    expect((await page('/packs/aurora-over-fjords')).statusCode).toBe(404);
+    expect((await page('/profile/nobody-here')).statusCode).toBe(404);
+    expect((await page('/page/no-such-page')).statusCode).toBe(404);
+  });
+});
+
+describe('sitemap and robots', () => {
+  it('lists products, packs, public profiles and static pages with absolute URLs', async () => {
+    const res = await t.app.inject({ url: '/sitemap.xml' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('application/xml');
+    expect(res.headers.etag).toBeDefined();
+    const xml = res.body;
+    expect(xml).toContain('<loc>https://atelier.example/products/aurora-over-fjords</loc>');
+    expect(xml).toContain('<loc>https://atelier.example/packs/night-lights-collection</loc>');
+    expect(xml).toContain('<loc>https://atelier.example/profile/sofia</loc>');
+    expect(xml).toContain('<loc>https://atelier.example/page/terms</loc>');
+    expect(xml).not.toContain('/products/night-lights-collection');
+    expect((xml.match(/<url>/g) ?? []).length).toBeGreaterThan(39);
+  });
+
+  it('points robots.txt at the sitemap', async () => {
+    const res = await t.app.inject({ url: '/robots.txt' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('Sitemap: https://atelier.example/sitemap.xml');
+    expect(res.body).toContain('Disallow: /api/');
+  });
+});

@@ -1,0 +1,33 @@
+import { DEFAULT_CURRENCY, FALLBACK_CURRENCY_SYMBOL } from '@atelier/shared';
+import { eq, or } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { Db } from '../db/client';
+import { currencies } from '../db/schema';
+import { validationError } from './app-error';
+
+/** The currency prices are shown in: its code, symbol and units per 1 unit of the base currency (EUR). */
+export type DisplayCurrency = { code: string; symbol: string; rate: number };
+
+/** The code a request asks for: the `currency` parameter, else the X-Currency header (SPEC §7). */
+export function requestedCurrency(request: FastifyRequest): string | undefined {
+  const query = (request.query as { currency?: unknown } | undefined)?.currency;
+  if (typeof query === 'string' && query.trim() !== '') return query.trim().toUpperCase();
+  const header = request.headers['x-currency'];
+  if (typeof header === 'string' && header.trim() !== '') return header.trim().toUpperCase();
+  return undefined;
+}
+
+/**
+ * Resolves the requested code against the currencies table; none asked gives the default currency.
+ * An unknown code is the client's mistake: 422 naming the `currency` field.
+ */
+export async function resolveDisplayCurrency(db: Db, code: string | undefined): Promise<DisplayCurrency> {
+  const rows = await db
+    .select({ code: currencies.code, symbol: currencies.symbol, rate: currencies.rate, isDefault: currencies.isDefault })
+    .from(currencies)
+    .where(code ? or(eq(currencies.code, code), eq(currencies.isDefault, true)) : eq(currencies.isDefault, true));
+  const match = code ? rows.find((r) => r.code === code) : rows.find((r) => r.isDefault);
+  if (match) return { code: match.code, symbol: match.symbol, rate: Number(match.rate) };
+  if (code && code !== DEFAULT_CURRENCY) throw validationError({ currency: `The currency "${code.slice(0, 10)}" is not available.` });
+  return { code: DEFAULT_CURRENCY, symbol: FALLBACK_CURRENCY_SYMBOL, rate: 1 };
+}

@@ -1,0 +1,119 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { openDatabase } from '../../apps/server/src/db/client';
+import { runMigrations } from '../../apps/server/src/db/migrate';
+import { listProducts } from '../../apps/server/src/features/catalog/catalog.queries';
+import { percentile } from '../http-load';
+import type { BenchCase } from '../run';
+import { bulkInsertProducts } from '../seed-products';
+
+const PRODUCTS = 100_000;
+const ROUNDS = 12;
+const TIME_LIMIT_MS = 60_000;
+const TARGET_P95_MS = 50;
+const EUR = { code: 'EUR', symbol: '€', rate: 1 };
+
+/**
+ * What visitors type: title words, tags, an adjective and a noun together, words found only in some
+ * descriptions, and misspellings that full text misses and the trigram fallback finds.
+ */
+const SEARCHES = [
+  'lantern',
+  'glacier',
+  'harbour',
+  'nebula',
+  'orchard',
+  'volcano',
+  'skyline',
+  'meadow',
+  'falcon',
+  'mosaic',
+  'velvet',
+  'crimson',
+  'lunar',
+  'rustic',
+  'serene',
+  'amber',
+  'watercolor',
+  'isometric',
+  'newsletter',
+  'recipe',
+  'golden meadow',
+  'silent river',
+  'cosmic lagoon',
+  'vintage lighthouse',
+  'study of a zenith',
+  'harbour newsletter',
+  'lanterm',
+  'glacer',
+  'lighthose',
+  'volcanoe',
+];
+
+/**
+ * Search over 100,000 products on PostgreSQL (a scratch database, dropped afterwards): the catalogue's
+ * own query (count, then the best matches page, with the trigram fallback), timed per call; p95 is
+ * compared with the p95 of `select 1` on the same pool in the same run. Target: p95 under 50 ms.
+ */
+export const searchLatency: BenchCase = {
+  name: 'search latency p95 (100k products, PostgreSQL) vs select 1',
+  async run() {
+    const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+    const name = `atelier_bench_${randomBytes(5).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    const database = await openDatabase({ url: url.toString(), pgliteDir: '' });
+    try {
+      await runMigrations(database);
+      const db = database.db;
+      await db.execute(sql`insert into categories (title, url) values ('Images', 'images')`);
+      await db.execute(
+        sql`insert into categories (title, url, parent_id) select 'Illustrations', 'images/illustrations', id from categories where url = 'images'`,
+      );
+      const started = performance.now();
+      await bulkInsertProducts(db, PRODUCTS);
+      console.log(`  inserted ${PRODUCTS} products in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+      const deadline = performance.now() + TIME_LIMIT_MS;
+      // Warm the caches as a running server would be.
+      for (const search of SEARCHES) await listProducts(db, { page: 1, limit: 6, search }, EUR);
+      const searchMs: number[] = [];
+      const selectMs: number[] = [];
+      const empty = new Set<string>();
+      for (let round = 0; round < ROUNDS && performance.now() < deadline; round++) {
+        for (const search of SEARCHES) {
+          let t = performance.now();
+          await db.execute(sql`select 1`);
+          selectMs.push(performance.now() - t);
+          t = performance.now();
+          const answer = await listProducts(db, { page: 1 + (round % 3), limit: 6, search }, EUR);
+          searchMs.push(performance.now() - t);
+          if (answer.meta.total === 0) empty.add(search);
+        }
+      }
+      if (empty.size > 0) throw new Error(`these searches found nothing: ${[...empty].join(', ')}`);
+      const p95 = percentile(searchMs, 95);
+      const baseline = percentile(selectMs, 95);
+      console.log(
+        `  ${searchMs.length} searches: p50 ${percentile(searchMs, 50).toFixed(2)} ms, p95 ${p95.toFixed(2)} ms, max ${Math.max(...searchMs).toFixed(2)} ms`,
+      );
+      return {
+        name: 'search p95',
+        value: p95,
+        baseline,
+        unit: 'ms',
+        ratio: p95 / baseline,
+        target: `p95 < ${TARGET_P95_MS} ms`,
+        pass: p95 < TARGET_P95_MS,
+      };
+    } finally {
+      await database.close();
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    }
+  },
+};
