@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { footerCategoryLinks } from './footer';
+
+describe('footer category links (SPEC §2)', () => {
+  const categories = [
+    { id: 1, parent_id: null, title: 'Images', url: 'images' },
+    { id: 2, parent_id: 1, title: 'Illustrations', url: 'images/illustrations' },
+    { id: 3, parent_id: null, title: 'Texts', url: 'texts' },
+    { id: 4, parent_id: null, title: 'Prompts', url: '/prompts/' },
+    { id: 5, parent_id: null, title: 'Misc', url: 'other' },
+  ];
+
+  it('links each top-level category to the list typed by the first url segment, and labels image categories ARTS', () => {
+    expect(footerCategoryLinks(categories, 'ARTS')).toEqual([
+      { id: 1, label: 'ARTS', to: '/products?type=image' },
+      { id: 3, label: 'Texts', to: '/products?type=doc' },
+      { id: 4, label: 'Prompts', to: '/products?type=prompt' },
+      { id: 5, label: 'Misc', to: '/products?category=5' },
+    ]);
+  });
+});
