@@ -29,6 +29,7 @@ describe('password change form', () => {
   });
 
   it('puts the server’s field message under the field', async () => {
+    // biome-ignore lint/suspicious/noDocumentCookie: the test plays the server setting the cookie.
     document.cookie = 'XSRF-TOKEN=t; path=/';
     vi.stubGlobal('fetch', async () =>
       jsonAnswer(422, { status: 'ERROR', message: 'The current password is incorrect.', errors: { cur_password: ['The current password is incorrect.'] } }),
