@@ -157,3 +157,15 @@ describe('contact form', () => {
     expect(statuses).toContain(429);
   });
 });
+
+describe('compression', () => {
+  it('compresses a large JSON answer for a client that accepts it, and not for one that does not', async () => {
+    const { gunzipSync } = await import('node:zlib');
+    const zipped = await t.app.inject({ url: '/api/openapi.json', headers: { 'accept-encoding': 'gzip' } });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(zipped.rawPayload).toString()).openapi).toBe('3.1.0');
+    const raw = await t.app.inject({ url: '/api/openapi.json' });
+    expect(raw.headers['content-encoding']).toBeUndefined();
+    expect(raw.json().openapi).toBe('3.1.0');
+  });
+});

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { OFFER_FILE_MAX_BYTES } from '@atelier/shared';
+import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
@@ -100,6 +101,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     reply.header('x-frame-options', 'SAMEORIGIN');
   });
 
+  // JSON answers over 1 KB travel compressed (br or gzip, as the client accepts); built assets are precompressed.
+  await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
   await app.register(fastifyCookie, { secret: config.sessionSecret });
   await app.register(fastifyMultipart, { limits: { fileSize: OFFER_FILE_MAX_BYTES, files: 1, fields: 30, parts: 32 } });
 

@@ -14,7 +14,9 @@ function Boot() {
   useCurrencies();
   const toast = useToast();
   const [wordsReady, setWordsReady] = useState(false);
-  const router = useMemo(() => createRouter(), []);
+  // The same element every time: Boot re-renders when settings, currencies or auth answer, and
+  // that must not re-render the whole page tree below the router.
+  const routerElement = useMemo(() => <RouterProvider router={createRouter()} />, []);
 
   useEffect(() => {
     void loadServerWords().finally(() => setWordsReady(true));
@@ -35,7 +37,7 @@ function Boot() {
   }
   // SPEC §2: a full-screen spinner until the authentication state is known.
   if (auth.isPending || !wordsReady) return <FullScreenSpinner />;
-  return <RouterProvider router={router} />;
+  return routerElement;
 }
 
 export function App() {
