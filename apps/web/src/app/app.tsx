@@ -4,6 +4,7 @@ import { FullScreenSpinner } from '../components/ui/spinner';
 import { ToastProvider, useToast } from '../components/ui/toast';
 import { useAuth } from '../features/auth/api/auth-state';
 import { useCurrencies, useSettings } from '../features/site/api/site-data';
+import { currentLanguage } from '../lib/api-client';
 import { loadServerWords } from '../lib/i18n';
 import { createRouter } from './router';
 
@@ -13,7 +14,9 @@ function Boot() {
   // Asked at start, beside the auth check: price queries wait for the currency list (SPEC §4 fallback).
   useCurrencies();
   const toast = useToast();
-  const [wordsReady, setWordsReady] = useState(false);
+  // English is bundled for the first paint, so only another language waits for the server's words;
+  // the server's English arrives a moment later and replaces the bundled copy key by key.
+  const [wordsReady, setWordsReady] = useState(() => currentLanguage() === 'en');
   // The same element every time: Boot re-renders when settings, currencies or auth answer, and
   // that must not re-render the whole page tree below the router.
   const routerElement = useMemo(() => <RouterProvider router={createRouter()} />, []);
