@@ -3,6 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { Field, TextAreaField } from '../../components/ui/field';
 import { MailIcon } from '../../components/ui/icons';
 import { useToast } from '../../components/ui/toast';
 import { useSettings } from '../../features/site/api/site-data';
@@ -52,46 +53,9 @@ export function Component() {
         )}
       </div>
       <form className="form-card" noValidate onSubmit={form.handleSubmit((values) => send.mutate(values))}>
-        <div className="field">
-          <label htmlFor="contact-name">{t('contact.name')}</label>
-          <input id="contact-name" autoComplete="name" aria-invalid={Boolean(errors.name)} aria-describedby="contact-name-error" {...form.register('name')} />
-          {errors.name && (
-            <p id="contact-name-error" className="field-error">
-              {errors.name.message}
-            </p>
-          )}
-        </div>
-        <div className="field">
-          <label htmlFor="contact-email">{t('contact.email')}</label>
-          <input
-            id="contact-email"
-            type="email"
-            autoComplete="email"
-            aria-invalid={Boolean(errors.email)}
-            aria-describedby="contact-email-error"
-            {...form.register('email')}
-          />
-          {errors.email && (
-            <p id="contact-email-error" className="field-error">
-              {errors.email.message}
-            </p>
-          )}
-        </div>
-        <div className="field">
-          <label htmlFor="contact-message">{t('contact.message')}</label>
-          <textarea
-            id="contact-message"
-            rows={6}
-            aria-invalid={Boolean(errors.message)}
-            aria-describedby="contact-message-error"
-            {...form.register('message')}
-          />
-          {errors.message && (
-            <p id="contact-message-error" className="field-error">
-              {errors.message.message}
-            </p>
-          )}
-        </div>
+        <Field id="contact-name" label={t('contact.name')} autoComplete="name" error={errors.name?.message} {...form.register('name')} />
+        <Field id="contact-email" label={t('contact.email')} type="email" autoComplete="email" error={errors.email?.message} {...form.register('email')} />
+        <TextAreaField id="contact-message" label={t('contact.message')} rows={6} error={errors.message?.message} {...form.register('message')} />
         <button type="submit" className="button primary" disabled={send.isPending}>
           {send.isPending ? t('contact.sending') : t('contact.send')}
         </button>

@@ -2,7 +2,7 @@ import { type UpdateProfileInput, updateProfileInput } from '@atelier/shared/aut
 import { zodResolver } from '@hookform/resolvers/zod';
 import { type Resolver, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Field, FormError } from '../../../components/ui/field';
+import { Field, FormError, TextAreaField } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toast';
 import { applyServerErrors, messageOf } from '../../../lib/form-errors';
 import { useAuth } from '../../auth/api/auth-state';
@@ -65,11 +65,7 @@ export function PersonalDetailsForm() {
           <Field label={t('profile.nickname')} error={errors.nickname?.message} {...form.register('nickname')} />
           <Field label={t('profile.hourly_rate')} type="number" step="0.01" min="0" error={errors.hourly_rate?.message} {...form.register('hourly_rate')} />
         </div>
-        <div className="field">
-          <label htmlFor="about-me">{t('profile.about_me')}</label>
-          <textarea id="about-me" maxLength={2000} aria-invalid={errors.about_me ? true : undefined} {...form.register('about_me')} />
-          {errors.about_me && <p className="field-error">{errors.about_me.message}</p>}
-        </div>
+        <TextAreaField id="about-me" label={t('profile.about_me')} maxLength={2000} error={errors.about_me?.message} {...form.register('about_me')} />
         <FormError message={errors.root?.message} />
         <button className="button primary" type="submit" disabled={update.isPending}>
           {update.isPending ? t('auth.processing') : t('profile.save')}
