@@ -159,4 +159,30 @@ describe('storefront', () => {
     await screenshot(page, 'storefront-product-375');
     await context.close();
   });
+  it('a first visit shows a product, and the list in the chosen currency, without waiting for API calls', async () => {
+    const { context, page } = await visitor({ width: 375, height: 800 });
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      const url = new URL(r.url());
+      if (url.pathname.startsWith('/api/')) asked.push(url.pathname + url.search);
+    });
+    const slug = await firstProductSlug('image');
+    await page.goto(`${baseUrl()}/products/${slug}`);
+    await page.getByTestId('price').first().waitFor();
+    await page.waitForLoadState('networkidle');
+    // The server answered the auth check, settings, currencies, footer data and the product in the
+    // HTML; only the dictionary (English is bundled) is fetched, after the page is on screen.
+    expect(asked.filter((u) => !u.startsWith('/api/localization/'))).toEqual([]);
+
+    // A visitor who chose dollars gets the list priced in dollars straight from the HTML as well.
+    await context.addCookies([{ name: 'selectedCurrency', value: 'USD', url: baseUrl() }]);
+    await page.evaluate(`localStorage.setItem('selectedCurrency', 'USD')`);
+    asked.length = 0;
+    await page.goto(`${baseUrl()}/products?type=image`);
+    await page.getByTestId('product-card').first().waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await page.getByTestId('price').first().textContent()).toContain('$');
+    expect(asked.filter((u) => !u.startsWith('/api/localization/'))).toEqual([]);
+    await context.close();
+  });
 });

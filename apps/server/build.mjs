@@ -1,5 +1,19 @@
 // Bundles the server (and the shared contract it imports) into dist/server.js; npm packages stay external.
+import path from 'node:path';
 import { build } from 'esbuild';
+
+const sharedSrc = path.resolve('../../packages/shared/src');
+
+/** @atelier/shared and @atelier/shared/{module} are TypeScript source in the repo: bundle them. */
+const sharedSource = {
+  name: 'atelier-shared-source',
+  setup(b) {
+    b.onResolve({ filter: /^@atelier\/shared(\/.*)?$/ }, (args) => {
+      const sub = args.path.slice('@atelier/shared'.length);
+      return { path: path.join(sharedSrc, sub ? `${sub.slice(1)}.ts` : 'index.ts') };
+    });
+  },
+};
 
 await build({
   entryPoints: ['src/server.ts'],
@@ -9,8 +23,7 @@ await build({
   format: 'esm',
   target: 'node20',
   packages: 'external',
-  // @atelier/shared is TypeScript source inside the repo: bundle it rather than import it at run time.
-  alias: { '@atelier/shared': '../../packages/shared/src/index.ts' },
+  plugins: [sharedSource],
   sourcemap: true,
   logLevel: 'warning',
 });

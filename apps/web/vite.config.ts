@@ -38,5 +38,6 @@ export default defineConfig({
     port: 5173,
     proxy: { '/api': api, '/storage': api, '/sanctum': api, '/dev': api, '/sitemap.xml': api, '/robots.txt': api },
   },
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, target: 'es2022' },
+  // The manifest lets the server name each page's route module in its HTML (features/seo/page-preload.ts).
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, target: 'es2022', manifest: true },
 });

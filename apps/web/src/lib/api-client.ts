@@ -1,6 +1,7 @@
 import type { FieldErrors } from '@atelier/shared';
 import { SELECTED_CURRENCY_KEY } from '@atelier/shared/constants';
 import { readCookie } from './cookies';
+import { takePreloaded } from './preload';
 
 /** A failed call: the server's message, its per-field errors and the HTTP status. */
 export class ApiError extends Error {
@@ -89,9 +90,12 @@ export async function apiResponse(path: string, opts: RequestOptions = {}): Prom
       body = JSON.stringify(currency ? { currency, ...payload } : payload);
     }
   }
+  const url = buildUrl(path, opts.query, currency, method);
   let res: Response;
   try {
-    res = await fetch(buildUrl(path, opts.query, currency, method), { method, headers, body, credentials: 'include', signal: opts.signal });
+    // The server answered the page's first calls inside its HTML (lib/preload.ts).
+    res =
+      (method === 'GET' ? takePreloaded(url, currency) : null) ?? (await fetch(url, { method, headers, body, credentials: 'include', signal: opts.signal }));
   } catch (err) {
     if ((err as Error).name === 'AbortError') throw err;
     throw new ApiError('Could not connect to the server. Please try again later.', 0);

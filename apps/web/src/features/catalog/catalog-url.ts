@@ -1,40 +1,8 @@
-import type { ProductType } from '@atelier/shared';
-import { CATALOG_DEFAULT_SORT, PRODUCT_TYPES } from '@atelier/shared/constants';
-import type { CatalogParams } from './api/catalog';
+import { type CatalogParams, isProductType, parseCatalogUrl, SORTS } from '@atelier/shared/catalog-url';
+import { CATALOG_DEFAULT_SORT } from '@atelier/shared/constants';
 
-export const SORTS = [
-  { value: 'id~desc', label: 'products.sort_newest' },
-  { value: 'id~asc', label: 'products.sort_oldest' },
-  { value: 'price~asc', label: 'products.sort_price_asc' },
-  { value: 'price~desc', label: 'products.sort_price_desc' },
-  { value: 'created_at~desc', label: 'products.sort_recent' },
-  { value: 'popularity~desc', label: 'products.sort_popular' },
-] as const;
-
-export function isProductType(value: string | undefined | null): value is ProductType {
-  return PRODUCT_TYPES.includes(value as ProductType);
-}
-
-/**
- * The products page keeps its whole state in the URL (shareable; back and forward work):
- * /products/{type}? ?search= &type= &category= (repeatable) &sort= &page=
- */
-export function parseCatalogUrl(pathType: string | undefined, query: URLSearchParams): CatalogParams {
-  const typeText = isProductType(pathType) ? pathType : query.get('type');
-  const sort = query.get('sort') ?? '';
-  const page = Number.parseInt(query.get('page') ?? '', 10);
-  return {
-    search: query.get('search') ?? '',
-    type: isProductType(typeText) ? typeText : undefined,
-    categories: query
-      .getAll('category')
-      .flatMap((v) => v.split(','))
-      .map(Number)
-      .filter((n) => Number.isInteger(n) && n > 0),
-    sort: SORTS.some((s) => s.value === sort) ? sort : CATALOG_DEFAULT_SORT,
-    page: Number.isInteger(page) && page > 0 ? page : 1,
-  };
-}
+// The URL reading is shared with the server, which answers the page's first catalog call in its HTML.
+export { isProductType, parseCatalogUrl, SORTS };
 
 /** The canonical URL of a state; defaults are left out so links stay short. */
 export function catalogUrl(p: CatalogParams): string {

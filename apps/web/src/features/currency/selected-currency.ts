@@ -1,15 +1,11 @@
 import type { Currency } from '@atelier/shared';
 import { SELECTED_CURRENCY_KEY } from '@atelier/shared/constants';
+import { resolveCurrency, SELECTED_CURRENCY_COOKIE } from '@atelier/shared/currency';
 import { useEffect, useSyncExternalStore } from 'react';
+import { readCookie, writeCookie } from '../../lib/cookies';
 import { useCurrencies } from '../site/api/site-data';
 
-/**
- * SPEC §4 selected currency: the saved code if the server knows it, else the currency marked
- * default, else the first one. Undefined while the list is empty.
- */
-export function resolveCurrency(list: readonly Currency[], saved: string | null): Currency | undefined {
-  return list.find((c) => c.code === saved) ?? list.find((c) => c.default) ?? list[0];
-}
+export { resolveCurrency };
 
 const listeners = new Set<() => void>();
 
@@ -23,6 +19,8 @@ function readSaved(): string | null {
 
 /** Saves the choice (the API client reads it for the X-Currency header) and tells every subscriber. */
 export function saveCurrency(code: string) {
+  // The cookie copy lets the server price the answers it puts into the next page's HTML.
+  if (readCookie(SELECTED_CURRENCY_COOKIE) !== code) writeCookie(SELECTED_CURRENCY_COOKIE, code, { days: 365 });
   if (readSaved() === code) return;
   localStorage.setItem(SELECTED_CURRENCY_KEY, code);
   for (const l of listeners) l();
@@ -59,8 +57,8 @@ export function useSelectedCurrency(): SelectedCurrency {
   const current = resolveCurrency(list, saved);
   // A missing or unknown saved code is replaced by the fallback, so every request speaks a known currency.
   useEffect(() => {
-    if (current && current.code !== saved) saveCurrency(current.code);
-  }, [current, saved]);
+    if (current) saveCurrency(current.code);
+  }, [current]);
   const ready = !currencies.isPending && (current === undefined || current.code === saved);
   return { list, current, ready, code: current?.code ?? saved, select: saveCurrency };
 }

@@ -1,17 +1,12 @@
 import type { CatalogMeta, Category, Product, ProductType } from '@atelier/shared';
-import { CATALOG_DEFAULT_SORT, CATALOG_PAGE_SIZE, RANDOM_PRODUCTS_PER_TYPE } from '@atelier/shared/constants';
+import { type CatalogParams, catalogApiQuery } from '@atelier/shared/catalog-url';
+import { RANDOM_PRODUCTS_PER_TYPE } from '@atelier/shared/constants';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, apiEnvelope } from '../../../lib/api-client';
 import { useSelectedCurrency } from '../../currency/selected-currency';
 
 /** What the products page asks for; every field lives in the URL. */
-export type CatalogParams = {
-  page: number;
-  sort: string;
-  type?: ProductType;
-  categories: number[];
-  search: string;
-};
+export type { CatalogParams };
 
 export type CatalogAnswer = { status: 'OK'; payload: Product[]; meta: Pick<CatalogMeta, 'total' | 'pages'> & Partial<CatalogMeta> };
 
@@ -27,14 +22,7 @@ export const catalogKeys = {
 export function fetchCatalog(p: CatalogParams, signal?: AbortSignal) {
   return apiEnvelope<CatalogAnswer>('/api/products/catalog', {
     signal,
-    query: {
-      page: p.page,
-      limit: CATALOG_PAGE_SIZE,
-      sort: p.sort || CATALOG_DEFAULT_SORT,
-      product_type: p.type,
-      categories_id: p.categories.length ? p.categories : undefined,
-      search: p.search || undefined,
-    },
+    query: catalogApiQuery(p),
   });
 }
 

@@ -1,0 +1,36 @@
+import { PRELOAD_ELEMENT_ID, PRELOAD_MAX_AGE_MS, type Preload, preloadKey } from '@atelier/shared/preload';
+
+let store: { answers: Preload; until: number } | null | undefined;
+
+function readStore() {
+  if (store !== undefined) return store;
+  store = null;
+  const el = typeof document === 'undefined' ? null : document.getElementById(PRELOAD_ELEMENT_ID);
+  if (!el?.textContent) return store;
+  try {
+    store = { answers: JSON.parse(el.textContent) as Preload, until: Date.now() + PRELOAD_MAX_AGE_MS };
+  } catch {
+    // A broken preload only costs the round trips it would have saved.
+  }
+  el.remove();
+  return store;
+}
+
+/**
+ * The answer the server put into the page for this GET call, as a Response, or null: each answer is
+ * used once, only in the first seconds after start, and only when its prices are in `currency`.
+ */
+export function takePreloaded(url: string, currency: string | null): Response | null {
+  const s = readStore();
+  if (!s || Date.now() > s.until) return null;
+  const key = preloadKey(url);
+  const answer = s.answers[key];
+  if (!answer || (answer.currency !== null && answer.currency !== currency)) return null;
+  delete s.answers[key];
+  return new Response(JSON.stringify(answer.body), { status: answer.status, headers: { 'content-type': 'application/json' } });
+}
+
+/** Test hook: forget what was read, so the next call reads the page again. */
+export function resetPreloadForTests() {
+  store = undefined;
+}
