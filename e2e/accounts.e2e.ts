@@ -49,8 +49,12 @@ describe('accounts in the browser', () => {
 
     // Log out, then log in.
     await page.goto(`${baseUrl()}/dashboard`);
+    // The app goes home at once and ends the session on the server in the background: the next
+    // page load waits for that answer, as a person typing a new address would.
+    const loggedOut = page.waitForResponse((r) => r.url().endsWith('/api/logout'));
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.waitForURL(`${baseUrl()}/`);
+    await loggedOut;
     await page.goto(`${baseUrl()}/login`);
     await signInThroughForm(page, email, 'amber-orchard-51');
     await page.waitForURL(`${baseUrl()}/dashboard`);

@@ -185,4 +185,50 @@ describe('storefront', () => {
     expect(asked.filter((u) => !u.startsWith('/api/localization/'))).toEqual([]);
     await context.close();
   });
+  it('pages arrive rendered, read without JavaScript, and come alive in the browser without errors', async () => {
+    const slug = await firstProductSlug('image');
+    const packs = (await (await fetch(`${baseUrl()}/api/packs`)).json()) as { payload: { slug: string; title: string }[] };
+    const pack = packs.payload[0]!;
+    const product = (await (await fetch(`${baseUrl()}/api/products/${slug}/info`)).json()) as { payload: { title: string } };
+    const pages: [string, string][] = [
+      ['/', 'Step Inside'],
+      ['/products?type=image', 'product-card'],
+      [`/products/${slug}`, product.payload.title],
+      [`/packs/${pack.slug}`, pack.title],
+      ['/page/terms', '<h1'],
+      ['/contact', '<form'],
+    ];
+    // The HTML itself holds the page (what a crawler or a phone before its scripts sees).
+    for (const [path, text] of pages) {
+      const html = await (await fetch(`${baseUrl()}${path}`)).text();
+      const root = /<div id="root">([\s\S]*?)<\/div>\s*<script type="application\/json" id="atelier-ssr">/.exec(html)?.[1] ?? '';
+      expect(root, path).toContain(text.replace(/&/g, '&amp;'));
+    }
+
+    // Without JavaScript at all, a product page still shows its title, picture and price.
+    const noJs = await browser.newContext({ javaScriptEnabled: false });
+    const still = await noJs.newPage();
+    await still.goto(`${baseUrl()}/products/${slug}`);
+    expect(await still.getByRole('heading', { level: 1 }).textContent()).toBe(product.payload.title);
+    expect(await still.getByTestId('price').first().textContent()).toMatch(/\d+\.\d{2}/);
+    await noJs.close();
+
+    // With it, the browser takes over the same markup: no hydration error, no failed call.
+    const { context, page } = await visitor({ width: 375, height: 800 });
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(`error: ${e.message}`));
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+    });
+    for (const [path] of pages) {
+      await page.goto(`${baseUrl()}${path}`);
+      await page.waitForLoadState('networkidle');
+    }
+    expect(problems).toEqual([]);
+    // Hydrated: the Explore tabs answer clicks.
+    await page.goto(`${baseUrl()}/`);
+    await page.getByRole('tab', { name: 'Text' }).click();
+    expect(await page.getByRole('tab', { name: 'Text' }).getAttribute('aria-selected')).toBe('true');
+    await context.close();
+  });
 });

@@ -12,13 +12,17 @@ const api = process.env.ATELIER_API ?? 'http://localhost:3000';
  */
 function precompress(): Plugin {
   let outDir = 'dist';
+  let ssr = false;
   return {
     name: 'atelier-precompress',
     apply: 'build',
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
+      ssr = Boolean(config.build.ssr);
     },
     closeBundle() {
+      // The server-rendering bundle is read from disk by the server, never sent to a browser.
+      if (ssr) return;
       const walk = (dir: string): string[] =>
         readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
       for (const file of walk(outDir)) {
@@ -32,12 +36,15 @@ function precompress(): Plugin {
   };
 }
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [react(), precompress()],
+  // `vite build --ssr src/entry-server.tsx` bundles the server renderer; the shared contract is
+  // TypeScript source in the repo, so it is bundled in, while npm packages load from node_modules.
+  ssr: { noExternal: ['@atelier/shared'] },
   server: {
     port: 5173,
     proxy: { '/api': api, '/storage': api, '/sanctum': api, '/dev': api, '/sitemap.xml': api, '/robots.txt': api },
   },
   // The manifest lets the server name each page's route module in its HTML (features/seo/page-preload.ts).
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, target: 'es2022', manifest: true },
-});
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, target: 'es2022', manifest: !isSsrBuild, copyPublicDir: !isSsrBuild },
+}));

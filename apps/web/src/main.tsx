@@ -1,20 +1,38 @@
-import { QueryClientProvider } from '@tanstack/react-query';
+import { hydrate as fillQueryCache, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
+import { RouterProvider } from 'react-router';
 import { App } from './app/app';
+import { createClientRouter } from './app/router';
 import './styles.css';
+import { currentLanguage } from './lib/api-client';
 import { i18n } from './lib/i18n';
 import { createQueryClient } from './lib/query-client';
+import { setPageSeed } from './lib/ssr-env';
+import { readSsrState } from './lib/ssr-state';
 
-const queryClient = createQueryClient();
+async function start() {
+  const container = document.getElementById('root')!;
+  const queryClient = createQueryClient();
+  const ssr = readSsrState();
+  // The server renders pages in English; a visitor who chose another language gets a browser render.
+  const hydrate = ssr !== null && currentLanguage() === 'en';
+  if (ssr) setPageSeed(ssr.seed);
+  // The answers the server rendered with: the first render shows what the HTML shows.
+  if (hydrate) fillQueryCache(queryClient, ssr.queries);
+  const router = await createClientRouter();
+  const tree = (
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <I18nextProvider i18n={i18n}>
+          <App router={<RouterProvider router={router} />} />
+        </I18nextProvider>
+      </QueryClientProvider>
+    </StrictMode>
+  );
+  if (hydrate) hydrateRoot(container, tree);
+  else createRoot(container).render(tree);
+}
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <I18nextProvider i18n={i18n}>
-        <App />
-      </I18nextProvider>
-    </QueryClientProvider>
-  </StrictMode>,
-);
+void start();

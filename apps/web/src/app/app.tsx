@@ -1,14 +1,13 @@
-import { useEffect, useMemo, useState } from 'react';
-import { RouterProvider } from 'react-router';
+import { type ReactNode, useEffect, useState } from 'react';
 import { FullScreenSpinner } from '../components/ui/spinner';
 import { ToastProvider, useToast } from '../components/ui/toast';
 import { useAuth } from '../features/auth/api/auth-state';
 import { useCurrencies, useSettings } from '../features/site/api/site-data';
 import { currentLanguage } from '../lib/api-client';
 import { loadServerWords } from '../lib/i18n';
-import { createRouter } from './router';
 
-function Boot() {
+/** `router`: the browser's RouterProvider, or the server's StaticRouterProvider (src/entry-server.tsx). */
+function Boot({ router }: { router: ReactNode }) {
   const auth = useAuth();
   const settings = useSettings();
   // Asked at start, beside the auth check: price queries wait for the currency list (SPEC §4 fallback).
@@ -17,9 +16,6 @@ function Boot() {
   // English is bundled for the first paint, so only another language waits for the server's words;
   // the server's English arrives a moment later and replaces the bundled copy key by key.
   const [wordsReady, setWordsReady] = useState(() => currentLanguage() === 'en');
-  // The same element every time: Boot re-renders when settings, currencies or auth answer, and
-  // that must not re-render the whole page tree below the router.
-  const routerElement = useMemo(() => <RouterProvider router={createRouter()} />, []);
 
   useEffect(() => {
     void loadServerWords().finally(() => setWordsReady(true));
@@ -40,13 +36,17 @@ function Boot() {
   }
   // SPEC §2: a full-screen spinner until the authentication state is known.
   if (auth.isPending || !wordsReady) return <FullScreenSpinner />;
-  return routerElement;
+  return router;
 }
 
-export function App() {
+/**
+ * The router element is made once by the caller and passed in: Boot re-renders when settings,
+ * currencies or auth answer, and that must not re-render the whole page tree below the router.
+ */
+export function App({ router }: { router: ReactNode }) {
   return (
     <ToastProvider>
-      <Boot />
+      <Boot router={router} />
     </ToastProvider>
   );
 }

@@ -1,4 +1,4 @@
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { createBrowserRouter, matchRoutes, Navigate, type RouteObject } from 'react-router';
 import { AppLayout } from '../components/layout/app-layout';
 import { GuestOnly, RequireAuth } from './guards';
 import type { RouteMeta } from './route-meta';
@@ -62,6 +62,19 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export function createRouter() {
+/**
+ * The browser's router. The matched route modules load first, so the first render is the page
+ * itself: for a page the server rendered, exactly what the HTML already shows (hydration).
+ */
+export async function createClientRouter() {
+  const matches = matchRoutes(routes, window.location) ?? [];
+  await Promise.all(
+    matches.map(async ({ route }) => {
+      if (typeof route.lazy !== 'function') return;
+      const loaded = await route.lazy();
+      Object.assign(route, { ...loaded, lazy: undefined });
+    }),
+  );
+  // No route has a loader, so there is no loader data to hand over: the matched modules are enough.
   return createBrowserRouter(routes);
 }

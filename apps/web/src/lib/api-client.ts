@@ -2,6 +2,7 @@ import type { FieldErrors } from '@atelier/shared';
 import { SELECTED_CURRENCY_KEY } from '@atelier/shared/constants';
 import { readCookie } from './cookies';
 import { takePreloaded } from './preload';
+import { isServer, serverEnv } from './ssr-env';
 
 /** A failed call: the server's message, its per-field errors and the HTTP status. */
 export class ApiError extends Error {
@@ -36,11 +37,14 @@ export const EMAIL_NOT_VERIFIED = 'Your email address is not verified.';
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export function currentLanguage(): string {
+  // Pages rendered on the server are in English; another language renders in the browser.
+  if (isServer) return 'en';
   const fromRoute = window.location.pathname.match(/^\/([a-z]{2})(\/|$)/)?.[1];
   return fromRoute ?? localStorage.getItem('language') ?? 'en';
 }
 
 export function selectedCurrency(): string | null {
+  if (isServer) return readCookie(SELECTED_CURRENCY_KEY);
   return localStorage.getItem(SELECTED_CURRENCY_KEY);
 }
 
@@ -54,7 +58,7 @@ export type RequestOptions = {
 };
 
 function buildUrl(path: string, query: RequestOptions['query'], currency: string | null, method: string): string {
-  const url = new URL(path.startsWith('/') ? path : `/api/${path}`, window.location.origin);
+  const url = new URL(path.startsWith('/') ? path : `/api/${path}`, isServer ? 'http://localhost' : window.location.origin);
   for (const [key, value] of Object.entries(query ?? {})) {
     if (value === undefined || value === null || value === '') continue;
     if (Array.isArray(value)) for (const v of value) url.searchParams.append(key, String(v));
@@ -94,8 +98,9 @@ export async function apiResponse(path: string, opts: RequestOptions = {}): Prom
   let res: Response;
   try {
     // The server answered the page's first calls inside its HTML (lib/preload.ts).
-    res =
-      (method === 'GET' ? takePreloaded(url, currency) : null) ?? (await fetch(url, { method, headers, body, credentials: 'include', signal: opts.signal }));
+    const onServer = serverEnv();
+    if (onServer) res = await onServer.fetch(url);
+    else res = (method === 'GET' ? takePreloaded(url) : null) ?? (await fetch(url, { method, headers, body, credentials: 'include', signal: opts.signal }));
   } catch (err) {
     if ((err as Error).name === 'AbortError') throw err;
     throw new ApiError('Could not connect to the server. Please try again later.', 0);

@@ -1,5 +1,8 @@
+import { isServer, serverEnv } from './ssr-env';
+
 /** SPEC §9 cookie helper: expiry 1 day, path /, SameSite Lax unless told otherwise. */
 export function readCookie(name: string): string | null {
+  if (isServer) return serverEnv()?.cookies[name] ?? null;
   const prefix = `${encodeURIComponent(name)}=`;
   for (const part of document.cookie.split('; ')) {
     if (part.startsWith(prefix)) return decodeURIComponent(part.slice(prefix.length));

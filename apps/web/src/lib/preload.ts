@@ -18,14 +18,15 @@ function readStore() {
 
 /**
  * The answer the server put into the page for this GET call, as a Response, or null: each answer is
- * used once, only in the first seconds after start, and only when its prices are in `currency`.
+ * used once, only in the first seconds after start, and only when its prices are in the currency the
+ * call asks for.
  */
-export function takePreloaded(url: string, currency: string | null): Response | null {
+export function takePreloaded(url: string): Response | null {
   const s = readStore();
   if (!s || Date.now() > s.until) return null;
   const key = preloadKey(url);
   const answer = s.answers[key];
-  if (!answer || (answer.currency !== null && answer.currency !== currency)) return null;
+  if (!answer || (answer.currency !== null && answer.currency !== new URL(url, 'http://x').searchParams.get('currency'))) return null;
   delete s.answers[key];
   return new Response(JSON.stringify(answer.body), { status: answer.status, headers: { 'content-type': 'application/json' } });
 }

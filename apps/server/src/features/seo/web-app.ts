@@ -2,12 +2,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import zlib, { brotliCompressSync, gzipSync } from 'node:zlib';
 import { PRODUCT_TYPES } from '@atelier/shared';
-import { PRELOAD_ELEMENT_ID, serializePreload } from '@atelier/shared/preload';
+import { PRELOAD_ELEMENT_ID, type Preload, serializePreload } from '@atelier/shared/preload';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client';
 import { publicCache } from '../../lib/http-cache';
-import { buildPagePreload, type PagePreload, routePreloader } from './page-preload';
+import { buildPagePreload, routePreloader } from './page-preload';
+import { isServerRendered, leadImage, type PageRenderer, pageRenderer } from './page-render';
 import { listSitemapEntries, type PageMeta, productPageMeta, profilePageMeta, staticPageMeta } from './seo.queries';
 import { escapeHtml, injectHead, renderHead, renderMissingHead } from './seo-head';
 
@@ -65,6 +66,8 @@ export function inlineMainStylesheet(html: string, webDist: string): string {
 
 /** How long a page waits for its preloaded answers before it is sent without them. */
 const PRELOAD_TIMEOUT_MS = 1500;
+/** How long a server render may take before the page is sent for the browser to render instead. */
+const RENDER_TIMEOUT_MS = 2000;
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T | null> {
   let timer: NodeJS.Timeout | undefined;
@@ -74,14 +77,46 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T | null> {
   return Promise.race([work.catch(() => null), timeout]).finally(() => clearTimeout(timer));
 }
 
-/** Adds the page's route-module links, its largest image and its preloaded API answers to the HTML. */
-function withPreload(html: string, preload: PagePreload | null, routeLinks: string): string {
-  const image = preload?.lcpImage ? `<link rel="preload" as="image" fetchpriority="high" href="${escapeHtml(preload.lcpImage)}">` : '';
-  let out = html.replace('</head>', `${routeLinks}${image}</head>`);
-  if (preload) {
-    out = out.replace('</body>', `<script type="application/json" id="${PRELOAD_ELEMENT_ID}">${serializePreload(preload.answers)}</script></body>`);
+/** What a page's HTML gets besides its head: links, the rendered app, and answers for the browser. */
+type PageParts = { routeLinks: string; leadImage: string | null; appHtml?: string; scripts?: string; answers?: Preload };
+
+/**
+ * Puts the parts into the HTML. Replacements go through functions: the markup and the answers hold
+ * user text, and a string replacement would read "$&" or "$'" in it as patterns.
+ */
+function assemblePage(html: string, parts: PageParts): string {
+  const image = parts.leadImage ? `<link rel="preload" as="image" fetchpriority="high" href="${escapeHtml(parts.leadImage)}">` : '';
+  let out = html.replace('</head>', () => `${parts.routeLinks}${image}</head>`);
+  if (parts.appHtml) {
+    out = out.replace('<div id="root"></div>', () => `<div id="root">${parts.appHtml}</div>`);
+    // The page is on screen without its code, which only makes it interactive: the code downloads at
+    // low priority, so on a slow network the largest image goes first.
+    out = out
+      .replaceAll('<script type="module" ', '<script type="module" fetchpriority="low" ')
+      .replaceAll('<link rel="modulepreload" ', '<link rel="modulepreload" fetchpriority="low" ');
   }
-  return out;
+  let tail = parts.scripts ?? '';
+  if (parts.answers && Object.keys(parts.answers).length) {
+    tail += `<script type="application/json" id="${PRELOAD_ELEMENT_ID}">${serializePreload(parts.answers)}</script>`;
+  }
+  return tail ? out.replace('</body>', () => `${tail}</body>`) : out;
+}
+
+/** The page rendered on the server, or failing that (no renderer, an error, too slow), its preloaded answers. */
+async function pageParts(app: FastifyInstance, request: FastifyRequest, renderer: PageRenderer | null, url: string): Promise<Omit<PageParts, 'routeLinks'>> {
+  if (renderer && isServerRendered(url)) {
+    const rendered = await withTimeout(
+      renderer(app, request).catch((err: unknown) => {
+        request.log.error({ err }, 'server rendering failed; the page is sent for the browser to render');
+        return null;
+      }),
+      RENDER_TIMEOUT_MS,
+    );
+    if (rendered) return { appHtml: rendered.html, scripts: rendered.scripts, answers: rendered.failedAnswers, leadImage: leadImage(rendered.html) };
+  }
+  const search = new URLSearchParams(request.url.slice(url.length + 1));
+  const preload = await withTimeout(buildPagePreload(app, request, url, search), PRELOAD_TIMEOUT_MS);
+  return { answers: preload?.answers, leadImage: preload?.lcpImage ?? null };
 }
 
 /**
@@ -112,6 +147,7 @@ export function registerWebApp(app: FastifyInstance) {
   const hasDist = existsSync(indexFile);
   const indexHtml = hasDist ? inlineMainStylesheet(readFileSync(indexFile, 'utf8'), config.webDist) : FALLBACK_INDEX;
   const routeLinks = routePreloader(config.webDist);
+  const renderer = hasDist ? pageRenderer(config.webDist) : null;
   const missingHtml = injectHead(indexHtml, renderMissingHead());
   if (hasDist) {
     app.register(fastifyStatic, {
@@ -146,15 +182,13 @@ export function registerWebApp(app: FastifyInstance) {
       const message = url.startsWith('/storage/') ? 'This file does not exist.' : `No API endpoint answers ${request.method} ${url}.`;
       return reply.code(404).send({ status: 'ERROR', message });
     }
-    const search = new URLSearchParams(request.url.slice(url.length + 1));
-    const [meta, preload] = await Promise.all([metaForPath(app.db, url), withTimeout(buildPagePreload(app, request, url, search), PRELOAD_TIMEOUT_MS)]);
+    const [meta, parts] = await Promise.all([metaForPath(app.db, url), pageParts(app, request, renderer, url)]);
     // The HTML carries the visitor's own answers (auth state, profile): never shared by a cache.
     reply.type('text/html; charset=utf-8').header('cache-control', 'private, no-cache');
-    const links = routeLinks(url);
     const send = (status: number, html: string) => sendCompressed(request, reply.code(status), html);
-    if (meta === undefined) return send(200, withPreload(indexHtml, preload, links));
-    // The SPA still renders its own 404 page; the status tells crawlers not to index it.
-    if (meta === null) return send(404, withPreload(missingHtml, preload, ''));
-    return send(200, withPreload(injectHead(indexHtml, renderHead(meta, config.publicUrl)), preload, links));
+    // The app still shows its own 404 page; the status tells crawlers not to index it.
+    if (meta === null) return send(404, assemblePage(missingHtml, { ...parts, routeLinks: routeLinks(url) }));
+    const shell = meta === undefined ? indexHtml : injectHead(indexHtml, renderHead(meta, config.publicUrl));
+    return send(200, assemblePage(shell, { ...parts, routeLinks: routeLinks(url) }));
   });
 }

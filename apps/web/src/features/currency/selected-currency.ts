@@ -26,6 +26,10 @@ export function saveCurrency(code: string) {
   for (const l of listeners) l();
 }
 
+function savedOnServer(): string | null {
+  return readCookie(SELECTED_CURRENCY_COOKIE);
+}
+
 function subscribe(listener: () => void) {
   listeners.add(listener);
   const onStorage = (e: StorageEvent) => {
@@ -45,20 +49,23 @@ export type SelectedCurrency = {
   current: Currency | undefined;
   /** True once the list answered (or failed): price queries wait for it so they never ask in an unknown code. */
   ready: boolean;
-  /** The code price queries put in their key, so a change re-prices every visible price. */
+  /**
+   * The code price queries put in their key and send as `currency`, so a change re-prices every
+   * visible price; null when the server offers no list (its default applies).
+   */
   code: string | null;
   select: (code: string) => void;
 };
 
 export function useSelectedCurrency(): SelectedCurrency {
   const currencies = useCurrencies();
-  const saved = useSyncExternalStore(subscribe, readSaved, () => null);
+  // A page rendered on the server used the cookie copy; hydration starts from the same value.
+  const saved = useSyncExternalStore(subscribe, readSaved, savedOnServer);
   const list = currencies.data ?? [];
   const current = resolveCurrency(list, saved);
   // A missing or unknown saved code is replaced by the fallback, so every request speaks a known currency.
   useEffect(() => {
     if (current) saveCurrency(current.code);
   }, [current]);
-  const ready = !currencies.isPending && (current === undefined || current.code === saved);
-  return { list, current, ready, code: current?.code ?? saved, select: saveCurrency };
+  return { list, current, ready: !currencies.isPending, code: current?.code ?? null, select: saveCurrency };
 }

@@ -19,10 +19,11 @@ export const catalogKeys = {
   pack: (slug: string, currency: string | null) => ['catalog', 'pack', slug, currency] as const,
 };
 
-export function fetchCatalog(p: CatalogParams, signal?: AbortSignal) {
+/** `currency`: the code the answer's prices must be in (it is part of every price query's key). */
+export function fetchCatalog(p: CatalogParams, currency: string | null, signal?: AbortSignal) {
   return apiEnvelope<CatalogAnswer>('/api/products/catalog', {
     signal,
-    query: catalogApiQuery(p),
+    query: { ...catalogApiQuery(p), currency },
   });
 }
 
@@ -34,7 +35,7 @@ export function useCatalog(p: CatalogParams) {
   const currency = useSelectedCurrency();
   return useQuery({
     queryKey: catalogKeys.list(p, currency.code),
-    queryFn: ({ signal }) => fetchCatalog(p, signal),
+    queryFn: ({ signal }) => fetchCatalog(p, currency.code, signal),
     enabled: currency.ready,
     placeholderData: keepPreviousData,
   });
@@ -44,7 +45,8 @@ export function useRandomProducts(type: ProductType) {
   const currency = useSelectedCurrency();
   return useQuery({
     queryKey: catalogKeys.random(type, currency.code),
-    queryFn: ({ signal }) => api<Product[]>('/api/products/random', { signal, query: { limit: RANDOM_PRODUCTS_PER_TYPE, product_type: type } }),
+    queryFn: ({ signal }) =>
+      api<Product[]>('/api/products/random', { signal, query: { limit: RANDOM_PRODUCTS_PER_TYPE, product_type: type, currency: currency.code } }),
     enabled: currency.ready,
     // The same random pick stays while the visitor is on the page; a new visit gets a new one.
     staleTime: 5 * 60_000,
@@ -55,7 +57,7 @@ export function useProduct(slug: string) {
   const currency = useSelectedCurrency();
   return useQuery({
     queryKey: catalogKeys.product(slug, currency.code),
-    queryFn: ({ signal }) => api<Product>(`/api/products/${encodeURIComponent(slug)}/info`, { signal }),
+    queryFn: ({ signal }) => api<Product>(`/api/products/${encodeURIComponent(slug)}/info`, { signal, query: { currency: currency.code } }),
     enabled: currency.ready,
     placeholderData: keepPreviousData,
   });
@@ -65,7 +67,7 @@ export function usePack(slug: string) {
   const currency = useSelectedCurrency();
   return useQuery({
     queryKey: catalogKeys.pack(slug, currency.code),
-    queryFn: ({ signal }) => api<Product>(`/api/packs/${encodeURIComponent(slug)}/info`, { signal }),
+    queryFn: ({ signal }) => api<Product>(`/api/packs/${encodeURIComponent(slug)}/info`, { signal, query: { currency: currency.code } }),
     enabled: currency.ready,
     placeholderData: keepPreviousData,
   });

@@ -3,15 +3,24 @@ import { CARD_TAGLINES } from '@atelier/shared/constants';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { pageSeed } from '../../../lib/ssr-env';
 import { Price } from './price';
 
 export function productHref(p: Pick<ProductBase, 'product_type' | 'slug'>): string {
   return p.product_type === 'pack' ? `/packs/${p.slug}` : `/products/${p.slug}`;
 }
 
-/** SPEC §9: every card shows one of the three taglines, picked at random once per card. */
-export function randomTagline(random = Math.random): string {
-  return CARD_TAGLINES[Math.floor(random() * CARD_TAGLINES.length)] ?? CARD_TAGLINES[0];
+/**
+ * SPEC §9: every card shows one of the three taglines, picked at random once per card. The pick comes
+ * from the page's random seed and the product id, so the server and the browser pick the same one.
+ */
+export function cardTagline(productId: number, seed: number): string {
+  // A small integer hash (Mulberry32's mix) spreads neighbouring ids and seeds over the taglines.
+  let h = (seed ^ Math.imul(productId, 0x9e3779b1)) >>> 0;
+  h = Math.imul(h ^ (h >>> 15), h | 1);
+  h ^= h + Math.imul(h ^ (h >>> 7), h | 61);
+  const unit = ((h ^ (h >>> 14)) >>> 0) / 2 ** 32;
+  return CARD_TAGLINES[Math.floor(unit * CARD_TAGLINES.length)] ?? CARD_TAGLINES[0];
 }
 
 const TYPE_KEY = { image: 'products.type_image', doc: 'products.type_doc', prompt: 'products.type_prompt', pack: 'products.type_pack' } as const;
@@ -22,7 +31,7 @@ type Props = { product: ProductBase; eager?: boolean; tagline?: boolean; heading
 export function ProductCard({ product, eager = false, tagline = false, headingLevel = 3 }: Props) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const { t } = useTranslation();
-  const [line] = useState(randomTagline);
+  const [line] = useState(() => cardTagline(product.id, pageSeed()));
   return (
     <article className="card" data-testid="product-card">
       <Link to={productHref(product)} className="card-link">

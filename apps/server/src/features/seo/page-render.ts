@@ -1,0 +1,67 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { type Preload, preloadKey } from '@atelier/shared/preload';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+/** What apps/web/src/entry-server.tsx exports (built by `vite build --ssr` into apps/web/dist-ssr). */
+type RenderModule = {
+  render(input: { url: string; cookies: Record<string, string>; fetch: (url: string) => Promise<Response> }): Promise<{ html: string; scripts: string } | null>;
+};
+
+export type RenderedPage = {
+  /** The app's markup for inside <div id="root">. */
+  html: string;
+  /** The script carrying the answers the markup was rendered with. */
+  scripts: string;
+  /**
+   * Client errors the render met (a product that does not exist, say). The browser asks those again
+   * because failed queries are not handed over, so they go into the page's preload instead.
+   */
+  failedAnswers: Preload;
+};
+
+export type PageRenderer = (app: FastifyInstance, request: FastifyRequest) => Promise<RenderedPage | null>;
+
+/**
+ * The storefront pages a guest or a crawler opens first; they are rendered on the server. Pages
+ * behind a sign-in or only for guests redirect in the browser, so they are left to the browser.
+ */
+const SERVER_RENDERED = /^\/(?:|products(?:\/[^/]+)?\/?|packs\/[^/]+\/?|profile\/[^/]+\/?|page\/[^/]+\/?|contact\/?|404|forbidden)$/;
+
+export function isServerRendered(pathname: string): boolean {
+  return SERVER_RENDERED.test(pathname);
+}
+
+/** The web app's server renderer, or null when the web app was built without it. */
+export function pageRenderer(webDist: string): PageRenderer | null {
+  const file = path.join(webDist, '..', 'dist-ssr', 'entry-server.js');
+  if (!existsSync(file)) return null;
+  let loaded: Promise<RenderModule> | null = null;
+  return async (app, request) => {
+    loaded ??= import(pathToFileURL(file).href) as Promise<RenderModule>;
+    const { render } = await loaded;
+    const headers = { accept: 'application/json', ...(request.headers.cookie ? { cookie: request.headers.cookie } : {}) };
+    const failedAnswers: Preload = {};
+    const fetchApi = async (url: string) => {
+      const res = await app.inject({ method: 'GET', url, headers, remoteAddress: request.ip });
+      const status = res.statusCode;
+      if (status >= 400 && status < 500 && status !== 429) {
+        failedAnswers[preloadKey(url)] = { status, body: res.json(), currency: new URL(url, 'http://x').searchParams.get('currency') };
+      }
+      const empty = status === 204 || status === 304;
+      return new Response(empty ? null : res.rawPayload, { status, headers: { 'content-type': String(res.headers['content-type'] ?? 'application/json') } });
+    };
+    const cookies: Record<string, string> = {};
+    for (const [name, value] of Object.entries(request.cookies ?? {})) if (typeof value === 'string') cookies[name] = value;
+    const result = await render({ url: request.url, cookies, fetch: fetchApi });
+    return result && { ...result, failedAnswers };
+  };
+}
+
+/** The image the rendered page asks for first (the one marked fetchpriority="high"), worth a preload in the head. */
+export function leadImage(html: string): string | null {
+  const img = /<img\b[^>]*\bfetchpriority="high"[^>]*>/i.exec(html)?.[0];
+  const src = img ? /\bsrc="([^"]+)"/.exec(img)?.[1] : undefined;
+  return src?.startsWith('/') ? src : null;
+}

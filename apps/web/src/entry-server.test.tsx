@@ -1,0 +1,105 @@
+// @vitest-environment node
+import { describe, expect, it } from 'vitest';
+import { render } from './entry-server';
+
+/** The product the fake API knows; everything else it answers as the real one would for a guest. */
+const product = {
+  id: 7,
+  slug: 'harbour-at-dawn',
+  title: 'Harbour at Dawn',
+  description: 'Fishing boats in the first light.',
+  author: 'Marta Lopes',
+  authorNickname: 'marta',
+  authorAvatarUrl: null,
+  product_type: 'image',
+  category_id: null,
+  doc_url: null,
+  imageUrl: '/storage/products/harbour-at-dawn/preview.webp',
+  tags: ['sea'],
+  price: 12.5,
+  currency: 'EUR',
+  currencySymbol: '€',
+  created_at: 1_790_000_000,
+};
+
+function fakeApi(signedIn = false) {
+  const asked: string[] = [];
+  const answers: Record<string, unknown> = {
+    '/api/is-auth': { status: 'OK', authenticated: signedIn },
+    '/api/user/profile': { status: 'OK', payload: { id: 1, name: 'Marta', surname: 'Lopes', nickname: 'marta', email: 'marta@example.com' } },
+    '/api/settings': { status: 'OK', payload: { is_reg_enabled: true, google_tag: '', support_email: 'help@example.com' } },
+    '/api/currencies': {
+      status: 'OK',
+      payload: [
+        { code: 'EUR', symbol: '€', value: 1, default: true, name: 'EUR' },
+        { code: 'USD', symbol: '$', value: 1.08, default: false, name: 'USD' },
+      ],
+    },
+    '/api/static-pages': { status: 'OK', payload: [] },
+    '/api/social-links': { status: 'OK', payload: [] },
+    '/api/categories': { status: 'OK', payload: [] },
+    '/api/products/harbour-at-dawn/info': { status: 'OK', payload: product },
+  };
+  const fetch = async (url: string) => {
+    asked.push(url);
+    const body = answers[new URL(url, 'http://x').pathname];
+    return body
+      ? new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } })
+      : new Response(JSON.stringify({ status: 'ERROR', message: 'Not here.' }), { status: 404 });
+  };
+  return { asked, fetch };
+}
+
+describe('server rendering', () => {
+  it('renders a product page with its answers, chrome and footer, and hands the answers over', async () => {
+    const api = fakeApi();
+    const result = await render({ url: '/products/harbour-at-dawn', cookies: {}, fetch: api.fetch });
+    expect(result).not.toBeNull();
+    const { html, scripts } = result!;
+    expect(html).toMatch(/<h1[^>]*>Harbour at Dawn<\/h1>/);
+    expect(html).toContain('src="/storage/products/harbour-at-dawn/preview.webp"');
+    expect(html).toContain('<span>12.50</span><span class="price-symbol">€</span>');
+    expect(html).toContain('<footer');
+    expect(html).not.toContain('<!--$!-->');
+    // Asked in the visitor's currency (the default, with no cookie), and each call once.
+    expect(api.asked).toContain('/api/products/harbour-at-dawn/info?currency=EUR');
+    expect(new Set(api.asked).size).toBe(api.asked.length);
+    const state = JSON.parse(/<script type="application\/json" id="atelier-ssr">([\s\S]*)<\/script>/.exec(scripts)![1]!);
+    const keys = state.queries.queries.map((q: { queryKey: unknown[] }) => JSON.stringify(q.queryKey));
+    expect(keys).toContain(JSON.stringify(['catalog', 'product', 'harbour-at-dawn', 'EUR']));
+    expect(keys).toContain(JSON.stringify(['auth']));
+    expect(typeof state.seed).toBe('number');
+  });
+
+  it('prices the page in the currency of the cookie', async () => {
+    const api = fakeApi();
+    await render({ url: '/products/harbour-at-dawn', cookies: { selectedCurrency: 'USD' }, fetch: api.fetch });
+    expect(api.asked).toContain('/api/products/harbour-at-dawn/info?currency=USD');
+  });
+
+  it("shows a signed-in visitor's header, and leaves an unknown product for the browser to report", async () => {
+    const signedIn = await render({ url: '/', cookies: {}, fetch: fakeApi(true).fetch });
+    expect(signedIn!.html).toContain('Step Inside');
+    expect(signedIn!.html).toContain('aria-label="Cart"');
+    const guest = await render({ url: '/', cookies: {}, fetch: fakeApi(false).fetch });
+    expect(guest!.html).not.toContain('aria-label="Cart"');
+    const missing = await render({ url: '/products/no-such-thing', cookies: {}, fetch: fakeApi().fetch });
+    // A failed query is not handed over (the browser asks again, from the answers in the page), so
+    // the server shows the page loading around the header and footer.
+    expect(missing!.html).not.toContain('Harbour at Dawn');
+    expect(missing!.html).toContain('role="status"');
+    expect(missing!.html).toContain('<footer');
+  });
+
+  it('escapes user text in the handed-over answers', async () => {
+    const api = fakeApi();
+    product.title = 'Evil </script><script>alert(1)</script>';
+    try {
+      const result = await render({ url: '/products/harbour-at-dawn', cookies: {}, fetch: api.fetch });
+      expect(result!.scripts).not.toContain('<script>alert(1)');
+      expect(result!.html).not.toContain('<script>alert(1)');
+    } finally {
+      product.title = 'Harbour at Dawn';
+    }
+  });
+});

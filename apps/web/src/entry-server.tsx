@@ -1,0 +1,89 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { dehydrate, type Query, QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { renderToString } from 'react-dom/server';
+import { I18nextProvider } from 'react-i18next';
+import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
+import { App } from './app/app';
+import { routes } from './app/router';
+import { i18n } from './lib/i18n';
+import { createQueryClient } from './lib/query-client';
+import { type ServerEnv, setServerEnvProvider } from './lib/ssr-env';
+import { SSR_STATE_ELEMENT_ID, serializeSsrState } from './lib/ssr-state';
+
+/**
+ * Server rendering of the web app (built with `vite build --ssr`, loaded by the API server's
+ * features/seo/web-app.ts). A page renders in passes: each pass shows which queries the page asks,
+ * they are answered in-process, and the next pass renders with them, until nothing new is asked.
+ * The browser then hydrates the same markup from the same answers (src/main.tsx).
+ */
+
+const requestEnv = new AsyncLocalStorage<ServerEnv>();
+setServerEnvProvider(() => requestEnv.getStore());
+const handler = createStaticHandler(routes);
+// Every page shows the footer, which the browser loads lazily: here it is loaded once, up front, so
+// the first render after start does not leave it for the browser to fill in.
+await import('./components/layout/footer');
+
+/** Enough for the boot check, the page, the lazily loaded footer and what each of them asks. */
+const MAX_PASSES = 8;
+
+export type RenderInput = {
+  /** Path and query of the page. */
+  url: string;
+  cookies: Record<string, string>;
+  /** Answers an API GET in-process with the visitor's cookies. */
+  fetch: (url: string) => Promise<Response>;
+};
+
+export type RenderResult = {
+  /** The markup that goes inside <div id="root">. */
+  html: string;
+  /** The script that carries the query answers to the browser (the routes have no loaders, so no router state). */
+  scripts: string;
+};
+
+function waitingQueries(queries: Query[], asked: Set<string>): Query[] {
+  return queries.filter((q) => {
+    const options = q.options as { enabled?: unknown; queryFn?: unknown };
+    return q.state.status === 'pending' && !asked.has(q.queryHash) && options.enabled !== false && typeof options.queryFn === 'function';
+  });
+}
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export async function render(input: RenderInput): Promise<RenderResult | null> {
+  const env: ServerEnv = { cookies: input.cookies, fetch: input.fetch, seed: Math.floor(Math.random() * 2 ** 31) };
+  return requestEnv.run(env, async () => {
+    const context = await handler.query(new Request(new URL(input.url, 'http://localhost')));
+    // No route of the app answers with a redirect from the server; a Response means nothing to render.
+    if (context instanceof Response) return null;
+    const router = createStaticRouter(handler.dataRoutes, context);
+    const queryClient = createQueryClient();
+    const tree = (
+      <StrictMode>
+        <QueryClientProvider client={queryClient}>
+          <I18nextProvider i18n={i18n}>
+            <App router={<StaticRouterProvider router={router} context={context} hydrate={false} />} />
+          </I18nextProvider>
+        </QueryClientProvider>
+      </StrictMode>
+    );
+    const asked = new Set<string>();
+    let html = '';
+    for (let pass = 0; pass < MAX_PASSES; pass++) {
+      const next = renderToString(tree);
+      const waiting = waitingQueries(queryClient.getQueryCache().getAll(), asked);
+      // `<!--$!-->` marks a part that was still loading (a lazy module): render again once it is there.
+      if (!waiting.length && next === html && !next.includes('<!--$!-->')) break;
+      html = next;
+      for (const q of waiting) asked.add(q.queryHash);
+      await Promise.all(waiting.map((q) => queryClient.prefetchQuery({ queryKey: q.queryKey, queryFn: q.options.queryFn, retry: false })));
+      // Lazily loaded parts (the footer) resolve between passes.
+      await nextTurn();
+    }
+    const state = serializeSsrState({ seed: env.seed, queries: dehydrate(queryClient) });
+    queryClient.clear();
+    return { html, scripts: `<script type="application/json" id="${SSR_STATE_ELEMENT_ID}">${state}</script>` };
+  });
+}
