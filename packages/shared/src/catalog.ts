@@ -31,6 +31,8 @@ export const productBase = z.object({
   category_id: z.number().int().nullable(),
   doc_url: z.string().nullable(),
   imageUrl: z.string().nullable(),
+  /** The preview in each width it is stored at (an HTML srcset), so a browser downloads the size it shows. */
+  imageSrcSet: z.string().nullable(),
   tags: z.array(z.string()),
   /** In the requested currency, rounded once to 2 decimals. */
   price: z.number(),

@@ -2,6 +2,7 @@ import { en } from '@atelier/shared';
 import { eq, sql } from 'drizzle-orm';
 import { setSetting } from '../features/site/site.queries';
 import { hashPassword } from '../lib/passwords';
+import { savePreview } from '../lib/previews';
 import { sanitizePageHtml } from '../lib/sanitize';
 import type { Storage } from '../lib/storage';
 import type { Db } from './client';
@@ -78,7 +79,7 @@ export async function seedDemoData(db: Db, storage: Storage, opts: { imageSize?:
   for (const p of [...allProducts, ...demoPacks.map((p) => ({ ...p, kind: 'pack' as const }))]) {
     const slug = slugify(p.title);
     const art = await renderArtwork(slug, p.kind, imageSize);
-    await storage.putPublic(`products/${slug}/preview.webp`, art.preview);
+    await savePreview(storage, `products/${slug}/preview.webp`, art.preview);
     if (art.original) await storage.putPrivate(`products/${slug}/original.png`, art.original);
     if (p.kind === 'doc') await storage.putPrivate(`products/${slug}/${slug}.txt`, Buffer.from(`${p.title}\n\n${p.description}\n`));
   }

@@ -13,6 +13,7 @@ import { and, asc, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client';
 import { categories, packItems, products, productTags, tags, users } from '../../db/schema';
 import type { DisplayCurrency } from '../../lib/display-currency';
+import { previewSrcSet } from '../../lib/previews';
 
 const tagNames = sql<
   string[]
@@ -67,6 +68,7 @@ function toProduct(row: ProductRow, currency: DisplayCurrency): ProductBase {
     category_id: row.categoryId === null ? null : Number(row.categoryId),
     doc_url: row.previewPath,
     imageUrl: storageUrl(row.previewPath),
+    imageSrcSet: previewSrcSet(row.previewPath),
     tags: Array.isArray(row.tags) ? row.tags : [],
     price: minorToAmount(convertMinor(Number(row.priceMinor), currency.rate)),
     currency: currency.code,

@@ -34,6 +34,7 @@ describe('catalogue list', () => {
         'description',
         'doc_url',
         'id',
+        'imageSrcSet',
         'imageUrl',
         'price',
         'product_type',
@@ -160,6 +161,10 @@ describe('product and pack details', () => {
     expect(bySlug.title).toBe('Aurora Over Fjords');
     expect(bySlug.tags).toEqual(['aurora', 'landscape', 'night']);
     expect(bySlug.imageUrl).toBe('/storage/products/aurora-over-fjords/preview.webp');
+    // Every copy the srcset names is served.
+    const copies = (bySlug.imageSrcSet as string).split(', ').map((entry) => entry.split(' ')[0]!);
+    expect(copies).toHaveLength(3);
+    for (const url of copies) expect((await get(url)).statusCode, url).toBe(200);
     const byId = (await get(`/api/products/${bySlug.id}/info`)).json().payload;
     expect(byId.slug).toBe('aurora-over-fjords');
     const missing = await get('/api/products/no-such-thing/info');

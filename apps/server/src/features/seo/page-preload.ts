@@ -70,12 +70,6 @@ function readCookie(header: string | undefined, name: string): string | null {
   return null;
 }
 
-export type PagePreload = {
-  answers: Preload;
-  /** The image the page shows largest above the fold, when an answer names it (worth a preload). */
-  lcpImage: string | null;
-};
-
 type Envelope = { status?: string; payload?: unknown };
 const payloadOf = (body: unknown) => (body as Envelope | null)?.payload;
 
@@ -84,7 +78,7 @@ const payloadOf = (body: unknown) => (body as Envelope | null)?.payload;
  * profile are theirs) and returns the answers to put into its HTML. Calls that fail are left out:
  * the web app then asks them itself.
  */
-export async function buildPagePreload(app: FastifyInstance, request: FastifyRequest, pathname: string, search: URLSearchParams): Promise<PagePreload> {
+export async function buildPagePreload(app: FastifyInstance, request: FastifyRequest, pathname: string, search: URLSearchParams): Promise<Preload> {
   const headers = { accept: 'application/json', ...(request.headers.cookie ? { cookie: request.headers.cookie } : {}) };
   const answers: Preload = {};
   const ask = async (call: Call, currency: string | null) => {
@@ -106,16 +100,11 @@ export async function buildPagePreload(app: FastifyInstance, request: FastifyReq
   const calls = pageCalls(pathname, search);
   // SPEC §7 is-auth answers `authenticated` beside `status`, not in a payload.
   if ((auth as { authenticated?: boolean } | undefined)?.authenticated) calls.push({ path: '/api/user/profile' });
-  const bodies = await Promise.all(
+  await Promise.all(
     // Without a currency list the app does not ask for prices at all.
     calls.map((call) => (call.priced && !chosen ? undefined : ask(call, chosen?.code ?? null))),
   );
-
-  let lcpImage: string | null = null;
-  const first = payloadOf(bodies[0]);
-  const item = (Array.isArray(first) ? first[0] : first) as { imageUrl?: unknown } | undefined;
-  if (pathname !== '/' && typeof item?.imageUrl === 'string' && item.imageUrl.startsWith('/')) lcpImage = item.imageUrl;
-  return { answers, lcpImage };
+  return answers;
 }
 
 /** Vite's build manifest: which files a source module needs. */

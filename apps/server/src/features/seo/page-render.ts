@@ -59,9 +59,19 @@ export function pageRenderer(webDist: string): PageRenderer | null {
   };
 }
 
-/** The image the rendered page asks for first (the one marked fetchpriority="high"), worth a preload in the head. */
-export function leadImage(html: string): string | null {
+/**
+ * A preload for the image the rendered page asks for first (the one marked fetchpriority="high"), so
+ * it starts downloading from the head; it names the same srcset and sizes, so the browser fetches the
+ * one copy the page will use. Attribute values are taken as React escaped them.
+ */
+export function leadImagePreload(html: string): string {
   const img = /<img\b[^>]*\bfetchpriority="high"[^>]*>/i.exec(html)?.[0];
-  const src = img ? /\bsrc="([^"]+)"/.exec(img)?.[1] : undefined;
-  return src?.startsWith('/') ? src : null;
+  if (!img) return '';
+  const attr = (name: string) => new RegExp(`\\s${name}="([^"]*)"`, 'i').exec(img)?.[1];
+  const src = attr('src');
+  if (!src?.startsWith('/')) return '';
+  const srcset = attr('srcset');
+  const sizes = attr('sizes');
+  const responsive = srcset ? ` imagesrcset="${srcset}"${sizes ? ` imagesizes="${sizes}"` : ''}` : '';
+  return `<link rel="preload" as="image" fetchpriority="high" href="${src}"${responsive}>`;
 }

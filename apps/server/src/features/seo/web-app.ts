@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client';
 import { publicCache } from '../../lib/http-cache';
 import { buildPagePreload, routePreloader } from './page-preload';
-import { isServerRendered, leadImage, type PageRenderer, pageRenderer } from './page-render';
+import { isServerRendered, leadImagePreload, type PageRenderer, pageRenderer } from './page-render';
 import { listSitemapEntries, type PageMeta, productPageMeta, profilePageMeta, staticPageMeta } from './seo.queries';
 import { escapeHtml, injectHead, renderHead, renderMissingHead } from './seo-head';
 
@@ -78,15 +78,14 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T | null> {
 }
 
 /** What a page's HTML gets besides its head: links, the rendered app, and answers for the browser. */
-type PageParts = { routeLinks: string; leadImage: string | null; appHtml?: string; scripts?: string; answers?: Preload };
+type PageParts = { routeLinks: string; imagePreload?: string; appHtml?: string; scripts?: string; answers?: Preload };
 
 /**
  * Puts the parts into the HTML. Replacements go through functions: the markup and the answers hold
  * user text, and a string replacement would read "$&" or "$'" in it as patterns.
  */
 function assemblePage(html: string, parts: PageParts): string {
-  const image = parts.leadImage ? `<link rel="preload" as="image" fetchpriority="high" href="${escapeHtml(parts.leadImage)}">` : '';
-  let out = html.replace('</head>', () => `${parts.routeLinks}${image}</head>`);
+  let out = html.replace('</head>', () => `${parts.routeLinks}${parts.imagePreload ?? ''}</head>`);
   if (parts.appHtml) {
     out = out.replace('<div id="root"></div>', () => `<div id="root">${parts.appHtml}</div>`);
     // The page is on screen without its code, which only makes it interactive: the code downloads at
@@ -112,11 +111,11 @@ async function pageParts(app: FastifyInstance, request: FastifyRequest, renderer
       }),
       RENDER_TIMEOUT_MS,
     );
-    if (rendered) return { appHtml: rendered.html, scripts: rendered.scripts, answers: rendered.failedAnswers, leadImage: leadImage(rendered.html) };
+    if (rendered) return { appHtml: rendered.html, scripts: rendered.scripts, answers: rendered.failedAnswers, imagePreload: leadImagePreload(rendered.html) };
   }
   const search = new URLSearchParams(request.url.slice(url.length + 1));
   const preload = await withTimeout(buildPagePreload(app, request, url, search), PRELOAD_TIMEOUT_MS);
-  return { answers: preload?.answers, leadImage: preload?.lcpImage ?? null };
+  return { answers: preload ?? undefined };
 }
 
 /**

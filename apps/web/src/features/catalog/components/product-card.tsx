@@ -23,6 +23,9 @@ export function cardTagline(productId: number, seed: number): string {
   return CARD_TAGLINES[Math.floor(unit * CARD_TAGLINES.length)] ?? CARD_TAGLINES[0];
 }
 
+/** How wide a card is shown (styles.css: the grid's 280 px minimum columns, the carousel's slides). */
+const CARD_SIZES = '(min-width: 1200px) 380px, (min-width: 640px) 50vw, calc(100vw - 32px)';
+
 const TYPE_KEY = { image: 'products.type_image', doc: 'products.type_doc', prompt: 'products.type_prompt', pack: 'products.type_pack' } as const;
 
 /** headingLevel: 2 where the card list has no section heading of its own (the shop grid), else 3. */
@@ -39,6 +42,8 @@ export function ProductCard({ product, eager = false, tagline = false, headingLe
           {product.imageUrl ? (
             <img
               src={product.imageUrl}
+              srcSet={product.imageSrcSet ?? undefined}
+              sizes={CARD_SIZES}
               alt=""
               width={480}
               height={360}

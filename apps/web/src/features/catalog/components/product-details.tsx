@@ -42,7 +42,17 @@ export function ProductDetails({ query }: { query: Query }) {
       <div className="details-grid">
         <div className="details-media">
           {product.imageUrl ? (
-            <img src={product.imageUrl} alt={product.title} width={960} height={720} fetchPriority="high" decoding="async" />
+            <img
+              src={product.imageUrl}
+              srcSet={product.imageSrcSet ?? undefined}
+              // styles.css: the wider column of .details-grid from 900 px, else the width inside the page padding.
+              sizes="(min-width: 900px) 640px, calc(100vw - 32px)"
+              alt={product.title}
+              width={960}
+              height={720}
+              fetchPriority="high"
+              decoding="async"
+            />
           ) : (
             <div className="card-placeholder large" aria-hidden="true">
               {product.title.slice(0, 1)}
