@@ -21,6 +21,33 @@ async function firstProductSlug(type: string): Promise<string> {
   return body.payload[0]!.slug;
 }
 
+/** Signs in through the API as the browser would (XSRF cookie first) and returns the Cookie header. */
+async function signInByApi(email: string): Promise<string> {
+  const jar = new Map<string, string>();
+  const absorb = (res: Response) => {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const eq = pair!.indexOf('=');
+      jar.set(pair!.slice(0, eq), pair!.slice(eq + 1));
+    }
+  };
+  const header = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+  absorb(await fetch(`${baseUrl()}/sanctum/csrf-cookie`));
+  const res = await fetch(`${baseUrl()}/api/login`, {
+    method: 'POST',
+    headers: {
+      cookie: header(),
+      'x-xsrf-token': decodeURIComponent(jar.get('XSRF-TOKEN') ?? ''),
+      'content-type': 'application/json',
+      accept: 'application/json',
+    },
+    body: JSON.stringify({ username: email, password: 'atelier-demo' }),
+  });
+  expect(res.status).toBe(200);
+  absorb(res);
+  return header();
+}
+
 async function noHorizontalScroll(page: Page) {
   // Strings run in the page: this file is typed without the DOM library.
   const [scrollWidth, width] = (await page.evaluate('[document.scrollingElement.scrollWidth, window.innerWidth]')) as [number, number];
@@ -230,5 +257,25 @@ describe('storefront', () => {
     await page.getByRole('tab', { name: 'Text' }).click();
     expect(await page.getByRole('tab', { name: 'Text' }).getAttribute('aria-selected')).toBe('true');
     await context.close();
+  });
+  it("many visitors at once each get a page with their own account in it, and nobody else's", async () => {
+    const buyer = await signInByApi('buyer@example.com');
+    const seller = await signInByApi('seller@example.com');
+    const visitors = [
+      { cookie: buyer, own: 'buyer@example.com', other: 'seller@example.com' },
+      { cookie: seller, own: 'seller@example.com', other: 'buyer@example.com' },
+      { cookie: '', own: null, other: '@example.com"' },
+    ];
+    const slug = await firstProductSlug('image');
+    const requests = Array.from({ length: 30 }, (_, i) => {
+      const who = visitors[i % visitors.length]!;
+      const path = ['/', '/products', `/products/${slug}`][i % 3]!;
+      return fetch(`${baseUrl()}${path}`, { headers: who.cookie ? { cookie: who.cookie } : {} }).then(async (res) => ({ who, path, html: await res.text() }));
+    });
+    for (const { who, path, html } of await Promise.all(requests)) {
+      expect(html, path).toContain('id="atelier-ssr"');
+      if (who.own) expect(html, path).toContain(who.own);
+      expect(html, path).not.toContain(who.other);
+    }
   });
 });
