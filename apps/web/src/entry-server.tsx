@@ -1,11 +1,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { dehydrate, type Query, QueryClientProvider } from '@tanstack/react-query';
+import { dehydrate, hashKey, type Query, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { I18nextProvider } from 'react-i18next';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
 import { App } from './app/app';
 import { routes } from './app/router';
+import { authQuery } from './features/auth/api/auth-state';
+import { currenciesQuery, settingsQuery } from './features/site/api/site-data';
 import { i18n } from './lib/i18n';
 import { createQueryClient } from './lib/query-client';
 import { type ServerEnv, setServerEnvProvider } from './lib/ssr-env';
@@ -69,14 +71,19 @@ export async function render(input: RenderInput): Promise<RenderResult | null> {
         </QueryClientProvider>
       </StrictMode>
     );
-    const asked = new Set<string>();
+    // What Boot waits for before it shows any page is asked up front, which saves a pass.
+    await Promise.all([
+      queryClient.prefetchQuery({ ...authQuery, retry: false }),
+      queryClient.prefetchQuery({ ...settingsQuery, retry: false }),
+      queryClient.prefetchQuery({ ...currenciesQuery, retry: false }),
+    ]);
+    const asked = new Set([authQuery, settingsQuery, currenciesQuery].map((query) => hashKey(query.queryKey)));
     let html = '';
     for (let pass = 0; pass < MAX_PASSES; pass++) {
-      const next = renderToString(tree);
+      html = renderToString(tree);
       const waiting = waitingQueries(queryClient.getQueryCache().getAll(), asked);
       // `<!--$!-->` marks a part that was still loading (a lazy module): render again once it is there.
-      if (!waiting.length && next === html && !next.includes('<!--$!-->')) break;
-      html = next;
+      if (!waiting.length && !html.includes('<!--$!-->')) break;
       for (const q of waiting) asked.add(q.queryHash);
       await Promise.all(waiting.map((q) => queryClient.prefetchQuery({ queryKey: q.queryKey, queryFn: q.options.queryFn, retry: false })));
       // Lazily loaded parts (the footer) resolve between passes.

@@ -20,6 +20,8 @@ export async function fetchAuthState(): Promise<AuthState> {
   }
 }
 
+export const authQuery = { queryKey: authKey, queryFn: fetchAuthState, staleTime: 60_000, retry: 1 };
+
 export function useAuth() {
-  return useQuery({ queryKey: authKey, queryFn: fetchAuthState, staleTime: 60_000, retry: 1 });
+  return useQuery(authQuery);
 }

@@ -13,8 +13,12 @@ export const siteKeys = {
 
 const forever = { staleTime: Number.POSITIVE_INFINITY, gcTime: Number.POSITIVE_INFINITY };
 
-export const useSettings = () => useQuery({ queryKey: siteKeys.settings, queryFn: () => api<SiteSettings>('/api/settings'), ...forever });
-export const useCurrencies = () => useQuery({ queryKey: siteKeys.currencies, queryFn: () => api<Currency[]>('/api/currencies'), ...forever });
+/** Asked before anything else shows (Boot); the server renderer asks them up front too. */
+export const settingsQuery = { queryKey: siteKeys.settings, queryFn: () => api<SiteSettings>('/api/settings'), ...forever };
+export const currenciesQuery = { queryKey: siteKeys.currencies, queryFn: () => api<Currency[]>('/api/currencies'), ...forever };
+
+export const useSettings = () => useQuery(settingsQuery);
+export const useCurrencies = () => useQuery(currenciesQuery);
 export const useStaticPages = () => useQuery({ queryKey: siteKeys.staticPages, queryFn: () => api<StaticPageSummary[]>('/api/static-pages'), ...forever });
 export const useSocialLinks = () => useQuery({ queryKey: siteKeys.socialLinks, queryFn: () => api<SocialLink[]>('/api/social-links'), ...forever });
 export const useStaticPage = (id: string) =>
