@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, launch, screenshot } from './browser';
+import { baseUrl, launch, open, screenshot } from './browser';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -21,7 +21,7 @@ describe('accounts in the browser', () => {
     const page = await context.newPage();
     const email = `e2e.${Date.now()}@example.com`;
 
-    await page.goto(`${baseUrl()}/register`);
+    await open(page, `${baseUrl()}/register`);
     await page.getByLabel('First name').fill('Marta');
     await page.getByLabel('Surname').fill('Lopes');
     await page.getByLabel('Email').fill(email);
@@ -43,19 +43,19 @@ describe('accounts in the browser', () => {
     await page.goto(`${baseUrl()}/dev/mail`);
     const href = await page.locator('a', { hasText: '/email/verify/' }).first().getAttribute('href');
     expect(href).toContain('/email/verify/');
-    await page.goto(href!.replace('http://localhost:3000', baseUrl()).replace(/^http:\/\/127\.0\.0\.1:\d+/, baseUrl()));
+    await open(page, href!.replace('http://localhost:3000', baseUrl()).replace(/^http:\/\/127\.0\.0\.1:\d+/, baseUrl()));
     await page.waitForURL(`${baseUrl()}/email/verify/success`);
     await page.getByText('Thank you! Your e-mail address is verified.').waitFor();
 
     // Log out, then log in.
-    await page.goto(`${baseUrl()}/dashboard`);
+    await open(page, `${baseUrl()}/dashboard`);
     // The app goes home at once and ends the session on the server in the background: the next
     // page load waits for that answer, as a person typing a new address would.
     const loggedOut = page.waitForResponse((r) => r.url().endsWith('/api/logout'));
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.waitForURL(`${baseUrl()}/`);
     await loggedOut;
-    await page.goto(`${baseUrl()}/login`);
+    await open(page, `${baseUrl()}/login`);
     await signInThroughForm(page, email, 'amber-orchard-51');
     await page.waitForURL(`${baseUrl()}/dashboard`);
 
@@ -106,7 +106,7 @@ describe('accounts in the browser', () => {
   it('sends a guest from /dashboard to login and back there after signing in', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${baseUrl()}/dashboard/contact`);
+    await open(page, `${baseUrl()}/dashboard/contact`);
     await page.waitForURL(/\/login\?redirect=/);
     expect(new URL(page.url()).searchParams.get('redirect')).toBe('/dashboard/contact');
     await screenshot(page, 'login');
@@ -114,7 +114,7 @@ describe('accounts in the browser', () => {
     await page.waitForURL(`${baseUrl()}/dashboard/contact`);
     await page.getByRole('heading', { name: 'Bianca Byrne' }).waitFor();
     // A signed-in user opening a guest-only page goes to the dashboard.
-    await page.goto(`${baseUrl()}/login`);
+    await open(page, `${baseUrl()}/login`);
     await page.waitForURL(`${baseUrl()}/dashboard`);
     await context.close();
   });

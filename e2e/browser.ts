@@ -28,3 +28,12 @@ export async function screenshot(page: Page, name: string) {
   mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
 }
+
+/**
+ * Opens a page of the app and waits until the app has taken it over. A server-rendered page shows
+ * its content before its scripts run; a click in that moment does nothing, for a test as for a person.
+ */
+export async function open(page: Page, url: string) {
+  await page.goto(url);
+  await page.locator('html[data-app-ready]').waitFor({ state: 'attached' });
+}

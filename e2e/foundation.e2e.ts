@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, launch, screenshot } from './browser';
+import { baseUrl, launch, open, screenshot } from './browser';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -11,7 +11,7 @@ afterAll(() => browser?.close());
 describe('foundation', () => {
   it('renders the home page', async () => {
     const page = await browser.newPage();
-    await page.goto(`${baseUrl()}/`);
+    await open(page, `${baseUrl()}/`);
     await expect(page.getByRole('heading', { name: 'Step Inside' }).waitFor()).resolves.toBeUndefined();
     // The hero and the closing call to action both say 'Get Started' (SPEC §2 home).
     await expect(page.getByRole('link', { name: 'Get Started' }).first().isVisible()).resolves.toBe(true);
@@ -22,7 +22,7 @@ describe('foundation', () => {
 
   it('shows the 404 page for an unknown path', async () => {
     const page = await browser.newPage();
-    await page.goto(`${baseUrl()}/this/does/not/exist`);
+    await open(page, `${baseUrl()}/this/does/not/exist`);
     await page.getByTestId('not-found').waitFor();
     expect(page.url()).toBe(`${baseUrl()}/404`);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Page not found');
@@ -31,7 +31,7 @@ describe('foundation', () => {
 
   it('sends a guest from a protected page to login with the redirect', async () => {
     const page = await browser.newPage();
-    await page.goto(`${baseUrl()}/dashboard`);
+    await open(page, `${baseUrl()}/dashboard`);
     await page.waitForURL(/\/login\?redirect=/);
     expect(new URL(page.url()).searchParams.get('redirect')).toBe('/dashboard');
     await page.close();

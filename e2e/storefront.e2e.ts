@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, launch, screenshot } from './browser';
+import { baseUrl, launch, open, screenshot } from './browser';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -63,7 +63,7 @@ async function noHorizontalScroll(page: Page) {
 describe('storefront', () => {
   it('home: switch an Explore tab, open a product, go back', async () => {
     const { context, page } = await visitor();
-    await page.goto(`${baseUrl()}/`);
+    await open(page, `${baseUrl()}/`);
     await page.getByRole('heading', { name: 'Step Inside' }).waitFor();
     const panel = page.getByRole('tabpanel');
     await panel.getByTestId('product-card').first().waitFor();
@@ -91,7 +91,7 @@ describe('storefront', () => {
 
   it('searches from the header and shows results', async () => {
     const { context, page } = await visitor();
-    await page.goto(`${baseUrl()}/`);
+    await open(page, `${baseUrl()}/`);
     const box = page.getByRole('banner').getByRole('searchbox', { name: 'Search' });
     await box.fill('   ');
     await box.press('Enter');
@@ -109,7 +109,7 @@ describe('storefront', () => {
 
   it('switching the currency re-prices what is shown, and a reload keeps it', async () => {
     const { context, page } = await visitor();
-    await page.goto(`${baseUrl()}/products`);
+    await open(page, `${baseUrl()}/products`);
     const firstPrice = page.getByTestId('product-grid').getByTestId('price').first();
     await firstPrice.waitFor();
     const before = (await firstPrice.textContent())!;
@@ -133,7 +133,7 @@ describe('storefront', () => {
   it('accepting cookies hides the panel for good', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${baseUrl()}/`);
+    await open(page, `${baseUrl()}/`);
     const panel = page.getByTestId('cookie-consent');
     await panel.waitFor();
     await panel.getByRole('button', { name: 'Accept all' }).click();
@@ -155,7 +155,7 @@ describe('storefront', () => {
 
   it('a footer category link opens the list filtered by its type', async () => {
     const { context, page } = await visitor();
-    await page.goto(`${baseUrl()}/`);
+    await open(page, `${baseUrl()}/`);
     const arts = page.getByRole('contentinfo').getByRole('link', { name: 'ARTS' });
     await arts.click();
     await page.waitForURL(/\/products\?type=image$/);
@@ -170,16 +170,16 @@ describe('storefront', () => {
 
   it('at 375 px wide, home, the list and a product page have no horizontal scroll', async () => {
     const { context, page } = await visitor({ width: 375, height: 812 });
-    await page.goto(`${baseUrl()}/`);
+    await open(page, `${baseUrl()}/`);
     await page.getByRole('tabpanel').getByTestId('product-card').first().waitFor();
     await noHorizontalScroll(page);
     await screenshot(page, 'storefront-home-375');
 
-    await page.goto(`${baseUrl()}/products`);
+    await open(page, `${baseUrl()}/products`);
     await page.getByTestId('product-grid').waitFor();
     await noHorizontalScroll(page);
 
-    await page.goto(`${baseUrl()}/products/${await firstProductSlug('image')}`);
+    await open(page, `${baseUrl()}/products/${await firstProductSlug('image')}`);
     await page.getByTestId('product-details').waitFor();
     await page.locator('.details-media img').evaluate('(img) => img.decode().catch(() => undefined)');
     await noHorizontalScroll(page);
@@ -194,7 +194,7 @@ describe('storefront', () => {
       if (url.pathname.startsWith('/api/')) asked.push(url.pathname + url.search);
     });
     const slug = await firstProductSlug('image');
-    await page.goto(`${baseUrl()}/products/${slug}`);
+    await open(page, `${baseUrl()}/products/${slug}`);
     await page.getByTestId('price').first().waitFor();
     await page.waitForLoadState('networkidle');
     // The server answered the auth check, settings, currencies, footer data and the product in the
@@ -205,7 +205,7 @@ describe('storefront', () => {
     await context.addCookies([{ name: 'selectedCurrency', value: 'USD', url: baseUrl() }]);
     await page.evaluate(`localStorage.setItem('selectedCurrency', 'USD')`);
     asked.length = 0;
-    await page.goto(`${baseUrl()}/products?type=image`);
+    await open(page, `${baseUrl()}/products?type=image`);
     await page.getByTestId('product-card').first().waitFor();
     await page.waitForLoadState('networkidle');
     expect(await page.getByTestId('price').first().textContent()).toContain('$');
@@ -224,6 +224,7 @@ describe('storefront', () => {
       [`/packs/${pack.slug}`, pack.title],
       ['/page/terms', '<h1'],
       ['/contact', '<form'],
+      ['/profile/sofia', '<h1>Sofia'],
     ];
     // The HTML itself holds the page (what a crawler or a phone before its scripts sees).
     for (const [path, text] of pages) {
@@ -231,6 +232,8 @@ describe('storefront', () => {
       const root = /<div id="root">([\s\S]*?)<\/div>\s*<script type="application\/json" id="atelier-ssr">/.exec(html)?.[1] ?? '';
       expect(root, path).toContain(text.replace(/&/g, '&amp;'));
     }
+    // The page's background is right from the first paint, before any script.
+    expect(await (await fetch(`${baseUrl()}/profile/sofia`)).text()).toContain('<body data-background="profile">');
 
     // Without JavaScript at all, a product page still shows its title, picture and price.
     const noJs = await browser.newContext({ javaScriptEnabled: false });
@@ -248,12 +251,12 @@ describe('storefront', () => {
       if (m.type() === 'error') problems.push(`console: ${m.text()}`);
     });
     for (const [path] of pages) {
-      await page.goto(`${baseUrl()}${path}`);
+      await open(page, `${baseUrl()}${path}`);
       await page.waitForLoadState('networkidle');
     }
     expect(problems).toEqual([]);
     // Hydrated: the Explore tabs answer clicks.
-    await page.goto(`${baseUrl()}/`);
+    await open(page, `${baseUrl()}/`);
     await page.getByRole('tab', { name: 'Text' }).click();
     expect(await page.getByRole('tab', { name: 'Text' }).getAttribute('aria-selected')).toBe('true');
     await context.close();

@@ -61,6 +61,7 @@ describe('server rendering', () => {
     expect(html).toContain('<span>12.50</span><span class="price-symbol">€</span>');
     expect(html).toContain('<footer');
     expect(html).not.toContain('<!--$!-->');
+    expect(result!.background).toBe('default');
     // Asked in the visitor's currency (the default, with no cookie), and each call once.
     expect(api.asked).toContain('/api/products/harbour-at-dawn/info?currency=EUR');
     expect(new Set(api.asked).size).toBe(api.asked.length);
@@ -80,6 +81,7 @@ describe('server rendering', () => {
   it("shows a signed-in visitor's header, and leaves an unknown product for the browser to report", async () => {
     const signedIn = await render({ url: '/', cookies: {}, fetch: fakeApi(true).fetch });
     expect(signedIn!.html).toContain('Step Inside');
+    expect(signedIn!.background).toBe('home');
     expect(signedIn!.html).toContain('aria-label="Cart"');
     const guest = await render({ url: '/', cookies: {}, fetch: fakeApi(false).fetch });
     expect(guest!.html).not.toContain('aria-label="Cart"');

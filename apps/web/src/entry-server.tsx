@@ -5,6 +5,7 @@ import { renderToString } from 'react-dom/server';
 import { I18nextProvider } from 'react-i18next';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
 import { App } from './app/app';
+import type { RouteMeta } from './app/route-meta';
 import { routes } from './app/router';
 import { authQuery } from './features/auth/api/auth-state';
 import { currenciesQuery, settingsQuery } from './features/site/api/site-data';
@@ -43,6 +44,8 @@ export type RenderResult = {
   html: string;
   /** The script that carries the query answers to the browser (the routes have no loaders, so no router state). */
   scripts: string;
+  /** The page's background (RouteMeta), for `<body data-background>`, which the browser sets itself later. */
+  background: string;
 };
 
 function waitingQueries(queries: Query[], asked: Set<string>): Query[] {
@@ -91,6 +94,9 @@ export async function render(input: RenderInput): Promise<RenderResult | null> {
     }
     const state = serializeSsrState({ seed: env.seed, queries: dehydrate(queryClient) });
     queryClient.clear();
-    return { html, scripts: `<script type="application/json" id="${SSR_STATE_ELEMENT_ID}">${state}</script>` };
+    // As AppLayout reads it: the deepest route that declares a title.
+    const meta = context.matches.map((m) => m.route.handle as RouteMeta | undefined).findLast((h) => h?.title);
+    const background = meta?.background ?? 'default';
+    return { html, scripts: `<script type="application/json" id="${SSR_STATE_ELEMENT_ID}">${state}</script>`, background };
   });
 }

@@ -19,6 +19,8 @@ function Boot({ router }: { router: ReactNode }) {
 
   useEffect(() => {
     void loadServerWords().finally(() => setWordsReady(true));
+    // The page is interactive from here on (a server-rendered page is hydrated): tests wait for it.
+    document.documentElement.dataset.appReady = '';
   }, []);
   useEffect(() => {
     if (settings.isError) toast.error('Could not load settings from the server.');

@@ -127,7 +127,7 @@ describe('API answers inside the HTML of a page', () => {
     expect(html).not.toContain('index-abc.css');
     expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/products-3.js">');
     expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/card-4.js">');
-    expect(html).toContain('<link rel="preload" as="style" crossorigin href="/assets/card-5.css">');
+    expect(html).toContain('<link rel="stylesheet" crossorigin href="/assets/card-5.css">');
     // Already linked by index.html itself.
     expect(html).not.toContain('shared-2.js');
     expect((await page('/')).body).not.toContain('products-3.js');

@@ -124,7 +124,8 @@ const ROUTE_MODULES: [RegExp, string][] = [
 
 /**
  * Reads the web build's manifest once and answers, for a page path, the `<link>` tags that fetch its
- * route module (and what that module imports) while the main bundle is still downloading.
+ * route module (and what that module imports) while the main bundle is still downloading, and the
+ * route's own stylesheets.
  */
 export function routePreloader(webDist: string): (pathname: string) => string {
   const file = path.join(webDist, '.vite', 'manifest.json');
@@ -151,7 +152,8 @@ export function routePreloader(webDist: string): (pathname: string) => string {
     for (const k of needed) {
       if (inIndex.has(k)) continue;
       links.push(`<link rel="modulepreload" crossorigin href="/${manifest[k]!.file}">`);
-      for (const css of manifest[k]!.css ?? []) links.push(`<link rel="preload" as="style" crossorigin href="/${css}">`);
+      // A stylesheet, not a preload: a page rendered on the server must be styled at its first paint.
+      for (const css of manifest[k]!.css ?? []) links.push(`<link rel="stylesheet" crossorigin href="/${css}">`);
     }
     const html = links.join('');
     cache.set(key, html);

@@ -6,7 +6,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /** What apps/web/src/entry-server.tsx exports (built by `vite build --ssr` into apps/web/dist-ssr). */
 type RenderModule = {
-  render(input: { url: string; cookies: Record<string, string>; fetch: (url: string) => Promise<Response> }): Promise<{ html: string; scripts: string } | null>;
+  render(input: {
+    url: string;
+    cookies: Record<string, string>;
+    fetch: (url: string) => Promise<Response>;
+  }): Promise<{ html: string; scripts: string; background: string } | null>;
 };
 
 export type RenderedPage = {
@@ -14,6 +18,8 @@ export type RenderedPage = {
   html: string;
   /** The script carrying the answers the markup was rendered with. */
   scripts: string;
+  /** The page's background, for `<body data-background>`. */
+  background: string;
   /**
    * Client errors the render met (a product that does not exist, say). The browser asks those again
    * because failed queries are not handed over, so they go into the page's preload instead.

@@ -78,7 +78,7 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T | null> {
 }
 
 /** What a page's HTML gets besides its head: links, the rendered app, and answers for the browser. */
-type PageParts = { routeLinks: string; imagePreload?: string; appHtml?: string; scripts?: string; answers?: Preload };
+type PageParts = { routeLinks: string; imagePreload?: string; appHtml?: string; scripts?: string; background?: string; answers?: Preload };
 
 /**
  * Puts the parts into the HTML. Replacements go through functions: the markup and the answers hold
@@ -88,6 +88,8 @@ function assemblePage(html: string, parts: PageParts): string {
   let out = html.replace('</head>', () => `${parts.routeLinks}${parts.imagePreload ?? ''}</head>`);
   if (parts.appHtml) {
     out = out.replace('<div id="root"></div>', () => `<div id="root">${parts.appHtml}</div>`);
+    // The body carries the page's background from the first paint (the app sets it later on its own).
+    if (parts.background) out = out.replace('<body>', () => `<body data-background="${escapeHtml(parts.background!)}">`);
     // The page is on screen without its code, which only makes it interactive: the code downloads at
     // low priority, so on a slow network the largest image goes first.
     out = out
@@ -111,7 +113,10 @@ async function pageParts(app: FastifyInstance, request: FastifyRequest, renderer
       }),
       RENDER_TIMEOUT_MS,
     );
-    if (rendered) return { appHtml: rendered.html, scripts: rendered.scripts, answers: rendered.failedAnswers, imagePreload: leadImagePreload(rendered.html) };
+    if (rendered) {
+      const { html, scripts, background, failedAnswers } = rendered;
+      return { appHtml: html, scripts, background, answers: failedAnswers, imagePreload: leadImagePreload(html) };
+    }
   }
   const search = new URLSearchParams(request.url.slice(url.length + 1));
   const preload = await withTimeout(buildPagePreload(app, request, url, search), PRELOAD_TIMEOUT_MS);

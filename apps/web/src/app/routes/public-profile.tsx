@@ -31,7 +31,7 @@ export function Component() {
         <div className="stat-row">
           {p.hourly_rate > 0 && <p>{t('profile.rate', { rate: p.hourly_rate.toFixed(2) })}</p>}
           <p>{t('profile.works', { count: p.products_count })}</p>
-          <p>{t('profile.member_since', { date: new Date(p.created_at * 1000).toLocaleDateString('en-GB') })}</p>
+          <p>{t('profile.member_since', { date: new Date(p.created_at * 1000).toLocaleDateString('en-GB', { timeZone: 'UTC' }) })}</p>
         </div>
       </section>
     </article>

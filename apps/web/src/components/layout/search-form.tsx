@@ -17,9 +17,17 @@ export function SearchForm({ className = '', onSearched }: { className?: string;
     onSearched?.();
   }
   return (
-    <form className={`search-form ${className}`} role="search" onSubmit={onSubmit}>
+    // action/name: before the app has taken over a server-rendered page, the form still searches.
+    <form className={`search-form ${className}`} role="search" action="/products" method="get" onSubmit={onSubmit}>
       <SearchIcon size={18} />
-      <input type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder={t('nav.search_placeholder')} aria-label={t('nav.search')} />
+      <input
+        type="search"
+        name="search"
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        placeholder={t('nav.search_placeholder')}
+        aria-label={t('nav.search')}
+      />
     </form>
   );
 }
