@@ -241,6 +241,12 @@ describe('storefront', () => {
     await still.goto(`${baseUrl()}/products/${slug}`);
     expect(await still.getByRole('heading', { level: 1 }).textContent()).toBe(product.payload.title);
     expect(await still.getByTestId('price').first().textContent()).toMatch(/\d+\.\d{2}/);
+    // The header search works as a plain form: the server renders the results.
+    await still.getByRole('banner').getByRole('searchbox', { name: 'Search' }).fill('aurora');
+    await still.getByRole('banner').getByRole('searchbox', { name: 'Search' }).press('Enter');
+    await still.waitForURL(/\/products\?search=aurora$/);
+    const found = await still.getByTestId('product-grid').locator('.card-title').allTextContents();
+    expect(found.some((t) => /aurora/i.test(t))).toBe(true);
     await noJs.close();
 
     // With it, the browser takes over the same markup: no hydration error, no failed call.
