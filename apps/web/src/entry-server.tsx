@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { dehydrate, hashKey, type Query, QueryClientProvider } from '@tanstack/react-query';
+import { jsonScriptTag } from '@atelier/shared/preload';
+import { dehydrate, type Query, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { I18nextProvider } from 'react-i18next';
@@ -12,7 +13,7 @@ import { currenciesQuery, settingsQuery } from './features/site/api/site-data';
 import { i18n } from './lib/i18n';
 import { createQueryClient } from './lib/query-client';
 import { type ServerEnv, setServerEnvProvider } from './lib/ssr-env';
-import { SSR_STATE_ELEMENT_ID, serializeSsrState } from './lib/ssr-state';
+import { SSR_STATE_ELEMENT_ID, type SsrState } from './lib/ssr-state';
 
 /**
  * Server rendering of the web app (built with `vite build --ssr`, loaded by the API server's
@@ -48,10 +49,11 @@ export type RenderResult = {
   background: string;
 };
 
-function waitingQueries(queries: Query[], asked: Set<string>): Query[] {
+/** Queries the last pass asked that have no answer yet (an answered or failed query is no longer pending). */
+function waitingQueries(queries: Query[]): Query[] {
   return queries.filter((q) => {
     const options = q.options as { enabled?: unknown; queryFn?: unknown };
-    return q.state.status === 'pending' && !asked.has(q.queryHash) && options.enabled !== false && typeof options.queryFn === 'function';
+    return q.state.status === 'pending' && options.enabled !== false && typeof options.queryFn === 'function';
   });
 }
 
@@ -80,23 +82,21 @@ export async function render(input: RenderInput): Promise<RenderResult | null> {
       queryClient.prefetchQuery({ ...settingsQuery, retry: false }),
       queryClient.prefetchQuery({ ...currenciesQuery, retry: false }),
     ]);
-    const asked = new Set([authQuery, settingsQuery, currenciesQuery].map((query) => hashKey(query.queryKey)));
     let html = '';
     for (let pass = 0; pass < MAX_PASSES; pass++) {
       html = renderToString(tree);
-      const waiting = waitingQueries(queryClient.getQueryCache().getAll(), asked);
+      const waiting = waitingQueries(queryClient.getQueryCache().getAll());
       // `<!--$!-->` marks a part that was still loading (a lazy module): render again once it is there.
       if (!waiting.length && !html.includes('<!--$!-->')) break;
-      for (const q of waiting) asked.add(q.queryHash);
       await Promise.all(waiting.map((q) => queryClient.prefetchQuery({ queryKey: q.queryKey, queryFn: q.options.queryFn, retry: false })));
       // Lazily loaded parts (the footer) resolve between passes.
       await nextTurn();
     }
-    const state = serializeSsrState({ seed: env.seed, queries: dehydrate(queryClient) });
+    const state: SsrState = { seed: env.seed, queries: dehydrate(queryClient) };
     queryClient.clear();
     // As AppLayout reads it: the deepest route that declares a title.
     const meta = context.matches.map((m) => m.route.handle as RouteMeta | undefined).findLast((h) => h?.title);
     const background = meta?.background ?? 'default';
-    return { html, scripts: `<script type="application/json" id="${SSR_STATE_ELEMENT_ID}">${state}</script>`, background };
+    return { html, scripts: jsonScriptTag(SSR_STATE_ELEMENT_ID, state), background };
   });
 }

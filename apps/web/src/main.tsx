@@ -9,13 +9,14 @@ import './styles.css';
 import { currentLanguage } from './lib/api-client';
 import { i18n } from './lib/i18n';
 import { createQueryClient } from './lib/query-client';
+import { takeScriptJson } from './lib/script-json';
 import { setPageSeed } from './lib/ssr-env';
-import { readSsrState } from './lib/ssr-state';
+import { SSR_STATE_ELEMENT_ID, type SsrState } from './lib/ssr-state';
 
 async function start() {
   const container = document.getElementById('root')!;
   const queryClient = createQueryClient();
-  const ssr = readSsrState();
+  const ssr = takeScriptJson<SsrState>(SSR_STATE_ELEMENT_ID);
   // The server renders pages in English; a visitor who chose another language gets a browser render.
   const hydrate = ssr !== null && currentLanguage() === 'en';
   if (ssr) setPageSeed(ssr.seed);

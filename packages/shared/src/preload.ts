@@ -32,10 +32,15 @@ export function preloadKey(pathAndQuery: string): string {
   return query ? `${url.pathname}?${query}` : url.pathname;
 }
 
-/** Serialises a preload for a <script type="application/json">: nothing in it can close the element. */
-export function serializePreload(preload: Preload): string {
-  return JSON.stringify(preload)
+/** JSON for a <script type="application/json"> element: nothing in it can close the element. */
+export function toScriptJson(value: unknown): string {
+  return JSON.stringify(value)
     .replace(/</g, '\\u003c')
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
+}
+
+/** A `<script type="application/json">` element carrying `value`, for the browser to read by its id. */
+export function jsonScriptTag(id: string, value: unknown): string {
+  return `<script type="application/json" id="${id}">${toScriptJson(value)}</script>`;
 }

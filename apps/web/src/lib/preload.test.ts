@@ -1,4 +1,4 @@
-import { PRELOAD_ELEMENT_ID, PRELOAD_MAX_AGE_MS, serializePreload } from '@atelier/shared/preload';
+import { PRELOAD_ELEMENT_ID, PRELOAD_MAX_AGE_MS, toScriptJson } from '@atelier/shared/preload';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { api } from './api-client';
 import { writeCookie } from './cookies';
@@ -8,7 +8,7 @@ function putPreload(answers: Record<string, { status: number; body: unknown; cur
   const el = document.createElement('script');
   el.type = 'application/json';
   el.id = PRELOAD_ELEMENT_ID;
-  el.textContent = serializePreload(answers);
+  el.textContent = toScriptJson(answers);
   document.body.appendChild(el);
 }
 

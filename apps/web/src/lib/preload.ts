@@ -1,18 +1,13 @@
 import { PRELOAD_ELEMENT_ID, PRELOAD_MAX_AGE_MS, type Preload, preloadKey } from '@atelier/shared/preload';
+import { takeScriptJson } from './script-json';
 
 let store: { answers: Preload; until: number } | null | undefined;
 
 function readStore() {
   if (store !== undefined) return store;
-  store = null;
-  const el = typeof document === 'undefined' ? null : document.getElementById(PRELOAD_ELEMENT_ID);
-  if (!el?.textContent) return store;
-  try {
-    store = { answers: JSON.parse(el.textContent) as Preload, until: Date.now() + PRELOAD_MAX_AGE_MS };
-  } catch {
-    // A broken preload only costs the round trips it would have saved.
-  }
-  el.remove();
+  // A missing or broken preload only costs the round trips it would have saved.
+  const answers = takeScriptJson<Preload>(PRELOAD_ELEMENT_ID);
+  store = answers ? { answers, until: Date.now() + PRELOAD_MAX_AGE_MS } : null;
   return store;
 }
 

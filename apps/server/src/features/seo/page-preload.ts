@@ -5,6 +5,7 @@ import { RANDOM_PRODUCTS_PER_TYPE } from '@atelier/shared/constants';
 import { resolveCurrency, SELECTED_CURRENCY_COOKIE } from '@atelier/shared/currency';
 import { type Preload, preloadKey } from '@atelier/shared/preload';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { inProcessGet, isReplayable } from './in-process-api';
 
 type Query = Record<string, string | number | (string | number)[] | undefined>;
 /** One GET call of the web app; `priced` calls carry prices and are asked in the visitor's currency. */
@@ -20,7 +21,8 @@ const SHELL_CALLS: Call[] = [
   { path: '/api/categories' },
 ];
 
-function decode(segment: string): string | null {
+/** A URL path segment decoded, or null when it is not valid percent-encoding. */
+export function decodeSegment(segment: string): string | null {
   try {
     return decodeURIComponent(segment);
   } catch {
@@ -38,13 +40,13 @@ export function pageCalls(pathname: string, search: URLSearchParams): Call[] {
   if (pathname === '/') return [{ path: '/api/products/random', query: { limit: RANDOM_PRODUCTS_PER_TYPE, product_type: 'prompt' }, priced: true }];
   const products = /^\/products(?:\/([^/]+))?\/?$/.exec(pathname);
   if (products) {
-    const param = products[1] === undefined ? undefined : decode(products[1]);
+    const param = products[1] === undefined ? undefined : decodeSegment(products[1]);
     if (param === null) return [];
     if (param && !isProductType(param)) return [{ path: `${itemPath('/api/products', param)}/info`, priced: true }];
     return [{ path: '/api/products/catalog', query: catalogApiQuery(parseCatalogUrl(param, search)), priced: true }];
   }
   const item = /^\/(packs|profile|page)\/([^/]+)\/?$/.exec(pathname);
-  const key = item ? decode(item[2]!) : null;
+  const key = item ? decodeSegment(item[2]!) : null;
   if (!item || key === null) return [];
   if (item[1] === 'packs') return [{ path: `${itemPath('/api/packs', key)}/info`, priced: true }];
   if (item[1] === 'profile') return [{ path: itemPath('/api/user/public-profile', key) }];
@@ -62,14 +64,6 @@ function callUrl(call: Call, currency: string | null): string {
   return text ? `${call.path}?${text}` : call.path;
 }
 
-function readCookie(header: string | undefined, name: string): string | null {
-  for (const part of (header ?? '').split(/;\s*/)) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq) === name) return decode(part.slice(eq + 1));
-  }
-  return null;
-}
-
 type Envelope = { status?: string; payload?: unknown };
 const payloadOf = (body: unknown) => (body as Envelope | null)?.payload;
 
@@ -79,13 +73,12 @@ const payloadOf = (body: unknown) => (body as Envelope | null)?.payload;
  * the web app then asks them itself.
  */
 export async function buildPagePreload(app: FastifyInstance, request: FastifyRequest, pathname: string, search: URLSearchParams): Promise<Preload> {
-  const headers = { accept: 'application/json', ...(request.headers.cookie ? { cookie: request.headers.cookie } : {}) };
+  const get = inProcessGet(app, request);
   const answers: Preload = {};
   const ask = async (call: Call, currency: string | null) => {
     const url = callUrl(call, currency);
-    const res = await app.inject({ method: 'GET', url, headers, remoteAddress: request.ip });
-    // 204 has no body to replay; 5xx and 429 are worth asking again from the browser.
-    if (res.statusCode === 204 || res.statusCode >= 500 || res.statusCode === 429) return undefined;
+    const res = await get(url);
+    if (!isReplayable(res.statusCode)) return undefined;
     const body: unknown = res.json();
     answers[preloadKey(url)] = { status: res.statusCode, body, currency: call.priced ? currency : null };
     return body;
@@ -94,9 +87,7 @@ export async function buildPagePreload(app: FastifyInstance, request: FastifyReq
   const shell = await Promise.all(SHELL_CALLS.map((call) => ask(call, null)));
   const auth = shell[SHELL_CALLS.findIndex((c) => c.path === '/api/is-auth')];
   const list = payloadOf(shell[SHELL_CALLS.findIndex((c) => c.path === '/api/currencies')]);
-  const chosen = Array.isArray(list)
-    ? resolveCurrency(list as { code: string; default: boolean }[], readCookie(request.headers.cookie, SELECTED_CURRENCY_COOKIE))
-    : undefined;
+  const chosen = Array.isArray(list) ? resolveCurrency(list as { code: string; default: boolean }[], request.cookies[SELECTED_CURRENCY_COOKIE]) : undefined;
   const calls = pageCalls(pathname, search);
   // SPEC §7 is-auth answers `authenticated` beside `status`, not in a payload.
   if ((auth as { authenticated?: boolean } | undefined)?.authenticated) calls.push({ path: '/api/user/profile' });
@@ -131,14 +122,13 @@ export function routePreloader(webDist: string): (pathname: string) => string {
   const file = path.join(webDist, '.vite', 'manifest.json');
   if (!existsSync(file)) return () => '';
   const manifest = JSON.parse(readFileSync(file, 'utf8')) as Manifest;
-  const entry = Object.values(manifest).find((m) => m.isEntry);
   const inIndex = new Set<string>();
   const walk = (key: string, into: Set<string>) => {
     if (into.has(key) || !manifest[key]) return;
     into.add(key);
     for (const dep of manifest[key]!.imports ?? []) walk(dep, into);
   };
-  const entryKey = Object.keys(manifest).find((k) => manifest[k] === entry);
+  const entryKey = Object.keys(manifest).find((k) => manifest[k]!.isEntry);
   if (entryKey) walk(entryKey, inIndex);
   const cache = new Map<string, string>();
   return (pathname) => {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Preload, preloadKey } from '@atelier/shared/preload';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { inProcessGet, isReplayable } from './in-process-api';
 
 /** What apps/web/src/entry-server.tsx exports (built by `vite build --ssr` into apps/web/dist-ssr). */
 type RenderModule = {
@@ -47,12 +48,12 @@ export function pageRenderer(webDist: string): PageRenderer | null {
   return async (app, request) => {
     loaded ??= import(pathToFileURL(file).href) as Promise<RenderModule>;
     const { render } = await loaded;
-    const headers = { accept: 'application/json', ...(request.headers.cookie ? { cookie: request.headers.cookie } : {}) };
+    const get = inProcessGet(app, request);
     const failedAnswers: Preload = {};
     const fetchApi = async (url: string) => {
-      const res = await app.inject({ method: 'GET', url, headers, remoteAddress: request.ip });
+      const res = await get(url);
       const status = res.statusCode;
-      if (status >= 400 && status < 500 && status !== 429) {
+      if (status >= 400 && isReplayable(status)) {
         failedAnswers[preloadKey(url)] = { status, body: res.json(), currency: new URL(url, 'http://x').searchParams.get('currency') };
       }
       const empty = status === 204 || status === 304;

@@ -2,12 +2,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import zlib, { brotliCompressSync, gzipSync } from 'node:zlib';
 import { PRODUCT_TYPES } from '@atelier/shared';
-import { PRELOAD_ELEMENT_ID, type Preload, serializePreload } from '@atelier/shared/preload';
+import { jsonScriptTag, PRELOAD_ELEMENT_ID, type Preload } from '@atelier/shared/preload';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client';
 import { publicCache } from '../../lib/http-cache';
-import { buildPagePreload, routePreloader } from './page-preload';
+import { buildPagePreload, decodeSegment, routePreloader } from './page-preload';
 import { isServerRendered, leadImagePreload, type PageRenderer, pageRenderer } from './page-render';
 import { listSitemapEntries, type PageMeta, productPageMeta, profilePageMeta, staticPageMeta } from './seo.queries';
 import { escapeHtml, injectHead, renderHead, renderMissingHead } from './seo-head';
@@ -23,13 +23,8 @@ const productTypes: readonly string[] = PRODUCT_TYPES;
 async function metaForPath(db: Db, urlPath: string): Promise<PageMeta | null | undefined> {
   const match = /^\/(products|packs|profile|page)\/([^/]+)\/?$/.exec(urlPath);
   if (!match) return undefined;
-  let key: string;
-  try {
-    key = decodeURIComponent(match[2]!);
-  } catch {
-    return null;
-  }
-  if (key.length > 200) return null;
+  const key = decodeSegment(match[2]!);
+  if (key === null || key.length > 200) return null;
   switch (match[1]) {
     case 'products':
       // products/{type} is the list filtered by type (SPEC §2), not a product.
@@ -98,7 +93,7 @@ function assemblePage(html: string, parts: PageParts): string {
   }
   let tail = parts.scripts ?? '';
   if (parts.answers && Object.keys(parts.answers).length) {
-    tail += `<script type="application/json" id="${PRELOAD_ELEMENT_ID}">${serializePreload(parts.answers)}</script>`;
+    tail += jsonScriptTag(PRELOAD_ELEMENT_ID, parts.answers);
   }
   return tail ? out.replace('</body>', () => `${tail}</body>`) : out;
 }

@@ -4,6 +4,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { Field } from '../../../components/ui/field';
+import { SubmitButton } from '../../../components/ui/submit-button';
 import { useToast } from '../../../components/ui/toast';
 import { ApiError } from '../../../lib/api-client';
 import { applyServerErrors } from '../../../lib/form-errors';
@@ -31,9 +32,7 @@ export function LoginForm() {
     <form className="form-grid" onSubmit={onSubmit} noValidate>
       <Field label={t('auth.email')} type="email" autoComplete="email" error={errors.username?.message} {...form.register('username')} />
       <Field label={t('auth.password')} type="password" autoComplete="current-password" error={errors.password?.message} {...form.register('password')} />
-      <button className="button primary block" type="submit" disabled={login.isPending}>
-        {login.isPending ? t('auth.processing') : t('auth.sign_in')}
-      </button>
+      <SubmitButton pending={login.isPending} label={t('auth.sign_in')} block />
       <div className="auth-links">
         <Link to="/forgot-password">{t('auth.forgot_password')}</Link>
         <Link to={redirect ? `/register?redirect=${encodeURIComponent(redirect)}` : '/register'}>{t('auth.no_account')}</Link>

@@ -5,6 +5,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Field, FormError } from '../../../components/ui/field';
+import { SubmitButton } from '../../../components/ui/submit-button';
 import { useToast } from '../../../components/ui/toast';
 import { applyServerErrors, messageOf } from '../../../lib/form-errors';
 import { useForgotPassword, useResetPassword } from '../api/auth-actions';
@@ -38,9 +39,7 @@ export function ForgotPasswordForm() {
       <p className="auth-note">{t('auth.forgot_intro')}</p>
       <Field label={t('auth.email')} type="email" autoComplete="email" error={form.formState.errors.email?.message} {...form.register('email')} />
       <FormError message={form.formState.errors.root?.message} />
-      <button className="button primary block" type="submit" disabled={forgot.isPending}>
-        {forgot.isPending ? t('auth.processing') : t('auth.send_reset_link')}
-      </button>
+      <SubmitButton pending={forgot.isPending} label={t('auth.send_reset_link')} block />
       <div className="auth-links">
         <Link to="/login">{t('auth.back_to_login')}</Link>
       </div>
@@ -91,9 +90,7 @@ export function ResetPasswordForm() {
         {...form.register('password_confirmation')}
       />
       <FormError message={errors.token?.message ?? errors.root?.message} />
-      <button className="button primary block" type="submit" disabled={reset.isPending}>
-        {reset.isPending ? t('auth.processing') : t('auth.set_password')}
-      </button>
+      <SubmitButton pending={reset.isPending} label={t('auth.set_password')} block />
       <div className="auth-links">
         <Link to="/forgot-password">{t('auth.new_reset_link')}</Link>
       </div>

@@ -5,6 +5,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Field, FormError } from '../../../components/ui/field';
+import { SubmitButton } from '../../../components/ui/submit-button';
 import { useToast } from '../../../components/ui/toast';
 import { applyServerErrors, messageOf } from '../../../lib/form-errors';
 import { useSendPhoneCode, useVerifyPhone } from '../api/auth-actions';
@@ -75,9 +76,7 @@ export function PhoneVerification() {
           {...form.register('code')}
         />
         <FormError message={form.formState.errors.root?.message} />
-        <button className="button primary block" type="submit" disabled={verify.isPending}>
-          {verify.isPending ? t('auth.processing') : t('auth.phone_verify')}
-        </button>
+        <SubmitButton pending={verify.isPending} label={t('auth.phone_verify')} block />
       </form>
     </div>
   );

@@ -6,6 +6,7 @@ import { PhoneInput } from 'react-international-phone';
 import 'react-international-phone/style.css';
 import { Link } from 'react-router';
 import { Field, FormError } from '../../../components/ui/field';
+import { SubmitButton } from '../../../components/ui/submit-button';
 import { useToast } from '../../../components/ui/toast';
 import { applyServerErrors, messageOf } from '../../../lib/form-errors';
 import { useStaticPages } from '../../site/api/site-data';
@@ -109,9 +110,7 @@ export function RegisterForm() {
         )}
       </div>
       <FormError message={errors.root?.message} />
-      <button className="button primary block" type="submit" disabled={register.isPending}>
-        {register.isPending ? t('auth.processing') : t('auth.register')}
-      </button>
+      <SubmitButton pending={register.isPending} label={t('auth.register')} block />
       <div className="auth-links">
         <Link to="/login">{t('auth.have_account')}</Link>
       </div>

@@ -3,6 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Field } from '../../../components/ui/field';
+import { SubmitButton } from '../../../components/ui/submit-button';
 import { useToast } from '../../../components/ui/toast';
 import { applyServerErrors, messageOf } from '../../../lib/form-errors';
 import { useChangePassword } from '../api/profile-actions';
@@ -62,9 +63,7 @@ export function PasswordChangeForm() {
             {...form.register('repeat_password')}
           />
         </div>
-        <button className="button primary" type="submit" disabled={change.isPending}>
-          {change.isPending ? t('auth.processing') : t('profile.change_password')}
-        </button>
+        <SubmitButton pending={change.isPending} label={t('profile.change_password')} />
       </form>
     </section>
   );

@@ -3,6 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { type Resolver, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Field, FormError, TextAreaField } from '../../../components/ui/field';
+import { SubmitButton } from '../../../components/ui/submit-button';
 import { useToast } from '../../../components/ui/toast';
 import { applyServerErrors, messageOf } from '../../../lib/form-errors';
 import { useAuth } from '../../auth/api/auth-state';
@@ -67,9 +68,7 @@ export function PersonalDetailsForm() {
         </div>
         <TextAreaField id="about-me" label={t('profile.about_me')} maxLength={2000} error={errors.about_me?.message} {...form.register('about_me')} />
         <FormError message={errors.root?.message} />
-        <button className="button primary" type="submit" disabled={update.isPending}>
-          {update.isPending ? t('auth.processing') : t('profile.save')}
-        </button>
+        <SubmitButton pending={update.isPending} label={t('profile.save')} />
       </form>
     </section>
   );
