@@ -62,6 +62,14 @@ describe('wire contract (SPEC §5, §7, §8)', () => {
     expectNoInternals(res.body);
   });
 
+  it('answers a path with a broken %-escape with 400 in the envelope, for pages and the API alike', async () => {
+    for (const url of ['/products/%E0%A4%A', '/api/products/%E0%A4%A/info']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json(), url).toEqual({ status: 'ERROR', message: 'This address is not valid: check the link for a broken %-escape.' });
+    }
+  });
+
   it('answers a wrong field type with 422 and per-field messages', async () => {
     const c = new TestClient(t.app);
     const res = await c.post('/api/contact', { name: 42, email: 'not-an-email', message: 'short' });
