@@ -7,7 +7,7 @@ import { buildApp } from '../../apps/server/src/app';
 import { loadConfig } from '../../apps/server/src/config';
 import { openDatabase } from '../../apps/server/src/db/client';
 import { runMigrations } from '../../apps/server/src/db/migrate';
-import { seedDemoData } from '../../apps/server/src/db/seed';
+import { seedDatabase } from '../../apps/server/src/seeders';
 import { runLoad } from '../http-load';
 import type { BenchCase } from '../run';
 import { bulkInsertProducts } from '../seed-products';
@@ -40,7 +40,7 @@ export const catalogThroughput: BenchCase = {
     const database = await openDatabase({ url, pgliteDir: 'memory://' });
     await runMigrations(database);
     const app = await buildApp({ config, database, logger: false });
-    await seedDemoData(app.db, app.storage, { imageSize: 'small' });
+    await seedDatabase(app.db, app.storage, { demo: true, imageSize: 'small' });
     await bulkInsertProducts(app.db, PRODUCTS);
     const appPort = await listen(app);
 

@@ -17,9 +17,13 @@ import { healthRoutes } from './features/health/health.routes';
 import { profileRoutes } from './features/profile/profile.routes';
 import { registerWebApp } from './features/seo/web-app';
 import { siteRoutes } from './features/site/site.routes';
+import { registerGuards } from './lib/auth-guard';
+import { type ChangeFeed, createChangeFeed } from './lib/change-feed';
 import { registerErrorHandler } from './lib/error-handler';
 import { registerHttpCache } from './lib/http-cache';
+import { registerSecurityHeaders } from './lib/security-headers';
 import { registerSessions } from './lib/session';
+import { createSettingsCache, forgetSettingsCache, type SettingsCache } from './lib/settings';
 import { createLocalStorage, type Storage } from './lib/storage';
 
 declare module 'fastify' {
@@ -28,6 +32,10 @@ declare module 'fastify' {
     db: Db;
     database: Database;
     storage: Storage;
+    settings: SettingsCache;
+    changes: ChangeFeed;
+    /** `draining` is set on shutdown: readiness answers 503 and answers ask clients to reconnect elsewhere. */
+    lifecycle: { draining: boolean };
   }
 }
 
@@ -56,9 +64,31 @@ export const logRedactPaths = [
   '*.card_number',
 ];
 
+/**
+ * An error as a log line may carry it: its type, message, code and stack, but never a failed query's
+ * text or parameters (a register insert carries the password hash, the e-mail and the phone), nor
+ * anything a driver attached to the error object.
+ */
+export function safeErrorForLog(err: unknown): { type: string; message: string; stack: string; [key: string]: unknown } {
+  if (!(err instanceof Error)) return { type: typeof err, message: String(err).slice(0, 200), stack: '' };
+  const e = err as Error & { code?: unknown; cause?: unknown; query?: unknown; params?: unknown };
+  const cause = e.cause instanceof Error ? (e.cause as Error & { code?: unknown }) : undefined;
+  const isQueryError = e.query !== undefined || e.params !== undefined || /^Failed query:/.test(e.message);
+  // A failed query's own message is "Failed query: <sql> params: <values>": keep only the driver's reason.
+  const message = isQueryError ? `database error: ${cause?.message ?? 'query failed'}` : e.message;
+  const stackFrames = (e.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line));
+  return {
+    type: e.name,
+    message: message.slice(0, 500),
+    ...(typeof (cause?.code ?? e.code) === 'string' ? { code: cause?.code ?? e.code } : {}),
+    stack: [`${e.name}: ${message.slice(0, 500)}`, ...stackFrames].join('\n'),
+  };
+}
+
 /** Request lines carry the path only: query strings may hold signed links or tokens. */
 export const logSerializers = {
   req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: req.url.split('?')[0], remoteAddress: req.ip }),
+  err: safeErrorForLog,
 };
 
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
@@ -98,15 +128,21 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.decorate('db', database.db);
   app.decorate('database', database);
   app.decorate('storage', opts.storage ?? createLocalStorage(config.dataDir));
+  app.decorate('settings', createSettingsCache(database.db));
+  app.decorate('changes', await createChangeFeed(database, app.log));
+  app.decorate('lifecycle', { draining: false });
+  app.changes.on('settings', () => app.settings.clear());
+  app.addHook('onClose', async () => {
+    forgetSettingsCache(app.settings);
+    await app.changes.close();
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (app.lifecycle.draining) reply.header('connection', 'close');
+  });
   registerErrorHandler(app);
   registerHttpCache(app);
 
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'strict-origin-when-cross-origin');
-    reply.header('x-frame-options', 'SAMEORIGIN');
-  });
+  registerSecurityHeaders(app);
 
   // JSON answers over 1 KB travel compressed (br or gzip, as the client accepts); built assets are precompressed.
   await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
@@ -124,7 +160,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
   registerSessions(app);
+  registerGuards(app);
   await app.register(healthRoutes);
+  // The outbox holds reset links: never in production, and only for this machine (the route checks the address).
   if (!config.isProduction) await app.register(devMailRoutes);
   await app.register(
     async (api) => {

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().min(1).default('0.0.0.0'),
-  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL such as http://localhost:3000' }).optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z
@@ -22,6 +22,9 @@ const envSchema = z.object({
     .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
     .optional(),
   MAIL_FROM: z.string().min(3).default('Atelier <no-reply@atelier.example>'),
+  SEED_DEMO: z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }).optional(),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(300_000).default(15_000),
   BODY_LIMIT_BYTES: z.coerce
     .number()
     .int()
@@ -45,7 +48,16 @@ export type Config = {
   trustProxy: boolean;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** Demo accounts and catalogue are created only when this is on (default: a local, non-production start). */
+  seedDemo: boolean;
+  /** On SIGTERM: keep serving this long (readiness says 503) before closing the listener. */
+  shutdownGraceMs: number;
+  /** On SIGTERM: in-flight requests get this long to finish. */
+  shutdownTimeoutMs: number;
 };
+
+/** Shortest session secret accepted, in bytes: anything less lets strangers forge signed links. */
+export const MIN_SECRET_BYTES = 32;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -61,30 +73,71 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
   }
   const e = parsed.data;
-  const dataDir = path.resolve(cwd, e.DATA_DIR);
-  mkdirSync(dataDir, { recursive: true });
+  const dataDir = prepareDataDir(path.resolve(cwd, e.DATA_DIR));
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  const isProduction = e.NODE_ENV === 'production';
+  const seedDemo = e.SEED_DEMO ? e.SEED_DEMO === 'true' || e.SEED_DEMO === '1' : !isProduction && isLoopbackUrl(publicUrl);
   return {
     env: e.NODE_ENV,
     host: e.HOST,
     port: e.PORT,
-    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    publicUrl,
     dataDir,
     databaseUrl: e.DATABASE_URL,
     sessionSecret: e.SESSION_SECRET ?? readOrCreateSecret(dataDir),
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST ? path.resolve(cwd, e.WEB_DIST) : findWebDist(),
     bodyLimit: e.BODY_LIMIT_BYTES,
-    isProduction: e.NODE_ENV === 'production',
+    isProduction,
     trustProxy: e.TRUST_PROXY === 'true' || e.TRUST_PROXY === '1',
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    seedDemo,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
   };
+}
+
+/** True for http(s)://localhost, 127.x.x.x and [::1]: a start only this machine can reach by that name. */
+export function isLoopbackUrl(url: string): boolean {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(host) || host === '::1';
+}
+
+/** The data folder must be a writable directory; say so plainly instead of failing later with a stack trace. */
+function prepareDataDir(dataDir: string): string {
+  try {
+    if (existsSync(dataDir) && !statSync(dataDir).isDirectory()) {
+      throw new ConfigError([`DATA_DIR: ${dataDir} is a file, not a folder. Point DATA_DIR at a folder (it is created if missing).`]);
+    }
+    mkdirSync(dataDir, { recursive: true });
+    accessSync(dataDir, constants.W_OK | constants.R_OK);
+    return dataDir;
+  } catch (err) {
+    if (err instanceof ConfigError) throw err;
+    const code = (err as NodeJS.ErrnoException).code ?? 'error';
+    throw new ConfigError([`DATA_DIR: cannot use ${dataDir} (${code}). Make sure it is a folder this user can read and write.`]);
+  }
 }
 
 /** A secret generated on first start and kept in DATA_DIR, so sessions survive restarts. */
 function readOrCreateSecret(dataDir: string): string {
   const file = path.join(dataDir, 'session-secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  if (existsSync(file)) {
+    let secret: string;
+    try {
+      secret = readFileSync(file, 'utf8').trim();
+    } catch (err) {
+      throw new ConfigError([`SESSION_SECRET: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'}).`]);
+    }
+    // Never fall back to a short or empty key: with it anyone could sign verification links.
+    if (Buffer.byteLength(secret) < MIN_SECRET_BYTES) {
+      throw new ConfigError([
+        `SESSION_SECRET: ${file} holds ${Buffer.byteLength(secret)} bytes; it needs at least ${MIN_SECRET_BYTES}. Delete the file to have a new secret generated (every session ends), or put a long random secret in it.`,
+      ]);
+    }
+    return secret;
+  }
   const secret = randomBytes(48).toString('base64url');
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;

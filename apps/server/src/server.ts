@@ -1,57 +1,102 @@
 import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
-import { ConfigError, loadConfig } from './config';
-import { openDatabase } from './db/client';
+import { type Config, ConfigError, loadConfig } from './config';
+import { type Database, openDatabase } from './db/client';
 import { runMigrations } from './db/migrate';
-import { seedDemoData } from './db/seed';
+import { seedDatabase } from './seeders';
+
+/** A problem the operator can fix, printed as one clear sentence instead of a stack trace. */
+class StartError extends Error {}
+
+async function openAndMigrate(config: Config): Promise<Database> {
+  const where = config.databaseUrl ? 'the PostgreSQL server in DATABASE_URL' : `the embedded database in ${path.join(config.dataDir, 'db')}`;
+  let database: Database;
+  try {
+    database = await openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'db') });
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message?.split('\n')[0]?.slice(0, 200) ?? 'unknown error';
+    throw new StartError(
+      `Cannot open ${where} (${reason}). ${config.databaseUrl ? 'Check that the server runs and the URL is right.' : 'The folder may be damaged or belong to another program: move it away to start with a new database, or point DATA_DIR elsewhere.'}`,
+    );
+  }
+  try {
+    await runMigrations(database);
+  } catch (err) {
+    await database.close().catch(() => {});
+    throw new StartError(`Cannot prepare ${where}: ${(err as Error).message?.split('\n')[0]?.slice(0, 200)}. Is it a database this version of Atelier made?`);
+  }
+  return database;
+}
+
+export type RunningApp = { app: FastifyInstance; database: Database; shutdown: (signal: string) => Promise<number> };
+
+/**
+ * Opens the database, seeds what is missing, listens, and returns a shutdown that drains: on a signal
+ * the server keeps answering for `shutdownGraceMs` (readiness says 503, answers carry
+ * `Connection: close`), then stops accepting, lets in-flight requests finish within
+ * `shutdownTimeoutMs`, and only then closes the database.
+ */
+export async function startServer(config: Config, opts: { logStream?: { write(line: string): void } } = {}): Promise<RunningApp> {
+  const database = await openAndMigrate(config);
+  const app = await buildApp({ config, database, logStream: opts.logStream });
+  const seeded = await seedDatabase(app.db, app.storage, { demo: config.seedDemo });
+  if (seeded.ran.length) app.log.info({ seeders: seeded.ran }, 'seed data created');
+  // Demo accounts exist only on a local, non-production start (SEED_DEMO), so printing them there is safe.
+  for (const account of seeded.demoAccounts) app.log.info(`Demo account: ${account.email} / ${account.password} (${account.role})`);
+
+  let closing: Promise<number> | null = null;
+  const shutdown = (signal: string) => {
+    closing ??= (async () => {
+      app.log.info({ signal }, 'shutting down: draining requests');
+      app.lifecycle.draining = true;
+      await new Promise((r) => setTimeout(r, config.shutdownGraceMs));
+      const timer = setTimeout(() => {
+        app.log.error('requests still running at the shutdown time limit; closing their connections');
+        app.server.closeAllConnections();
+      }, config.shutdownTimeoutMs);
+      timer.unref();
+      let code = 0;
+      try {
+        await app.close();
+      } catch (err) {
+        app.log.error({ err }, 'error while shutting down');
+        code = 1;
+      }
+      clearTimeout(timer);
+      await database.close().catch(() => {
+        code = 1;
+      });
+      return code;
+    })();
+    return closing;
+  };
+
+  await app.listen({ host: config.host, port: config.port });
+  app.log.info(`Atelier is serving ${config.publicUrl} (database: ${database.kind})`);
+  return { app, database, shutdown };
+}
 
 async function main() {
-  let config: ReturnType<typeof loadConfig>;
+  let running: RunningApp;
   try {
-    config = loadConfig();
+    running = await startServer(loadConfig());
   } catch (err) {
-    if (err instanceof ConfigError) {
+    if (err instanceof ConfigError || err instanceof StartError) {
       console.error(err.message);
       process.exit(1);
     }
     throw err;
   }
-  const database = await openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'db') });
-  await runMigrations(database);
-  const app = await buildApp({ config, database });
-  const seeded = await seedDemoData(app.db, app.storage);
-  if (seeded.created) app.log.info('Demo data created.');
-  for (const account of seeded.accounts) {
-    app.log.info(`Demo account: ${account.email} / ${account.password} (${account.role})`);
-  }
-
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down: no new connections, draining requests');
-    const timer = setTimeout(() => {
-      app.log.error('shutdown took too long; exiting');
-      process.exit(1);
-    }, 10_000);
-    timer.unref();
-    try {
-      await app.close();
-      await database.close();
-      process.exit(0);
-    } catch (err) {
-      app.log.error({ err }, 'error while shutting down');
-      process.exit(1);
-    }
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-
-  await app.listen({ host: config.host, port: config.port });
-  app.log.info(`Atelier is serving ${config.publicUrl} (database: ${database.kind})`);
+  const stop = (signal: string) => void running.shutdown(signal).then((code) => process.exit(code));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+const entry = process.argv[1] ? path.resolve(process.argv[1]) : '';
+if (entry && (entry.endsWith(`${path.sep}server.js`) || entry.endsWith(`${path.sep}server.ts`))) {
+  main().catch((err) => {
+    console.error(`Atelier could not start: ${(err as Error).message?.split('\n')[0]}`);
+    process.exit(1);
+  });
+}

@@ -8,7 +8,7 @@ import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { type Database, openDatabase } from '../src/db/client';
 import { runMigrations } from '../src/db/migrate';
-import { seedDemoData } from '../src/db/seed';
+import { seedDatabase } from '../src/seeders';
 
 export type TestApp = { app: FastifyInstance; close: () => Promise<void> };
 
@@ -51,7 +51,7 @@ export async function createTestApp(
   }
   await runMigrations(database);
   const app = await buildApp({ config, database, logger: opts.logger ?? false, logStream: opts.logStream });
-  if (opts.seed) await seedDemoData(app.db, app.storage, { imageSize: 'small' });
+  if (opts.seed) await seedDatabase(app.db, app.storage, { demo: true, imageSize: 'small' });
   await app.ready();
   return {
     app,

@@ -13,8 +13,44 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Database = {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /**
+   * Calls `onMessage` for every NOTIFY on `channel` (from any app server on this database), and
+   * `onReconnect` after a lost listening connection is back, since messages may have been missed.
+   */
+  listen(channel: string, onMessage: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 };
+
+/** A dedicated connection that LISTENs, and comes back after a network or server restart. */
+function pgListener(url: string) {
+  return async (channel: string, onMessage: (payload: string) => void, onReconnect?: () => void) => {
+    let client: pg.Client | null = null;
+    let stopped = false;
+    let retry: NodeJS.Timeout | undefined;
+    const connect = async (isReconnect: boolean) => {
+      const c = new pg.Client({ connectionString: url });
+      c.on('notification', (msg) => {
+        if (msg.channel === channel) onMessage(msg.payload ?? '');
+      });
+      c.on('error', () => {
+        if (stopped) return;
+        client = null;
+        c.end().catch(() => {});
+        retry = setTimeout(() => void connect(true).catch(() => {}), 1000);
+      });
+      await c.connect();
+      await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      client = c;
+      if (isReconnect) onReconnect?.();
+    };
+    await connect(false);
+    return async () => {
+      stopped = true;
+      clearTimeout(retry);
+      await client?.end().catch(() => {});
+    };
+  };
+}
 
 /** One slow statement must not freeze the embedded database or hold a pooled connection. */
 const STATEMENT_TIMEOUT_MS = 15_000;
@@ -35,12 +71,22 @@ export async function openDatabase(opts: { url?: string; pgliteDir: string }): P
     pool.on('error', () => {});
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     await db.execute(sql`select 1`);
-    return { db, kind: 'postgres', close: () => pool.end() };
+    return { db, kind: 'postgres', listen: pgListener(opts.url), close: () => pool.end() };
   }
   const client = await PGlite.create(opts.pgliteDir, { extensions: { pg_trgm } });
   await client.exec(`SET statement_timeout = ${STATEMENT_TIMEOUT_MS}`);
   const db = drizzlePglite(client, { schema }) as unknown as Db;
-  return { db, kind: 'pglite', close: () => client.close() };
+  return {
+    db,
+    kind: 'pglite',
+    listen: async (channel, onMessage) => {
+      const unlisten = await client.listen(channel, onMessage);
+      return async () => {
+        if (!client.closed) await unlisten();
+      };
+    },
+    close: () => client.close(),
+  };
 }
 
 export { schema };

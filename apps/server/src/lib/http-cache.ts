@@ -39,7 +39,8 @@ export function registerHttpCache(app: FastifyInstance) {
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
     const etag = `W/"${createHash('sha1').update(payload).digest('base64url')}"`;
     reply.header('etag', etag);
-    reply.header('cache-control', policy.maxAge > 0 ? `public, max-age=${policy.maxAge}, stale-while-revalidate=${policy.maxAge * 5}` : 'public, no-cache');
+    // No stale-while-revalidate: a product hidden or repriced must not linger in browsers for minutes.
+    reply.header('cache-control', policy.maxAge > 0 ? `public, max-age=${policy.maxAge}` : 'public, no-cache');
     reply.header('vary', 'X-Currency');
     const ifNoneMatch = request.headers['if-none-match'];
     if (typeof ifNoneMatch === 'string' && matches(ifNoneMatch, etag)) {

@@ -105,18 +105,53 @@ export async function purgeExpiredSessions(db: Db) {
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * `false` exempts an unsafe route from the CSRF check; only for callers that prove themselves
+     * another way (a payment webhook's signature, a single-use token in a hosted form).
+     */
+    csrf?: boolean;
+    /** `true` loads the session on a route outside /api (pages that act for the visitor). */
+    session?: boolean;
+  }
+}
+
+/** The session cookie belongs to the API, the CSRF cookie route and developer pages. */
+function wantsSession(request: FastifyRequest): boolean {
+  const route = request.routeOptions.url;
+  if (!route) return false;
+  return request.routeOptions.config?.session === true || route.startsWith('/api/') || route.startsWith('/sanctum/') || route.startsWith('/dev/');
+}
+
+/** The X-XSRF-TOKEN header as the browser sent it (axios copies the cookie, which may be %-encoded). */
+function sentCsrfToken(request: FastifyRequest): string {
+  const header = request.headers[XSRF_HEADER];
+  if (typeof header !== 'string' || header.length === 0 || header.length > 200) return '';
+  try {
+    return decodeURIComponent(header);
+  } catch {
+    return '';
+  }
+}
+
 /**
  * Laravel Sanctum's SPA mode: GET /sanctum/csrf-cookie hands out a readable XSRF-TOKEN cookie; every
- * state-changing /api call must echo it in X-XSRF-TOKEN, checked before the body is even parsed.
+ * state-changing call must echo it in X-XSRF-TOKEN. The check is decided after routing, from the
+ * matched route's configuration (never from the raw URL, which the router decodes differently), and
+ * runs before the body is parsed: every unsafe method is checked unless its route says `csrf: false`.
  */
 export function registerSessions(app: FastifyInstance) {
   app.decorateRequest('session', null);
   app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/api/') && !request.url.startsWith('/sanctum/') && !request.url.startsWith('/dev/')) return;
+    const unsafe = STATE_CHANGING.has(request.method);
+    // No route matched: the not-found handler answers and nothing runs that a forged request could use.
+    if (!request.routeOptions.url) return;
+    const checkCsrf = unsafe && request.routeOptions.config?.csrf !== false;
+    if (!wantsSession(request) && !checkCsrf) return;
     request.session = await loadSession(request);
-    if (!STATE_CHANGING.has(request.method) || !request.url.startsWith('/api/')) return;
-    const header = request.headers[XSRF_HEADER];
-    const sent = typeof header === 'string' ? decodeURIComponent(header) : '';
+    if (!checkCsrf) return;
+    const sent = sentCsrfToken(request);
     if (!request.session || !sent || !safeEqual(sent, request.session.csrfToken)) {
       throw new AppError('CSRF_MISMATCH', 'CSRF token mismatch. Reload the page and try again.');
     }

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastMailTo, linkIn, newPerson } from '../../../test/accounts';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
@@ -50,5 +51,24 @@ describe('logs', () => {
     expect(log).not.toMatch(new RegExp(`(?<![\\d.])${code}(?![\\d])`));
     // The requests themselves were logged, by path.
     expect(log).toContain('"url":"/api/login"');
+  });
+
+  it('keep a failed database write out of the log: no query parameters (hash, e-mail, phone)', async () => {
+    // A constraint the register insert trips over, as a broken migration or a full disk would.
+    await t.app.db.execute(sql`alter table users add constraint logs_test_refuse check (name <> 'Refused')`);
+    try {
+      const person = newPerson({ name: 'Refused', phone: '+351912345671', password: 'Failing-Pass-Phrase-17', passConfirm: 'Failing-Pass-Phrase-17' });
+      const before = lines.length;
+      const res = await new TestClient(t.app).post('/api/register', person);
+      expect(res.statusCode).toBe(500);
+      expect(res.json()).toEqual({ status: 'ERROR', message: 'Something went wrong on our side. Please try again later.' });
+      const log = lines.slice(before).join('\n');
+      expect(log).toContain('database error');
+      for (const secret of [person.email, person.phone, person.password, '$argon2id', 'insert into']) {
+        expect(log, `"${secret}" reached the log`).not.toContain(secret);
+      }
+    } finally {
+      await t.app.db.execute(sql`alter table users drop constraint logs_test_refuse`);
+    }
   });
 });

@@ -5,6 +5,7 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { Db } from '../../db/client';
 import { products, users, userTokens } from '../../db/schema';
 import { isCommonPassword } from '../../lib/common-passwords';
+import { hashPassword } from '../../lib/passwords';
 import { publicUrl } from '../../lib/storage';
 
 export type UserRow = typeof users.$inferSelect;
@@ -225,4 +226,35 @@ export async function checkPhoneCode(db: Db, secret: string, userId: number, cod
   }
   await db.update(userTokens).set({ usedAt: new Date() }).where(eq(userTokens.id, row.id));
   return 'ok';
+}
+
+/** Shortest password accepted for a staff account made from the command line. */
+export const STAFF_MIN_PASSWORD_LENGTH = 12;
+
+/** A verified admin account: created, or an existing account promoted, with the given password. */
+export async function createStaffAccount(
+  db: Db,
+  input: { email: string; name: string; surname: string; password: string },
+): Promise<{ ok: true; created: boolean } | { ok: false; problem: string }> {
+  if (input.password.length < STAFF_MIN_PASSWORD_LENGTH)
+    return { ok: false, problem: `The password must be at least ${STAFF_MIN_PASSWORD_LENGTH} characters long.` };
+  const weak = passwordProblem(input.password, input.email);
+  if (weak) return { ok: false, problem: weak };
+  const passwordHash = await hashPassword(input.password);
+  const existing = await findUserByEmail(db, input.email);
+  if (existing) {
+    await db.update(users).set({ role: 'admin', passwordHash, updatedAt: new Date() }).where(eq(users.id, existing.id));
+    return { ok: true, created: false };
+  }
+  const nickname = await generateNickname(db, input.name, input.surname);
+  await db.insert(users).values({
+    email: input.email,
+    passwordHash,
+    name: input.name,
+    surname: input.surname,
+    nickname,
+    role: 'admin',
+    emailVerifiedAt: new Date(),
+  });
+  return { ok: true, created: true };
 }

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import {
   emailVerifyResult,
   forgotPasswordInput,
@@ -10,17 +11,16 @@ import {
   verifyPhoneInput,
 } from '@atelier/shared';
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { users } from '../../db/schema';
 import { AppError, validationError } from '../../lib/app-error';
-import { requireUser, requireVerifiedUser } from '../../lib/auth-guard';
+import { currentUser, guard } from '../../lib/auth-guard';
 import { mailHtml, sendMail } from '../../lib/mail';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
-import { assertUnderLimit, clearRateLimit, enforceRateLimit, hitRateLimit } from '../../lib/rate-limit';
+import { clearRateLimit, enforceRateLimit, hitRateLimit } from '../../lib/rate-limit';
 import { endUserSessions, isSignedIn, startSession } from '../../lib/session';
-import { getSettings } from '../site/site.queries';
 import {
   checkEmailVerification,
   checkPhoneCode,
@@ -40,8 +40,40 @@ import {
   type UserRow,
 } from './auth.queries';
 
-/** Login failures allowed per account and per address in one window (ASVS 2.2.1). */
-const LOGIN_FAILURES = { limit: 5, windowSeconds: 60 };
+/** Sign-in attempts allowed in one window (ASVS 2.2.1): per account from one address, per address, per account. */
+const LOGIN_PER_ACCOUNT_AND_ADDRESS = { limit: 5, windowSeconds: 60 };
+const LOGIN_PER_ADDRESS = { limit: 20, windowSeconds: 60 };
+const LOGIN_PER_ACCOUNT = { limit: 5, windowSeconds: 60 };
+/** A signed cookie naming the accounts that signed in successfully from this browser (device cookie, OWASP). */
+const DEVICE_COOKIE = 'atelier_device';
+/** Every reset request is answered after this long, whatever it found (longer than the work takes). */
+const RESET_ANSWER_MS = 400;
+const DEVICE_DAYS = 180;
+
+function deviceTag(secret: string, email: string) {
+  return createHmac('sha256', secret).update(`device:${email}`).digest('base64url').slice(0, 22);
+}
+
+function knownDevice(request: FastifyRequest, email: string): boolean {
+  const raw = request.cookies[DEVICE_COOKIE];
+  if (!raw || raw.length > 2000) return false;
+  const tag = deviceTag(request.server.config.sessionSecret, email);
+  return raw.split('.').includes(tag);
+}
+
+function rememberDevice(app: FastifyInstance, reply: FastifyReply, email: string) {
+  const request = reply.request;
+  const tags = (request.cookies[DEVICE_COOKIE] ?? '').split('.').filter((t) => /^[\w-]{22}$/.test(t));
+  const tag = deviceTag(app.config.sessionSecret, email);
+  const next = [tag, ...tags.filter((t) => t !== tag)].slice(0, 5).join('.');
+  reply.setCookie(DEVICE_COOKIE, next, {
+    path: '/api/login',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: app.config.publicUrl.startsWith('https://'),
+    maxAge: DEVICE_DAYS * 86_400,
+  });
+}
 /** A dummy hash, so an unknown e-mail costs the same time as a wrong password. */
 let dummyHash: Promise<string> | null = null;
 
@@ -65,7 +97,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   }));
 
   app.post('/register', { schema: { tags: ['auth'], body: registerInput, response: { 200: okMessage } } }, async (request, reply) => {
-    const settings = await getSettings(app.db);
+    // A second account must not silently replace the one this browser is signed in with.
+    if (request.user) throw new AppError('CONFLICT', `You are signed in as ${request.user.email}. Log out first to create another account.`);
+    const settings = await app.settings.get();
     if (!settings.is_reg_enabled) throw new AppError('FORBIDDEN', 'Registration is currently closed. Please try again later.');
     await enforceRateLimit(app.db, `register:${request.ip}`, { limit: 10, windowSeconds: 3600 }, 'Too many sign-ups from this address.');
     const body = request.body;
@@ -100,22 +134,26 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/login', { schema: { tags: ['auth'], body: loginInput, response: { 200: okMessage } } }, async (request, reply) => {
     const { username, password } = request.body;
-    const accountKey = `login:account:${username.toLowerCase()}`;
-    const ipKey = `login:ip:${request.ip}`;
+    const email = username.toLowerCase();
     const tooMany = 'Too many failed sign-in attempts.';
-    await assertUnderLimit(app.db, accountKey, LOGIN_FAILURES.limit, tooMany);
-    await assertUnderLimit(app.db, ipKey, LOGIN_FAILURES.limit * 4, tooMany);
+    // Each attempt is counted before the password is checked, in one atomic statement per key, so
+    // parallel guesses cannot slip past: the 6th concurrent guess at an account is refused unchecked.
+    const device = knownDevice(request, email);
+    await enforceRateLimit(app.db, `login:ip:${request.ip}`, LOGIN_PER_ADDRESS, tooMany);
+    await enforceRateLimit(app.db, `login:account-ip:${email}:${request.ip}`, LOGIN_PER_ACCOUNT_AND_ADDRESS, tooMany);
+    // The account-wide limit stops a spread-out attack, but a browser the owner signed in with
+    // before is not subject to it, so a stranger cannot lock the owner out.
+    if (!device) await enforceRateLimit(app.db, `login:account:${email}`, LOGIN_PER_ACCOUNT, tooMany);
     const user = await findUserByEmail(app.db, username);
     dummyHash ??= hashPassword('dummy-password-for-timing');
     const valid = await verifyPassword(user?.passwordHash ?? (await dummyHash), password);
     if (!user || !valid) {
-      await hitRateLimit(app.db, accountKey, LOGIN_FAILURES.windowSeconds);
-      await hitRateLimit(app.db, ipKey, LOGIN_FAILURES.windowSeconds);
       request.log.info({ event: 'login_failed' }, 'login failed');
       throw validationError({ username: 'These credentials do not match our records.' }, 'The e-mail or password is incorrect.');
     }
-    await clearRateLimit(app.db, accountKey);
+    await clearRateLimit(app.db, `login:account-ip:${email}:${request.ip}`);
     await startSession(request, reply, user.id);
+    rememberDevice(app, reply, email);
     request.log.info({ userId: user.id }, 'user signed in');
     return { status: 'OK' as const, message: `Welcome back, ${user.name}!` };
   });
@@ -147,9 +185,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.post('/email/verify/resend', { schema: { tags: ['auth'], response: { 200: okMessage } } }, async (request) => {
-    const user = await findUserById(app.db, requireUser(request));
-    if (!user) throw new AppError('UNAUTHENTICATED', 'Please sign in to continue.');
+  app.post('/email/verify/resend', { config: guard('user'), schema: { tags: ['auth'], response: { 200: okMessage } } }, async (request) => {
+    const user = currentUser(request);
     if (user.emailVerifiedAt) return { status: 'OK' as const, message: 'Your e-mail address is already verified.' };
     await enforceRateLimit(app.db, `verify-resend:${user.id}`, { limit: 3, windowSeconds: 600 }, 'We have sent several links already.');
     await sendVerificationMail(app, user);
@@ -160,6 +197,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/user/reset-password', { schema: { tags: ['auth'], body: forgotPasswordInput, response: { 200: okMessage } } }, async (request) => {
     const { email } = request.body;
+    const started = performance.now();
     await enforceRateLimit(app.db, `reset:ip:${request.ip}`, { limit: 10, windowSeconds: 3600 }, 'Too many reset requests from this address.');
     const user = await findUserByEmail(app.db, email);
     // The same answer whether or not the account exists; an account gets at most 3 mails an hour.
@@ -179,6 +217,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         });
       }
     }
+    // Known and unknown addresses answer after the same time, so the timing tells nothing either.
+    await new Promise((r) => setTimeout(r, Math.max(0, RESET_ANSWER_MS - (performance.now() - started))));
     return { status: 'OK' as const, message: resetSent };
   });
 
@@ -199,8 +239,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     return { status: 'OK' as const, message: 'Your password has been changed. You can sign in with it now.' };
   });
 
-  app.post('/verification/phone/send', { schema: { tags: ['auth'], response: { 200: okMessage } } }, async (request) => {
-    const user = await requireVerifiedUser(request);
+  app.post('/verification/phone/send', { config: guard('verified'), schema: { tags: ['auth'], response: { 200: okMessage } } }, async (request) => {
+    const user = currentUser(request);
     if (!user.phone) throw validationError({ phone: 'Add a phone number to your profile first.' });
     if (user.phoneVerifiedAt) return { status: 'OK' as const, message: 'Your phone number is already verified.' };
     await enforceRateLimit(app.db, `phone-code:${user.id}`, { limit: 3, windowSeconds: 900 }, 'We have sent several codes already.');
@@ -215,17 +255,21 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     return { status: 'OK' as const, message: `We have sent a 6-digit code to ${masked}.` };
   });
 
-  app.post('/verification/phone/verify', { schema: { tags: ['auth'], body: verifyPhoneInput, response: { 200: okMessage } } }, async (request) => {
-    const userId = (await requireVerifiedUser(request)).id;
-    const result = await checkPhoneCode(app.db, app.config.sessionSecret, userId, request.body.code);
-    const messages = {
-      wrong: 'This code is not correct. Please check it and try again.',
-      expired: 'This code has expired. Please ask for a new one.',
-      none: 'Please ask for a code first.',
-      locked: 'Too many wrong codes. Please ask for a new one.',
-    } as const;
-    if (result !== 'ok') throw validationError({ code: messages[result] });
-    await app.db.update(users).set({ phoneVerifiedAt: new Date(), updatedAt: new Date() }).where(eq(users.id, userId));
-    return { status: 'OK' as const, message: 'Your phone number is verified. Our team reviews new sellers within 1-2 business days.' };
-  });
+  app.post(
+    '/verification/phone/verify',
+    { config: guard('verified'), schema: { tags: ['auth'], body: verifyPhoneInput, response: { 200: okMessage } } },
+    async (request) => {
+      const userId = currentUser(request).id;
+      const result = await checkPhoneCode(app.db, app.config.sessionSecret, userId, request.body.code);
+      const messages = {
+        wrong: 'This code is not correct. Please check it and try again.',
+        expired: 'This code has expired. Please ask for a new one.',
+        none: 'Please ask for a code first.',
+        locked: 'Too many wrong codes. Please ask for a new one.',
+      } as const;
+      if (result !== 'ok') throw validationError({ code: messages[result] });
+      await app.db.update(users).set({ phoneVerifiedAt: new Date(), updatedAt: new Date() }).where(eq(users.id, userId));
+      return { status: 'OK' as const, message: 'Your phone number is verified. Our team reviews new sellers within 1-2 business days.' };
+    },
+  );
 };

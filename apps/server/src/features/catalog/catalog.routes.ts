@@ -28,8 +28,8 @@ const NO_CURRENCY: DisplayCurrency = { code: '', symbol: '', rate: 1 };
 /** How long one process reuses a catalogue answer: what a new product waits, at most, to appear. */
 export const CATALOG_CACHE_MS = 5_000;
 
-/** Lists change when a product is published; a minute of client caching, then a cheap 304. */
-const LIST_CACHE = publicCache(60);
+/** A hidden product or a new price must show at once: clients revalidate every time (a cheap 304). */
+const LIST_CACHE = publicCache(0);
 
 /** The storefront's read side: categories, tags, the catalogue, product and pack details. */
 export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -38,6 +38,8 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
   // pages cost neither a database round trip nor a serialization (bench/cases/catalog-throughput.ts).
   const answers = createMicroCache<unknown>({ ttlMs: CATALOG_CACHE_MS, maxEntries: 2000 });
   const memo: Memo = (key, load) => answers.get(key, load) as never;
+  // Any write to products, packs, tags, categories, authors or rates, on any app server, clears it.
+  app.changes.on('catalog', () => answers.clear());
 
   async function sendShared<T>(
     request: FastifyRequest,
@@ -56,12 +58,12 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
   }
 
   const categoriesAnswer = okEnvelope(z.array(category));
-  app.get('/categories', { config: publicCache(300), schema: { tags: ['catalog'], response: { 200: categoriesAnswer } } }, (request, reply) =>
+  app.get('/categories', { config: publicCache(60), schema: { tags: ['catalog'], response: { 200: categoriesAnswer } } }, (request, reply) =>
     sendShared(request, reply, categoriesAnswer, async () => ok(await listCategories(app.db)), { priced: false }),
   );
 
   const tagsAnswer = okEnvelope(z.array(tag));
-  app.get('/tags', { config: publicCache(300), schema: { tags: ['catalog'], response: { 200: tagsAnswer } } }, (request, reply) =>
+  app.get('/tags', { config: publicCache(60), schema: { tags: ['catalog'], response: { 200: tagsAnswer } } }, (request, reply) =>
     sendShared(request, reply, tagsAnswer, async () => ok(await listTags(app.db)), { priced: false }),
   );
 

@@ -1,11 +1,23 @@
 import { desc } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { mailOutbox } from '../../db/schema';
+import { notFound } from '../../lib/app-error';
 import { escapeHtml } from '../../lib/mail';
+
+export function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  const a = address.replace(/^::ffff:/, '');
+  return a === '::1' || /^127(\.\d{1,3}){3}$/.test(a);
+}
 
 /** /dev/mail: the outbox as a page, so a developer can click a verification link. Never in production. */
 export const devMailRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get('/dev/mail', { schema: { hide: true } }, async (_request, reply) => {
+  app.get('/dev/mail', { schema: { hide: true } }, async (request, reply) => {
+    // The outbox holds password-reset links: only a browser on this machine may read it, and not
+    // through a proxy (which would make every visitor look local).
+    if (!isLoopback(request.socket.remoteAddress) || request.headers['x-forwarded-for'] !== undefined) {
+      throw notFound('Not found.');
+    }
     const rows = await app.db.select().from(mailOutbox).orderBy(desc(mailOutbox.id)).limit(100);
     const linkify = (text: string) => escapeHtml(text).replace(/(https?:\/\/[^\s<]+)/g, '<a href="$1">$1</a>');
     const items = rows

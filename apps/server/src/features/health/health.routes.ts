@@ -10,6 +10,8 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     uptime: Math.round(process.uptime()),
   }));
   app.get('/readyz', { schema: { hide: true, response: { 200: readyAnswer } } }, async () => {
+    // A server that is shutting down asks the load balancer to send new visitors elsewhere.
+    if (app.lifecycle.draining) throw new AppError('UNAVAILABLE', 'This server is shutting down.');
     try {
       await app.db.execute(sql`select 1`);
     } catch {

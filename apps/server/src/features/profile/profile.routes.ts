@@ -15,9 +15,10 @@ import sharp from 'sharp';
 import { z } from 'zod';
 import { products, sessions, users } from '../../db/schema';
 import { AppError, notFound, validationError } from '../../lib/app-error';
-import { requireUser, requireVerifiedUser } from '../../lib/auth-guard';
+import { currentUser, guard } from '../../lib/auth-guard';
 import { ok } from '../../lib/envelope';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
+import { enforceRateLimit } from '../../lib/rate-limit';
 import { endUserSessions, startSession } from '../../lib/session';
 import {
   countPublishedProducts,
@@ -32,114 +33,127 @@ import {
 } from '../auth/auth.queries';
 import { sendVerificationMail } from '../auth/auth.routes';
 
+/** New e-mail addresses a user may try per hour. */
+const EMAIL_CHANGE_TRIES = { limit: 5, windowSeconds: 3600 };
+
 /** Raster formats accepted for avatars, judged by the bytes, never by the file name. */
 const AVATAR_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'avif', 'heif', 'tiff']);
 
 export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
-  async function currentUser(request: Parameters<typeof requireUser>[0]) {
-    const user = await findUserById(app.db, requireUser(request));
-    if (!user || user.deletedAt) throw new AppError('UNAUTHENTICATED', 'Please sign in to continue.');
-    return user;
-  }
-
-  app.get('/user/profile', { schema: { tags: ['profile'], response: { 200: okEnvelope(userProfile) } } }, async (request) =>
-    ok(toProfile(await currentUser(request))),
+  app.get('/user/profile', { config: guard('user'), schema: { tags: ['profile'], response: { 200: okEnvelope(userProfile) } } }, async (request) =>
+    ok(toProfile(currentUser(request))),
   );
 
-  app.put('/user/profile', { schema: { tags: ['profile'], body: updateProfileInput, response: { 200: okEnvelope(userProfile) } } }, async (request) => {
-    const user = await currentUser(request);
-    const body = request.body;
-    const fields: Record<string, string> = {};
-    let phone = '';
-    if (body.phone) {
-      const normalized = normalizePhone(body.phone);
-      if (!normalized) fields.phone = 'Please enter a valid phone number with its country code.';
-      else phone = normalized;
-    }
-    const emailChanged = body.email.toLowerCase() !== user.email.toLowerCase();
-    if (emailChanged && (await isEmailTaken(app.db, body.email, user.id))) fields.email = 'An account with this e-mail already exists.';
-    if (body.nickname && (await isNicknameTaken(app.db, body.nickname, user.id))) fields.nickname = 'This nickname is taken. Please choose another.';
-    if (Object.keys(fields).length) throw validationError(fields);
+  app.put(
+    '/user/profile',
+    { config: guard('user'), schema: { tags: ['profile'], body: updateProfileInput, response: { 200: okEnvelope(userProfile) } } },
+    async (request) => {
+      const user = currentUser(request);
+      const body = request.body;
+      const fields: Record<string, string> = {};
+      let phone = '';
+      if (body.phone) {
+        const normalized = normalizePhone(body.phone);
+        if (!normalized) fields.phone = 'Please enter a valid phone number with its country code.';
+        else phone = normalized;
+      }
+      const emailChanged = body.email.toLowerCase() !== user.email.toLowerCase();
+      if (emailChanged) {
+        // Each new address tried is counted first: the answer tells whether an account exists, so it is rationed.
+        await enforceRateLimit(app.db, `email-change:${user.id}`, EMAIL_CHANGE_TRIES, 'Too many e-mail changes.');
+        if (await isEmailTaken(app.db, body.email, user.id)) fields.email = 'An account with this e-mail already exists.';
+      }
+      if (body.nickname && (await isNicknameTaken(app.db, body.nickname, user.id))) fields.nickname = 'This nickname is taken. Please choose another.';
+      if (Object.keys(fields).length) throw validationError(fields);
 
-    const [updated] = await app.db
-      .update(users)
-      .set({
-        name: body.name,
-        surname: body.surname,
-        email: body.email,
-        phone,
-        aboutMe: body.about_me,
-        hourlyRateMinor: Math.round(body.hourly_rate * 100),
-        nickname: body.nickname ?? user.nickname,
-        // A new e-mail or phone must be confirmed again.
-        emailVerifiedAt: emailChanged ? null : user.emailVerifiedAt,
-        phoneVerifiedAt: phone === user.phone ? user.phoneVerifiedAt : null,
-        updatedAt: new Date(),
-      })
-      .where(eq(users.id, user.id))
-      .returning();
-    if (emailChanged) await sendVerificationMail(app, updated!);
-    const message = emailChanged
-      ? 'Profile updated successfully! Please confirm your new e-mail address: we have sent you a link.'
-      : 'Profile updated successfully!';
-    return ok(toProfile(updated!), message);
-  });
-
-  app.post('/user/change-password', { schema: { tags: ['profile'], body: changePasswordInput, response: { 200: okMessage } } }, async (request) => {
-    const user = await currentUser(request);
-    const { cur_password, new_password } = request.body;
-    if (!(await verifyPassword(user.passwordHash, cur_password))) throw validationError({ cur_password: 'The current password is incorrect.' });
-    const weak = passwordProblem(new_password, user.email);
-    if (weak) throw validationError({ new_password: weak });
-    await app.db
-      .update(users)
-      .set({ passwordHash: await hashPassword(new_password), updatedAt: new Date() })
-      .where(eq(users.id, user.id));
-    // Everyone else signed in as this user is signed out; this browser stays signed in.
-    await endUserSessions(app.db, user.id, request.session?.id);
-    return { status: 'OK' as const, message: 'Password changed successfully!' };
-  });
-
-  app.delete('/user/delete', { schema: { tags: ['profile'], body: deleteAccountInput, response: { 200: okMessage } } }, async (request, reply) => {
-    const user = await currentUser(request);
-    if (!(await verifyPassword(user.passwordHash, request.body.password))) throw validationError({ password: 'The password is incorrect.' });
-    const oldAvatar = user.avatarPath;
-    // Anonymise rather than delete: orders, chats and products of other people keep their rows.
-    await app.db.transaction(async (tx) => {
-      await tx
+      const [updated] = await app.db
         .update(users)
         .set({
-          email: `deleted-${user.id}-${randomBytes(4).toString('hex')}@deleted.invalid`,
-          passwordHash: await hashPassword(randomBytes(32).toString('hex')),
-          name: 'Deleted',
-          surname: 'user',
-          nickname: `deleted-${user.id}`,
-          phone: '',
-          aboutMe: '',
-          hourlyRateMinor: 0,
-          avatarPath: null,
-          emailVerifiedAt: null,
-          phoneVerifiedAt: null,
-          deletedAt: new Date(),
+          name: body.name,
+          surname: body.surname,
+          email: body.email,
+          phone,
+          aboutMe: body.about_me,
+          hourlyRateMinor: Math.round(body.hourly_rate * 100),
+          nickname: body.nickname ?? user.nickname,
+          // A new e-mail or phone must be confirmed again.
+          emailVerifiedAt: emailChanged ? null : user.emailVerifiedAt,
+          phoneVerifiedAt: phone === user.phone ? user.phoneVerifiedAt : null,
           updatedAt: new Date(),
         })
+        .where(eq(users.id, user.id))
+        .returning();
+      if (emailChanged) await sendVerificationMail(app, updated!);
+      const message = emailChanged
+        ? 'Profile updated successfully! Please confirm your new e-mail address: we have sent you a link.'
+        : 'Profile updated successfully!';
+      return ok(toProfile(updated!), message);
+    },
+  );
+
+  app.post(
+    '/user/change-password',
+    { config: guard('user'), schema: { tags: ['profile'], body: changePasswordInput, response: { 200: okMessage } } },
+    async (request) => {
+      const user = currentUser(request);
+      const { cur_password, new_password } = request.body;
+      if (!(await verifyPassword(user.passwordHash, cur_password))) throw validationError({ cur_password: 'The current password is incorrect.' });
+      const weak = passwordProblem(new_password, user.email);
+      if (weak) throw validationError({ new_password: weak });
+      await app.db
+        .update(users)
+        .set({ passwordHash: await hashPassword(new_password), updatedAt: new Date() })
         .where(eq(users.id, user.id));
-      await tx.delete(sessions).where(eq(sessions.userId, user.id));
-    });
-    if (oldAvatar && !oldAvatar.startsWith('avatars/demo/')) {
-      await app.storage.removePublic(oldAvatar);
-      await app.storage.removePublic(oldAvatar.replace(/-150\.webp$/, '-300.webp'));
-    }
-    request.session = null;
-    await startSession(request, reply, null);
-    return { status: 'OK' as const, message: 'Account deleted successfully!' };
-  });
+      // Everyone else signed in as this user is signed out; this browser stays signed in.
+      await endUserSessions(app.db, user.id, request.session?.id);
+      return { status: 'OK' as const, message: 'Password changed successfully!' };
+    },
+  );
+
+  app.delete(
+    '/user/delete',
+    { config: guard('user'), schema: { tags: ['profile'], body: deleteAccountInput, response: { 200: okMessage } } },
+    async (request, reply) => {
+      const user = currentUser(request);
+      if (!(await verifyPassword(user.passwordHash, request.body.password))) throw validationError({ password: 'The password is incorrect.' });
+      const oldAvatar = user.avatarPath;
+      // Anonymise rather than delete: orders, chats and products of other people keep their rows.
+      await app.db.transaction(async (tx) => {
+        await tx
+          .update(users)
+          .set({
+            email: `deleted-${user.id}-${randomBytes(4).toString('hex')}@deleted.invalid`,
+            passwordHash: await hashPassword(randomBytes(32).toString('hex')),
+            name: 'Deleted',
+            surname: 'user',
+            nickname: `deleted-${user.id}`,
+            phone: '',
+            aboutMe: '',
+            hourlyRateMinor: 0,
+            avatarPath: null,
+            emailVerifiedAt: null,
+            phoneVerifiedAt: null,
+            deletedAt: new Date(),
+            updatedAt: new Date(),
+          })
+          .where(eq(users.id, user.id));
+        await tx.delete(sessions).where(eq(sessions.userId, user.id));
+      });
+      if (oldAvatar && !oldAvatar.startsWith('avatars/demo/')) {
+        await app.storage.removePublic(oldAvatar);
+        await app.storage.removePublic(oldAvatar.replace(/-150\.webp$/, '-300.webp'));
+      }
+      request.session = null;
+      await startSession(request, reply, null);
+      return { status: 'OK' as const, message: 'Account deleted successfully!' };
+    },
+  );
 
   app.post(
     '/user/upload-avatar',
-    { schema: { tags: ['profile'], consumes: ['multipart/form-data'], response: { 200: okEnvelope(userProfile) } } },
+    { config: guard('user'), schema: { tags: ['profile'], consumes: ['multipart/form-data'], response: { 200: okEnvelope(userProfile) } } },
     async (request) => {
-      const user = await currentUser(request);
+      const user = currentUser(request);
       if (!request.isMultipart()) throw validationError({ avatar: 'Please select an image file' });
       const file = await request.file({ limits: { fileSize: AVATAR_MAX_BYTES, files: 1 } });
       if (file?.fieldname !== 'avatar') throw validationError({ avatar: 'Please select an image file' });
@@ -192,13 +206,14 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/user/prompts',
     {
+      config: guard('verified'),
       schema: {
         tags: ['profile'],
         response: { 200: okEnvelope(z.array(z.object({ id: z.number().int(), slug: z.string(), title: z.string(), created_at: z.number().int() }))) },
       },
     },
     async (request) => {
-      const userId = (await requireVerifiedUser(request)).id;
+      const userId = currentUser(request).id;
       const rows = await app.db
         .select({ id: products.id, slug: products.slug, title: products.title, createdAt: products.createdAt })
         .from(products)

@@ -1,34 +1,10 @@
-import type { Currency, Dictionary, SiteSettings, SocialLink, StaticPage, StaticPageSummary } from '@atelier/shared';
+import type { Currency, Dictionary, SocialLink, StaticPage, StaticPageSummary } from '@atelier/shared';
 import { asc, eq, or } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { contactMessages, currencies, languages, siteSettings, socialLinks, staticPages, translations } from '../../db/schema';
+import { contactMessages, currencies, languages, socialLinks, staticPages, translations } from '../../db/schema';
+import { sanitizePageHtml } from '../../lib/sanitize';
 
-/** SPEC §3 defaults, used for any setting that has no row. */
-export const settingDefaults: SiteSettings = {
-  is_reg_enabled: false,
-  is_email_verification_enabled: false,
-  internal_currency_name: 'Credits',
-  formats: [],
-  sizes: [],
-  google_tag: '',
-  requisites: '',
-  support_email: '',
-  copyright: '',
-};
-
-export async function getSettings(db: Db): Promise<SiteSettings> {
-  const rows = await db.select().from(siteSettings);
-  const out: Record<string, unknown> = { ...settingDefaults };
-  for (const row of rows) if (row.key in settingDefaults) out[row.key] = row.value;
-  return out as SiteSettings;
-}
-
-export async function setSetting<K extends keyof SiteSettings>(db: Db, key: K, value: SiteSettings[K]) {
-  await db
-    .insert(siteSettings)
-    .values({ key, value })
-    .onConflictDoUpdate({ target: siteSettings.key, set: { value, updatedAt: new Date() } });
-}
+export { readSettings as getSettings, setSetting, settingDefaults } from '../../lib/settings';
 
 export async function listCurrencies(db: Db): Promise<Currency[]> {
   const rows = await db.select().from(currencies).orderBy(asc(currencies.position), asc(currencies.code));
@@ -56,6 +32,30 @@ export async function findStaticPage(db: Db, idOrSlug: string): Promise<StaticPa
   const [row] = await db.select().from(staticPages).where(where).limit(1);
   if (!row) return null;
   return { ...pageSummary(row), content: row.content, updated_at: Math.floor(row.updatedAt.getTime() / 1000) };
+}
+
+export type StaticPageInput = {
+  slug: string;
+  title: string;
+  content: string;
+  isTerms?: number;
+  isPrivacy?: number;
+  isCookie?: number;
+  position?: number;
+};
+
+/**
+ * The one way a static page is written (seed, back office, imports): its HTML is sanitized here, on
+ * every write, so the page route can send what is stored as it is.
+ */
+export async function saveStaticPage(db: Db, page: StaticPageInput): Promise<number> {
+  const values = { ...page, content: sanitizePageHtml(page.content) };
+  const [row] = await db
+    .insert(staticPages)
+    .values(values)
+    .onConflictDoUpdate({ target: staticPages.slug, set: { ...values, updatedAt: new Date() } })
+    .returning({ id: staticPages.id });
+  return row!.id;
 }
 
 /** The dictionary for a locale, falling back to the default language key by key. */

@@ -18,15 +18,15 @@ import { ok } from '../../lib/envelope';
 import { publicCache } from '../../lib/http-cache';
 import { enforceRateLimit } from '../../lib/rate-limit';
 import { ISO_COUNTRIES } from './countries.data';
-import { findStaticPage, getDictionary, getSettings, listCurrencies, listSocialLinks, listStaticPages, saveContactMessage } from './site.queries';
+import { findStaticPage, getDictionary, listCurrencies, listSocialLinks, listStaticPages, saveContactMessage } from './site.queries';
 
-/** Site data changes rarely (back-office edits): five minutes of client caching, then a cheap 304. */
-const SITE_CACHE = publicCache(300);
+/** Site data changes rarely (back-office edits): a minute of client caching, then a cheap 304. */
+const SITE_CACHE = publicCache(60);
 
 /** Site-wide data every page needs: settings, currencies, static pages, social links, translations. */
 export const siteRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/settings', { config: SITE_CACHE, schema: { tags: ['site'], response: { 200: okEnvelope(siteSettings) } } }, async () =>
-    ok(await getSettings(app.db)),
+    ok(await app.settings.get()),
   );
 
   app.get('/currencies', { config: SITE_CACHE, schema: { tags: ['site'], response: { 200: okEnvelope(z.array(currency)) } } }, async () =>

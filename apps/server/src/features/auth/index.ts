@@ -1,0 +1,2 @@
+export { createStaffAccount } from './auth.queries';
+export { authRoutes } from './auth.routes';

@@ -1,0 +1,70 @@
+import { en } from '@atelier/shared';
+import { currencies, languages, socialLinks, translations } from '../../db/schema';
+import { demoSocial, demoStaticPages, germanWords } from '../../db/seed-content';
+import { socialIconSvg } from '../../db/seed-images';
+import type { Seeder } from '../../db/seeding';
+import { saveStaticPage, setSetting } from './site.queries';
+
+/** What every store needs to open: currencies, languages and their words, legal pages and settings. */
+export const siteSeeder: Seeder = {
+  name: 'site',
+  demo: false,
+  async run(tx) {
+    await tx
+      .insert(currencies)
+      .values([
+        { code: 'EUR', symbol: '€', rate: 1, isDefault: true, position: 0 },
+        { code: 'USD', symbol: '$', rate: 1.08, isDefault: false, position: 1 },
+        { code: 'GBP', symbol: '£', rate: 0.85, isDefault: false, position: 2 },
+      ])
+      .onConflictDoNothing();
+    for (const [i, page] of demoStaticPages.entries()) await saveStaticPage(tx, { ...page, position: i });
+    await tx
+      .insert(languages)
+      .values([
+        { code: 'en', name: 'English', isDefault: true },
+        { code: 'de', name: 'Deutsch', isDefault: false },
+      ])
+      .onConflictDoNothing();
+    await tx
+      .insert(translations)
+      .values(Object.entries(en).map(([key, value]) => ({ locale: 'en', key, value })))
+      .onConflictDoNothing();
+    await tx
+      .insert(translations)
+      .values(Object.entries(germanWords).map(([key, value]) => ({ locale: 'de', key, value })))
+      .onConflictDoNothing();
+    await setSetting(tx, 'is_reg_enabled', true);
+    await setSetting(tx, 'is_email_verification_enabled', false);
+    await setSetting(tx, 'internal_currency_name', 'Atelier Credits');
+    await setSetting(tx, 'formats', [
+      { id: 1, title: 'PNG' },
+      { id: 2, title: 'JPG' },
+      { id: 3, title: 'PDF' },
+      { id: 4, title: 'TXT' },
+    ]);
+    await setSetting(tx, 'sizes', [
+      { id: 1, title: '1920x1080' },
+      { id: 2, title: '3840x2160' },
+      { id: 3, title: 'A4' },
+    ]);
+    await setSetting(tx, 'google_tag', '');
+    await setSetting(tx, 'support_email', 'support@atelier.example');
+    await setSetting(tx, 'copyright', `© ${new Date().getFullYear()} Atelier. All rights reserved.`);
+  },
+};
+
+/** The demo store's company details and social icons. */
+export const demoSiteSeeder: Seeder = {
+  name: 'demo-site',
+  demo: true,
+  async prepare({ storage }) {
+    for (const s of demoSocial) await storage.putPublic(`social/${s.name}.svg`, socialIconSvg(s.color));
+  },
+  async run(tx) {
+    for (const [i, s] of demoSocial.entries()) {
+      await tx.insert(socialLinks).values({ url: s.url, image: `social/${s.name}.svg`, position: i });
+    }
+    await setSetting(tx, 'requisites', 'Atelier Marketplace Ltd., 1 Creative Way, Lisbon, Portugal. VAT PT500000000.');
+  },
+};
