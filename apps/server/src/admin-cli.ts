@@ -40,7 +40,7 @@ async function main() {
       generate: { type: 'boolean', default: false },
     },
   });
-  const email = z.email().safeParse(values.email?.trim());
+  const email = z.email().safeParse(values.email?.trim().toLowerCase());
   if (!email.success) {
     console.error('Usage: npm run admin:create -- --email staff@example.com [--name Ada] [--surname Lovelace] [--generate]');
     process.exit(2);
