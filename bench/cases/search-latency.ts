@@ -12,7 +12,7 @@ const PRODUCTS = 100_000;
 const ROUNDS = 12;
 const TIME_LIMIT_MS = 60_000;
 const TARGET_P95_MS = 50;
-const EUR = { code: 'EUR', symbol: '€', rate: 1 };
+const EUR = { code: 'EUR', symbol: '€', rate: '1', decimals: 2 };
 
 /**
  * What visitors type: title words, tags, an adjective and a noun together, words found only in some

@@ -99,6 +99,7 @@ export const updateProfileInput = z.object({
     .number({ error: 'The hourly rate must be a number.' })
     .min(0, 'The hourly rate cannot be negative.')
     .max(100_000, 'The hourly rate may be at most 100000.')
+    .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, 'The hourly rate may have at most 2 decimals.')
     .default(0),
   nickname: z
     .string()

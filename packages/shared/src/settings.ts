@@ -23,6 +23,8 @@ export const currency = z.object({
   value: z.number(),
   default: z.boolean(),
   name: z.string(),
+  /** Digits after the decimal point (JPY 0): amounts in this currency are shown and accepted with this many. */
+  decimals: z.number().int().min(0).max(4),
 });
 export type Currency = z.infer<typeof currency>;
 

@@ -136,7 +136,7 @@ export const currencies = pgTable('currencies', {
   code: text('code').primaryKey(),
   symbol: text('symbol').notNull(),
   /** Units of this currency per 1 unit of the base currency. */
-  rate: numeric('rate', { precision: 18, scale: 8, mode: 'number' }).notNull().default(1),
+  rate: numeric('rate', { precision: 18, scale: 8, mode: 'string' }).notNull().default('1'),
   /** Digits after the decimal point in this currency's amounts (EUR 2, JPY 0). */
   decimals: smallint('decimals').notNull().default(2),
   isDefault: boolean('is_default').notNull().default(false),

@@ -1,12 +1,20 @@
-import { DEFAULT_CURRENCY, FALLBACK_CURRENCY_SYMBOL } from '@atelier/shared';
+import { BASE_CURRENCY_DECIMALS, convertMinor, DEFAULT_CURRENCY, FALLBACK_CURRENCY_SYMBOL, minorToAmount } from '@atelier/shared';
 import { eq, or } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/client';
 import { currencies } from '../db/schema';
 import { validationError } from './app-error';
 
-/** The currency prices are shown in: its code, symbol and units per 1 unit of the base currency (EUR). */
-export type DisplayCurrency = { code: string; symbol: string; rate: number };
+/**
+ * The currency prices are shown in: its code, symbol, units per 1 unit of the base currency (EUR) as
+ * an exact decimal string, and its number of decimals.
+ */
+export type DisplayCurrency = { code: string; symbol: string; rate: string; decimals: number };
+
+/** A price in minor units of the base currency, as an amount in the display currency (SPEC §7 `price`). */
+export function displayAmount(minor: number, currency: DisplayCurrency): number {
+  return minorToAmount(convertMinor(minor, currency.rate, currency.decimals), currency.decimals);
+}
 
 /** The code a request asks for: the `currency` parameter, else the X-Currency header (SPEC §7). */
 export function requestedCurrency(request: FastifyRequest): string | undefined {
@@ -23,11 +31,11 @@ export function requestedCurrency(request: FastifyRequest): string | undefined {
  */
 export async function resolveDisplayCurrency(db: Db, code: string | undefined): Promise<DisplayCurrency> {
   const rows = await db
-    .select({ code: currencies.code, symbol: currencies.symbol, rate: currencies.rate, isDefault: currencies.isDefault })
+    .select({ code: currencies.code, symbol: currencies.symbol, rate: currencies.rate, decimals: currencies.decimals, isDefault: currencies.isDefault })
     .from(currencies)
     .where(code ? or(eq(currencies.code, code), eq(currencies.isDefault, true)) : eq(currencies.isDefault, true));
   const match = code ? rows.find((r) => r.code === code) : rows.find((r) => r.isDefault);
-  if (match) return { code: match.code, symbol: match.symbol, rate: Number(match.rate) };
+  if (match) return { code: match.code, symbol: match.symbol, rate: match.rate, decimals: match.decimals };
   if (code && code !== DEFAULT_CURRENCY) throw validationError({ currency: `The currency "${code.slice(0, 10)}" is not available.` });
-  return { code: DEFAULT_CURRENCY, symbol: FALLBACK_CURRENCY_SYMBOL, rate: 1 };
+  return { code: DEFAULT_CURRENCY, symbol: FALLBACK_CURRENCY_SYMBOL, rate: '1', decimals: BASE_CURRENCY_DECIMALS };
 }

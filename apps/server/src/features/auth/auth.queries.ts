@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import { type PublicProfile, SERVER_MIN_PASSWORD_LENGTH, type UserProfile } from '@atelier/shared';
+import { minorToAmount, type PublicProfile, SERVER_MIN_PASSWORD_LENGTH, type UserProfile } from '@atelier/shared';
 import { and, count, eq, gt, isNull, sql } from 'drizzle-orm';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { Db } from '../../db/client';
@@ -52,7 +52,7 @@ function profileBase(u: UserRow) {
     surname: u.surname,
     nickname: u.nickname,
     about_me: u.aboutMe,
-    hourly_rate: u.hourlyRateMinor / 100,
+    hourly_rate: minorToAmount(u.hourlyRateMinor),
     avatar_path: publicUrl(u.avatarPath),
     avatar_url_large: publicUrl(largeAvatar(u.avatarPath)),
     created_at: Math.floor(u.createdAt.getTime() / 1000),

@@ -1,18 +1,8 @@
-import {
-  type CatalogMeta,
-  type CatalogSort,
-  type Category,
-  convertMinor,
-  minorToAmount,
-  type Product,
-  type ProductBase,
-  type ProductType,
-  type Tag,
-} from '@atelier/shared';
+import type { CatalogMeta, CatalogSort, Category, Product, ProductBase, ProductType, Tag } from '@atelier/shared';
 import { and, asc, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { categories, packItems, products, productTags, tags, users } from '../../db/schema';
-import type { DisplayCurrency } from '../../lib/display-currency';
+import { type DisplayCurrency, displayAmount } from '../../lib/display-currency';
 import { previewSrcSet } from '../../lib/previews';
 
 const tagNames = sql<
@@ -70,7 +60,7 @@ function toProduct(row: ProductRow, currency: DisplayCurrency): ProductBase {
     imageUrl: storageUrl(row.previewPath),
     imageSrcSet: previewSrcSet(row.previewPath),
     tags: Array.isArray(row.tags) ? row.tags : [],
-    price: minorToAmount(convertMinor(Number(row.priceMinor), currency.rate)),
+    price: displayAmount(Number(row.priceMinor), currency),
     currency: currency.code,
     currencySymbol: currency.symbol,
     created_at: Math.floor(new Date(row.createdAt).getTime() / 1000),

@@ -23,7 +23,7 @@ import { createMicroCache } from '../../lib/micro-cache';
 import { favoriteProducts, findProduct, listCategories, listProducts, listTags, type Memo, newProducts, randomProducts } from './catalog.queries';
 
 /** Answers without prices never look at the currency. */
-const NO_CURRENCY: DisplayCurrency = { code: '', symbol: '', rate: 1 };
+const NO_CURRENCY: DisplayCurrency = { code: '', symbol: '', rate: '1', decimals: 2 };
 
 /** How long one process reuses a catalogue answer: what a new product waits, at most, to appear. */
 export const CATALOG_CACHE_MS = 5_000;

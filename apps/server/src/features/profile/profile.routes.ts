@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   AVATAR_MAX_BYTES,
+  amountToMinor,
   changePasswordInput,
   deleteAccountInput,
   okEnvelope,
@@ -74,7 +75,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
           email: body.email,
           phone,
           aboutMe: body.about_me,
-          hourlyRateMinor: Math.round(body.hourly_rate * 100),
+          hourlyRateMinor: amountToMinor(body.hourly_rate),
           nickname: body.nickname ?? user.nickname,
           // A new e-mail or phone must be confirmed again.
           emailVerifiedAt: emailChanged ? null : user.emailVerifiedAt,

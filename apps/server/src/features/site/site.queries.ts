@@ -8,7 +8,7 @@ export { readSettings as getSettings, setSetting, settingDefaults } from '../../
 
 export async function listCurrencies(db: Db): Promise<Currency[]> {
   const rows = await db.select().from(currencies).orderBy(asc(currencies.position), asc(currencies.code));
-  return rows.map((r) => ({ code: r.code, symbol: r.symbol, value: Number(r.rate), default: r.isDefault, name: r.code }));
+  return rows.map((r) => ({ code: r.code, symbol: r.symbol, value: Number(r.rate), default: r.isDefault, name: r.code, decimals: r.decimals }));
 }
 
 export async function listSocialLinks(db: Db): Promise<SocialLink[]> {

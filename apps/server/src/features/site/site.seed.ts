@@ -13,9 +13,11 @@ export const siteSeeder: Seeder = {
     await tx
       .insert(currencies)
       .values([
-        { code: 'EUR', symbol: '€', rate: 1, isDefault: true, position: 0 },
-        { code: 'USD', symbol: '$', rate: 1.08, isDefault: false, position: 1 },
-        { code: 'GBP', symbol: '£', rate: 0.85, isDefault: false, position: 2 },
+        { code: 'EUR', symbol: '€', rate: '1', isDefault: true, position: 0 },
+        { code: 'USD', symbol: '$', rate: '1.08', isDefault: false, position: 1 },
+        { code: 'GBP', symbol: '£', rate: '0.85', isDefault: false, position: 2 },
+        // Whole yen only: the deposit rules for currencies without decimals are real, not hypothetical.
+        { code: 'JPY', symbol: '¥', rate: '160.5', decimals: 0, isDefault: false, position: 3 },
       ])
       .onConflictDoNothing();
     for (const [i, page] of demoStaticPages.entries()) await saveStaticPage(tx, { ...page, position: i });

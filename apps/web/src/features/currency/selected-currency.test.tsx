@@ -2,9 +2,9 @@ import type { Currency } from '@atelier/shared';
 import { describe, expect, it } from 'vitest';
 import { resolveCurrency } from './selected-currency';
 
-const eur: Currency = { code: 'EUR', symbol: '€', value: 1, default: true, name: 'EUR' };
-const usd: Currency = { code: 'USD', symbol: '$', value: 1.08, default: false, name: 'USD' };
-const gbp: Currency = { code: 'GBP', symbol: '£', value: 0.85, default: false, name: 'GBP' };
+const eur: Currency = { code: 'EUR', symbol: '€', value: 1, default: true, name: 'EUR', decimals: 2 };
+const usd: Currency = { code: 'USD', symbol: '$', value: 1.08, default: false, name: 'USD', decimals: 2 };
+const gbp: Currency = { code: 'GBP', symbol: '£', value: 0.85, default: false, name: 'GBP', decimals: 2 };
 
 describe('selected currency fallback (SPEC §4)', () => {
   it('keeps a saved code the server knows', () => {
