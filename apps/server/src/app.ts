@@ -19,6 +19,8 @@ import { registerWebApp } from './features/seo/web-app';
 import { siteRoutes } from './features/site/site.routes';
 import { registerErrorHandler } from './lib/error-handler';
 import { registerHttpCache } from './lib/http-cache';
+import { createJobs, type Jobs } from './lib/jobs';
+import { registerMailDelivery } from './lib/mail';
 import { registerSessions } from './lib/session';
 import { createLocalStorage, type Storage } from './lib/storage';
 
@@ -28,6 +30,7 @@ declare module 'fastify' {
     db: Db;
     database: Database;
     storage: Storage;
+    jobs: Jobs;
   }
 }
 
@@ -98,6 +101,10 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.decorate('db', database.db);
   app.decorate('database', database);
   app.decorate('storage', opts.storage ?? createLocalStorage(config.dataDir));
+  // Jobs run after commit; server.ts starts the poller, closing the app lets the running job finish first.
+  app.decorate('jobs', createJobs(database.db, app.log));
+  app.addHook('onClose', () => app.jobs.stop());
+  registerMailDelivery(app);
   registerErrorHandler(app);
   registerHttpCache(app);
 

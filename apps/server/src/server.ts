@@ -48,6 +48,7 @@ async function main() {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ host: config.host, port: config.port });
+  app.jobs.start();
   app.log.info(`Atelier is serving ${config.publicUrl} (database: ${database.kind})`);
 }
 
