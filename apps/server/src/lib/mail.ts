@@ -30,7 +30,8 @@ function transportFor(app: FastifyInstance): Transporter | null {
   if (!app.config.smtpUrl) return null;
   let t = transports.get(app);
   if (!t) {
-    t = nodemailer.createTransport(app.config.smtpUrl);
+    // Short timeouts: a hung provider must not hold the job worker (or a graceful shutdown) for minutes; the job retries.
+    t = nodemailer.createTransport({ url: app.config.smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
     transports.set(app, t);
   }
   return t;
