@@ -10,7 +10,10 @@ import { jobs } from '../db/schema';
  * back with the rows it is about, and every app server works the queue without a second service.
  *
  * Delivery is at least once: a server that dies mid-job leaves it `running`, and after the lease
- * another server runs it again. Handlers are written to be safe to repeat (mail checks `sent_at`).
+ * another server runs it again. Handlers are written to be safe to repeat (mail checks `sent_at`)
+ * and to finish well within the lease (15 minutes). A handler gets the database, not a transaction,
+ * and opens its own. Never wait for the queue inside a transaction: on PGlite (one connection) the
+ * worker's statements wait for that transaction to end.
  */
 
 export type EnqueueOptions = {
