@@ -21,6 +21,8 @@ import { registerGuards } from './lib/auth-guard';
 import { type ChangeFeed, createChangeFeed } from './lib/change-feed';
 import { registerErrorHandler } from './lib/error-handler';
 import { registerHttpCache } from './lib/http-cache';
+import { createJobs, type Jobs } from './lib/jobs';
+import { registerMailDelivery } from './lib/mail';
 import { registerSecurityHeaders } from './lib/security-headers';
 import { registerSessions } from './lib/session';
 import { createSettingsCache, forgetSettingsCache, type SettingsCache } from './lib/settings';
@@ -36,6 +38,7 @@ declare module 'fastify' {
     changes: ChangeFeed;
     /** `draining` is set on shutdown: readiness answers 503 and answers ask clients to reconnect elsewhere. */
     lifecycle: { draining: boolean };
+    jobs: Jobs;
   }
 }
 
@@ -139,6 +142,10 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', async (_request, reply) => {
     if (app.lifecycle.draining) reply.header('connection', 'close');
   });
+  // Jobs run after commit; server.ts starts the poller, closing the app lets the running job finish first.
+  app.decorate('jobs', createJobs(database.db, app.log));
+  app.addHook('onClose', () => app.jobs.stop());
+  registerMailDelivery(app);
   registerErrorHandler(app);
   registerHttpCache(app);
 

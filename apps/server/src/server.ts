@@ -73,6 +73,8 @@ export async function startServer(config: Config, opts: { logStream?: { write(li
   };
 
   await app.listen({ host: config.host, port: config.port });
+  // Jobs (mail delivery, receipts, expiries) run on every app server; closing the app stops them.
+  app.jobs.start();
   app.log.info(`Atelier is serving ${config.publicUrl} (database: ${database.kind})`);
   return { app, database, shutdown };
 }

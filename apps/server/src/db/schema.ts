@@ -261,3 +261,35 @@ export const userTokens = pgTable(
   },
   (t) => [index('user_tokens_user_kind_idx').on(t.userId, t.kind), uniqueIndex('user_tokens_hash_idx').on(t.tokenHash)],
 );
+
+export const jobState = pgEnum('job_state', ['pending', 'running', 'done', 'failed']);
+
+/**
+ * The job queue (lib/jobs.ts): rows are written inside the caller's transaction and run after
+ * commit by a poller on every app server, claimed with FOR UPDATE SKIP LOCKED.
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    payload: jsonb('payload').notNull().default({}),
+    state: jobState('state').notNull().default('pending'),
+    /** Not before this moment; a failed attempt moves it forward by the backoff. */
+    runAt: timestamp('run_at', { withTimezone: true }).notNull().defaultNow(),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    /** At most one waiting or running job per (name, key): a second enqueue with the key is a no-op. */
+    singletonKey: text('singleton_key'),
+    lockedAt: timestamp('locked_at', { withTimezone: true }),
+    lockedBy: text('locked_by'),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('jobs_due_idx').on(t.runAt).where(sql`${t.state} = 'pending'`),
+    index('jobs_running_idx').on(t.lockedAt).where(sql`${t.state} = 'running'`),
+    uniqueIndex('jobs_singleton_idx').on(t.name, t.singletonKey).where(sql`${t.state} in ('pending', 'running')`),
+    index('jobs_finished_idx').on(t.finishedAt),
+  ],
+);

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client';
 
-/** The channel that triggers (migration 0005) notify when shared, cached data changes. */
+/** The channel that triggers (migration 0006) notify when shared, cached data changes. */
 export const CHANGES_CHANNEL = 'atelier_changes';
 
 /** What changed: each cache listens for its own topic; `*` (after a reconnect) means anything. */

@@ -1,9 +1,28 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
+import type { Db } from '../db/client';
 import { mailOutbox } from '../db/schema';
+import { enqueue } from './jobs';
 
 export type Mail = { to: string; subject: string; text: string; html?: string };
+
+export const MAIL_DELIVER = 'mail.deliver';
+
+/**
+ * Writes the message to the outbox and enqueues its delivery, with `db`: pass the caller's
+ * transaction and the mail exists only if it commits, and leaves only after it has. The outbox row
+ * is what developers read at /dev/mail; with SMTP_URL set, the `mail.deliver` job sends it.
+ */
+export async function sendMail(db: Db, mail: Mail): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(mailOutbox)
+      .values({ to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? '' })
+      .returning({ id: mailOutbox.id });
+    await enqueue(tx, MAIL_DELIVER, { mailId: row!.id });
+  });
+}
 
 const transports = new WeakMap<FastifyInstance, Transporter>();
 
@@ -11,34 +30,39 @@ function transportFor(app: FastifyInstance): Transporter | null {
   if (!app.config.smtpUrl) return null;
   let t = transports.get(app);
   if (!t) {
-    t = nodemailer.createTransport(app.config.smtpUrl);
+    // Short timeouts: a hung provider must not hold the job worker (or a graceful shutdown) for minutes; the job retries.
+    t = nodemailer.createTransport({ url: app.config.smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
     transports.set(app, t);
   }
   return t;
 }
 
 /**
- * Every message is written to the outbox first (so nothing is lost and developers can read it at
- * /dev/mail), then delivered over SMTP when SMTP_URL is set. A delivery failure is recorded, not thrown:
- * the user's action (sign-up, reset request) has already succeeded.
+ * The `mail.deliver` job: sends one outbox message over SMTP and marks it sent; a failure is kept on
+ * the row and retried (30 s, 1, 2, 4 … minutes, for about an hour). Without SMTP the outbox row is the delivery.
  */
-export async function sendMail(app: FastifyInstance, mail: Mail): Promise<void> {
-  const [row] = await app.db
-    .insert(mailOutbox)
-    .values({ to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? '' })
-    .returning({ id: mailOutbox.id });
-  const transport = transportFor(app);
-  if (!transport) return;
-  try {
-    await transport.sendMail({ from: app.config.mailFrom, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html || undefined });
-    await app.db.update(mailOutbox).set({ sentAt: new Date() }).where(eq(mailOutbox.id, row!.id));
-  } catch (err) {
-    app.log.error({ err: { message: (err as Error).message }, mailId: row!.id }, 'mail delivery failed');
-    await app.db
-      .update(mailOutbox)
-      .set({ error: (err as Error).message.slice(0, 500) })
-      .where(eq(mailOutbox.id, row!.id));
-  }
+export function registerMailDelivery(app: FastifyInstance) {
+  app.jobs.register<{ mailId: number }>(
+    MAIL_DELIVER,
+    async ({ mailId }, { db }) => {
+      const transport = transportFor(app);
+      if (!transport) return;
+      const [mail] = await db.select().from(mailOutbox).where(eq(mailOutbox.id, mailId));
+      // Already sent by an attempt whose server died before marking the job done: do not send twice.
+      if (!mail || mail.sentAt) return;
+      try {
+        await transport.sendMail({ from: app.config.mailFrom, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html || undefined });
+      } catch (err) {
+        await db
+          .update(mailOutbox)
+          .set({ error: (err as Error).message.slice(0, 500) })
+          .where(eq(mailOutbox.id, mailId));
+        throw err;
+      }
+      await db.update(mailOutbox).set({ sentAt: new Date(), error: null }).where(eq(mailOutbox.id, mailId));
+    },
+    { attempts: 8, backoffMs: 30_000 },
+  );
 }
 
 export function escapeHtml(text: string): string {

@@ -79,7 +79,7 @@ let dummyHash: Promise<string> | null = null;
 
 export async function sendVerificationMail(app: FastifyInstance, user: UserRow) {
   const url = app.config.publicUrl + emailVerificationPath(app.config.sessionSecret, user);
-  await sendMail(app, {
+  await sendMail(app.db, {
     to: user.email,
     subject: 'Confirm your e-mail address',
     text: `Hello ${user.name},\n\nPlease confirm your e-mail address for Atelier by opening this link within ${EMAIL_LINK_MINUTES} minutes:\n${url}\n\nIf you did not create an account, ignore this message.`,
@@ -206,7 +206,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       if (count <= 3) {
         const token = await createResetToken(app.db, user.id);
         const url = `${app.config.publicUrl}/reset-password?token=${encodeURIComponent(token)}&email=${encodeURIComponent(user.email)}`;
-        await sendMail(app, {
+        await sendMail(app.db, {
           to: user.email,
           subject: 'Reset your Atelier password',
           text: `Hello ${user.name},\n\nOpen this link within ${RESET_MINUTES} minutes to choose a new password:\n${url}\n\nThe link works once. If you did not ask for it, ignore this message: your password stays as it is.`,
@@ -246,7 +246,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     await enforceRateLimit(app.db, `phone-code:${user.id}`, { limit: 3, windowSeconds: 900 }, 'We have sent several codes already.');
     const code = await createPhoneCode(app.db, app.config.sessionSecret, user.id);
     // Text messages go through the same outbox; an SMS gateway plugs in here for real use.
-    await sendMail(app, {
+    await sendMail(app.db, {
       to: user.phone,
       subject: 'SMS: Atelier verification code',
       text: `Your Atelier verification code is ${code}. It expires in ${PHONE_CODE_MINUTES} minutes.`,
