@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { runMigrations } from './db/migrate';
-import { createStaffAccount } from './features/auth';
+import { createStaffAccount } from './features/users';
 
 /**
  * `npm run admin:create -- --email staff@example.com [--name Ada --surname Lovelace] [--generate]`

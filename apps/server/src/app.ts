@@ -10,13 +10,13 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOpt
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
-import { authRoutes } from './features/auth/auth.routes';
+import { authRoutes } from './features/auth';
 import { catalogRoutes } from './features/catalog/catalog.routes';
 import { devMailRoutes } from './features/dev-mail/dev-mail.routes';
 import { healthRoutes } from './features/health/health.routes';
-import { profileRoutes } from './features/profile/profile.routes';
 import { registerWebApp } from './features/seo/web-app';
 import { siteRoutes } from './features/site/site.routes';
+import { userRoutes } from './features/users';
 import { registerGuards } from './lib/auth-guard';
 import { type ChangeFeed, createChangeFeed } from './lib/change-feed';
 import { registerErrorHandler } from './lib/error-handler';
@@ -177,7 +177,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(siteRoutes);
       await api.register(catalogRoutes);
       await api.register(authRoutes);
-      await api.register(profileRoutes);
+      await api.register(userRoutes);
     },
     { prefix: '/api' },
   );

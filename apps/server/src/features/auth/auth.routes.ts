@@ -23,22 +23,17 @@ import { clearRateLimit, enforceRateLimit, hitRateLimit } from '../../lib/rate-l
 import { endUserSessions, isSignedIn, startSession } from '../../lib/session';
 import {
   checkEmailVerification,
-  checkPhoneCode,
-  consumeResetToken,
-  createPhoneCode,
-  createResetToken,
   EMAIL_LINK_MINUTES,
-  emailVerificationPath,
   findUserByEmail,
   findUserById,
   generateNickname,
   isEmailTaken,
   normalizePhone,
-  PHONE_CODE_MINUTES,
   passwordProblem,
-  RESET_MINUTES,
+  sendVerificationMail,
   type UserRow,
-} from './auth.queries';
+} from '../users';
+import { checkPhoneCode, consumeResetToken, createPhoneCode, createResetToken, PHONE_CODE_MINUTES, RESET_MINUTES } from './auth.queries';
 
 /** Sign-in attempts allowed in one window (ASVS 2.2.1): per account from one address, per address, per account. */
 const LOGIN_PER_ACCOUNT_AND_ADDRESS = { limit: 5, windowSeconds: 60 };
@@ -77,19 +72,6 @@ function rememberDevice(app: FastifyInstance, reply: FastifyReply, email: string
 /** A dummy hash, so an unknown e-mail costs the same time as a wrong password. */
 let dummyHash: Promise<string> | null = null;
 
-export async function sendVerificationMail(app: FastifyInstance, user: UserRow) {
-  const url = app.config.publicUrl + emailVerificationPath(app.config.sessionSecret, user);
-  await sendMail(app.db, {
-    to: user.email,
-    subject: 'Confirm your e-mail address',
-    text: `Hello ${user.name},\n\nPlease confirm your e-mail address for Atelier by opening this link within ${EMAIL_LINK_MINUTES} minutes:\n${url}\n\nIf you did not create an account, ignore this message.`,
-    html: mailHtml([`Hello ${user.name},`, `Please confirm your e-mail address for Atelier within ${EMAIL_LINK_MINUTES} minutes.`], {
-      label: 'Confirm e-mail',
-      url,
-    }),
-  });
-}
-
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/is-auth', { schema: { tags: ['auth'], response: { 200: isAuthAnswer } } }, async (request) => ({
     status: 'OK' as const,
@@ -115,10 +97,15 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     const nickname = await generateNickname(app.db, body.name, body.surname);
     let user: UserRow;
     try {
-      [user] = (await app.db
-        .insert(users)
-        .values({ email: body.email, passwordHash, name: body.name, surname: body.surname, nickname, phone: phone! })
-        .returning()) as [UserRow];
+      // The account and its verification mail commit together (the mail is delivered after commit).
+      user = await app.db.transaction(async (tx) => {
+        const [created] = (await tx
+          .insert(users)
+          .values({ email: body.email, passwordHash, name: body.name, surname: body.surname, nickname, phone: phone! })
+          .returning()) as [UserRow];
+        await sendVerificationMail(app, created, tx);
+        return created;
+      });
     } catch (err) {
       // Two sign-ups with one e-mail at the same moment: the unique index decides.
       if ((err as { code?: string; cause?: { code?: string } }).code === '23505' || (err as { cause?: { code?: string } }).cause?.code === '23505') {
@@ -127,7 +114,6 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       throw err;
     }
     await startSession(request, reply, user.id);
-    await sendVerificationMail(app, user);
     request.log.info({ userId: user.id }, 'user registered');
     return { status: 'OK' as const, message: 'Welcome to Atelier! We have sent you a link to confirm your e-mail address.' };
   });
@@ -204,16 +190,18 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     if (user) {
       const { count } = await hitRateLimit(app.db, `reset:account:${user.id}`, 3600);
       if (count <= 3) {
-        const token = await createResetToken(app.db, user.id);
-        const url = `${app.config.publicUrl}/reset-password?token=${encodeURIComponent(token)}&email=${encodeURIComponent(user.email)}`;
-        await sendMail(app.db, {
-          to: user.email,
-          subject: 'Reset your Atelier password',
-          text: `Hello ${user.name},\n\nOpen this link within ${RESET_MINUTES} minutes to choose a new password:\n${url}\n\nThe link works once. If you did not ask for it, ignore this message: your password stays as it is.`,
-          html: mailHtml([`Hello ${user.name},`, `Open this link within ${RESET_MINUTES} minutes to choose a new password. It works once.`], {
-            label: 'Choose a new password',
-            url,
-          }),
+        await app.db.transaction(async (tx) => {
+          const token = await createResetToken(tx, user.id);
+          const url = `${app.config.publicUrl}/reset-password?token=${encodeURIComponent(token)}&email=${encodeURIComponent(user.email)}`;
+          await sendMail(tx, {
+            to: user.email,
+            subject: 'Reset your Atelier password',
+            text: `Hello ${user.name},\n\nOpen this link within ${RESET_MINUTES} minutes to choose a new password:\n${url}\n\nThe link works once. If you did not ask for it, ignore this message: your password stays as it is.`,
+            html: mailHtml([`Hello ${user.name},`, `Open this link within ${RESET_MINUTES} minutes to choose a new password. It works once.`], {
+              label: 'Choose a new password',
+              url,
+            }),
+          });
         });
       }
     }

@@ -1,2 +1,1 @@
-export { createStaffAccount } from './auth.queries';
 export { authRoutes } from './auth.routes';

@@ -21,6 +21,7 @@ import { ok } from '../../lib/envelope';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
 import { enforceRateLimit } from '../../lib/rate-limit';
 import { endUserSessions, startSession } from '../../lib/session';
+import { sendVerificationMail } from './users.mail';
 import {
   countPublishedProducts,
   findUserById,
@@ -31,8 +32,7 @@ import {
   passwordProblem,
   toProfile,
   toPublicProfile,
-} from '../auth/auth.queries';
-import { sendVerificationMail } from '../auth/auth.routes';
+} from './users.queries';
 
 /** New e-mail addresses a user may try per hour. */
 const EMAIL_CHANGE_TRIES = { limit: 5, windowSeconds: 3600 };
@@ -40,7 +40,7 @@ const EMAIL_CHANGE_TRIES = { limit: 5, windowSeconds: 3600 };
 /** Raster formats accepted for avatars, judged by the bytes, never by the file name. */
 const AVATAR_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'avif', 'heif', 'tiff']);
 
-export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
+export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/user/profile', { config: guard('user'), schema: { tags: ['profile'], response: { 200: okEnvelope(userProfile) } } }, async (request) =>
     ok(toProfile(currentUser(request))),
   );

@@ -1,0 +1,12 @@
+export { checkEmailVerification, EMAIL_LINK_MINUTES, sendVerificationMail } from './users.mail';
+export {
+  createStaffAccount,
+  findUserByEmail,
+  findUserById,
+  generateNickname,
+  isEmailTaken,
+  normalizePhone,
+  passwordProblem,
+  type UserRow,
+} from './users.queries';
+export { userRoutes } from './users.routes';
