@@ -8,8 +8,8 @@ import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'r
 import { App } from './app/app';
 import type { RouteMeta } from './app/route-meta';
 import { routes } from './app/router';
-import { authQuery } from './features/auth/api/auth-state';
-import { currenciesQuery, settingsQuery } from './features/site/api/site-data';
+import { authQuery } from './features/auth';
+import { currenciesQuery, settingsQuery } from './features/site';
 import { i18n } from './lib/i18n';
 import { createQueryClient } from './lib/query-client';
 import { type ServerEnv, setServerEnvProvider } from './lib/ssr-env';
@@ -27,7 +27,7 @@ setServerEnvProvider(() => requestEnv.getStore());
 const handler = createStaticHandler(routes);
 // Every page shows the footer, which the browser loads lazily: here it is loaded once, up front, so
 // the first render after start does not leave it for the browser to fill in.
-await import('./components/layout/footer');
+await import('./app/layout/footer');
 
 /** Enough for the boot check, the page, the lazily loaded footer and what each of them asks. */
 const MAX_PASSES = 8;

@@ -1,6 +1,6 @@
 import { createBrowserRouter, matchRoutes, Navigate, type RouteObject } from 'react-router';
-import { AppLayout } from '../components/layout/app-layout';
 import { GuestOnly, RequireAuth } from './guards';
+import { AppLayout } from './layout/app-layout';
 import type { RouteMeta } from './route-meta';
 
 type Page = () => Promise<{ Component: React.ComponentType }>;

@@ -2,10 +2,10 @@ import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useMatches, useNavigate } from 'react-router';
-import type { RouteMeta } from '../../app/route-meta';
-import { authKey } from '../../features/auth/api/auth-state';
-import { CookieConsent } from '../../features/cookie-consent/cookie-consent';
+import { authKey } from '../../features/auth';
+import { CookieConsent } from '../../features/cookie-consent';
 import { setGlobalApiHandlers } from '../../lib/api-client';
+import type { RouteMeta } from '../route-meta';
 import { Header } from './header';
 
 // Below the fold on every page: its code loads after the first paint instead of delaying it.
