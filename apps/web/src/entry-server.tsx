@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { splitLocale } from '@atelier/shared/i18n/locales';
 import { jsonScriptTag } from '@atelier/shared/preload';
 import { dehydrate, type Query, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
@@ -60,6 +61,8 @@ function waitingQueries(queries: Query[]): Query[] {
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export async function render(input: RenderInput): Promise<RenderResult | null> {
+  // Pages are rendered in English: one under a language prefix (`/de/...`) is left to the browser.
+  if (splitLocale(new URL(input.url, 'http://localhost').pathname).locale) return null;
   const env: ServerEnv = { cookies: input.cookies, fetch: input.fetch, seed: Math.floor(Math.random() * 2 ** 31) };
   return requestEnv.run(env, async () => {
     const context = await handler.query(new Request(new URL(input.url, 'http://localhost')));

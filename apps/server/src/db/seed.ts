@@ -1,4 +1,4 @@
-import { en } from '@atelier/shared';
+import { de, en } from '@atelier/shared';
 import { eq, sql } from 'drizzle-orm';
 import { setSetting } from '../features/site/site.queries';
 import { hashPassword } from '../lib/passwords';
@@ -31,7 +31,6 @@ import {
   demoPrompts,
   demoSocial,
   demoStaticPages,
-  germanWords,
 } from './seed-content';
 import { renderArtwork, renderAvatar, type SeedImageSize, socialIconSvg } from './seed-images';
 
@@ -195,7 +194,7 @@ export async function seedDemoData(db: Db, storage: Storage, opts: { imageSize?:
       { code: 'de', name: 'Deutsch', isDefault: false },
     ]);
     await tx.insert(translations).values(Object.entries(en).map(([key, value]) => ({ locale: 'en', key, value })));
-    await tx.insert(translations).values(Object.entries(germanWords).map(([key, value]) => ({ locale: 'de', key, value })));
+    await tx.insert(translations).values(Object.entries(de).map(([key, value]) => ({ locale: 'de', key, value })));
 
     await setSetting(tx, 'is_reg_enabled', true);
     await setSetting(tx, 'is_email_verification_enabled', false);

@@ -1,5 +1,6 @@
 import type { FieldErrors } from '@atelier/shared';
 import { SELECTED_CURRENCY_KEY } from '@atelier/shared/constants';
+import { splitLocale } from '@atelier/shared/i18n/locales';
 import { readCookie } from './cookies';
 import { takePreloaded } from './preload';
 import { isServer, serverEnv } from './ssr-env';
@@ -36,11 +37,11 @@ export function setGlobalApiHandlers(next: GlobalHandlers) {
 export const EMAIL_NOT_VERIFIED = 'Your email address is not verified.';
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** SPEC §8: the page's language prefix (`/de/...`), else the stored language, else English. */
 export function currentLanguage(): string {
   // Pages rendered on the server are in English; another language renders in the browser.
   if (isServer) return 'en';
-  const fromRoute = window.location.pathname.match(/^\/([a-z]{2})(\/|$)/)?.[1];
-  return fromRoute ?? localStorage.getItem('language') ?? 'en';
+  return splitLocale(window.location.pathname).locale ?? localStorage.getItem('language') ?? 'en';
 }
 
 export function selectedCurrency(): string | null {

@@ -1,3 +1,4 @@
+import { splitLocale } from '@atelier/shared/i18n/locales';
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -51,7 +52,8 @@ export function AppLayout() {
         const wasSignedIn = queryClient.getQueryData<{ authenticated: boolean }>(authKey)?.authenticated;
         queryClient.setQueryData(authKey, { authenticated: false, user: null });
         if (wasSignedIn) {
-          const here = window.location.pathname + window.location.search;
+          // The router's own path: under a language prefix it is the basename's business.
+          const here = splitLocale(window.location.pathname).path + window.location.search;
           navigate(`/login?redirect=${encodeURIComponent(here)}`);
         }
       },
