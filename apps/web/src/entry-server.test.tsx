@@ -104,4 +104,10 @@ describe('server rendering', () => {
       product.title = 'Harbour at Dawn';
     }
   });
+
+  it('leaves a page under a language prefix to the browser, which renders it in that language', async () => {
+    const api = fakeApi();
+    expect(await render({ url: '/de/products', cookies: {}, fetch: api.fetch })).toBeNull();
+    expect(api.asked).toEqual([]);
+  });
 });

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { splitLocale } from '@atelier/shared/i18n/locales';
 import { jsonScriptTag } from '@atelier/shared/preload';
 import { dehydrate, type Query, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
@@ -8,8 +9,8 @@ import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'r
 import { App } from './app/app';
 import type { RouteMeta } from './app/route-meta';
 import { routes } from './app/router';
-import { authQuery } from './features/auth/api/auth-state';
-import { currenciesQuery, settingsQuery } from './features/site/api/site-data';
+import { authQuery } from './features/auth';
+import { currenciesQuery, settingsQuery } from './features/site';
 import { i18n } from './lib/i18n';
 import { createQueryClient } from './lib/query-client';
 import { type ServerEnv, setServerEnvProvider } from './lib/ssr-env';
@@ -27,7 +28,7 @@ setServerEnvProvider(() => requestEnv.getStore());
 const handler = createStaticHandler(routes);
 // Every page shows the footer, which the browser loads lazily: here it is loaded once, up front, so
 // the first render after start does not leave it for the browser to fill in.
-await import('./components/layout/footer');
+await import('./app/layout/footer');
 
 /** Enough for the boot check, the page, the lazily loaded footer and what each of them asks. */
 const MAX_PASSES = 8;
@@ -60,6 +61,8 @@ function waitingQueries(queries: Query[]): Query[] {
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export async function render(input: RenderInput): Promise<RenderResult | null> {
+  // Pages are rendered in English: one under a language prefix (`/de/...`) is left to the browser.
+  if (splitLocale(new URL(input.url, 'http://localhost').pathname).locale) return null;
   const env: ServerEnv = { cookies: input.cookies, fetch: input.fetch, seed: Math.floor(Math.random() * 2 ** 31) };
   return requestEnv.run(env, async () => {
     const context = await handler.query(new Request(new URL(input.url, 'http://localhost')));

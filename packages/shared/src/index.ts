@@ -3,6 +3,8 @@ export * from './catalog';
 export * from './constants';
 export * from './envelope';
 export * from './health';
+export { de } from './i18n/de';
 export { en, type TranslationKey } from './i18n/en';
+export { isLocale, LOCALES, type Locale, splitLocale } from './i18n/locales';
 export * from './money';
 export * from './settings';

@@ -392,14 +392,3 @@ export const demoSocial = [
   { name: 'behance', url: 'https://behance.net/atelier', color: '#1769FF' },
   { name: 'x', url: 'https://x.com/atelier', color: '#111111' },
 ];
-
-/** A partial German catalogue: proves that words come from the server, falling back to English. */
-export const germanWords: Record<string, string> = {
-  'nav.buy': 'Kaufen',
-  'nav.sell': 'Verkaufen',
-  'nav.home': 'Startseite',
-  'home.hero_title': 'Tritt ein',
-  'home.get_started': 'Los geht’s',
-  'products.title': 'Shop',
-  'cookie.accept_all': 'Alle akzeptieren',
-};

@@ -1,8 +1,8 @@
 import { type ReactNode, useEffect, useState } from 'react';
 import { FullScreenSpinner } from '../components/ui/spinner';
 import { ToastProvider, useToast } from '../components/ui/toast';
-import { useAuth } from '../features/auth/api/auth-state';
-import { useCurrencies, useSettings } from '../features/site/api/site-data';
+import { useAuth } from '../features/auth';
+import { useCurrencies, useSettings } from '../features/site';
 import { currentLanguage } from '../lib/api-client';
 import { loadServerWords } from '../lib/i18n';
 

@@ -1,6 +1,6 @@
-import { Navigate, Outlet, useLocation } from 'react-router';
+import { Navigate, Outlet, useLocation, useSearchParams } from 'react-router';
 import { FullScreenSpinner } from '../components/ui/spinner';
-import { useAuth } from '../features/auth/api/auth-state';
+import { safeRedirect, useAuth, useSigningIn } from '../features/auth';
 
 /** Protected pages send a guest to login with the original path in ?redirect= (SPEC §2). */
 export function RequireAuth() {
@@ -14,10 +14,16 @@ export function RequireAuth() {
   return <Outlet />;
 }
 
-/** Guest-only pages send a signed-in user to the dashboard. */
+/**
+ * Guest-only pages send a signed-in user on: to the `?redirect=` target when it is a path on this
+ * site, else the dashboard. Not while the user is signing in on this very page: the sign-in goes on
+ * to its own target, which this guard would otherwise cut short.
+ */
 export function GuestOnly() {
   const auth = useAuth();
+  const signingIn = useSigningIn();
+  const [params] = useSearchParams();
   if (auth.isPending) return <FullScreenSpinner />;
-  if (auth.data?.authenticated) return <Navigate to="/dashboard" replace />;
+  if (auth.data?.authenticated && !signingIn) return <Navigate to={safeRedirect(params.get('redirect')) ?? '/dashboard'} replace />;
   return <Outlet />;
 }

@@ -1,6 +1,7 @@
+import { splitLocale } from '@atelier/shared/i18n/locales';
 import { createBrowserRouter, matchRoutes, Navigate, type RouteObject } from 'react-router';
-import { AppLayout } from '../components/layout/app-layout';
 import { GuestOnly, RequireAuth } from './guards';
+import { AppLayout } from './layout/app-layout';
 import type { RouteMeta } from './route-meta';
 
 type Page = () => Promise<{ Component: React.ComponentType }>;
@@ -65,9 +66,14 @@ export const routes: RouteObject[] = [
 /**
  * The browser's router. The matched route modules load first, so the first render is the page
  * itself: for a page the server rendered, exactly what the HTML already shows (hydration).
+ * A language prefix (`/de`, `/en`) is the basename; the routes themselves have none.
  */
 export async function createClientRouter() {
-  const matches = matchRoutes(routes, window.location) ?? [];
+  // SPEC §2's optional language prefix: `/de/products` is /products in German. The prefix is the
+  // router's basename, so every link and navigation of the page stays in that language.
+  const { locale } = splitLocale(window.location.pathname);
+  const basename = locale ? `/${locale}` : undefined;
+  const matches = matchRoutes(routes, window.location, basename) ?? [];
   await Promise.all(
     matches.map(async ({ route }) => {
       if (typeof route.lazy !== 'function') return;
@@ -76,5 +82,5 @@ export async function createClientRouter() {
     }),
   );
   // No route has a loader, so there is no loader data to hand over: the matched modules are enough.
-  return createBrowserRouter(routes);
+  return createBrowserRouter(routes, { basename });
 }

@@ -1,5 +1,6 @@
 import type { FieldErrors } from '@atelier/shared';
 import { SELECTED_CURRENCY_KEY } from '@atelier/shared/constants';
+import { splitLocale } from '@atelier/shared/i18n/locales';
 import { readCookie } from './cookies';
 import { takePreloaded } from './preload';
 import { isServer, serverEnv } from './ssr-env';
@@ -36,11 +37,11 @@ export function setGlobalApiHandlers(next: GlobalHandlers) {
 export const EMAIL_NOT_VERIFIED = 'Your email address is not verified.';
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** SPEC §8: the page's language prefix (`/de/...`), else the stored language, else English. */
 export function currentLanguage(): string {
   // Pages rendered on the server are in English; another language renders in the browser.
   if (isServer) return 'en';
-  const fromRoute = window.location.pathname.match(/^\/([a-z]{2})(\/|$)/)?.[1];
-  return fromRoute ?? localStorage.getItem('language') ?? 'en';
+  return splitLocale(window.location.pathname).locale ?? localStorage.getItem('language') ?? 'en';
 }
 
 export function selectedCurrency(): string | null {
@@ -55,9 +56,15 @@ export type RequestOptions = {
   signal?: AbortSignal;
   /** Do not run the global 401/403 reactions (the auth check handles its own 401). */
   quiet?: boolean;
+  /**
+   * Only for a call whose answer carries prices: the display currency they are in. It goes out as
+   * the X-Currency header, and on a GET also as the `currency` parameter, so each currency's answer
+   * has its own URL (HTTP caches, the page's preloaded answers). Other calls do not send it.
+   */
+  currency?: string | null;
 };
 
-function buildUrl(path: string, query: RequestOptions['query'], currency: string | null, method: string): string {
+function buildUrl(path: string, query: RequestOptions['query'], currency: string | null | undefined, method: string): string {
   const url = new URL(path.startsWith('/') ? path : `/api/${path}`, isServer ? 'http://localhost' : window.location.origin);
   for (const [key, value] of Object.entries(query ?? {})) {
     if (value === undefined || value === null || value === '') continue;
@@ -77,7 +84,7 @@ export async function ensureCsrfCookie(): Promise<void> {
 /** Raw response for a call (downloads use it); throws ApiError with the server's message on failure. */
 export async function apiResponse(path: string, opts: RequestOptions = {}): Promise<Response> {
   const method = opts.method ?? 'GET';
-  const currency = selectedCurrency();
+  const currency = opts.currency;
   const headers: Record<string, string> = { Accept: 'application/json', 'X-Frontend-Language': currentLanguage() };
   if (currency) headers['X-Currency'] = currency;
   let body: BodyInit | undefined;
@@ -85,13 +92,11 @@ export async function apiResponse(path: string, opts: RequestOptions = {}): Prom
     await ensureCsrfCookie();
     const token = readCookie('XSRF-TOKEN');
     if (token) headers['X-XSRF-TOKEN'] = token;
-    if (opts.body instanceof FormData) {
-      if (currency && !opts.body.has('currency')) opts.body.append('currency', currency);
-      body = opts.body;
-    } else if (opts.body !== undefined || currency) {
+    // The body is exactly what the caller sends: the currency travels in the header, never in it.
+    if (opts.body instanceof FormData) body = opts.body;
+    else if (opts.body !== undefined) {
       headers['Content-Type'] = 'application/json';
-      const payload = opts.body && typeof opts.body === 'object' ? { ...(opts.body as object) } : {};
-      body = JSON.stringify(currency ? { currency, ...payload } : payload);
+      body = JSON.stringify(opts.body);
     }
   }
   const url = buildUrl(path, opts.query, currency, method);

@@ -29,21 +29,19 @@ afterEach(() => {
 describe('answers the server put into the page', () => {
   it('answers the first matching call without the network, once', async () => {
     putPreload({ '/api/products/catalog?limit=6&page=1&sort=id%7Edesc': { status: 200, body: { status: 'OK', payload: ['preloaded'] }, currency: 'EUR' } });
-    localStorage.setItem('selectedCurrency', 'EUR');
-    // The parameters in another order and the currency added by the client still match.
-    const first = await api('/api/products/catalog', { query: { sort: 'id~desc', page: 1, limit: 6 } });
+    // The parameters in another order and the price call's currency still match.
+    const first = await api('/api/products/catalog', { query: { sort: 'id~desc', page: 1, limit: 6 }, currency: 'EUR' });
     expect(first).toEqual(['preloaded']);
     expect(fetchMock).not.toHaveBeenCalled();
     expect(document.getElementById(PRELOAD_ELEMENT_ID)).toBeNull();
-    const second = await api('/api/products/catalog', { query: { sort: 'id~desc', page: 1, limit: 6 } });
+    const second = await api('/api/products/catalog', { query: { sort: 'id~desc', page: 1, limit: 6 }, currency: 'EUR' });
     expect(second).toBe('from the network');
     expect(fetchMock).toHaveBeenCalledTimes(1);
   });
 
   it('asks the network when the prices are in another currency', async () => {
     putPreload({ '/api/products/random': { status: 200, body: { status: 'OK', payload: ['in EUR'] }, currency: 'EUR' } });
-    localStorage.setItem('selectedCurrency', 'USD');
-    expect(await api('/api/products/random')).toBe('from the network');
+    expect(await api('/api/products/random', { currency: 'USD' })).toBe('from the network');
   });
 
   it('turns a preloaded error into the same ApiError the network would give', async () => {

@@ -140,6 +140,7 @@ export const en = {
   'auth.create_account': 'Create your account',
   'auth.password_hint': 'At least 8 characters; avoid common passwords.',
   'auth.login_failed': 'Login failed. Please try again.',
+  'auth.already_signed_in': 'You are already signed in. Log out first to use another account.',
   'auth.registration_failed': 'Registration failed',
   'auth.registration_failed_retry': 'Registration failed. Please try again.',
   'auth.forgot_title': 'Reset your password',

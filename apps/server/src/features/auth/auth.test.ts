@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastMailTo, linkIn, newPerson, registerUser, signIn } from '../../../test/accounts';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
 import { sessions, users } from '../../db/schema';
-import { setSetting } from '../site/site.queries';
+import { setSetting } from '../../lib/settings';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -93,6 +93,30 @@ describe('pages for crawlers and shared links', () => {
   });
 });
 
+describe('pages under a language prefix (SPEC §2)', () => {
+  it('serves /de/... as the app shell with the head and first answers of the page without the prefix', async () => {
+    const list = await page('/de/products');
+    expect(list.statusCode).toBe(200);
+    expect(list.headers['content-type']).toContain('text/html');
+    expect(list.body).toContain('<div id="root"></div>');
+    expect(list.body).toContain('"/api/products/catalog?');
+    expect((await page('/de')).statusCode).toBe(200);
+    expect((await page('/de/login?redirect=%2Fproducts')).statusCode).toBe(200);
+    const product = await page('/de/products/aurora-over-fjords');
+    expect(titleOf(product.body)).toBe('Aurora Over Fjords — Atelier');
+    expect(product.body).toContain('"/api/products/aurora-over-fjords/info"');
+    expect(metaOf((await page('/en/packs/night-lights-collection')).body, 'og:title')).toBe('Night Lights Collection');
+    expect((await page('/de/products/no-such-product')).statusCode).toBe(404);
+  });
+
+  it('takes no other prefix for a language, and never serves a page for the API', async () => {
+    expect((await page('/xx/products/aurora-over-fjords')).body).not.toContain('Aurora Over Fjords');
+    const api = await t.app.inject({ method: 'GET', url: '/api/de/products' });
+    expect(api.statusCode).toBe(404);
+    expect(api.json().status).toBe('ERROR');
+  });
+});
+
 describe('sitemap and robots', () => {
   it('lists products, packs, public profiles and static pages with absolute URLs', async () => {
     const res = await t.app.inject({ url: '/sitemap.xml' });

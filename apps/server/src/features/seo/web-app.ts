@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import zlib, { brotliCompressSync, gzipSync } from 'node:zlib';
-import { PRODUCT_TYPES } from '@atelier/shared';
+import { PRODUCT_TYPES, splitLocale } from '@atelier/shared';
 import { jsonScriptTag, PRELOAD_ELEMENT_ID, type Preload } from '@atelier/shared/preload';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -99,7 +99,13 @@ function assemblePage(html: string, parts: PageParts): string {
 }
 
 /** The page rendered on the server, or failing that (no renderer, an error, too slow), its preloaded answers. */
-async function pageParts(app: FastifyInstance, request: FastifyRequest, renderer: PageRenderer | null, url: string): Promise<Omit<PageParts, 'routeLinks'>> {
+async function pageParts(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  renderer: PageRenderer | null,
+  url: string,
+  pagePath = url,
+): Promise<Omit<PageParts, 'routeLinks'>> {
   if (renderer && isServerRendered(url)) {
     const rendered = await withTimeout(
       renderer(app, request).catch((err: unknown) => {
@@ -114,7 +120,7 @@ async function pageParts(app: FastifyInstance, request: FastifyRequest, renderer
     }
   }
   const search = new URLSearchParams(request.url.slice(url.length + 1));
-  const preload = await withTimeout(buildPagePreload(app, request, url, search), PRELOAD_TIMEOUT_MS);
+  const preload = await withTimeout(buildPagePreload(app, request, pagePath, search), PRELOAD_TIMEOUT_MS);
   return { answers: preload ?? undefined };
 }
 
@@ -181,13 +187,15 @@ export function registerWebApp(app: FastifyInstance) {
       const message = url.startsWith('/storage/') ? 'This file does not exist.' : `No API endpoint answers ${request.method} ${url}.`;
       return reply.code(404).send({ status: 'ERROR', message });
     }
-    const [meta, parts] = await Promise.all([metaForPath(app.db, url), pageParts(app, request, renderer, url)]);
+    // SPEC §2: `/de/products` is /products in German (the browser renders it): same head, same first answers.
+    const pagePath = splitLocale(url).path;
+    const [meta, parts] = await Promise.all([metaForPath(app.db, pagePath), pageParts(app, request, renderer, url, pagePath)]);
     // The HTML carries the visitor's own answers (auth state, profile): never shared by a cache.
     reply.type('text/html; charset=utf-8').header('cache-control', 'private, no-cache');
     const send = (status: number, html: string) => sendCompressed(request, reply.code(status), html);
     // The app still shows its own 404 page; the status tells crawlers not to index it.
-    if (meta === null) return send(404, assemblePage(missingHtml, { ...parts, routeLinks: routeLinks(url) }));
+    if (meta === null) return send(404, assemblePage(missingHtml, { ...parts, routeLinks: routeLinks(pagePath) }));
     const shell = meta === undefined ? indexHtml : injectHead(indexHtml, renderHead(meta, config.publicUrl));
-    return send(200, assemblePage(shell, { ...parts, routeLinks: routeLinks(url) }));
+    return send(200, assemblePage(shell, { ...parts, routeLinks: routeLinks(pagePath) }));
   });
 }

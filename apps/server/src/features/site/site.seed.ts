@@ -1,6 +1,7 @@
-import { en } from '@atelier/shared';
+import { de, en } from '@atelier/shared';
+import { sql } from 'drizzle-orm';
 import { currencies, languages, socialLinks, translations } from '../../db/schema';
-import { demoSocial, demoStaticPages, germanWords } from '../../db/seed-content';
+import { demoSocial, demoStaticPages } from '../../db/seed-content';
 import { socialIconSvg } from '../../db/seed-images';
 import type { Seeder } from '../../db/seeding';
 import { saveStaticPage, setSetting } from './site.queries';
@@ -27,14 +28,6 @@ export const siteSeeder: Seeder = {
         { code: 'en', name: 'English', isDefault: true },
         { code: 'de', name: 'Deutsch', isDefault: false },
       ])
-      .onConflictDoNothing();
-    await tx
-      .insert(translations)
-      .values(Object.entries(en).map(([key, value]) => ({ locale: 'en', key, value })))
-      .onConflictDoNothing();
-    await tx
-      .insert(translations)
-      .values(Object.entries(germanWords).map(([key, value]) => ({ locale: 'de', key, value })))
       .onConflictDoNothing();
     await setSetting(tx, 'is_reg_enabled', true);
     await setSetting(tx, 'is_email_verification_enabled', false);
@@ -68,5 +61,26 @@ export const demoSiteSeeder: Seeder = {
       await tx.insert(socialLinks).values({ url: s.url, image: `social/${s.name}.svg`, position: i });
     }
     await setSetting(tx, 'requisites', 'Atelier Marketplace Ltd., 1 Creative Way, Lisbon, Portugal. VAT PT500000000.');
+  },
+};
+
+/**
+ * The bundled dictionaries (English and the full German one). A new version of the words gets a new
+ * seeder name, so databases seeded before it receive the words too; edits made since stay untouched
+ * only for keys the bundle does not have.
+ */
+export const dictionariesSeeder: Seeder = {
+  name: 'dictionaries-2',
+  demo: false,
+  async run(tx) {
+    for (const [locale, words] of [
+      ['en', en],
+      ['de', de],
+    ] as const) {
+      await tx
+        .insert(translations)
+        .values(Object.entries(words).map(([key, value]) => ({ locale, key, value })))
+        .onConflictDoUpdate({ target: [translations.locale, translations.key], set: { value: sql`excluded.value` } });
+    }
   },
 };

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Field, TextAreaField } from '../../components/ui/field';
 import { MailIcon } from '../../components/ui/icons';
 import { useToast } from '../../components/ui/toast';
-import { useSettings } from '../../features/site/api/site-data';
+import { useSettings } from '../../features/site';
 import { ApiError, api } from '../../lib/api-client';
 
 export function Component() {

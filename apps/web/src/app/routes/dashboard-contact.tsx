@@ -1,7 +1,4 @@
-import { AvatarUploader } from '../../features/profile/components/avatar-uploader';
-import { DeleteAccount } from '../../features/profile/components/delete-account';
-import { PasswordChangeForm } from '../../features/profile/components/password-change-form';
-import { PersonalDetailsForm } from '../../features/profile/components/personal-details-form';
+import { AvatarUploader, DeleteAccount, PasswordChangeForm, PersonalDetailsForm } from '../../features/profile';
 import '../../features/profile/components/profile.css';
 
 /** Dashboard › Contact information: the profile section of SPEC §2. */

@@ -2,9 +2,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink, Outlet } from 'react-router';
-import { authKey, useAuth } from '../../features/auth/api/auth-state';
-import { useLogout } from '../../features/auth/api/logout';
-import { DEFAULT_AVATAR } from '../../features/profile/components/avatar-uploader';
+import { authKey, useAuth, useLogout } from '../../features/auth';
+import { DEFAULT_AVATAR } from '../../features/profile';
 import { selectedCurrency } from '../../lib/api-client';
 import '../../features/profile/components/profile.css';
 

@@ -1,6 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { AuthCard } from '../../features/auth/components/auth-card';
-import { ForgotPasswordForm } from '../../features/auth/components/password-recovery';
+import { AuthCard, ForgotPasswordForm } from '../../features/auth';
 
 export function Component() {
   const { t } = useTranslation();

@@ -2,8 +2,7 @@ import type { ProductType } from '@atelier/shared';
 import { type KeyboardEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useRandomProducts } from '../../features/catalog/api/catalog';
-import { ProductCarousel } from '../../features/catalog/components/carousel';
+import { ProductCarousel, useRandomProducts } from '../../features/catalog';
 
 /** SPEC §9 home tabs: prompt → Prompts, image → Art, doc → Text. */
 const TABS: { type: ProductType; label: string }[] = [

@@ -1,6 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { AuthCard } from '../../features/auth/components/auth-card';
-import { LoginForm } from '../../features/auth/components/login-form';
+import { AuthCard, LoginForm } from '../../features/auth';
 
 export function Component() {
   const { t } = useTranslation();

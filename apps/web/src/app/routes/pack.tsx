@@ -1,6 +1,5 @@
 import { useParams } from 'react-router';
-import { usePack } from '../../features/catalog/api/catalog';
-import { ProductDetails } from '../../features/catalog/components/product-details';
+import { ProductDetails, usePack } from '../../features/catalog';
 
 export function Component() {
   const { slug = '' } = useParams();

@@ -4,10 +4,20 @@ import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { SearchIcon } from '../../components/ui/icons';
-import { type CatalogParams, useCatalog, useCategories, useProduct } from '../../features/catalog/api/catalog';
-import { catalogUrl, isProductType, pageWindow, parseCatalogUrl, SORTS } from '../../features/catalog/catalog-url';
-import { ProductCard } from '../../features/catalog/components/product-card';
-import { ProductDetails } from '../../features/catalog/components/product-details';
+import {
+  type CatalogParams,
+  catalogUrl,
+  isProductType,
+  ProductCard,
+  ProductDetails,
+  pageWindow,
+  parseCatalogUrl,
+  SORTS,
+  useCatalog,
+  useCategories,
+  usePackRedirect,
+  useProduct,
+} from '../../features/catalog';
 import { useDebounced } from '../../lib/use-debounced';
 
 const TYPE_LABEL: Record<ProductType, string> = {
@@ -24,8 +34,11 @@ export function Component() {
   return <ProductList />;
 }
 
+/** A pack answers here too (by id or slug), and moves on to its own address, /packs/{slug}. */
 function ProductPage({ slug }: { slug: string }) {
-  return <ProductDetails query={useProduct(slug)} />;
+  const query = useProduct(slug);
+  usePackRedirect(query.data);
+  return <ProductDetails query={query} />;
 }
 
 function CategorySelect({ value, onChange }: { value: number | undefined; onChange: (id: number | undefined) => void }) {

@@ -1,8 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { Spinner } from '../../components/ui/spinner';
-import { usePublicProfile } from '../../features/profile/api/profile-actions';
-import { DEFAULT_AVATAR } from '../../features/profile/components/avatar-uploader';
+import { DEFAULT_AVATAR, usePublicProfile } from '../../features/profile';
 import '../../features/profile/components/profile.css';
 import { Component as NotFound } from './not-found';
 

@@ -1,6 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { AuthCard } from '../../features/auth/components/auth-card';
-import { RegisterForm } from '../../features/auth/components/register-form';
+import { AuthCard, RegisterForm } from '../../features/auth';
 
 export function Component() {
   const { t } = useTranslation();

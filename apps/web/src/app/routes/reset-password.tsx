@@ -1,6 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { AuthCard } from '../../features/auth/components/auth-card';
-import { ResetPasswordForm } from '../../features/auth/components/password-recovery';
+import { AuthCard, ResetPasswordForm } from '../../features/auth';
 
 export function Component() {
   const { t } = useTranslation();

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { Spinner } from '../../components/ui/spinner';
-import { useStaticPage } from '../../features/site/api/site-data';
+import { useStaticPage } from '../../features/site';
 import { Component as NotFound } from './not-found';
 
 export function Component() {

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { PhoneVerification } from '../../features/auth/components/phone-verification';
+import { PhoneVerification } from '../../features/auth';
 
 export function Component() {
   const { t } = useTranslation();

@@ -1,6 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { AuthCard } from '../../features/auth/components/auth-card';
-import { VerifyEmailDone } from '../../features/auth/components/email-verification';
+import { AuthCard, VerifyEmailDone } from '../../features/auth';
 
 export function Component() {
   const { t } = useTranslation();

@@ -4,7 +4,7 @@ import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { i18n } from '../../lib/i18n';
-import { siteKeys } from '../site/api/site-data';
+import { siteKeys } from '../site';
 import { consentExpiry, injectAnalyticsTag, readConsent } from './consent';
 import { CookieConsent } from './cookie-consent';
 

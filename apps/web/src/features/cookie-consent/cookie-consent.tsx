@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useSettings, useStaticPages } from '../site/api/site-data';
+import { useSettings, useStaticPages } from '../site';
 import { type Consent, injectAnalyticsTag, readConsent, saveConsent } from './consent';
 
 /** SPEC §2 cookie consent panel: shown until the visitor chooses; the choice hides it for good. */

@@ -3,7 +3,7 @@ import { SELECTED_CURRENCY_KEY } from '@atelier/shared/constants';
 import { resolveCurrency, SELECTED_CURRENCY_COOKIE } from '@atelier/shared/currency';
 import { useEffect, useSyncExternalStore } from 'react';
 import { readCookie, writeCookie } from '../../lib/cookies';
-import { useCurrencies } from '../site/api/site-data';
+import { useCurrencies } from '../site';
 
 export { resolveCurrency };
 

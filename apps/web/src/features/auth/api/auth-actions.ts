@@ -1,17 +1,61 @@
 import type { ForgotPasswordInput, LoginInput, RegisterInput, ResetPasswordInput, SiteSettings } from '@atelier/shared';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useIsMutating, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router';
 import { api, apiEnvelope } from '../../../lib/api-client';
-import { siteKeys } from '../../site/api/site-data';
+import { siteKeys } from '../../site';
 import { type AuthState, authKey, fetchAuthState } from './auth-state';
 
 type Message = { status: 'OK'; message: string };
 
-/** Only same-site paths are followed after sign-in: never an absolute or protocol-relative URL. */
-export function safeRedirect(target: string | null): string | null {
-  if (!target?.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) return null;
-  return target;
+/** Whitespace, a control or an invisible format character: browsers drop tabs and newlines from a URL, so `/\t/x` is `//x`. */
+const UNSAFE_CHARACTER = /[\s\p{Cc}\p{Cf}]/u;
+
+/** Up to three rounds of percent-decoding, so `%252F` is seen as `/` too; null when the escapes are broken. */
+function fullyDecoded(text: string): string | null {
+  let current = text;
+  for (let round = 0; round < 3; round++) {
+    let next: string;
+    try {
+      next = decodeURIComponent(current);
+    } catch {
+      return null;
+    }
+    if (next === current) return current;
+    current = next;
+  }
+  return current;
 }
+
+/**
+ * The `?redirect=` target to follow after sign-in, or null: only a path on this site. It starts with
+ * exactly one `/` (`//host` and `/\host` name another host), its path has no backslash, and there is
+ * no whitespace or control character anywhere, as written or once percent-escapes are decoded.
+ */
+export function safeRedirect(target: string | null | undefined): string | null {
+  if (!target || UNSAFE_CHARACTER.test(target)) return null;
+  const cut = target.search(/[?#]/);
+  const path = fullyDecoded(cut === -1 ? target : target.slice(0, cut));
+  if (path === null || !path.startsWith('/') || path.startsWith('//') || path.includes('\\') || UNSAFE_CHARACTER.test(path)) return null;
+  // What the browser would make of it: it must stay on this origin.
+  const base = 'https://atelier.invalid';
+  let url: URL;
+  try {
+    url = new URL(target, base);
+  } catch {
+    return null;
+  }
+  return url.origin === base ? target : null;
+}
+
+/** The login and register requests share this key: while one runs, the guest-only pages stay put. */
+const signInKey = ['auth', 'sign-in'] as const;
+
+/**
+ * True while a sign-in (login or register) is on its way, including the navigation after it: the
+ * guest-only guard waits for it instead of sending the now signed-in user to the dashboard, which
+ * would cut off the navigation to the `?redirect=` target.
+ */
+export const useSigningIn = () => useIsMutating({ mutationKey: signInKey }) > 0;
 
 /**
  * SPEC §4: after login or register, load the profile, then go to verify-email when verification is
@@ -25,23 +69,56 @@ function useAfterSignIn() {
     const state = await fetchAuthState();
     queryClient.setQueryData<AuthState>(authKey, state);
     const settings = queryClient.getQueryData<SiteSettings>(siteKeys.settings);
-    if (settings?.is_email_verification_enabled && state.user && !state.user.is_email_verified) navigate('/email/verify', { replace: true });
-    else navigate(safeRedirect(params.get('redirect')) ?? '/dashboard', { replace: true });
+    const mustVerify = settings?.is_email_verification_enabled && state.user && !state.user.is_email_verified;
+    // Awaited, so the request counts as running until the next page is there (useSigningIn).
+    await navigate(mustVerify ? '/email/verify' : (safeRedirect(params.get('redirect')) ?? '/dashboard'), { replace: true });
   };
 }
 
+/**
+ * A sign-in form is for guests: when the session turns out to be signed in already (another tab, a
+ * stale page), the form is not sent, so it never silently switches accounts. Answers whether it may go.
+ */
+async function stillAGuest(queryClient: QueryClient): Promise<boolean> {
+  const cached = queryClient.getQueryData<AuthState>(authKey);
+  if (cached?.authenticated) return false;
+  const state = await fetchAuthState();
+  if (!state.authenticated) return true;
+  // The guest-only guard now sends the user on, as it does for any signed-in visitor.
+  queryClient.setQueryData<AuthState>(authKey, state);
+  return false;
+}
+
+/** Thrown instead of sending a sign-in form while signed in. */
+export class AlreadySignedInError extends Error {
+  constructor() {
+    super('You are already signed in.');
+    this.name = 'AlreadySignedInError';
+  }
+}
+
 export function useLogin() {
+  const queryClient = useQueryClient();
   const after = useAfterSignIn();
   return useMutation({
-    mutationFn: (input: LoginInput) => apiEnvelope<Message>('/api/login', { method: 'POST', body: input }),
+    mutationKey: signInKey,
+    mutationFn: async (input: LoginInput) => {
+      if (!(await stillAGuest(queryClient))) throw new AlreadySignedInError();
+      return apiEnvelope<Message>('/api/login', { method: 'POST', body: input });
+    },
     onSuccess: after,
   });
 }
 
 export function useRegister() {
+  const queryClient = useQueryClient();
   const after = useAfterSignIn();
   return useMutation({
-    mutationFn: (input: RegisterInput) => apiEnvelope<Message>('/api/register', { method: 'POST', body: input }),
+    mutationKey: signInKey,
+    mutationFn: async (input: RegisterInput) => {
+      if (!(await stillAGuest(queryClient))) throw new AlreadySignedInError();
+      return apiEnvelope<Message>('/api/register', { method: 'POST', body: input });
+    },
     onSuccess: after,
   });
 }

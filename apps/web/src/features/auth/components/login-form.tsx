@@ -8,13 +8,16 @@ import { SubmitButton } from '../../../components/ui/submit-button';
 import { useToast } from '../../../components/ui/toast';
 import { ApiError } from '../../../lib/api-client';
 import { applyServerErrors } from '../../../lib/form-errors';
-import { useLogin } from '../api/auth-actions';
+import { AlreadySignedInError, useLogin } from '../api/auth-actions';
+import { useAuth } from '../api/auth-state';
 
 export function LoginForm() {
   const { t } = useTranslation();
   const toast = useToast();
   const [params] = useSearchParams();
   const login = useLogin();
+  // A signed-in user never sends this form (the page itself sends them on): no silent account switch.
+  const signedIn = Boolean(useAuth().data?.authenticated) && !login.isPending;
   const form = useForm<LoginInput>({ resolver: zodResolver(loginInput), defaultValues: { username: '', password: '' } });
   const { errors } = form.formState;
 
@@ -22,6 +25,7 @@ export function LoginForm() {
     try {
       await login.mutateAsync(values);
     } catch (err) {
+      if (err instanceof AlreadySignedInError) return toast.info(t('auth.already_signed_in'));
       applyServerErrors(err, form.setError, ['username', 'password']);
       toast.error(err instanceof ApiError && err.message ? err.message : t('auth.login_failed'));
     }
@@ -32,7 +36,7 @@ export function LoginForm() {
     <form className="form-grid" onSubmit={onSubmit} noValidate>
       <Field label={t('auth.email')} type="email" autoComplete="email" error={errors.username?.message} {...form.register('username')} />
       <Field label={t('auth.password')} type="password" autoComplete="current-password" error={errors.password?.message} {...form.register('password')} />
-      <SubmitButton pending={login.isPending} label={t('auth.sign_in')} block />
+      <SubmitButton pending={login.isPending} disabled={signedIn} label={t('auth.sign_in')} block />
       <div className="auth-links">
         <Link to="/forgot-password">{t('auth.forgot_password')}</Link>
         <Link to={redirect ? `/register?redirect=${encodeURIComponent(redirect)}` : '/register'}>{t('auth.no_account')}</Link>

@@ -4,13 +4,14 @@ import { Controller, useForm } from 'react-hook-form';
 import { Trans, useTranslation } from 'react-i18next';
 import { PhoneInput } from 'react-international-phone';
 import 'react-international-phone/style.css';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { Field, FormError } from '../../../components/ui/field';
 import { SubmitButton } from '../../../components/ui/submit-button';
 import { useToast } from '../../../components/ui/toast';
 import { applyServerErrors, messageOf } from '../../../lib/form-errors';
-import { useStaticPages } from '../../site/api/site-data';
-import { useRegister } from '../api/auth-actions';
+import { useStaticPages } from '../../site';
+import { AlreadySignedInError, useRegister } from '../api/auth-actions';
+import { useAuth } from '../api/auth-state';
 import { phoneFlags } from './phone-flags';
 
 const FIELDS = ['name', 'surname', 'email', 'phone', 'password', 'passConfirm', 'terms_agreed'] as const;
@@ -19,6 +20,9 @@ export function RegisterForm() {
   const { t } = useTranslation();
   const toast = useToast();
   const register = useRegister();
+  const [params] = useSearchParams();
+  // A signed-in user never sends this form (the page itself sends them on): no silent account switch.
+  const signedIn = Boolean(useAuth().data?.authenticated) && !register.isPending;
   const pages = useStaticPages();
   const terms = pages.data?.find((p) => p.is_terms === 1);
   const privacy = pages.data?.find((p) => p.is_privacy === 1);
@@ -27,11 +31,13 @@ export function RegisterForm() {
     defaultValues: { name: '', surname: '', email: '', phone: '', password: '', passConfirm: '', terms_agreed: false as unknown as true },
   });
   const { errors } = form.formState;
+  const redirect = params.get('redirect');
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
       await register.mutateAsync(values);
     } catch (err) {
+      if (err instanceof AlreadySignedInError) return toast.info(t('auth.already_signed_in'));
       const placed = applyServerErrors(err, form.setError, FIELDS);
       if (!placed) form.setError('root', { message: messageOf(err, t('auth.registration_failed')) });
       toast.error(placed ? t('auth.registration_failed') : messageOf(err, t('auth.registration_failed_retry')));
@@ -110,9 +116,9 @@ export function RegisterForm() {
         )}
       </div>
       <FormError message={errors.root?.message} />
-      <SubmitButton pending={register.isPending} label={t('auth.register')} block />
+      <SubmitButton pending={register.isPending} disabled={signedIn} label={t('auth.register')} block />
       <div className="auth-links">
-        <Link to="/login">{t('auth.have_account')}</Link>
+        <Link to={redirect ? `/login?redirect=${encodeURIComponent(redirect)}` : '/login'}>{t('auth.have_account')}</Link>
       </div>
     </form>
   );

@@ -1,9 +1,11 @@
 import type { CatalogMeta, Category, Product, ProductType } from '@atelier/shared';
 import { type CatalogParams, catalogApiQuery } from '@atelier/shared/catalog-url';
 import { RANDOM_PRODUCTS_PER_TYPE } from '@atelier/shared/constants';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useNavigate } from 'react-router';
 import { api, apiEnvelope } from '../../../lib/api-client';
-import { useSelectedCurrency } from '../../currency/selected-currency';
+import { useSelectedCurrency } from '../../currency';
 
 /** What the products page asks for; every field lives in the URL. */
 export type { CatalogParams };
@@ -23,7 +25,8 @@ export const catalogKeys = {
 export function fetchCatalog(p: CatalogParams, currency: string | null, signal?: AbortSignal) {
   return apiEnvelope<CatalogAnswer>('/api/products/catalog', {
     signal,
-    query: { ...catalogApiQuery(p), currency },
+    query: catalogApiQuery(p),
+    currency,
   });
 }
 
@@ -46,7 +49,7 @@ export function useRandomProducts(type: ProductType) {
   return useQuery({
     queryKey: catalogKeys.random(type, currency.code),
     queryFn: ({ signal }) =>
-      api<Product[]>('/api/products/random', { signal, query: { limit: RANDOM_PRODUCTS_PER_TYPE, product_type: type, currency: currency.code } }),
+      api<Product[]>('/api/products/random', { signal, query: { limit: RANDOM_PRODUCTS_PER_TYPE, product_type: type }, currency: currency.code }),
     enabled: currency.ready,
     // The same random pick stays while the visitor is on the page; a new visit gets a new one.
     staleTime: 5 * 60_000,
@@ -57,7 +60,7 @@ export function useProduct(slug: string) {
   const currency = useSelectedCurrency();
   return useQuery({
     queryKey: catalogKeys.product(slug, currency.code),
-    queryFn: ({ signal }) => api<Product>(`/api/products/${encodeURIComponent(slug)}/info`, { signal, query: { currency: currency.code } }),
+    queryFn: ({ signal }) => api<Product>(`/api/products/${encodeURIComponent(slug)}/info`, { signal, currency: currency.code }),
     enabled: currency.ready,
     placeholderData: keepPreviousData,
   });
@@ -67,8 +70,23 @@ export function usePack(slug: string) {
   const currency = useSelectedCurrency();
   return useQuery({
     queryKey: catalogKeys.pack(slug, currency.code),
-    queryFn: ({ signal }) => api<Product>(`/api/packs/${encodeURIComponent(slug)}/info`, { signal, query: { currency: currency.code } }),
+    queryFn: ({ signal }) => api<Product>(`/api/packs/${encodeURIComponent(slug)}/info`, { signal, currency: currency.code }),
     enabled: currency.ready,
     placeholderData: keepPreviousData,
   });
+}
+
+/**
+ * A pack opened as a product (`/products/{id or slug}`) moves to its own address, `/packs/{slug}`:
+ * the product answer says it is a pack, and it is the pack's answer too, so that page shows at once.
+ */
+export function usePackRedirect(product: Product | undefined) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const currency = useSelectedCurrency();
+  useEffect(() => {
+    if (product?.product_type !== 'pack') return;
+    queryClient.setQueryData(catalogKeys.pack(product.slug, currency.code), product);
+    void navigate(`/packs/${encodeURIComponent(product.slug)}`, { replace: true });
+  }, [product, currency.code, queryClient, navigate]);
 }

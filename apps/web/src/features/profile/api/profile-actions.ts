@@ -2,7 +2,7 @@ import type { ChangePasswordInput, PublicProfile, UpdateProfileInput, UserProfil
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, api, apiEnvelope, currentLanguage, ensureCsrfCookie } from '../../../lib/api-client';
 import { readCookie } from '../../../lib/cookies';
-import { type AuthState, authKey } from '../../auth/api/auth-state';
+import { type AuthState, authKey } from '../../auth';
 
 type Message = { status: 'OK'; message: string };
 type ProfileAnswer = { status: 'OK'; payload: UserProfile; message?: string };

@@ -3,7 +3,7 @@ import { type ChangeEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useToast } from '../../../components/ui/toast';
 import { messageOf } from '../../../lib/form-errors';
-import { useAuth } from '../../auth/api/auth-state';
+import { useAuth } from '../../auth';
 import { useUploadAvatar } from '../api/profile-actions';
 
 export const DEFAULT_AVATAR = '/default-avatar.svg';

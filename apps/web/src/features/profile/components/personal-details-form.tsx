@@ -6,7 +6,7 @@ import { Field, FormError, TextAreaField } from '../../../components/ui/field';
 import { SubmitButton } from '../../../components/ui/submit-button';
 import { useToast } from '../../../components/ui/toast';
 import { applyServerErrors, messageOf } from '../../../lib/form-errors';
-import { useAuth } from '../../auth/api/auth-state';
+import { useAuth } from '../../auth';
 import { useUpdateProfile } from '../api/profile-actions';
 
 const FIELDS = ['name', 'surname', 'email', 'phone', 'about_me', 'hourly_rate', 'nickname'] as const;

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { BellIcon } from '../ui/icons';
+import { BellIcon } from '../../components/ui/icons';
 
 /** SPEC §2 notifications button: its dropdown says there is nothing yet. */
 export function NotificationsButton() {

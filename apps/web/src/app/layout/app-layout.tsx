@@ -1,11 +1,12 @@
+import { splitLocale } from '@atelier/shared/i18n/locales';
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useMatches, useNavigate } from 'react-router';
-import type { RouteMeta } from '../../app/route-meta';
-import { authKey } from '../../features/auth/api/auth-state';
-import { CookieConsent } from '../../features/cookie-consent/cookie-consent';
+import { authKey } from '../../features/auth';
+import { CookieConsent } from '../../features/cookie-consent';
 import { setGlobalApiHandlers } from '../../lib/api-client';
+import type { RouteMeta } from '../route-meta';
 import { Header } from './header';
 
 // Below the fold on every page: its code loads after the first paint instead of delaying it.
@@ -51,7 +52,8 @@ export function AppLayout() {
         const wasSignedIn = queryClient.getQueryData<{ authenticated: boolean }>(authKey)?.authenticated;
         queryClient.setQueryData(authKey, { authenticated: false, user: null });
         if (wasSignedIn) {
-          const here = window.location.pathname + window.location.search;
+          // The router's own path: under a language prefix it is the basename's business.
+          const here = splitLocale(window.location.pathname).path + window.location.search;
           navigate(`/login?redirect=${encodeURIComponent(here)}`);
         }
       },

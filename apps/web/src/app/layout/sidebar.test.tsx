@@ -4,8 +4,8 @@ import { useState } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter, useLocation } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
-import { authKey } from '../../features/auth/api/auth-state';
-import { siteKeys } from '../../features/site/api/site-data';
+import { authKey } from '../../features/auth';
+import { siteKeys } from '../../features/site';
 import { i18n } from '../../lib/i18n';
 import { Sidebar } from './sidebar';
 

@@ -1,12 +1,13 @@
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
-import { SearchIcon } from '../ui/icons';
+import { useHref, useNavigate } from 'react-router';
+import { SearchIcon } from '../../components/ui/icons';
 
 /** SPEC §2/§5 search: the text is trimmed, empty does nothing, and the box is cleared after a search. */
 export function SearchForm({ className = '', onSearched }: { className?: string; onSearched?: () => void }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const action = useHref('/products');
   const [text, setText] = useState('');
   function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -18,7 +19,7 @@ export function SearchForm({ className = '', onSearched }: { className?: string;
   }
   return (
     // action/name: before the app has taken over a server-rendered page, the form still searches.
-    <form className={`search-form ${className}`} role="search" action="/products" method="get" onSubmit={onSubmit}>
+    <form className={`search-form ${className}`} role="search" action={action} method="get" onSubmit={onSubmit}>
       <SearchIcon size={18} />
       <input
         type="search"

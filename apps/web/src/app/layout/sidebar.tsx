@@ -2,9 +2,8 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
-import { useAuth } from '../../features/auth/api/auth-state';
-import { useLogout } from '../../features/auth/api/logout';
-import { BellIcon, CloseIcon } from '../ui/icons';
+import { BellIcon, CloseIcon } from '../../components/ui/icons';
+import { useAuth, useLogout } from '../../features/auth';
 import { CurrencySelect } from './currency-select';
 import { SearchForm } from './search-form';
 
@@ -19,6 +18,8 @@ export function Sidebar({ open, onClose }: { open: boolean; onClose: () => void 
   const [notifications, setNotifications] = useState(false);
   const titleId = useId();
   const notesId = useId();
+  // Signing in from a page comes back to it; from home it goes to the dashboard as usual.
+  const comeBack = location.pathname === '/' ? '' : `?redirect=${encodeURIComponent(location.pathname + location.search)}`;
 
   // Any route change closes the menu (not the first render).
   const routeKey = useRef(location.key);
@@ -121,10 +122,10 @@ export function Sidebar({ open, onClose }: { open: boolean; onClose: () => void 
             </>
           ) : (
             <div className="sidebar-auth">
-              <Link className="button" to="/login">
+              <Link className="button" to={`/login${comeBack}`}>
                 {t('nav.log_in')}
               </Link>
-              <Link className="button primary" to="/register">
+              <Link className="button primary" to={`/register${comeBack}`}>
                 {t('nav.sign_up')}
               </Link>
             </div>

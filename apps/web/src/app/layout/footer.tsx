@@ -2,9 +2,9 @@ import type { Category } from '@atelier/shared';
 import { typeFromCategoryUrl } from '@atelier/shared/constants';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useCategories } from '../../features/catalog/api/catalog';
-import { useSettings, useSocialLinks, useStaticPages } from '../../features/site/api/site-data';
-import { LogoMark, MailIcon, MastercardIcon, SecureIcon, VisaIcon } from '../ui/icons';
+import { LogoMark, MailIcon, MastercardIcon, SecureIcon, VisaIcon } from '../../components/ui/icons';
+import { useCategories } from '../../features/catalog';
+import { useSettings, useSocialLinks, useStaticPages } from '../../features/site';
 
 /** SPEC §2: one link per top-level category, typed by the first url segment; 'image' categories read ARTS. */
 export function footerCategoryLinks(categories: readonly Category[], arts: string) {

@@ -1,9 +1,9 @@
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
-import { useAuth } from '../../features/auth/api/auth-state';
-import { useCartCount } from '../../features/cart/api/cart-count';
-import { CartIcon, LogoMark, MenuIcon } from '../ui/icons';
+import { CartIcon, LogoMark, MenuIcon } from '../../components/ui/icons';
+import { useAuth } from '../../features/auth';
+import { useCartCount } from '../../features/cart';
 import { CurrencySelect } from './currency-select';
 import { NotificationsButton } from './notifications';
 import { SearchForm } from './search-form';

@@ -1,0 +1,71 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render, screen } from '@testing-library/react';
+import { I18nextProvider } from 'react-i18next';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ToastProvider } from '../../components/ui/toast';
+import { siteKeys } from '../../features/site';
+import { i18n } from '../../lib/i18n';
+import { createQueryClient } from '../../lib/query-client';
+import { Component as PackPage } from './pack';
+import { Component as ProductsPage } from './products';
+
+const item = {
+  id: 3,
+  slug: 'harbour-at-dawn',
+  title: 'Harbour at Dawn',
+  description: 'Boats.',
+  author: 'Marta Lopes',
+  authorNickname: 'marta',
+  authorAvatarUrl: null,
+  product_type: 'image',
+  category_id: null,
+  doc_url: null,
+  imageUrl: null,
+  tags: [],
+  price: 12.5,
+  currency: 'EUR',
+  currencySymbol: '€',
+  created_at: 1_790_000_000,
+};
+const pack = { ...item, id: 12, slug: 'night-lights-collection', title: 'Night Lights Collection', product_type: 'pack', price: 30, items: [item] };
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('a pack opened as a product', () => {
+  it('moves to /packs/{slug} and shows the pack there without asking again', async () => {
+    const asked: string[] = [];
+    vi.stubGlobal('fetch', async (url: string) => {
+      asked.push(url);
+      const found = new URL(url, 'http://x').pathname === '/api/products/12/info';
+      return new Response(JSON.stringify(found ? { status: 'OK', payload: pack } : { status: 'ERROR', message: 'Not here.' }), {
+        status: found ? 200 : 404,
+        headers: { 'content-type': 'application/json' },
+      });
+    });
+    const queryClient = createQueryClient();
+    queryClient.setQueryData(siteKeys.currencies, [{ code: 'EUR', symbol: '€', value: 1, default: true, name: 'EUR' }]);
+    const router = createMemoryRouter(
+      [
+        { path: '/products/:param?', Component: ProductsPage },
+        { path: '/packs/:slug', Component: PackPage },
+      ],
+      { initialEntries: ['/products/12'] },
+    );
+    render(
+      <QueryClientProvider client={queryClient}>
+        <I18nextProvider i18n={i18n}>
+          <ToastProvider>
+            <RouterProvider router={router} />
+          </ToastProvider>
+        </I18nextProvider>
+      </QueryClientProvider>,
+    );
+    expect(await screen.findByRole('heading', { level: 1, name: 'Night Lights Collection' })).toBeTruthy();
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/packs/night-lights-collection'));
+    // Replaced, not pushed: Back does not return to the product address that moves on again.
+    expect(router.state.historyAction).toBe('REPLACE');
+    expect(screen.getByText('Harbour at Dawn')).toBeTruthy();
+    expect(asked).toEqual(['/api/products/12/info?currency=EUR']);
+  });
+});

@@ -1,0 +1,6 @@
+/** The catalogue's public face: other features and the pages import only this file. */
+export { type CatalogParams, useCatalog, useCategories, usePack, usePackRedirect, useProduct, useRandomProducts } from './api/catalog';
+export { catalogUrl, isProductType, pageWindow, parseCatalogUrl, SORTS } from './catalog-url';
+export { ProductCarousel } from './components/carousel';
+export { ProductCard, productHref } from './components/product-card';
+export { ProductDetails } from './components/product-details';

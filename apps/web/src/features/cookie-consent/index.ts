@@ -1,0 +1,2 @@
+/** The cookie banner's public face: other features and the pages import only this file. */
+export { CookieConsent } from './cookie-consent';

@@ -1,0 +1,2 @@
+/** The display currency's public face: other features and the pages import only this file. */
+export { type SelectedCurrency, saveCurrency, useSelectedCurrency } from './selected-currency';
