@@ -11,7 +11,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
 import { authRoutes } from './features/auth';
-import { catalogRoutes } from './features/catalog/catalog.routes';
+import { catalogAdminRoutes, catalogRoutes } from './features/catalog';
 import { devMailRoutes } from './features/dev-mail/dev-mail.routes';
 import { healthRoutes } from './features/health/health.routes';
 import { registerWebApp } from './features/seo/web-app';
@@ -178,6 +178,13 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(catalogRoutes);
       await api.register(authRoutes);
       await api.register(userRoutes);
+      // Staff calls: every route in this scope declares guard('admin').
+      await api.register(
+        async (admin) => {
+          await admin.register(catalogAdminRoutes);
+        },
+        { prefix: '/admin' },
+      );
     },
     { prefix: '/api' },
   );

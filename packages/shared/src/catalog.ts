@@ -129,3 +129,27 @@ export const currencyOnlyQuery = z.object({ currency: currencyParam });
 /** SPEC §3 country: id is the ISO 3166-1 numeric code, code the alpha-2 code. */
 export const country = z.object({ id: z.number().int(), code: z.string(), title: z.string() });
 export type Country = z.infer<typeof country>;
+
+/** Back office: what staff may change on a product (its visibility and its list price in EUR). */
+export const PRODUCT_STATUSES = ['draft', 'published', 'hidden'] as const;
+export const adminProductUpdate = z
+  .object({
+    status: z.enum(PRODUCT_STATUSES, { error: `The status must be one of: ${PRODUCT_STATUSES.join(', ')}.` }).optional(),
+    price: z
+      .number({ error: 'The price must be a number.' })
+      .positive('The price must be above zero.')
+      .max(1_000_000, 'The price may be at most 1000000.')
+      .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, 'The price may have at most 2 decimals.')
+      .optional(),
+  })
+  .refine((v) => v.status !== undefined || v.price !== undefined, { message: 'Send a status or a price to change.', path: ['status'] });
+export type AdminProductUpdate = z.infer<typeof adminProductUpdate>;
+export const adminProduct = z.object({
+  id: z.number().int(),
+  slug: z.string(),
+  title: z.string(),
+  product_type: productType,
+  status: z.enum(PRODUCT_STATUSES),
+  price_minor: z.number().int(),
+});
+export type AdminProduct = z.infer<typeof adminProduct>;

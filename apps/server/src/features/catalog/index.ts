@@ -1,0 +1,3 @@
+export { catalogAdminRoutes } from './catalog.admin-routes';
+export { catalogRoutes } from './catalog.routes';
+export { categoriesSeeder, demoCatalogSeeder, demoSignIns, slugify } from './catalog.seed';
