@@ -3,7 +3,6 @@ import { OFFER_FILE_MAX_BYTES } from '@atelier/shared';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
-import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
@@ -17,10 +16,11 @@ import { healthRoutes } from './features/health/health.routes';
 import { profileRoutes } from './features/profile/profile.routes';
 import { registerWebApp } from './features/seo/web-app';
 import { siteRoutes } from './features/site/site.routes';
+import { storageRoutes } from './features/storage/storage.routes';
 import { registerErrorHandler } from './lib/error-handler';
 import { registerHttpCache } from './lib/http-cache';
 import { registerSessions } from './lib/session';
-import { createLocalStorage, type Storage } from './lib/storage';
+import { createStorage, type Storage } from './lib/storage';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -97,7 +97,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.decorate('config', config);
   app.decorate('db', database.db);
   app.decorate('database', database);
-  app.decorate('storage', opts.storage ?? createLocalStorage(config.dataDir));
+  app.decorate('storage', opts.storage ?? (await createStorage(config)));
+  if (!opts.storage) app.addHook('onClose', async () => app.storage.close());
   registerErrorHandler(app);
   registerHttpCache(app);
 
@@ -137,15 +138,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     { prefix: '/api' },
   );
 
-  await app.register(fastifyStatic, {
-    root: app.storage.publicRoot,
-    prefix: '/storage/',
-    decorateReply: false,
-    wildcard: true,
-    index: false,
-    maxAge: '365d',
-    immutable: true,
-  });
+  await app.register(storageRoutes);
 
   registerWebApp(app);
   return app;

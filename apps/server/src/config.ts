@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseStorageUrl, type StorageConfig } from './lib/storage/storage-url';
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -22,6 +23,15 @@ const envSchema = z.object({
     .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
     .optional(),
   MAIL_FROM: z.string().min(3).default('Atelier <no-reply@atelier.example>'),
+  STORAGE_URL: z
+    .string()
+    .optional()
+    .transform((value, ctx): StorageConfig => {
+      if (value === undefined) return { kind: 'local' };
+      const parsed = parseStorageUrl(value);
+      if ('problem' in parsed) ctx.addIssue({ code: 'custom', message: parsed.problem });
+      return 'problem' in parsed ? { kind: 'local' } : parsed;
+    }),
   BODY_LIMIT_BYTES: z.coerce
     .number()
     .int()
@@ -45,6 +55,8 @@ export type Config = {
   trustProxy: boolean;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** Where uploaded and generated files live: local disk under DATA_DIR, or an S3-compatible bucket. */
+  storage: StorageConfig;
 };
 
 export class ConfigError extends Error {
@@ -78,6 +90,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     trustProxy: e.TRUST_PROXY === 'true' || e.TRUST_PROXY === '1',
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    storage: e.STORAGE_URL,
   };
 }
 
