@@ -78,7 +78,11 @@ describe('GET /storage/* on local disk', () => {
       expect(res.json(), url).toEqual(notThere);
     }
     // `..` and `%2e%2e` are resolved before the request is sent: these ask for /private/…, a page of the web app.
-    for (const url of ['/storage/../private/products/x/original.txt', '/storage/%2e%2e/private/products/x/original.txt', '/storage/x/%2e%2e/%2e%2e/private/products/x/original.txt']) {
+    for (const url of [
+      '/storage/../private/products/x/original.txt',
+      '/storage/%2e%2e/private/products/x/original.txt',
+      '/storage/x/%2e%2e/%2e%2e/private/products/x/original.txt',
+    ]) {
       const res = await t.app.inject({ url });
       expect(res.body, url).not.toContain('PAID CONTENT');
     }
@@ -131,7 +135,11 @@ describe('two app servers sharing one S3 bucket', () => {
 
   it('keeps private files private on every server, and a removal shows everywhere', async () => {
     await a.app.storage.putPrivate('products/shared/original.txt', Buffer.from('PAID CONTENT'));
-    for (const url of ['/storage/products/shared/original.txt', '/storage/..%2fprivate/products/shared/original.txt', '/storage/x/..%2F..%2Fprivate/products/shared/original.txt']) {
+    for (const url of [
+      '/storage/products/shared/original.txt',
+      '/storage/..%2fprivate/products/shared/original.txt',
+      '/storage/x/..%2F..%2Fprivate/products/shared/original.txt',
+    ]) {
       const res = await b.app.inject({ url });
       expect(res.statusCode, url).toBe(404);
       expect(res.body).not.toContain('PAID CONTENT');

@@ -1,5 +1,6 @@
 import type { Storage } from './core';
 import { createLocalStorage } from './local';
+import { createS3Storage } from './s3';
 import type { StorageConfig } from './storage-url';
 
 export * from './core';
@@ -7,14 +8,10 @@ export { createLocalStorage, type LocalStorage } from './local';
 export { type SendStoredFileOptions, sendStoredFile } from './send-stored-file';
 export { parseStorageUrl, type StorageConfig } from './storage-url';
 
-/**
- * The storage that the configuration names. The S3 client is loaded only when it is used, so a
- * server on local disk does not pay for it at start.
- */
+/** The storage that the configuration names; an S3 one fails here, at start, when it has no region. */
 export async function createStorage(config: { storage: StorageConfig; dataDir: string }): Promise<Storage> {
   if (config.storage.kind === 'local') return createLocalStorage(config.dataDir);
-  const { createS3Storage } = await import('./s3');
-  const storage = createS3Storage(config.storage);
+  const storage = await createS3Storage(config.storage);
   try {
     await storage.client.config.region();
   } catch {

@@ -1,6 +1,5 @@
 import type { Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, type GetObjectCommandOutput, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type { GetObjectCommandOutput, S3Client } from '@aws-sdk/client-s3';
 import {
   assertValidStorageKey,
   type ByteRange,
@@ -33,7 +32,13 @@ function parseContentRange(header: string | undefined): { start: number; end: nu
  * `<prefix>private/`. Nothing is served from the bucket directly: the app streams public files at
  * /storage/... and private ones through handlers that check access, so the bucket stays private.
  */
-export function createS3Storage(config: S3Config): Storage & { readonly client: S3Client } {
+export async function createS3Storage(config: S3Config): Promise<Storage & { readonly client: S3Client }> {
+  // Loaded here rather than at the top (which the bundle would hoist): the SDK takes a second or more
+  // to load, and a server on local disk never needs it.
+  const [{ DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client }, { Upload }] = await Promise.all([
+    import('@aws-sdk/client-s3'),
+    import('@aws-sdk/lib-storage'),
+  ]);
   const custom = config.endpoint !== undefined;
   const client = new S3Client({
     endpoint: config.endpoint,
