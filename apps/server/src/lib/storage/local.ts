@@ -30,7 +30,7 @@ function pathOf(root: string, key: string): string | null {
 
 function infoOf(key: string, size: number, mtime: Date): ObjectInfo {
   // Like nginx: size and modification time, so every server sharing one folder gives the same tag.
-  return { size, contentType: contentTypeFor(key), etag: `"${size.toString(16)}-${Math.floor(mtime.getTime() / 1000).toString(16)}"`, lastModified: mtime };
+  return { size, contentType: contentTypeFor(key), etag: `"${size.toString(16)}-${Math.floor(mtime.getTime()).toString(16)}"`, lastModified: mtime };
 }
 
 /** Files on this machine's disk, under DATA_DIR/storage/{public,private}. */
