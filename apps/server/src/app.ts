@@ -3,7 +3,6 @@ import { OFFER_FILE_MAX_BYTES } from '@atelier/shared';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
-import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
@@ -16,6 +15,7 @@ import { devMailRoutes } from './features/dev-mail/dev-mail.routes';
 import { healthRoutes } from './features/health/health.routes';
 import { registerWebApp } from './features/seo/web-app';
 import { siteRoutes } from './features/site/site.routes';
+import { storageRoutes } from './features/storage/storage.routes';
 import { userRoutes } from './features/users';
 import { registerGuards } from './lib/auth-guard';
 import { type ChangeFeed, createChangeFeed } from './lib/change-feed';
@@ -26,7 +26,7 @@ import { registerMailDelivery } from './lib/mail';
 import { registerSecurityHeaders } from './lib/security-headers';
 import { registerSessions } from './lib/session';
 import { createSettingsCache, forgetSettingsCache, type SettingsCache } from './lib/settings';
-import { createLocalStorage, type Storage } from './lib/storage';
+import { createStorage, type Storage } from './lib/storage';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -130,7 +130,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.decorate('config', config);
   app.decorate('db', database.db);
   app.decorate('database', database);
-  app.decorate('storage', opts.storage ?? createLocalStorage(config.dataDir));
+  app.decorate('storage', opts.storage ?? (await createStorage(config)));
+  if (!opts.storage) app.addHook('onClose', async () => app.storage.close());
   app.decorate('settings', createSettingsCache(database.db));
   app.decorate('changes', await createChangeFeed(database, app.log));
   app.decorate('lifecycle', { draining: false });
@@ -189,15 +190,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     { prefix: '/api' },
   );
 
-  await app.register(fastifyStatic, {
-    root: app.storage.publicRoot,
-    prefix: '/storage/',
-    decorateReply: false,
-    wildcard: true,
-    index: false,
-    maxAge: '365d',
-    immutable: true,
-  });
+  await app.register(storageRoutes);
 
   registerWebApp(app);
   return app;

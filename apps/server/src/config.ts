@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseStorageUrl, type StorageConfig } from './lib/storage/storage-url';
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -25,6 +26,15 @@ const envSchema = z.object({
   SEED_DEMO: z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }).optional(),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(300_000).default(15_000),
+  STORAGE_URL: z
+    .string()
+    .optional()
+    .transform((value, ctx): StorageConfig => {
+      if (value === undefined) return { kind: 'local' };
+      const parsed = parseStorageUrl(value);
+      if ('problem' in parsed) ctx.addIssue({ code: 'custom', message: parsed.problem });
+      return 'problem' in parsed ? { kind: 'local' } : parsed;
+    }),
   BODY_LIMIT_BYTES: z.coerce
     .number()
     .int()
@@ -54,6 +64,8 @@ export type Config = {
   shutdownGraceMs: number;
   /** On SIGTERM: in-flight requests get this long to finish. */
   shutdownTimeoutMs: number;
+  /** Where uploaded and generated files live: local disk under DATA_DIR, or an S3-compatible bucket. */
+  storage: StorageConfig;
 };
 
 /** Shortest session secret accepted, in bytes: anything less lets strangers forge signed links. */
@@ -95,6 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     seedDemo,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    storage: e.STORAGE_URL,
   };
 }
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { runMigrations } from './db/migrate';
-import { createLocalStorage } from './lib/storage';
+import { createStorage } from './lib/storage';
 import { resetDatabase, seedDatabase } from './seeders';
 
 /**
@@ -24,12 +24,14 @@ const reset = process.argv.includes('--reset');
 const database = await openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'db') });
 if (reset) {
   await resetDatabase(database.db);
-  await rm(path.join(config.dataDir, 'storage'), { recursive: true, force: true });
-  console.log('Database and stored files cleared.');
+  if (config.storage.kind === 'local') await rm(path.join(config.dataDir, 'storage'), { recursive: true, force: true });
+  console.log(config.storage.kind === 'local' ? 'Database and stored files cleared.' : 'Database cleared (files in the bucket are kept).');
 }
 await runMigrations(database);
-const result = await seedDatabase(database.db, createLocalStorage(config.dataDir), { demo: config.seedDemo });
+const storage = await createStorage(config);
+const result = await seedDatabase(database.db, storage, { demo: config.seedDemo });
 console.log(result.ran.length ? `Seeded: ${result.ran.join(', ')}.` : 'Seed data already present; nothing to do (use --reset to start over).');
 if (!config.seedDemo) console.log('Demo data is off (SEED_DEMO): no demo accounts were created.');
 for (const a of result.demoAccounts) console.log(`  ${a.role.padEnd(6)} ${a.email} / ${a.password}`);
+storage.close();
 await database.close();

@@ -4,10 +4,10 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { previewSrcSet, savePreview } from './previews';
-import { createLocalStorage, type Storage } from './storage';
+import { createLocalStorage, type LocalStorage } from './storage';
 
 let dir: string;
-let storage: Storage;
+let storage: LocalStorage;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'atelier-previews-'));
   storage = createLocalStorage(dir);
