@@ -16,21 +16,32 @@ export type TestApp = { app: FastifyInstance; close: () => Promise<void> };
  * A real app on a real, empty database: PGlite in memory by default, or a scratch database created
  * on the PostgreSQL server named by DATABASE_URL (dropped again on close), so test files never share rows.
  */
-export async function createTestApp(
-  opts: { seed?: boolean; logger?: FastifyServerOptions['logger']; logStream?: { write(line: string): void }; env?: Record<string, string> } = {},
-): Promise<TestApp> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'atelier-test-'));
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    SESSION_SECRET: 's'.repeat(40),
-    WEB_DIST: path.join(dataDir, 'no-web'),
-    ...opts.env,
-  });
-  let database: Database;
-  let dropScratch: (() => Promise<void>) | undefined;
+type TestAppOptions = {
+  seed?: boolean;
+  logger?: FastifyServerOptions['logger'];
+  logStream?: { write(line: string): void };
+  env?: Record<string, string>;
+};
+
+/**
+ * A real app on a real, empty database: PGlite in memory by default, or a scratch database created
+ * on the PostgreSQL server named by DATABASE_URL (dropped again on close), so test files never share rows.
+ */
+export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
+  const [only] = await createTestApps(1, opts);
+  return only!;
+}
+
+/**
+ * `count` app servers on ONE database, as several machines behind a load balancer: each has its own
+ * connections (its own pool and LISTEN connection on PostgreSQL), caches and data folder. On PGlite
+ * they share the one in-process database.
+ */
+export async function createTestApps(count: number, opts: TestAppOptions = {}): Promise<TestApp[]> {
   const serverUrl = process.env.DATABASE_URL;
+  let scratchUrl: string | undefined;
+  let dropScratch: (() => Promise<void>) | undefined;
+  let shared: Database | undefined;
   if (serverUrl) {
     const name = `atelier_t_${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: serverUrl });
@@ -39,7 +50,7 @@ export async function createTestApp(
     await admin.end();
     const url = new URL(serverUrl);
     url.pathname = `/${name}`;
-    database = await openDatabase({ url: url.toString(), pgliteDir: '' });
+    scratchUrl = url.toString();
     dropScratch = async () => {
       const c = new pg.Client({ connectionString: serverUrl });
       await c.connect();
@@ -47,21 +58,40 @@ export async function createTestApp(
       await c.end();
     };
   } else {
-    database = await openDatabase({ pgliteDir: 'memory://' });
+    shared = await openDatabase({ pgliteDir: 'memory://' });
   }
-  await runMigrations(database);
-  const app = await buildApp({ config, database, logger: opts.logger ?? false, logStream: opts.logStream });
-  if (opts.seed) await seedDatabase(app.db, app.storage, { demo: true, imageSize: 'small' });
-  await app.ready();
-  return {
-    app,
-    close: async () => {
-      await app.close();
-      await database.close();
-      await dropScratch?.();
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
+  const apps: TestApp[] = [];
+  let open = count;
+  for (let i = 0; i < count; i++) {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'atelier-test-'));
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      SESSION_SECRET: 's'.repeat(40),
+      WEB_DIST: path.join(dataDir, 'no-web'),
+      ...opts.env,
+    });
+    const database = shared ?? (await openDatabase({ url: scratchUrl!, pgliteDir: '' }));
+    if (i === 0) await runMigrations(database);
+    const app = await buildApp({ config, database, logger: opts.logger ?? false, logStream: opts.logStream });
+    if (i === 0 && opts.seed) await seedDatabase(app.db, app.storage, { demo: true, imageSize: 'small' });
+    await app.ready();
+    apps.push({
+      app,
+      close: async () => {
+        await app.close();
+        if (!shared) await database.close();
+        await rm(dataDir, { recursive: true, force: true });
+        open -= 1;
+        if (open === 0) {
+          if (shared) await shared.close();
+          await dropScratch?.();
+        }
+      },
+    });
+  }
+  return apps;
 }
 
 /** A browser-like client: keeps cookies and echoes XSRF-TOKEN on state-changing calls. */
