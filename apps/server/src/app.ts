@@ -14,6 +14,7 @@ import { authRoutes } from './features/auth/auth.routes';
 import { catalogRoutes } from './features/catalog/catalog.routes';
 import { devMailRoutes } from './features/dev-mail/dev-mail.routes';
 import { healthRoutes } from './features/health/health.routes';
+import { ledgerRoutes } from './features/ledger';
 import { profileRoutes } from './features/profile/profile.routes';
 import { registerWebApp } from './features/seo/web-app';
 import { siteRoutes } from './features/site/site.routes';
@@ -133,6 +134,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(catalogRoutes);
       await api.register(authRoutes);
       await api.register(profileRoutes);
+      await api.register(ledgerRoutes);
     },
     { prefix: '/api' },
   );

@@ -1,8 +1,12 @@
 export * from './auth';
+export * from './cart';
 export * from './catalog';
 export * from './constants';
+export * from './deposits';
 export * from './envelope';
 export * from './health';
 export { en, type TranslationKey } from './i18n/en';
+export * from './ledger';
 export * from './money';
+export * from './orders';
 export * from './settings';

@@ -86,6 +86,8 @@ export const products = pgTable(
     /** Prompt text for prompt products: private until bought. */
     promptText: text('prompt_text'),
     popularity: integer('popularity').notNull().default(0),
+    /** Owned by the platform (after an offer buy-out): a sale credits platform revenue in full. */
+    platformOwned: boolean('platform_owned').notNull().default(false),
     /** Weighted: title A, tag names B, author C, description D; kept current by triggers. */
     searchDocument: tsvector('search_document').notNull().default(sql`''::tsvector`),
     createdAt: createdAt(),
@@ -139,6 +141,8 @@ export const currencies = pgTable('currencies', {
   rate: numeric('rate', { precision: 18, scale: 8, mode: 'number' }).notNull().default(1),
   isDefault: boolean('is_default').notNull().default(false),
   position: integer('position').notNull().default(0),
+  /** No fraction (JPY): deposits in this currency must be whole numbers. */
+  wholeOnly: boolean('whole_only').notNull().default(false),
 });
 
 export const staticPages = pgTable(
@@ -259,3 +263,5 @@ export const userTokens = pgTable(
   },
   (t) => [index('user_tokens_user_kind_idx').on(t.userId, t.kind), uniqueIndex('user_tokens_hash_idx').on(t.tokenHash)],
 );
+
+export * from './commerce-schema';

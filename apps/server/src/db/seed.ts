@@ -181,6 +181,7 @@ export async function seedDemoData(db: Db, storage: Storage, opts: { imageSize?:
       { code: 'EUR', symbol: '€', rate: 1, isDefault: true, position: 0 },
       { code: 'USD', symbol: '$', rate: 1.08, isDefault: false, position: 1 },
       { code: 'GBP', symbol: '£', rate: 0.85, isDefault: false, position: 2 },
+      { code: 'JPY', symbol: '¥', rate: 162, isDefault: false, position: 3, wholeOnly: true },
     ]);
 
     for (const [i, page] of demoStaticPages.entries()) {
@@ -202,15 +203,18 @@ export async function seedDemoData(db: Db, storage: Storage, opts: { imageSize?:
     await setSetting(tx, 'internal_currency_name', 'Atelier Credits');
     await setSetting(tx, 'formats', [
       { id: 1, title: 'PNG' },
-      { id: 2, title: 'JPG' },
-      { id: 3, title: 'PDF' },
-      { id: 4, title: 'TXT' },
+      { id: 2, title: 'JPEG' },
+      { id: 3, title: 'WebP' },
     ]);
     await setSetting(tx, 'sizes', [
-      { id: 1, title: '1920x1080' },
-      { id: 2, title: '3840x2160' },
-      { id: 3, title: 'A4' },
+      { id: 1, title: '1024x1024' },
+      { id: 2, title: '1536x1024' },
+      { id: 3, title: '1024x1536' },
     ]);
+    // Commerce (features/ledger/commerce-settings.ts): not part of the public settings payload.
+    for (const [key, value] of Object.entries({ commission_percent: 20, deposit_min: 5, deposit_max: 1000, generation_price: 1 })) {
+      await tx.insert(siteSettings).values({ key, value });
+    }
     await setSetting(tx, 'google_tag', '');
     await setSetting(tx, 'requisites', 'Atelier Marketplace Ltd., 1 Creative Way, Lisbon, Portugal. VAT PT500000000.');
     await setSetting(tx, 'support_email', 'support@atelier.example');

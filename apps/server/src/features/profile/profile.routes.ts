@@ -8,6 +8,7 @@ import {
   publicProfile,
   updateProfileInput,
   userProfile,
+  userProfileWithBalance,
 } from '@atelier/shared';
 import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -16,6 +17,7 @@ import { z } from 'zod';
 import { products, sessions, users } from '../../db/schema';
 import { AppError, notFound, validationError } from '../../lib/app-error';
 import { requireUser, requireVerifiedUser } from '../../lib/auth-guard';
+import { requestedCurrency, resolveDisplayCurrency } from '../../lib/display-currency';
 import { ok } from '../../lib/envelope';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
 import { endUserSessions, startSession } from '../../lib/session';
@@ -31,6 +33,7 @@ import {
   toPublicProfile,
 } from '../auth/auth.queries';
 import { sendVerificationMail } from '../auth/auth.routes';
+import { balanceAnswer } from '../ledger';
 
 /** Raster formats accepted for avatars, judged by the bytes, never by the file name. */
 const AVATAR_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'avif', 'heif', 'tiff']);
@@ -42,9 +45,12 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
     return user;
   }
 
-  app.get('/user/profile', { schema: { tags: ['profile'], response: { 200: okEnvelope(userProfile) } } }, async (request) =>
-    ok(toProfile(await currentUser(request))),
-  );
+  app.get('/user/profile', { schema: { tags: ['profile'], response: { 200: okEnvelope(userProfileWithBalance) } } }, async (request) => {
+    const user = await currentUser(request);
+    // A stale saved currency must not break the profile: the balance falls back to the default currency.
+    const currency = await resolveDisplayCurrency(app.db, requestedCurrency(request)).catch(() => resolveDisplayCurrency(app.db, undefined));
+    return ok({ ...toProfile(user), balance: await balanceAnswer(app.db, user.id, currency) });
+  });
 
   app.put('/user/profile', { schema: { tags: ['profile'], body: updateProfileInput, response: { 200: okEnvelope(userProfile) } } }, async (request) => {
     const user = await currentUser(request);
