@@ -11,10 +11,12 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
 import { authRoutes } from './features/auth/auth.routes';
+import { cartRoutes } from './features/cart';
 import { catalogRoutes } from './features/catalog/catalog.routes';
 import { devMailRoutes } from './features/dev-mail/dev-mail.routes';
 import { healthRoutes } from './features/health/health.routes';
 import { ledgerRoutes } from './features/ledger';
+import { ordersRoutes } from './features/orders';
 import { profileRoutes } from './features/profile/profile.routes';
 import { registerWebApp } from './features/seo/web-app';
 import { siteRoutes } from './features/site/site.routes';
@@ -135,6 +137,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(authRoutes);
       await api.register(profileRoutes);
       await api.register(ledgerRoutes);
+      await api.register(cartRoutes);
+      await api.register(ordersRoutes);
     },
     { prefix: '/api' },
   );
