@@ -17,6 +17,7 @@ import { devMailRoutes } from './features/dev-mail/dev-mail.routes';
 import { healthRoutes } from './features/health/health.routes';
 import { ledgerRoutes } from './features/ledger';
 import { ordersRoutes } from './features/orders';
+import { paymentsRoutes } from './features/payments';
 import { profileRoutes } from './features/profile/profile.routes';
 import { registerWebApp } from './features/seo/web-app';
 import { siteRoutes } from './features/site/site.routes';
@@ -139,6 +140,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(ledgerRoutes);
       await api.register(cartRoutes);
       await api.register(ordersRoutes);
+      await api.register(paymentsRoutes);
     },
     { prefix: '/api' },
   );

@@ -20,6 +20,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     session: Session | null;
   }
+  interface FastifyContextConfig {
+    /** false: the route proves its caller another way (a signed webhook, a signed single-use form token). */
+    csrf?: boolean;
+  }
 }
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -115,6 +119,7 @@ export function registerSessions(app: FastifyInstance) {
     if (!request.url.startsWith('/api/') && !request.url.startsWith('/sanctum/') && !request.url.startsWith('/dev/')) return;
     request.session = await loadSession(request);
     if (!STATE_CHANGING.has(request.method) || !request.url.startsWith('/api/')) return;
+    if (request.routeOptions.config?.csrf === false) return;
     const header = request.headers[XSRF_HEADER];
     const sent = typeof header === 'string' ? decodeURIComponent(header) : '';
     if (!request.session || !sent || !safeEqual(sent, request.session.csrfToken)) {
