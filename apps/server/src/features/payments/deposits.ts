@@ -1,4 +1,4 @@
-import { type DepositHistoryItem, type DepositStatusResult, formatPrice, minorToAmount } from '@atelier/shared';
+import { DEFAULT_CURRENCY, type DepositHistoryItem, type DepositStatusResult, FALLBACK_CURRENCY_SYMBOL, formatPrice, minorToAmount } from '@atelier/shared';
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client';
@@ -27,7 +27,9 @@ export type CheckedAmount = {
  * chosen currency), whole in a whole-only currency, at most 2 decimals otherwise. 422 under `amount`.
  */
 export async function checkDepositAmount(db: Db, amount: number, currencyCode: string): Promise<CheckedAmount> {
-  const [currency] = await db.select().from(currencies).where(eq(currencies.code, currencyCode)).limit(1);
+  const [row] = await db.select().from(currencies).where(eq(currencies.code, currencyCode)).limit(1);
+  // The base currency works even before the currencies table is filled.
+  const currency = row ?? (currencyCode === DEFAULT_CURRENCY ? { code: DEFAULT_CURRENCY, symbol: FALLBACK_CURRENCY_SYMBOL, rate: 1, wholeOnly: false } : null);
   if (!currency) throw validationError({ currency: `The currency "${currencyCode.slice(0, 10)}" is not available.` });
   if (!Number.isFinite(amount)) throw validationError({ amount: 'Please enter a valid amount.' });
   if (currency.wholeOnly && !Number.isInteger(amount)) throw validationError({ amount: WHOLE_ONLY_MESSAGE });
