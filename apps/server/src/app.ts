@@ -62,7 +62,12 @@ export const logRedactPaths = [
 
 /** Request lines carry the path only: query strings may hold signed links or tokens. */
 export const logSerializers = {
-  req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: req.url.split('?')[0], remoteAddress: req.ip }),
+  req: (req: { method: string; url: string; ip?: string }) => ({
+    method: req.method,
+    // The sandbox's hosted payment page carries its single-use token in the path.
+    url: req.url.split('?')[0]!.replace(/(\/payments\/sandbox\/pay\/)[^/]+/, '$1[redacted]'),
+    remoteAddress: req.ip,
+  }),
 };
 
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
