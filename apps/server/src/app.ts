@@ -14,6 +14,7 @@ import { authRoutes } from './features/auth/auth.routes';
 import { cartRoutes } from './features/cart';
 import { catalogRoutes } from './features/catalog/catalog.routes';
 import { devMailRoutes } from './features/dev-mail/dev-mail.routes';
+import { generationRoutes } from './features/generation';
 import { healthRoutes } from './features/health/health.routes';
 import { ledgerRoutes } from './features/ledger';
 import { ordersRoutes } from './features/orders';
@@ -146,6 +147,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(cartRoutes);
       await api.register(ordersRoutes);
       await api.register(paymentsRoutes);
+      await api.register(generationRoutes);
     },
     { prefix: '/api' },
   );

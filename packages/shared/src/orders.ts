@@ -54,3 +54,11 @@ export type PurchaseResult = z.infer<typeof purchaseResult>;
 /** GET /api/user/media/download query. */
 export const downloadQuery = z.object({ id: positiveId('order'), product_id: positiveId('product') });
 export type DownloadQuery = z.infer<typeof downloadQuery>;
+
+/** POST /api/purchase/generate-image: format and size are an id or a title from the settings lists. */
+export const generateImageInput = z.object({
+  prompt_id: positiveId('prompt'),
+  format: z.union([z.number().int(), z.string().trim().min(1).max(40)], { error: 'Please choose a format.' }),
+  size: z.union([z.number().int(), z.string().trim().min(1).max(40)], { error: 'Please choose a size.' }),
+});
+export type GenerateImageInput = z.infer<typeof generateImageInput>;
