@@ -46,7 +46,7 @@ export const generationRoutes: FastifyPluginAsyncZod = async (app) => {
     const dims = chosenSize ? /^(\d{2,4})\s*x\s*(\d{2,4})$/i.exec(chosenSize.title) : null;
     if (!dims) fields.size = `Please choose one of the sizes: ${settings.sizes.map((s) => s.title).join(', ')}.`;
     const [prompt] = await app.db.select().from(products).where(eq(products.id, prompt_id)).limit(1);
-    if (!prompt || prompt.productType !== 'prompt') fields.prompt_id = 'This product is not a prompt.';
+    if (prompt?.productType !== 'prompt') fields.prompt_id = 'This product is not a prompt.';
     else if (!(await ownedAmong(app.db, user.id, [prompt.id])).has(prompt.id)) fields.prompt_id = 'Buy this prompt first to generate images from it.';
     if (Object.keys(fields).length) throw validationError(fields);
 
