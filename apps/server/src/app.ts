@@ -10,9 +10,14 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
 import { authRoutes } from './features/auth';
+import { cartRoutes } from './features/cart';
 import { catalogAdminRoutes, catalogRoutes } from './features/catalog';
 import { devMailRoutes } from './features/dev-mail/dev-mail.routes';
+import { generationRoutes } from './features/generation';
 import { healthRoutes } from './features/health/health.routes';
+import { ledgerRoutes } from './features/ledger';
+import { ordersRoutes } from './features/orders';
+import { paymentsRoutes } from './features/payments';
 import { registerWebApp } from './features/seo/web-app';
 import { siteRoutes } from './features/site/site.routes';
 import { storageRoutes } from './features/storage/storage.routes';
@@ -90,7 +95,12 @@ export function safeErrorForLog(err: unknown): { type: string; message: string; 
 
 /** Request lines carry the path only: query strings may hold signed links or tokens. */
 export const logSerializers = {
-  req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: req.url.split('?')[0], remoteAddress: req.ip }),
+  req: (req: { method: string; url: string; ip?: string }) => ({
+    method: req.method,
+    // The sandbox's hosted payment page carries its single-use token in the path.
+    url: req.url.split('?')[0]!.replace(/(\/payments\/sandbox\/pay\/)[^/]+/, '$1[redacted]'),
+    remoteAddress: req.ip,
+  }),
   err: safeErrorForLog,
 };
 
@@ -179,6 +189,11 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(catalogRoutes);
       await api.register(authRoutes);
       await api.register(userRoutes);
+      await api.register(ledgerRoutes);
+      await api.register(cartRoutes);
+      await api.register(ordersRoutes);
+      await api.register(paymentsRoutes);
+      await api.register(generationRoutes);
       // Staff calls: every route in this scope declares guard('admin').
       await api.register(
         async (admin) => {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -35,6 +35,14 @@ const envSchema = z.object({
       if ('problem' in parsed) ctx.addIssue({ code: 'custom', message: parsed.problem });
       return 'problem' in parsed ? { kind: 'local' } : parsed;
     }),
+  PAYMENT_PROVIDER: z.enum(['sandbox', 'stripe']).default('sandbox'),
+  STRIPE_SECRET_KEY: z.string().startsWith('sk_', 'must be a Stripe secret key (sk_...)').optional(),
+  STRIPE_PUBLISHABLE_KEY: z.string().startsWith('pk_', 'must be a Stripe publishable key (pk_...)').optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().startsWith('whsec_', 'must be a Stripe webhook signing secret (whsec_...)').optional(),
+  SANDBOX_WEBHOOK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  IMAGE_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL of an OpenAI-compatible API' }).optional(),
+  IMAGE_API_KEY: z.string().min(1).optional(),
+  IMAGE_API_MODEL: z.string().min(1).optional(),
   BODY_LIMIT_BYTES: z.coerce
     .number()
     .int()
@@ -66,6 +74,15 @@ export type Config = {
   shutdownTimeoutMs: number;
   /** Where uploaded and generated files live: local disk under DATA_DIR, or an S3-compatible bucket. */
   storage: StorageConfig;
+  /** An OpenAI-compatible images API for generated images; without it a built-in renderer draws them. */
+  imageApi?: { url: string; key: string; model?: string };
+  /** Card payments for deposits: the built-in sandbox (default, offline) or Stripe. */
+  payments: {
+    provider: 'sandbox' | 'stripe';
+    /** Signs the sandbox's webhooks; derived from the session secret unless given. */
+    sandboxWebhookSecret: string;
+    stripe?: { secretKey: string; publishableKey: string; webhookSecret: string };
+  };
 };
 
 /** Shortest session secret accepted, in bytes: anything less lets strangers forge signed links. */
@@ -85,10 +102,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
   }
   const e = parsed.data;
+  if (e.PAYMENT_PROVIDER === 'stripe') {
+    const missing = (['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET'] as const).filter((k) => !e[k]);
+    if (missing.length) throw new ConfigError(missing.map((k) => `${k}: required when PAYMENT_PROVIDER=stripe`));
+  }
   const dataDir = prepareDataDir(path.resolve(cwd, e.DATA_DIR));
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   const isProduction = e.NODE_ENV === 'production';
   const seedDemo = e.SEED_DEMO ? e.SEED_DEMO === 'true' || e.SEED_DEMO === '1' : !isProduction && isLoopbackUrl(publicUrl);
+  const sessionSecret = e.SESSION_SECRET ?? readOrCreateSecret(dataDir);
   return {
     env: e.NODE_ENV,
     host: e.HOST,
@@ -96,7 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     publicUrl,
     dataDir,
     databaseUrl: e.DATABASE_URL,
-    sessionSecret: e.SESSION_SECRET ?? readOrCreateSecret(dataDir),
+    sessionSecret,
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST ? path.resolve(cwd, e.WEB_DIST) : findWebDist(),
     bodyLimit: e.BODY_LIMIT_BYTES,
@@ -108,6 +130,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     storage: e.STORAGE_URL,
+    imageApi: e.IMAGE_API_URL && e.IMAGE_API_KEY ? { url: e.IMAGE_API_URL, key: e.IMAGE_API_KEY, model: e.IMAGE_API_MODEL } : undefined,
+    payments: {
+      provider: e.PAYMENT_PROVIDER,
+      sandboxWebhookSecret: e.SANDBOX_WEBHOOK_SECRET ?? createHmac('sha256', sessionSecret).update('sandbox-webhook').digest('base64url'),
+      stripe:
+        e.PAYMENT_PROVIDER === 'stripe'
+          ? { secretKey: e.STRIPE_SECRET_KEY!, publishableKey: e.STRIPE_PUBLISHABLE_KEY!, webhookSecret: e.STRIPE_WEBHOOK_SECRET! }
+          : undefined,
+    },
   };
 }
 

@@ -9,7 +9,9 @@ let a: TestApp;
 let b: TestApp;
 beforeAll(async () => {
   s3 = await startS3Server();
-  [a, b] = await createTestApps(2, { seed: true, env: { STORAGE_URL: s3.storageUrl('shared') } });
+  const apps = await createTestApps(2, { seed: true, env: { STORAGE_URL: s3.storageUrl('shared') } });
+  a = apps[0]!;
+  b = apps[1]!;
 });
 afterAll(async () => {
   await a?.close();

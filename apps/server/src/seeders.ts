@@ -2,12 +2,13 @@ import { sql } from 'drizzle-orm';
 import type { Db } from './db/client';
 import type { SeedImageSize } from './db/seed-images';
 import { runSeeders, type Seeder } from './db/seeding';
-import { categoriesSeeder, demoCatalogSeeder, demoSignIns } from './features/catalog/catalog.seed';
+import { categoriesSeeder, demoCatalogSeeder, demoSignIns } from './features/catalog';
+import { commerceSettingsSeeder } from './features/ledger';
 import { demoSiteSeeder, dictionariesSeeder, siteSeeder } from './features/site/site.seed';
 import type { Storage } from './lib/storage';
 
 /** Every feature's seeder, in order; like app.ts, the one place that lists them. */
-export const seeders: Seeder[] = [siteSeeder, dictionariesSeeder, categoriesSeeder, demoSiteSeeder, demoCatalogSeeder];
+export const seeders: Seeder[] = [siteSeeder, dictionariesSeeder, commerceSettingsSeeder, categoriesSeeder, demoSiteSeeder, demoCatalogSeeder];
 
 /** Seeders whose rows a database seeded under the old single marker already has. */
 const legacyNames = ['site', 'categories', 'demo-site', 'demo-catalog'];

@@ -1,10 +1,14 @@
 export * from './auth';
+export * from './cart';
 export * from './catalog';
 export * from './constants';
+export * from './deposits';
 export * from './envelope';
 export * from './health';
 export { de } from './i18n/de';
 export { en, type TranslationKey } from './i18n/en';
 export { isLocale, LOCALES, type Locale, splitLocale } from './i18n/locales';
+export * from './ledger';
 export * from './money';
+export * from './orders';
 export * from './settings';

@@ -86,6 +86,8 @@ export const products = pgTable(
     /** Prompt text for prompt products: private until bought. */
     promptText: text('prompt_text'),
     popularity: integer('popularity').notNull().default(0),
+    /** Owned by the platform (after an offer buy-out): a sale credits platform revenue in full. */
+    platformOwned: boolean('platform_owned').notNull().default(false),
     /** Weighted: title A, tag names B, author C, description D; kept current by triggers. */
     searchDocument: tsvector('search_document').notNull().default(sql`''::tsvector`),
     createdAt: createdAt(),
@@ -141,6 +143,8 @@ export const currencies = pgTable('currencies', {
   decimals: smallint('decimals').notNull().default(2),
   isDefault: boolean('is_default').notNull().default(false),
   position: integer('position').notNull().default(0),
+  /** No fraction (JPY): deposits in this currency must be whole numbers. */
+  wholeOnly: boolean('whole_only').notNull().default(false),
 });
 
 export const staticPages = pgTable(
@@ -293,3 +297,4 @@ export const jobs = pgTable(
     index('jobs_finished_idx').on(t.finishedAt),
   ],
 );
+export * from './commerce-schema';

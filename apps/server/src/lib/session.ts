@@ -20,6 +20,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     session: Session | null;
   }
+  interface FastifyContextConfig {
+    /** false: the route proves its caller another way (a signed webhook, a signed single-use form token). */
+    csrf?: boolean;
+  }
 }
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');

@@ -18,7 +18,7 @@ export const siteSeeder: Seeder = {
         { code: 'USD', symbol: '$', rate: '1.08', isDefault: false, position: 1 },
         { code: 'GBP', symbol: '£', rate: '0.85', isDefault: false, position: 2 },
         // Whole yen only: the deposit rules for currencies without decimals are real, not hypothetical.
-        { code: 'JPY', symbol: '¥', rate: '160.5', decimals: 0, isDefault: false, position: 3 },
+        { code: 'JPY', symbol: '¥', rate: '162', decimals: 0, wholeOnly: true, isDefault: false, position: 3 },
       ])
       .onConflictDoNothing();
     for (const [i, page] of demoStaticPages.entries()) await saveStaticPage(tx, { ...page, position: i });
@@ -32,17 +32,6 @@ export const siteSeeder: Seeder = {
     await setSetting(tx, 'is_reg_enabled', true);
     await setSetting(tx, 'is_email_verification_enabled', false);
     await setSetting(tx, 'internal_currency_name', 'Atelier Credits');
-    await setSetting(tx, 'formats', [
-      { id: 1, title: 'PNG' },
-      { id: 2, title: 'JPG' },
-      { id: 3, title: 'PDF' },
-      { id: 4, title: 'TXT' },
-    ]);
-    await setSetting(tx, 'sizes', [
-      { id: 1, title: '1920x1080' },
-      { id: 2, title: '3840x2160' },
-      { id: 3, title: 'A4' },
-    ]);
     await setSetting(tx, 'google_tag', '');
     await setSetting(tx, 'support_email', 'support@atelier.example');
     await setSetting(tx, 'copyright', `© ${new Date().getFullYear()} Atelier. All rights reserved.`);

@@ -9,6 +9,7 @@ import {
   publicProfile,
   updateProfileInput,
   userProfile,
+  userProfileWithBalance,
 } from '@atelier/shared';
 import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -17,10 +18,12 @@ import { z } from 'zod';
 import { products, sessions, users } from '../../db/schema';
 import { AppError, notFound, validationError } from '../../lib/app-error';
 import { currentUser, guard } from '../../lib/auth-guard';
+import { requestedCurrency, resolveDisplayCurrency } from '../../lib/display-currency';
 import { ok } from '../../lib/envelope';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
 import { enforceRateLimit } from '../../lib/rate-limit';
 import { endUserSessions, startSession } from '../../lib/session';
+import { balanceAnswer } from '../ledger';
 import { sendVerificationMail } from './users.mail';
 import {
   countPublishedProducts,
@@ -41,9 +44,12 @@ const EMAIL_CHANGE_TRIES = { limit: 5, windowSeconds: 3600 };
 const AVATAR_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'avif', 'heif', 'tiff']);
 
 export const userRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get('/user/profile', { config: guard('user'), schema: { tags: ['profile'], response: { 200: okEnvelope(userProfile) } } }, async (request) =>
-    ok(toProfile(currentUser(request))),
-  );
+  app.get('/user/profile', { config: guard('user'), schema: { tags: ['profile'], response: { 200: okEnvelope(userProfileWithBalance) } } }, async (request) => {
+    const user = currentUser(request);
+    // A stale saved currency must not break the profile: the balance falls back to the default currency.
+    const currency = await resolveDisplayCurrency(app.db, requestedCurrency(request)).catch(() => resolveDisplayCurrency(app.db, undefined));
+    return ok({ ...toProfile(user), balance: await balanceAnswer(app.db, user.id, currency) });
+  });
 
   app.put(
     '/user/profile',

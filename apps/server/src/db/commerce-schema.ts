@@ -1,0 +1,185 @@
+/**
+ * Commerce tables (migration 0007_ledger): ledger, cart, orders, deposits, payment webhooks.
+ * The ledger's rules (balanced transactions, append-only journal, no negative user balance) live in
+ * the migration's constraints and triggers; see features/ledger/ledger.ts.
+ */
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { products, users } from './schema';
+
+const id = () => bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity();
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+export type LedgerAccountKind = 'user' | 'platform_revenue' | 'provider_clearing';
+
+export const ledgerAccounts = pgTable(
+  'ledger_accounts',
+  {
+    id: id(),
+    kind: text('kind').$type<LedgerAccountKind>().notNull(),
+    userId: bigint('user_id', { mode: 'number' }).references(() => users.id),
+    /** System accounts: 'platform:revenue', 'clearing:sandbox', 'clearing:stripe'. */
+    code: text('code'),
+    currency: text('currency').notNull().default('EUR'),
+    /** Sum of the account's entries, kept by a trigger on ledger_entries. */
+    balanceMinor: bigint('balance_minor', { mode: 'number' }).notNull().default(0),
+    allowNegative: boolean('allow_negative').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('ledger_accounts_user_idx').on(t.userId).where(sql`user_id is not null`),
+    uniqueIndex('ledger_accounts_code_idx').on(t.code).where(sql`code is not null`),
+  ],
+);
+
+export const ledgerTransactions = pgTable('ledger_transactions', {
+  id: id(),
+  reason: text('reason').notNull(),
+  idempotencyKey: text('idempotency_key'),
+  createdAt: createdAt(),
+});
+
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: id(),
+    transactionId: bigint('transaction_id', { mode: 'number' })
+      .notNull()
+      .references(() => ledgerTransactions.id),
+    accountId: bigint('account_id', { mode: 'number' })
+      .notNull()
+      .references(() => ledgerAccounts.id),
+    amountMinor: bigint('amount_minor', { mode: 'number' }).notNull(),
+  },
+  (t) => [index('ledger_entries_transaction_idx').on(t.transactionId), index('ledger_entries_account_idx').on(t.accountId)],
+);
+
+export const cartItems = pgTable(
+  'cart_items',
+  {
+    id: id(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    productId: bigint('product_id', { mode: 'number' })
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('cart_items_user_product_idx').on(t.userId, t.productId)],
+);
+
+export type OrderStatus = 'success' | 'pending' | 'failed';
+
+export const orders = pgTable(
+  'orders',
+  {
+    id: id(),
+    buyerId: bigint('buyer_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    title: text('title').notNull(),
+    amountMinor: bigint('amount_minor', { mode: 'number' }).notNull(),
+    status: text('status').$type<OrderStatus>().notNull().default('success'),
+    /** image | doc | prompt | pack for one product; cart for a checkout of several. */
+    productType: text('product_type').notNull(),
+    ledgerTransactionId: bigint('ledger_transaction_id', { mode: 'number' }).references(() => ledgerTransactions.id),
+    createdAt: createdAt(),
+  },
+  (t) => [index('orders_buyer_idx').on(t.buyerId, t.id)],
+);
+
+export const orderItems = pgTable(
+  'order_items',
+  {
+    id: id(),
+    orderId: bigint('order_id', { mode: 'number' })
+      .notNull()
+      .references(() => orders.id),
+    productId: bigint('product_id', { mode: 'number' })
+      .notNull()
+      .references(() => products.id),
+    /** Set on the items of a bought pack. */
+    packId: bigint('pack_id', { mode: 'number' }).references(() => products.id),
+    sellerId: bigint('seller_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    priceMinor: bigint('price_minor', { mode: 'number' }).notNull(),
+    position: integer('position').notNull().default(0),
+  },
+  (t) => [index('order_items_order_idx').on(t.orderId)],
+);
+
+export const userProducts = pgTable(
+  'user_products',
+  {
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    productId: bigint('product_id', { mode: 'number' })
+      .notNull()
+      .references(() => products.id),
+    orderId: bigint('order_id', { mode: 'number' })
+      .notNull()
+      .references(() => orders.id),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ name: 'user_products_pk', columns: [t.userId, t.productId] })],
+);
+
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    /** The call and body the key was first used with; another request under the same key is refused. */
+    fingerprint: text('fingerprint').notNull(),
+    response: jsonb('response'),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ name: 'idempotency_keys_pk', columns: [t.userId, t.key] })],
+);
+
+export type DepositStatus = 'processing' | 'success' | 'failed' | 'error';
+
+export const deposits = pgTable(
+  'deposits',
+  {
+    id: id(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    /** Credited amount in the base currency (EUR cents). */
+    amountMinor: bigint('amount_minor', { mode: 'number' }).notNull(),
+    /** What the user asked to pay, in the currency they chose. */
+    currency: text('currency').notNull(),
+    currencyAmountMinor: bigint('currency_amount_minor', { mode: 'number' }).notNull(),
+    provider: text('provider').notNull(),
+    paymentMethod: text('payment_method').notNull(),
+    status: text('status').$type<DepositStatus>().notNull().default('processing'),
+    errorMessage: text('error_message'),
+    /** The provider's id for the payment (a Stripe Checkout Session id). */
+    providerRef: text('provider_ref'),
+    /** The sandbox's single-use form token; rotated on every step, cleared when the payment ends. */
+    checkoutNonce: text('checkout_nonce'),
+    cardBrand: text('card_brand'),
+    cardLast4: text('card_last4'),
+    ledgerTransactionId: bigint('ledger_transaction_id', { mode: 'number' }).references(() => ledgerTransactions.id),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('deposits_user_idx').on(t.userId, t.id)],
+);
+
+export const paymentEvents = pgTable(
+  'payment_events',
+  {
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    type: text('type').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: 'payment_events_pk', columns: [t.provider, t.eventId] })],
+);

@@ -1,0 +1,36 @@
+import { inArray } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { siteSettings } from '../../db/schema';
+
+/**
+ * Server-side commerce settings (rows in site_settings, edited by the back office), with defaults.
+ * Amounts are in major units of the currency they apply to, as staff type them.
+ */
+export type CommerceSettings = {
+  /** Percent of each sale kept as platform revenue. */
+  commission_percent: number;
+  /** Deposit bounds, in the currency the user pays in. */
+  deposit_min: number;
+  deposit_max: number;
+  /** Price of one generated image, in EUR. */
+  generation_price: number;
+};
+
+export const commerceDefaults: CommerceSettings = { commission_percent: 20, deposit_min: 5, deposit_max: 1000, generation_price: 1 };
+
+export async function getCommerceSettings(db: Db): Promise<CommerceSettings> {
+  const keys = Object.keys(commerceDefaults);
+  const rows = await db.select().from(siteSettings).where(inArray(siteSettings.key, keys));
+  const out = { ...commerceDefaults };
+  for (const row of rows) {
+    const value = Number(row.value);
+    if (Number.isFinite(value) && value >= 0) out[row.key as keyof CommerceSettings] = value;
+  }
+  out.commission_percent = Math.min(100, out.commission_percent);
+  return out;
+}
+
+/** The platform's share of a sale, rounded to the cent (half up). */
+export function commissionOf(priceMinor: number, percent: number): number {
+  return Math.min(priceMinor, Math.round((priceMinor * percent) / 100));
+}

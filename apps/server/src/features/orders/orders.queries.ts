@@ -1,0 +1,95 @@
+import { convertMinor, minorToAmount, type Order, type ProductType } from '@atelier/shared';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { orderItems, orders, products, productTags, tags, userProducts, users } from '../../db/schema';
+import type { DisplayCurrency } from '../../lib/display-currency';
+
+const orderStatusWire = { success: 'Success', pending: 'Pending', failed: 'Failed' } as const;
+
+/** The download call for one bought product: never a public path to the original. */
+export const downloadUrl = (orderId: number, productId: number) => `/api/user/media/download?id=${orderId}&product_id=${productId}`;
+
+/** Orders in SPEC §3's shape, newest first; amounts in the display currency. */
+export async function listOrders(db: Db, buyerId: number, currency: DisplayCurrency, onlyId?: number): Promise<Order[]> {
+  const rows = await db
+    .select()
+    .from(orders)
+    .where(onlyId === undefined ? eq(orders.buyerId, buyerId) : and(eq(orders.buyerId, buyerId), eq(orders.id, onlyId)))
+    .orderBy(desc(orders.id))
+    .limit(500);
+  if (!rows.length) return [];
+  const ids = rows.map((r) => r.id);
+  const items = await db
+    .select({
+      orderId: orderItems.orderId,
+      productId: orderItems.productId,
+      priceMinor: orderItems.priceMinor,
+      title: products.title,
+      productType: products.productType,
+      previewPath: products.previewPath,
+      authorNickname: users.nickname,
+      tags: sql<
+        string[]
+      >`coalesce((select array_agg(${tags.name} order by ${tags.name}) from ${productTags} join ${tags} on ${tags.id} = ${productTags.tagId} where ${productTags.productId} = ${products.id}), '{}')`,
+    })
+    .from(orderItems)
+    .innerJoin(products, eq(products.id, orderItems.productId))
+    .innerJoin(users, eq(users.id, orderItems.sellerId))
+    .where(inArray(orderItems.orderId, ids))
+    .orderBy(asc(orderItems.orderId), asc(orderItems.position), asc(orderItems.id));
+  const price = (minor: number) => minorToAmount(convertMinor(Number(minor), currency.rate));
+  return rows.map((o) => ({
+    id: o.id,
+    title: o.title,
+    amount: price(o.amountMinor),
+    currencyCode: currency.code,
+    status: orderStatusWire[o.status],
+    product_type: o.productType,
+    created_at: Math.floor(o.createdAt.getTime() / 1000),
+    items: items
+      .filter((i) => i.orderId === o.id)
+      .map((i) => ({
+        price: price(i.priceMinor),
+        product_type: i.productType,
+        info: {
+          id: i.productId,
+          title: i.title,
+          doc_url: i.previewPath,
+          doc_url_orig: downloadUrl(o.id, i.productId),
+          tags: (Array.isArray(i.tags) ? i.tags : []).map((name) => ({ name })),
+          authorNickname: i.authorNickname,
+        },
+        seller: { nickname: i.authorNickname },
+      })),
+  }));
+}
+
+/** Product ids among `productIds` that the user already owns. */
+export async function ownedAmong(db: Db, userId: number, productIds: number[]): Promise<Set<number>> {
+  if (!productIds.length) return new Set();
+  const rows = await db
+    .select({ id: userProducts.productId })
+    .from(userProducts)
+    .where(and(eq(userProducts.userId, userId), inArray(userProducts.productId, productIds)));
+  return new Set(rows.map((r) => r.id));
+}
+
+/** A bought item of a successful order of this buyer, with what is needed to send its file. */
+export async function findDownload(db: Db, buyerId: number, orderId: number, productId: number) {
+  const [row] = await db
+    .select({
+      productId: products.id,
+      slug: products.slug,
+      title: products.title,
+      productType: products.productType,
+      originalPath: products.originalPath,
+      originalName: products.originalName,
+      promptText: products.promptText,
+    })
+    .from(orderItems)
+    .innerJoin(orders, eq(orders.id, orderItems.orderId))
+    .innerJoin(products, eq(products.id, orderItems.productId))
+    .where(and(eq(orders.id, orderId), eq(orders.buyerId, buyerId), eq(orders.status, 'success'), eq(orderItems.productId, productId)))
+    .limit(1);
+  return row ? { ...row, productType: row.productType as ProductType } : null;
+}

@@ -1,0 +1,112 @@
+import path from 'node:path';
+import {
+  buyItemInput,
+  buyPackInput,
+  buyPromptInput,
+  downloadQuery,
+  okEnvelope,
+  order as orderSchema,
+  type ProductType,
+  type PurchaseResult,
+  purchaseResult,
+} from '@atelier/shared';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Db } from '../../db/client';
+import { AppError, validationError } from '../../lib/app-error';
+import { currentUser, guard } from '../../lib/auth-guard';
+import { requestedCurrency, resolveDisplayCurrency } from '../../lib/display-currency';
+import { ok } from '../../lib/envelope';
+import { idempotencyKeyOf, runIdempotent } from '../../lib/idempotency';
+import { enqueue } from '../../lib/jobs';
+import { loadSellables, purchaseProducts } from './checkout';
+import { bufferFile, cleanFileName, sendAttachment } from './download';
+import { findDownload, listOrders } from './orders.queries';
+import { ORDER_RECEIPT_JOB, sendOrderReceipts } from './receipts';
+
+const wrongType: Record<'item' | 'prompt' | 'pack', string> = {
+  item: 'This is not an image or text product. Prompts and packs have their own purchase.',
+  prompt: 'This product is not a prompt.',
+  pack: 'This product is not a pack.',
+};
+const allowedTypes: Record<'item' | 'prompt' | 'pack', ProductType[]> = { item: ['image', 'doc'], prompt: ['prompt'], pack: ['pack'] };
+
+/**
+ * Buys products from the balance for the signed-in user: one transaction, optional Idempotency-Key,
+ * then the receipts. Also used by the cart (features/cart) for a checkout of the whole cart.
+ */
+export async function buyFromBalance(
+  request: FastifyRequest,
+  opts: { productIds: number[] | ((tx: Db, buyerId: number) => Promise<number[]>); field: string; scope: string; fromCart?: boolean },
+): Promise<PurchaseResult> {
+  const app = request.server;
+  const buyer = currentUser(request);
+  const key = idempotencyKeyOf(request);
+  const currency = await resolveDisplayCurrency(app.db, requestedCurrency(request));
+  let created: number | null = null;
+  const answer = await runIdempotent(app.db, { userId: buyer.id, key, scope: opts.scope, body: request.body }, async (tx) => {
+    const productIds = typeof opts.productIds === 'function' ? await opts.productIds(tx, buyer.id) : opts.productIds;
+    const orderId = await purchaseProducts(tx, { buyerId: buyer.id, productIds, currency, field: opts.field, fromCart: opts.fromCart });
+    created = orderId;
+    // Receipts go out after commit, from a job written in this transaction.
+    await enqueue(tx, ORDER_RECEIPT_JOB, { orderId });
+    const [order] = await listOrders(tx, buyer.id, currency, orderId);
+    return { status: 'Success' as const, order: order! };
+  });
+  if (created !== null) app.log.info({ orderId: created }, 'order paid');
+  return answer;
+}
+
+export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.jobs.register<{ orderId: number }>(ORDER_RECEIPT_JOB, ({ orderId }) => sendOrderReceipts(app, orderId));
+  async function buyOne(request: FastifyRequest, id: number, kind: 'item' | 'prompt' | 'pack', field: string) {
+    const [product] = await loadSellables(app.db, [id]);
+    if (product && !allowedTypes[kind].includes(product.productType)) throw validationError({ [field]: wrongType[kind] });
+    return ok(await buyFromBalance(request, { productIds: [id], field, scope: `purchase/${kind}` }));
+  }
+
+  const tags = ['orders'];
+  app.post(
+    '/purchase/buy',
+    { config: guard('verified'), schema: { tags, body: buyItemInput, response: { 200: okEnvelope(purchaseResult) } } },
+    async (request) => buyOne(request, request.body.item_id, 'item', 'item_id'),
+  );
+  app.post(
+    '/purchase/prompt',
+    { config: guard('verified'), schema: { tags, body: buyPromptInput, response: { 200: okEnvelope(purchaseResult) } } },
+    async (request) => buyOne(request, request.body.prompt_id, 'prompt', 'prompt_id'),
+  );
+  app.post(
+    '/purchase/pack',
+    { config: guard('verified'), schema: { tags, body: buyPackInput, response: { 200: okEnvelope(purchaseResult) } } },
+    async (request) => buyOne(request, request.body.pack_id, 'pack', 'pack_id'),
+  );
+
+  app.get('/purchase/history', { config: guard('user'), schema: { tags, response: { 200: okEnvelope(z.array(orderSchema)) } } }, async (request) => {
+    const userId = currentUser(request).id;
+    const currency = await resolveDisplayCurrency(app.db, requestedCurrency(request));
+    return ok(await listOrders(app.db, userId, currency));
+  });
+
+  /** The bought file: only the buyer of a successful order gets it; anyone else a 404. */
+  app.get('/user/media/download', { config: guard('user'), compress: false, schema: { tags, querystring: downloadQuery } }, async (request, reply) => {
+    const userId = currentUser(request).id;
+    const { id, product_id } = request.query;
+    const item = await findDownload(app.db, userId, id, product_id);
+    const missing = new AppError('NOT_FOUND', 'This download was not found in your orders.');
+    if (!item) throw missing;
+    if (item.productType === 'prompt') {
+      const text = item.promptText ?? '';
+      return sendAttachment(request, reply, { ...bufferFile(Buffer.from(`${text}\n`, 'utf8')), fileName: cleanFileName(item.title, 'txt'), ext: 'txt' });
+    }
+    if (!item.originalPath) throw missing;
+    const file = await app.storage.openPrivate(item.originalPath);
+    if (!file) {
+      request.log.error({ productId: item.productId }, 'a bought original is missing from storage');
+      throw missing;
+    }
+    const ext = path.extname(item.originalName ?? item.originalPath).slice(1) || 'bin';
+    return sendAttachment(request, reply, { ...file, fileName: cleanFileName(item.title, ext), ext });
+  });
+};

@@ -1,0 +1,231 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lastMailTo, registerUser } from '../../../test/accounts';
+import { balanceMinor, fund, revenueMinor, seededProducts, userIdByEmail } from '../../../test/commerce';
+import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
+import { packItems, products, users } from '../../db/schema';
+import { checkLedger } from '../ledger';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ seed: true });
+});
+afterAll(() => t.close());
+
+async function buyer(eurosMinor = 0) {
+  const { client, person } = await registerUser(t.app);
+  const id = await userIdByEmail(t.app, person.email);
+  if (eurosMinor) await fund(t.app, id, eurosMinor);
+  return { client, person, id };
+}
+
+/** Receipts are sent after the answer: wait for the newest mail to an address to match. */
+async function mailTo(email: string, subject: string) {
+  for (let i = 0; i < 50; i++) {
+    const mail = await lastMailTo(t.app, email);
+    if (mail?.subject === subject) return mail;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return lastMailTo(t.app, email);
+}
+
+async function authorOf(productId: number) {
+  const [p] = await t.app.db.select({ authorId: products.authorId, price: products.priceMinor }).from(products).where(eq(products.id, productId));
+  return { authorId: p!.authorId, price: Number(p!.price) };
+}
+
+describe('purchases', () => {
+  it('a guest gets 401 on every purchase and order call', async () => {
+    const guest = new TestClient(t.app);
+    for (const [url, body] of [
+      ['/api/purchase/buy', { item_id: 1 }],
+      ['/api/purchase/prompt', { prompt_id: 1 }],
+      ['/api/purchase/pack', { pack_id: 1 }],
+    ] as const) {
+      const res = await guest.post(url, body);
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toMatchObject({ status: 'ERROR' });
+    }
+    expect((await guest.get('/api/purchase/history')).statusCode).toBe(401);
+    expect((await guest.get('/api/user/media/download?id=1&product_id=1')).statusCode).toBe(401);
+  });
+
+  it('buys an image: the price leaves the buyer, the author gets it less 20 %, revenue the commission', async () => {
+    const [image] = await seededProducts(t.app, 'image');
+    const { authorId, price } = await authorOf(image!.id);
+    const b = await buyer(price + 100);
+    const authorBefore = await balanceMinor(t.app, authorId);
+    const revenueBefore = await revenueMinor(t.app);
+    const res = await b.client.post('/api/purchase/buy', { item_id: image!.id });
+    expect(res.statusCode).toBe(200);
+    const { payload } = res.json();
+    expect(payload.status).toBe('Success');
+    expect(payload.order).toMatchObject({ title: image!.title, amount: price / 100, currencyCode: 'EUR', status: 'Success', product_type: 'image' });
+    expect(payload.order.items).toHaveLength(1);
+    expect(payload.order.items[0].info).toMatchObject({
+      id: image!.id,
+      title: image!.title,
+      doc_url_orig: `/api/user/media/download?id=${payload.order.id}&product_id=${image!.id}`,
+    });
+    expect(await balanceMinor(t.app, b.id)).toBe(100);
+    const commission = Math.round(price * 0.2);
+    expect(await balanceMinor(t.app, authorId)).toBe(authorBefore + price - commission);
+    expect(await revenueMinor(t.app)).toBe(revenueBefore + commission);
+    expect((await b.client.get('/api/balance')).json().payload.amount_minor).toBe(100);
+
+    // Buying it again, or putting it in the cart, is refused.
+    const again = await b.client.post('/api/purchase/buy', { item_id: image!.id });
+    expect(again.statusCode).toBe(422);
+    expect(again.json().message).toBe('You already own this product.');
+    const add = await b.client.post('/api/cart/items', { product_type: 'image', product_id: image!.id });
+    expect(add.statusCode).toBe(422);
+    expect(add.json().errors.product_id).toEqual(['You already own this product.']);
+
+    // Receipts: the buyer's, with the licence, and the author's sale notice.
+    const receipt = await mailTo(b.person.email, `Your Atelier order #${payload.order.id}`);
+    expect(receipt?.subject).toBe(`Your Atelier order #${payload.order.id}`);
+    expect(receipt?.text).toContain(image!.title);
+    expect(receipt?.text).toContain('Licence');
+    const [author] = await t.app.db.select().from(users).where(eq(users.id, authorId));
+    expect((await mailTo(author!.email, 'You made a sale'))?.subject).toBe('You made a sale');
+  });
+
+  it('refuses the wrong call for a type, an unknown product and a short balance (nothing charged)', async () => {
+    const [prompt] = await seededProducts(t.app, 'prompt');
+    const [pack] = await seededProducts(t.app, 'pack');
+    const [, image] = await seededProducts(t.app, 'image');
+    const b = await buyer(50);
+    const wrong = await b.client.post('/api/purchase/buy', { item_id: prompt!.id });
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json().errors.item_id[0]).toMatch(/not an image or text product/);
+    expect((await b.client.post('/api/purchase/prompt', { prompt_id: image!.id })).json().message).toBe('This product is not a prompt.');
+    expect((await b.client.post('/api/purchase/pack', { pack_id: prompt!.id })).json().message).toBe('This product is not a pack.');
+    const unknown = await b.client.post('/api/purchase/buy', { item_id: 999999 });
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.json().message).toBe('This product does not exist.');
+    const invalid = await b.client.post('/api/purchase/buy', { item_id: 'abc' });
+    expect(invalid.statusCode).toBe(422);
+
+    const short = await b.client.post('/api/purchase/pack', { pack_id: pack!.id });
+    expect(short.statusCode).toBe(422);
+    const missing = (Number(pack!.priceMinor) - 50) / 100;
+    expect(short.json().message).toBe(`Your balance is too low: ${missing.toFixed(2)} € is missing. Please add funds to continue.`);
+    expect(await balanceMinor(t.app, b.id)).toBe(50);
+    expect((await b.client.get('/api/purchase/history')).json().payload).toEqual([]);
+  });
+
+  it('buys a prompt and a pack; the pack brings all its items at the pack price', async () => {
+    const [prompt] = await seededProducts(t.app, 'prompt');
+    const [pack] = await seededProducts(t.app, 'pack');
+    const contents = await t.app.db.select().from(packItems).where(eq(packItems.packId, pack!.id));
+    const b = await buyer(Number(prompt!.priceMinor) + Number(pack!.priceMinor));
+    const p = await b.client.post('/api/purchase/prompt', { prompt_id: prompt!.id });
+    expect(p.statusCode).toBe(200);
+    expect(p.json().payload.order.product_type).toBe('prompt');
+    const k = await b.client.post('/api/purchase/pack', { pack_id: pack!.id });
+    expect(k.statusCode).toBe(200);
+    const order = k.json().payload.order;
+    expect(order.product_type).toBe('pack');
+    expect(order.amount).toBe(Number(pack!.priceMinor) / 100);
+    expect(order.items.map((i: { info: { id: number } }) => i.info.id).sort()).toEqual(contents.map((c) => c.productId).sort());
+    const itemsTotal = order.items.reduce((s: number, i: { price: number }) => s + Math.round(i.price * 100), 0);
+    expect(itemsTotal).toBe(Number(pack!.priceMinor));
+    expect(await balanceMinor(t.app, b.id)).toBe(0);
+    // Owning the pack means owning its items.
+    const item = await b.client.post('/api/cart/items', { product_type: order.items[0].product_type, product_id: order.items[0].info.id });
+    expect(item.json().message).toBe('You already own this product.');
+
+    const history = (await b.client.get('/api/purchase/history')).json().payload;
+    expect(history.map((o: { id: number }) => o.id)).toEqual([order.id, p.json().payload.order.id]);
+    expect(history[0]).toMatchObject({ status: 'Success', currencyCode: 'EUR' });
+    expect(typeof history[0].created_at).toBe('number');
+    expect(history[0].items[0]).toMatchObject({ product_type: expect.any(String), seller: { nickname: expect.any(String) } });
+    expect(history[0].items[0].info.tags.every((tag: { name: string }) => typeof tag.name === 'string')).toBe(true);
+    const usd = (await b.client.get('/api/purchase/history?currency=USD')).json().payload;
+    expect(usd[0]).toMatchObject({ currencyCode: 'USD', amount: Math.round(Number(pack!.priceMinor) * 1.08) / 100 });
+  });
+
+  it('Idempotency-Key: the same key returns the first answer and charges once', async () => {
+    const images = await seededProducts(t.app, 'image');
+    const image = images[2]!;
+    const b = await buyer(Number(image.priceMinor) * 3);
+    const headers = { 'idempotency-key': 'buy-once-123' };
+    const first = await b.client.post('/api/purchase/buy', { item_id: image.id }, headers);
+    const second = await b.client.post('/api/purchase/buy', { item_id: image.id }, headers);
+    expect(first.statusCode).toBe(200);
+    expect(second.statusCode).toBe(200);
+    expect(second.json()).toEqual(first.json());
+    expect(await balanceMinor(t.app, b.id)).toBe(Number(image.priceMinor) * 2);
+    expect((await b.client.get('/api/purchase/history')).json().payload).toHaveLength(1);
+    const other = await b.client.post('/api/purchase/buy', { item_id: images[3]!.id }, headers);
+    expect(other.statusCode).toBe(422);
+    expect(other.json().message).toBe('This Idempotency-Key was already used for a different request.');
+    // Another user may use the same key for their own request.
+    const c = await buyer(Number(image.priceMinor));
+    expect((await c.client.post('/api/purchase/buy', { item_id: image.id }, headers)).statusCode).toBe(200);
+  });
+
+  it('a platform-owned product credits revenue in full', async () => {
+    const [, , , , image] = await seededProducts(t.app, 'image');
+    await t.app.db.update(products).set({ platformOwned: true }).where(eq(products.id, image!.id));
+    const { authorId, price } = await authorOf(image!.id);
+    const b = await buyer(price);
+    const authorBefore = await balanceMinor(t.app, authorId);
+    const revenueBefore = await revenueMinor(t.app);
+    expect((await b.client.post('/api/purchase/buy', { item_id: image!.id })).statusCode).toBe(200);
+    expect(await balanceMinor(t.app, authorId)).toBe(authorBefore);
+    expect(await revenueMinor(t.app)).toBe(revenueBefore + price);
+    await t.app.db.update(products).set({ platformOwned: false }).where(eq(products.id, image!.id));
+  });
+});
+
+describe('downloads', () => {
+  it('the buyer downloads the original (whole and by range), a prompt as .txt; others 404, guests 401', async () => {
+    const [image] = await seededProducts(t.app, 'image');
+    const [doc] = await seededProducts(t.app, 'doc');
+    const [, prompt] = await seededProducts(t.app, 'prompt');
+    const b = await buyer(Number(image!.priceMinor) + Number(doc!.priceMinor) + Number(prompt!.priceMinor));
+    const orderImage = (await b.client.post('/api/purchase/buy', { item_id: image!.id })).json().payload.order;
+    const orderDoc = (await b.client.post('/api/purchase/buy', { item_id: doc!.id })).json().payload.order;
+    const orderPrompt = (await b.client.post('/api/purchase/prompt', { prompt_id: prompt!.id })).json().payload.order;
+
+    const original = await t.app.storage.openPrivate(image!.originalPath!);
+    const chunks: Buffer[] = [];
+    for await (const c of original!.stream) chunks.push(c as Buffer);
+    const bytes = Buffer.concat(chunks);
+
+    const res = await b.client.get(orderImage.items[0].info.doc_url_orig);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('image/png');
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="[\w.-]+\.png"/);
+    expect(res.rawPayload.equals(bytes)).toBe(true);
+
+    const part = await b.client.get(orderImage.items[0].info.doc_url_orig, { range: 'bytes=10-19' });
+    expect(part.statusCode).toBe(206);
+    expect(part.headers['content-range']).toBe(`bytes 10-19/${bytes.length}`);
+    expect(part.rawPayload.equals(bytes.subarray(10, 20))).toBe(true);
+    const bad = await b.client.get(orderImage.items[0].info.doc_url_orig, { range: `bytes=${bytes.length + 5}-` });
+    expect(bad.statusCode).toBe(416);
+
+    const docRes = await b.client.get(orderDoc.items[0].info.doc_url_orig);
+    expect(docRes.statusCode).toBe(200);
+    expect(docRes.body).toContain(doc!.title);
+
+    const promptRes = await b.client.get(orderPrompt.items[0].info.doc_url_orig);
+    expect(promptRes.statusCode).toBe(200);
+    expect(promptRes.headers['content-disposition']).toMatch(/filename="[\w.-]+\.txt"/);
+    expect(promptRes.body).toBe(`${prompt!.promptText}\n`);
+
+    const other = await buyer();
+    const stranger = await other.client.get(orderImage.items[0].info.doc_url_orig);
+    expect(stranger.statusCode).toBe(404);
+    expect(stranger.json().status).toBe('ERROR');
+    expect((await b.client.get(`/api/user/media/download?id=${orderImage.id}&product_id=${doc!.id}`)).statusCode).toBe(404);
+    expect((await new TestClient(t.app).get(orderImage.items[0].info.doc_url_orig)).statusCode).toBe(401);
+    expect((await b.client.get('/api/user/media/download?id=x&product_id=1')).statusCode).toBe(422);
+  });
+
+  it('the ledger is exact after everything above', async () => {
+    expect(await checkLedger(t.app.db)).toEqual({ unbalancedTransactions: [], driftedAccounts: [], totalMinor: 0 });
+  });
+});

@@ -1,0 +1,61 @@
+import { convertMinor, DEFAULT_CURRENCY, formatPrice, minorToAmount } from '@atelier/shared';
+import { eq, inArray } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { orderItems, orders, products, users } from '../../db/schema';
+import { mailHtml, sendMail } from '../../lib/mail';
+
+const LICENCE = 'Licence: you may use the purchased files for personal and commercial projects. You may not resell or redistribute the files themselves.';
+
+const eur = (minor: number) => formatPrice(minorToAmount(convertMinor(minor, 1)), '€');
+
+/**
+ * After an order commits: the buyer's receipt (items, amounts, licence, order link) and one
+ * 'you made a sale' message per author. Mail failures are logged and never undo the order.
+ */
+export const ORDER_RECEIPT_JOB = 'receipts.order';
+
+export async function sendOrderReceipts(app: FastifyInstance, orderId: number): Promise<void> {
+  try {
+    const [order] = await app.db.select().from(orders).where(eq(orders.id, orderId)).limit(1);
+    if (!order) return;
+    const [buyer] = await app.db.select().from(users).where(eq(users.id, order.buyerId)).limit(1);
+    const items = await app.db
+      .select({ title: products.title, priceMinor: orderItems.priceMinor, sellerId: orderItems.sellerId })
+      .from(orderItems)
+      .innerJoin(products, eq(products.id, orderItems.productId))
+      .where(eq(orderItems.orderId, orderId));
+    const link = `${app.config.publicUrl}/dashboard?tab=orders`;
+    if (buyer && !buyer.deletedAt) {
+      const lines = [
+        `Hello ${buyer.name},`,
+        `thank you for your order #${order.id}.`,
+        ...items.map((i) => `${i.title}: ${eur(Number(i.priceMinor))}`),
+        `Total paid from your balance: ${eur(Number(order.amountMinor))} (${DEFAULT_CURRENCY}).`,
+        LICENCE,
+        `Your files are in your order history: ${link}`,
+      ];
+      await sendMail(app.db, {
+        to: buyer.email,
+        subject: `Your Atelier order #${order.id}`,
+        text: lines.join('\n\n'),
+        html: mailHtml(lines, { label: 'Open my orders', url: link }),
+      });
+    }
+    const sellerIds = [...new Set(items.map((i) => i.sellerId))].filter((id) => id !== order.buyerId);
+    if (!sellerIds.length) return;
+    const sellers = await app.db.select().from(users).where(inArray(users.id, sellerIds));
+    for (const seller of sellers) {
+      if (seller.deletedAt) continue;
+      const sold = items.filter((i) => i.sellerId === seller.id);
+      const lines = [
+        `Hello ${seller.name},`,
+        'you made a sale on Atelier:',
+        ...sold.map((i) => `${i.title}: ${eur(Number(i.priceMinor))}`),
+        'Your share has been added to your balance.',
+      ];
+      await sendMail(app.db, { to: seller.email, subject: 'You made a sale', text: lines.join('\n\n'), html: mailHtml(lines) });
+    }
+  } catch (err) {
+    app.log.error({ err: { message: (err as Error).message }, orderId }, 'order receipt failed');
+  }
+}

@@ -1,0 +1,211 @@
+import { DEFAULT_CURRENCY, type DepositHistoryItem, type DepositStatusResult, FALLBACK_CURRENCY_SYMBOL, formatPrice, minorToAmount } from '@atelier/shared';
+import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/client';
+import { currencies, deposits, paymentEvents, users } from '../../db/schema';
+import { notFound, validationError } from '../../lib/app-error';
+import { enqueue } from '../../lib/jobs';
+import { mailHtml, sendMail } from '../../lib/mail';
+
+export const DEPOSIT_RECEIPT_JOB = 'receipts.deposit';
+export const EXPIRE_DEPOSITS_JOB = 'deposits.expire';
+
+import { clearingAccountCode, getCommerceSettings, systemAccountId, transfer, userAccountId } from '../ledger';
+import { type DepositEvent, nextDepositStatus } from './deposit-states';
+import type { PaymentEvent } from './provider';
+
+/** A deposit left pending this long expires as failed. */
+export const DEPOSIT_EXPIRY_MINUTES = 30;
+export const WHOLE_ONLY_MESSAGE = 'For this currency, only whole numbers are allowed.';
+const EXPIRED_MESSAGE = `The payment was not completed within ${DEPOSIT_EXPIRY_MINUTES} minutes.`;
+
+export type CheckedAmount = {
+  currency: { code: string; symbol: string; rate: number; wholeOnly: boolean };
+  /** What the user pays, in their currency's minor units. */
+  currencyAmountMinor: number;
+  /** What is credited, in EUR cents. */
+  amountMinor: number;
+};
+
+/**
+ * SPEC §5 deposit amount: a number within the bounds (settings deposit_min / deposit_max, in the
+ * chosen currency), whole in a whole-only currency, at most 2 decimals otherwise. 422 under `amount`.
+ */
+export async function checkDepositAmount(db: Db, amount: number, currencyCode: string): Promise<CheckedAmount> {
+  const [row] = await db.select().from(currencies).where(eq(currencies.code, currencyCode)).limit(1);
+  // The base currency works even before the currencies table is filled.
+  const currency = row ?? (currencyCode === DEFAULT_CURRENCY ? { code: DEFAULT_CURRENCY, symbol: FALLBACK_CURRENCY_SYMBOL, rate: 1, wholeOnly: false } : null);
+  if (!currency) throw validationError({ currency: `The currency "${currencyCode.slice(0, 10)}" is not available.` });
+  if (!Number.isFinite(amount)) throw validationError({ amount: 'Please enter a valid amount.' });
+  if (currency.wholeOnly && !Number.isInteger(amount)) throw validationError({ amount: WHOLE_ONLY_MESSAGE });
+  const currencyAmountMinor = Math.round(amount * 100);
+  if (Math.abs(currencyAmountMinor - amount * 100) > 1e-6) throw validationError({ amount: 'The amount may have at most 2 decimals.' });
+  const { deposit_min, deposit_max } = await getCommerceSettings(db);
+  if (amount < deposit_min || amount > deposit_max) {
+    const fmt = (v: number) => formatPrice(v, currency.symbol);
+    throw validationError({ amount: `The amount must be between ${fmt(deposit_min)} and ${fmt(deposit_max)}.` });
+  }
+  const rate = Number(currency.rate) || 1;
+  const amountMinor = Math.round(currencyAmountMinor / rate);
+  if (amountMinor <= 0) throw validationError({ amount: 'Please enter a valid amount.' });
+  return { currency: { code: currency.code, symbol: currency.symbol, rate, wholeOnly: currency.wholeOnly }, currencyAmountMinor, amountMinor };
+}
+
+export async function createDeposit(db: Db, input: { userId: number; checked: CheckedAmount; provider: string; paymentMethod: string }) {
+  const [row] = await db
+    .insert(deposits)
+    .values({
+      userId: input.userId,
+      amountMinor: input.checked.amountMinor,
+      currency: input.checked.currency.code,
+      currencyAmountMinor: input.checked.currencyAmountMinor,
+      provider: input.provider,
+      paymentMethod: input.paymentMethod,
+      status: 'processing',
+    })
+    .returning();
+  return row!;
+}
+
+export async function findUserDeposit(db: Db, userId: number, depositId: number) {
+  const [row] = await db
+    .select()
+    .from(deposits)
+    .where(and(eq(deposits.id, depositId), eq(deposits.userId, userId)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function depositStatusOf(db: Db, userId: number, depositId: number): Promise<DepositStatusResult> {
+  const row = await findUserDeposit(db, userId, depositId);
+  if (!row) throw notFound('Invalid order ID');
+  return { status: row.status, error_message: row.errorMessage, redirect_url: null };
+}
+
+export async function depositHistory(db: Db, userId: number): Promise<DepositHistoryItem[]> {
+  const rows = await db
+    .select({ d: deposits, symbol: currencies.symbol })
+    .from(deposits)
+    .leftJoin(currencies, eq(currencies.code, deposits.currency))
+    .where(eq(deposits.userId, userId))
+    .orderBy(desc(deposits.id))
+    .limit(500);
+  return rows.map(({ d, symbol }) => ({
+    id: d.id,
+    amount: minorToAmount(Number(d.currencyAmountMinor)),
+    currency: d.currency,
+    currencySymbol: symbol ?? d.currency,
+    status: d.status,
+    payment_method: d.paymentMethod,
+    created_at: Math.floor(d.createdAt.getTime() / 1000),
+  }));
+}
+
+/**
+ * Applies a verified webhook event, once: the event id is stored in the same transaction, so a
+ * replayed or duplicated event changes nothing. A success credits the deposit to the user's balance
+ * from the provider's clearing account (the transfer is keyed by the deposit, so it happens once).
+ */
+export async function applyPaymentEvent(app: FastifyInstance, provider: string, event: PaymentEvent): Promise<'applied' | 'duplicate' | 'ignored'> {
+  let credited: number | null = null;
+  const result = await app.db.transaction(async (txRaw) => {
+    const tx = txRaw as unknown as Db;
+    const fresh = await tx
+      .insert(paymentEvents)
+      .values({ provider, eventId: event.id, type: event.type.slice(0, 100) })
+      .onConflictDoNothing()
+      .returning({ id: paymentEvents.eventId });
+    if (!fresh.length) return 'duplicate' as const;
+    if (event.outcome === 'ignored' || event.depositId === null) return 'ignored' as const;
+    const [deposit] = await tx
+      .select()
+      .from(deposits)
+      .where(and(eq(deposits.id, event.depositId), eq(deposits.provider, provider)))
+      .for('update');
+    if (!deposit) return 'ignored' as const;
+    const next = nextDepositStatus(deposit.status, event.outcome);
+    if (!next) return 'ignored' as const;
+    const card = event.card ? { cardBrand: event.card.brand, cardLast4: event.card.last4 } : {};
+    if (next === 'success') {
+      const clearing = await systemAccountId(tx, clearingAccountCode(provider));
+      const { transactionId } = await transfer(tx, {
+        lines: [
+          { accountId: clearing, amountMinor: -Number(deposit.amountMinor) },
+          { accountId: await userAccountId(tx, deposit.userId), amountMinor: Number(deposit.amountMinor) },
+        ],
+        reason: 'deposit',
+        idempotency: `deposit:${deposit.id}`,
+      });
+      await tx
+        .update(deposits)
+        .set({ status: 'success', errorMessage: null, checkoutNonce: null, ledgerTransactionId: transactionId, updatedAt: new Date(), ...card })
+        .where(eq(deposits.id, deposit.id));
+      // The receipt is a job written with the credit: it cannot be lost, nor sent for a rolled-back credit.
+      await enqueue(tx, DEPOSIT_RECEIPT_JOB, { depositId: deposit.id });
+      credited = deposit.id;
+    } else {
+      await tx
+        .update(deposits)
+        .set({ status: next, errorMessage: event.errorMessage?.slice(0, 300) ?? 'Payment failed', checkoutNonce: null, updatedAt: new Date(), ...card })
+        .where(eq(deposits.id, deposit.id));
+    }
+    return 'applied' as const;
+  });
+  if (credited !== null) app.log.info({ depositId: credited }, 'deposit credited');
+  return result;
+}
+
+/**
+ * Deposits pending longer than 30 minutes become failed. Run by the job queue every few minutes;
+ * returns the ids it expired.
+ */
+export async function expireStaleDeposits(db: Db, now = new Date()): Promise<number[]> {
+  const cutoff = new Date(now.getTime() - DEPOSIT_EXPIRY_MINUTES * 60_000);
+  const event: DepositEvent = 'expired';
+  const rows = await db
+    .update(deposits)
+    .set({ status: nextDepositStatus('processing', event)!, errorMessage: EXPIRED_MESSAGE, checkoutNonce: null, updatedAt: now })
+    .where(and(eq(deposits.status, 'processing'), lt(deposits.createdAt, cutoff)))
+    .returning({ id: deposits.id });
+  return rows.map((r) => r.id);
+}
+
+/** The receipt for a credited deposit. Mail failures are logged, never undo the credit. */
+export async function sendDepositReceipt(app: FastifyInstance, depositId: number): Promise<void> {
+  try {
+    const [row] = await app.db
+      .select({ d: deposits, email: users.email, name: users.name, deletedAt: users.deletedAt, symbol: currencies.symbol })
+      .from(deposits)
+      .innerJoin(users, eq(users.id, deposits.userId))
+      .leftJoin(currencies, eq(currencies.code, deposits.currency))
+      .where(eq(deposits.id, depositId));
+    if (!row || row.deletedAt) return;
+    const paid = formatPrice(minorToAmount(Number(row.d.currencyAmountMinor)), row.symbol ?? row.d.currency);
+    const credited = formatPrice(minorToAmount(Number(row.d.amountMinor)), '€');
+    const link = `${app.config.publicUrl}/dashboard/deposits`;
+    const lines = [
+      `Hello ${row.name},`,
+      `your deposit #${row.d.id} was successful.`,
+      `Paid: ${paid}${row.d.cardLast4 ? ` by card ending ${row.d.cardLast4}` : ''}.`,
+      `Added to your balance: ${credited}.`,
+      `Your deposits: ${link}`,
+    ];
+    await sendMail(app.db, {
+      to: row.email,
+      subject: `Your Atelier deposit #${row.d.id}`,
+      text: lines.join('\n\n'),
+      html: mailHtml(lines, { label: 'View deposits', url: link }),
+    });
+  } catch (err) {
+    app.log.error({ err: { message: (err as Error).message }, depositId }, 'deposit receipt failed');
+  }
+}
+
+/** Sum of credited deposits in EUR cents (reconciliation: it equals what users hold plus what they spent). */
+export async function creditedDepositsTotal(db: Db): Promise<number> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${deposits.amountMinor}), 0)` })
+    .from(deposits)
+    .where(eq(deposits.status, 'success'));
+  return Number(row?.total ?? 0);
+}

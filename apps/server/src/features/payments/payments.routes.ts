@@ -1,0 +1,148 @@
+import {
+  depositAmountInput,
+  depositCheckoutInput,
+  depositCheckoutResult,
+  depositHistoryItem,
+  depositStatusQuery,
+  depositStatusResult,
+  okEnvelope,
+  okMessage,
+  paymentMethod,
+} from '@atelier/shared';
+import { eq } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { deposits } from '../../db/schema';
+import { notFound, validationError } from '../../lib/app-error';
+import { currentUser, guard } from '../../lib/auth-guard';
+import { ok } from '../../lib/envelope';
+import { idempotencyKeyOf, runIdempotent } from '../../lib/idempotency';
+import { enqueue } from '../../lib/jobs';
+import {
+  applyPaymentEvent,
+  checkDepositAmount,
+  createDeposit,
+  DEPOSIT_RECEIPT_JOB,
+  depositHistory,
+  depositStatusOf,
+  EXPIRE_DEPOSITS_JOB,
+  expireStaleDeposits,
+  sendDepositReceipt,
+} from './deposits';
+
+/** Pending deposits are looked at this often; one left for 30 minutes fails. */
+const EXPIRY_SWEEP_MS = 5 * 60_000;
+
+import type { PaymentProvider } from './provider';
+import { sandboxRoutes } from './sandbox/sandbox.routes';
+import { createSandboxProvider } from './sandbox/sandbox-provider';
+import { createStripeProvider } from './stripe/stripe-provider';
+
+/** Deposits (Add Funds) and the payment provider chosen by configuration (PAYMENT_PROVIDER). */
+export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.jobs.register<{ depositId: number }>(DEPOSIT_RECEIPT_JOB, ({ depositId }) => sendDepositReceipt(app, depositId));
+  // A sweep that schedules the next one: keyed by its time slot, so however many app servers start or
+  // sweep, each slot has one job.
+  const scheduleSweep = (db: typeof app.db, at: number) =>
+    enqueue(db, EXPIRE_DEPOSITS_JOB, {}, { runAt: new Date(at), singletonKey: `slot-${Math.floor(at / EXPIRY_SWEEP_MS)}` });
+  app.jobs.register(EXPIRE_DEPOSITS_JOB, async (_payload, ctx) => {
+    const expired = await expireStaleDeposits(ctx.db);
+    if (expired.length) ctx.log.info({ count: expired.length }, 'pending deposits expired');
+    await scheduleSweep(ctx.db, Date.now() + EXPIRY_SWEEP_MS);
+  });
+  app.addHook('onReady', async () => {
+    await scheduleSweep(app.db, Date.now());
+  });
+  const provider: PaymentProvider = app.config.payments.provider === 'stripe' ? createStripeProvider(app.config) : createSandboxProvider(app.config);
+  const tags = ['deposits'];
+
+  app.post('/deposit/validate-amount', { config: guard('user'), schema: { tags, body: depositAmountInput, response: { 200: okMessage } } }, async (request) => {
+    await checkDepositAmount(app.db, request.body.amount, request.body.currency);
+    return { status: 'OK' as const, message: 'The amount is valid.' };
+  });
+
+  app.post(
+    '/deposit/validate',
+    { config: guard('user'), schema: { tags, body: depositAmountInput, response: { 200: okEnvelope(z.array(paymentMethod)) } } },
+    async (request) => {
+      await checkDepositAmount(app.db, request.body.amount, request.body.currency);
+      return ok(provider.methods());
+    },
+  );
+
+  app.post(
+    '/deposit/checkout',
+    { config: guard('verified'), schema: { tags, body: depositCheckoutInput, response: { 200: okEnvelope(depositCheckoutResult) } } },
+    async (request) => {
+      const user = currentUser(request);
+      const checked = await checkDepositAmount(app.db, request.body.amount, request.body.currency);
+      const method = provider.methods().find((m) => m.id === request.body.payment_method);
+      if (!method) throw validationError({ payment_method: 'Please choose a payment method.' });
+      // One transaction: a failed start leaves no deposit behind; an Idempotency-Key replays the first answer.
+      const key = idempotencyKeyOf(request);
+      return ok(
+        await runIdempotent(app.db, { userId: user.id, key, scope: 'deposit/checkout', body: request.body }, async (tx) => {
+          const deposit = await createDeposit(tx, { userId: user.id, checked, provider: provider.name, paymentMethod: method.id });
+          let start: Awaited<ReturnType<PaymentProvider['startCheckout']>>;
+          try {
+            start = await provider.startCheckout(
+              {
+                id: deposit.id,
+                currencyAmountMinor: checked.currencyAmountMinor,
+                currency: checked.currency.code,
+                wholeOnly: checked.currency.wholeOnly,
+                email: user.email,
+              },
+              method,
+            );
+          } catch (err) {
+            request.log.error({ err: { message: (err as Error).message }, depositId: deposit.id }, 'payment provider refused the checkout');
+            throw validationError({ payment_method: 'Checkout failed' }, 'Checkout failed');
+          }
+          await tx
+            .update(deposits)
+            .set({ providerRef: start.providerRef ?? null, checkoutNonce: start.checkoutNonce ?? null })
+            .where(eq(deposits.id, deposit.id));
+          return start.widget
+            ? { order_id: deposit.id, status: 'processing' as const, widget_data: start.widget }
+            : { order_id: deposit.id, status: 'processing' as const, redirect_url: start.redirectUrl ?? '' };
+        }),
+      );
+    },
+  );
+
+  app.get(
+    '/deposit/status',
+    { config: guard('user'), schema: { tags, querystring: depositStatusQuery, response: { 200: okEnvelope(depositStatusResult) } } },
+    async (request) => {
+      const userId = currentUser(request).id;
+      return ok(await depositStatusOf(app.db, userId, request.query.order_id));
+    },
+  );
+
+  app.get('/deposit/history', { config: guard('user'), schema: { tags, response: { 200: okEnvelope(z.array(depositHistoryItem)) } } }, async (request) => {
+    const userId = currentUser(request).id;
+    return ok(await depositHistory(app.db, userId));
+  });
+
+  /**
+   * Provider webhooks, verified on the raw body. No session, no CSRF token: the signature is the
+   * proof. A replayed event is answered 200 and applied once; a bad signature is a 400.
+   */
+  await app.register(async (hooks) => {
+    hooks.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 256 * 1024 }, (_req, body, done) => done(null, body));
+    hooks.post(
+      '/payments/webhook/:provider',
+      { config: { csrf: false }, schema: { hide: true, params: z.object({ provider: z.string().max(20) }) } },
+      async (request, reply) => {
+        if ((request.params as { provider: string }).provider !== provider.name) throw notFound();
+        const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        const event = await provider.parseWebhook(raw, request.headers);
+        const result = await applyPaymentEvent(app, provider.name, event);
+        return reply.code(200).send({ status: 'OK', received: true, result });
+      },
+    );
+  });
+
+  if (provider.name === 'sandbox') await app.register(sandboxRoutes);
+};

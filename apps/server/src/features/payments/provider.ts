@@ -1,0 +1,47 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { PaymentMethod, WidgetData } from '@atelier/shared';
+
+/**
+ * A card payment provider for deposits. Two implementations: the built-in sandbox (default, works
+ * offline and in tests) and Stripe. Both report outcomes through a signed webhook that
+ * `parseWebhook` verifies on the raw body; the crediting code (deposits.ts) is the same for both.
+ */
+export interface PaymentProvider {
+  readonly name: 'sandbox' | 'stripe';
+  methods(): PaymentMethod[];
+  /** Starts paying for a pending deposit: where to send the browser, or what the widget needs. */
+  startCheckout(deposit: CheckoutDeposit, method: PaymentMethod): Promise<CheckoutStart>;
+  /** Verifies a webhook (signature over the raw body, timestamp within 300 s); throws AppError 400 if not genuine. */
+  parseWebhook(rawBody: Buffer, headers: IncomingHttpHeaders): Promise<PaymentEvent>;
+}
+
+export type CheckoutDeposit = {
+  id: number;
+  /** What the user pays, in their currency's minor units (2 decimals, as the API counts them). */
+  currencyAmountMinor: number;
+  currency: string;
+  wholeOnly: boolean;
+  email: string;
+};
+
+export type CheckoutStart = {
+  redirectUrl?: string;
+  widget?: WidgetData;
+  /** The provider's id for this payment (a Checkout Session), stored on the deposit. */
+  providerRef?: string;
+  /** The sandbox's single-use form nonce. */
+  checkoutNonce?: string;
+};
+
+/** A verified webhook, reduced to what the deposit needs. */
+export type PaymentEvent = {
+  id: string;
+  type: string;
+  outcome: 'succeeded' | 'failed' | 'ignored';
+  depositId: number | null;
+  errorMessage?: string;
+  card?: { brand: string; last4: string };
+};
+
+/** Seconds a webhook's timestamp may differ from our clock. */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;

@@ -1,0 +1,95 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { PaymentMethod } from '@atelier/shared';
+import { z } from 'zod';
+import type { Config } from '../../../config';
+import type { CheckoutDeposit, CheckoutStart, PaymentEvent, PaymentProvider } from '../provider';
+import { invalidSignature, signPayload, verifySignature } from '../webhook-signature';
+
+export const SANDBOX_SIGNATURE_HEADER = 'atelier-signature';
+export const SANDBOX_PAY_PATH = '/api/payments/sandbox/pay';
+
+/** The sandbox's webhook body: what a hosted payment page reports back. */
+export const sandboxEvent = z.object({
+  id: z.string().min(1).max(100),
+  type: z.enum(['payment.succeeded', 'payment.failed']),
+  data: z.object({
+    deposit_id: z.number().int().positive(),
+    error_message: z.string().max(300).optional(),
+    card: z.object({ brand: z.string().max(20), last4: z.string().regex(/^\d{4}$/) }).optional(),
+  }),
+});
+export type SandboxEvent = z.infer<typeof sandboxEvent>;
+
+const methods: PaymentMethod[] = [
+  { id: 'sandbox-card', title: 'Card (test payment)', type: 'redirect' },
+  { id: 'sandbox-widget', title: 'Card widget (test payment)', type: 'widget' },
+];
+
+/**
+ * A form token names a deposit and its current single-use nonce, signed so it cannot be forged:
+ * `<deposit id>.<nonce>.<signature>`. The nonce changes on every step and is cleared when the payment
+ * ends, so a token works once.
+ */
+export function formTokenKey(config: Config) {
+  return createHmac('sha256', config.payments.sandboxWebhookSecret).update('sandbox-form-token').digest();
+}
+
+export function signFormToken(config: Config, depositId: number, nonce: string): string {
+  const sig = createHmac('sha256', formTokenKey(config)).update(`${depositId}.${nonce}`).digest('base64url');
+  return `${depositId}.${nonce}.${sig}`;
+}
+
+export function readFormToken(config: Config, token: string): { depositId: number; nonce: string } | null {
+  const m = /^(\d{1,15})\.([\w-]{8,64})\.([\w-]{43})$/.exec(token);
+  if (!m) return null;
+  const expected = Buffer.from(createHmac('sha256', formTokenKey(config)).update(`${m[1]}.${m[2]}`).digest('base64url'));
+  const given = Buffer.from(m[3]!);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  return { depositId: Number(m[1]), nonce: m[2]! };
+}
+
+export const newNonce = () => randomBytes(18).toString('base64url');
+
+/** Signs an event exactly as the webhook route expects it (the sandbox's "provider side"). */
+export function signSandboxEvent(config: Config, event: SandboxEvent, timestamp?: number) {
+  const raw = JSON.stringify(event);
+  return { raw, signature: signPayload(config.payments.sandboxWebhookSecret, raw, timestamp) };
+}
+
+export function createSandboxProvider(config: Config): PaymentProvider {
+  return {
+    name: 'sandbox',
+    methods: () => methods,
+    async startCheckout(deposit: CheckoutDeposit, method: PaymentMethod): Promise<CheckoutStart> {
+      // 'c': the card step (sandbox.routes.ts reads the step from the nonce's first letter).
+      const nonce = `c${newNonce()}`;
+      const token = signFormToken(config, deposit.id, nonce);
+      const url = `${config.publicUrl}${SANDBOX_PAY_PATH}/${token}`;
+      if (method.type === 'widget') {
+        return {
+          checkoutNonce: nonce,
+          widget: { checkout_url: `${config.publicUrl}/api/payments/sandbox/widget.js`, checkout: token, public_key: 'pk_sandbox', payment_type: 'widget' },
+        };
+      }
+      return { checkoutNonce: nonce, redirectUrl: url };
+    },
+    async parseWebhook(rawBody: Buffer, headers: IncomingHttpHeaders): Promise<PaymentEvent> {
+      verifySignature(config.payments.sandboxWebhookSecret, rawBody, headers[SANDBOX_SIGNATURE_HEADER]);
+      let parsed: SandboxEvent;
+      try {
+        parsed = sandboxEvent.parse(JSON.parse(rawBody.toString('utf8')));
+      } catch {
+        throw invalidSignature();
+      }
+      return {
+        id: parsed.id,
+        type: parsed.type,
+        outcome: parsed.type === 'payment.succeeded' ? 'succeeded' : 'failed',
+        depositId: parsed.data.deposit_id,
+        errorMessage: parsed.data.error_message,
+        card: parsed.data.card,
+      };
+    },
+  };
+}

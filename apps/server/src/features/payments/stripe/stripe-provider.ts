@@ -1,0 +1,103 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { PaymentMethod } from '@atelier/shared';
+import Stripe from 'stripe';
+import type { Config } from '../../../config';
+import type { CheckoutDeposit, CheckoutStart, PaymentEvent, PaymentProvider } from '../provider';
+import { WEBHOOK_TOLERANCE_SECONDS } from '../provider';
+import { invalidSignature } from '../webhook-signature';
+
+const methods: PaymentMethod[] = [
+  { id: 'stripe-checkout', title: 'Card (Stripe Checkout)', type: 'redirect' },
+  { id: 'stripe-element', title: 'Card', type: 'widget' },
+];
+
+/** Stripe counts zero-decimal currencies (JPY) in whole units; we count every currency in cents. */
+const stripeAmount = (d: CheckoutDeposit) => (d.wholeOnly ? Math.round(d.currencyAmountMinor / 100) : d.currencyAmountMinor);
+
+function depositIdOf(metadata: Stripe.Metadata | null | undefined): number | null {
+  const id = Number(metadata?.deposit_id);
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+/**
+ * Stripe: Checkout Sessions for the redirect method, a PaymentIntent for the Payment Element widget.
+ * Webhooks are verified with stripe.webhooks.constructEvent on the raw body (300 s tolerance).
+ */
+export function createStripeProvider(config: Config, client?: Stripe): PaymentProvider {
+  const keys = config.payments.stripe;
+  if (!keys) throw new Error('Stripe keys are not configured.');
+  const stripe = client ?? new Stripe(keys.secretKey);
+  return {
+    name: 'stripe',
+    methods: () => methods,
+    async startCheckout(deposit: CheckoutDeposit, method: PaymentMethod): Promise<CheckoutStart> {
+      const metadata = { deposit_id: String(deposit.id) };
+      if (method.type === 'widget') {
+        const intent = await stripe.paymentIntents.create(
+          {
+            amount: stripeAmount(deposit),
+            currency: deposit.currency.toLowerCase(),
+            metadata,
+            automatic_payment_methods: { enabled: true },
+            receipt_email: deposit.email,
+          },
+          { idempotencyKey: `deposit-${deposit.id}` },
+        );
+        return {
+          providerRef: intent.id,
+          widget: { checkout_url: 'https://js.stripe.com/v3/', checkout: intent.client_secret ?? '', public_key: keys.publishableKey, payment_type: 'widget' },
+        };
+      }
+      const session = await stripe.checkout.sessions.create(
+        {
+          mode: 'payment',
+          client_reference_id: String(deposit.id),
+          customer_email: deposit.email,
+          line_items: [
+            {
+              quantity: 1,
+              price_data: { currency: deposit.currency.toLowerCase(), unit_amount: stripeAmount(deposit), product_data: { name: 'Atelier balance top-up' } },
+            },
+          ],
+          metadata,
+          payment_intent_data: { metadata },
+          success_url: `${config.publicUrl}/processing-payment?order_id=${deposit.id}`,
+          cancel_url: `${config.publicUrl}/fail-payment?error=${encodeURIComponent('Payment cancelled')}`,
+          expires_at: Math.floor(Date.now() / 1000) + 30 * 60,
+        },
+        { idempotencyKey: `deposit-${deposit.id}` },
+      );
+      return { providerRef: session.id, redirectUrl: session.url ?? undefined };
+    },
+    async parseWebhook(rawBody: Buffer, headers: IncomingHttpHeaders): Promise<PaymentEvent> {
+      const signature = headers['stripe-signature'];
+      if (typeof signature !== 'string') throw invalidSignature();
+      let event: Stripe.Event;
+      try {
+        event = stripe.webhooks.constructEvent(rawBody, signature, keys.webhookSecret, WEBHOOK_TOLERANCE_SECONDS);
+      } catch {
+        throw invalidSignature();
+      }
+      const base = { id: event.id, type: event.type };
+      switch (event.type) {
+        case 'checkout.session.completed':
+        case 'checkout.session.async_payment_succeeded': {
+          const session = event.data.object;
+          const paid = session.payment_status === 'paid' || session.payment_status === 'no_payment_required';
+          return { ...base, outcome: paid ? 'succeeded' : 'ignored', depositId: depositIdOf(session.metadata) };
+        }
+        case 'checkout.session.async_payment_failed':
+        case 'checkout.session.expired':
+          return { ...base, outcome: 'failed', depositId: depositIdOf(event.data.object.metadata), errorMessage: 'Payment failed' };
+        case 'payment_intent.succeeded':
+          return { ...base, outcome: 'succeeded', depositId: depositIdOf(event.data.object.metadata) };
+        case 'payment_intent.payment_failed': {
+          const intent = event.data.object;
+          return { ...base, outcome: 'failed', depositId: depositIdOf(intent.metadata), errorMessage: intent.last_payment_error?.message ?? 'Payment failed' };
+        }
+        default:
+          return { ...base, outcome: 'ignored', depositId: null };
+      }
+    },
+  };
+}

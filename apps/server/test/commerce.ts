@@ -1,0 +1,49 @@
+import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { ledgerAccounts, products, users } from '../src/db/schema';
+import { clearingAccountCode, PLATFORM_REVENUE, systemAccountId, transfer, userAccountId } from '../src/features/ledger';
+
+export async function userIdByEmail(app: FastifyInstance, email: string): Promise<number> {
+  const [u] = await app.db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, email.toLowerCase()));
+  if (!u) throw new Error(`no user ${email}`);
+  return u.id;
+}
+
+/** Credits a user as a settled card deposit would (clearing → user), for tests that need money. */
+export async function fund(app: FastifyInstance, userId: number, minor: number) {
+  await app.db.transaction(async (tx) => {
+    const clearing = await systemAccountId(tx, clearingAccountCode('sandbox'));
+    await transfer(tx, {
+      lines: [
+        { accountId: clearing, amountMinor: -minor },
+        { accountId: await userAccountId(tx, userId), amountMinor: minor },
+      ],
+      reason: 'test funding',
+    });
+  });
+}
+
+export async function balanceMinor(app: FastifyInstance, userId: number): Promise<number> {
+  const [row] = await app.db.select({ b: ledgerAccounts.balanceMinor }).from(ledgerAccounts).where(eq(ledgerAccounts.userId, userId));
+  return row ? Number(row.b) : 0;
+}
+
+export async function revenueMinor(app: FastifyInstance): Promise<number> {
+  const id = await systemAccountId(app.db, PLATFORM_REVENUE);
+  const [row] = await app.db.select({ b: ledgerAccounts.balanceMinor }).from(ledgerAccounts).where(eq(ledgerAccounts.id, id));
+  return Number(row!.b);
+}
+
+/** Published seeded products of a type, oldest first (the seed's own order). */
+export async function seededProducts(app: FastifyInstance, type: 'image' | 'doc' | 'prompt' | 'pack') {
+  return app.db
+    .select()
+    .from(products)
+    .where(
+      and(eq(products.productType, type), eq(products.status, 'published'), type === 'image' || type === 'doc' ? isNotNull(products.originalPath) : undefined),
+    )
+    .orderBy(asc(products.id));
+}

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+
+export const orderStatus = z.enum(['Success', 'Pending', 'Failed']);
+export type OrderStatus = z.infer<typeof orderStatus>;
+
+/** SPEC §3 order item. `doc_url_orig` is the download call, never a public path to the original. */
+export const orderItem = z.object({
+  price: z.number(),
+  product_type: z.string(),
+  info: z.object({
+    id: z.number().int(),
+    title: z.string(),
+    doc_url: z.string().nullable(),
+    doc_url_orig: z.string(),
+    tags: z.array(z.object({ name: z.string() })),
+    authorNickname: z.string(),
+  }),
+  seller: z.object({ nickname: z.string() }),
+});
+export type OrderItem = z.infer<typeof orderItem>;
+
+/** SPEC §3 order; `amount` and item prices in the display currency named by `currencyCode`. */
+export const order = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  amount: z.number(),
+  currencyCode: z.string(),
+  status: orderStatus,
+  /** image | doc | prompt | pack for one product, cart for a checkout of several. */
+  product_type: z.string(),
+  /** Epoch seconds. */
+  created_at: z.number().int(),
+  items: z.array(orderItem),
+});
+export type Order = z.infer<typeof order>;
+
+const positiveId = (what: string) =>
+  z.coerce
+    .number({ error: `Please choose a ${what}.` })
+    .int()
+    .positive(`Please choose a ${what}.`);
+
+export const buyItemInput = z.object({ item_id: positiveId('product') });
+export const buyPromptInput = z.object({ prompt_id: positiveId('prompt') });
+export const buyPackInput = z.object({ pack_id: positiveId('pack') });
+export type BuyItemInput = z.infer<typeof buyItemInput>;
+export type BuyPromptInput = z.infer<typeof buyPromptInput>;
+export type BuyPackInput = z.infer<typeof buyPackInput>;
+
+/** The answer of every purchase call. */
+export const purchaseResult = z.object({ status: z.literal('Success'), order });
+export type PurchaseResult = z.infer<typeof purchaseResult>;
+
+/** GET /api/user/media/download query. */
+export const downloadQuery = z.object({ id: positiveId('order'), product_id: positiveId('product') });
+export type DownloadQuery = z.infer<typeof downloadQuery>;
+
+/** POST /api/purchase/generate-image: format and size are an id or a title from the settings lists. */
+export const generateImageInput = z.object({
+  prompt_id: positiveId('prompt'),
+  format: z.union([z.number().int(), z.string().trim().min(1).max(40)], { error: 'Please choose a format.' }),
+  size: z.union([z.number().int(), z.string().trim().min(1).max(40)], { error: 'Please choose a size.' }),
+});
+export type GenerateImageInput = z.infer<typeof generateImageInput>;
