@@ -1,19 +1,61 @@
 -- Typo tolerance for the catalogue search, as Meilisearch and Algolia have it: a query word of 5 to 8
 -- letters may carry one typo, of 9 or more two; a typo is an insertion, a deletion, a substitution or
 -- a transposition of two neighbours (optimal string alignment distance). fuzzystrmatch (PostgreSQL
--- contrib, and a PGlite extension) gives a fast Levenshtein to narrow the candidates down.
+-- contrib, and a PGlite extension) gives a fast Levenshtein that settles most candidates.
 CREATE EXTENSION IF NOT EXISTS fuzzystrmatch;--> statement-breakpoint
 -- The vocabulary a typo is corrected against: every word of 4 to 40 letters that products' titles,
 -- descriptions, tags or authors have ever carried. It only grows: a word that left the catalogue
 -- still corrects a typo, to a word that then matches nothing, which is harmless.
 CREATE TABLE "search_words" ("word" text PRIMARY KEY NOT NULL);--> statement-breakpoint
-CREATE INDEX "search_words_length_idx" ON "search_words" USING btree (length("word"));--> statement-breakpoint
+-- Each word's deletion neighbourhood (as SymSpell has it): the word and what remains of it with one
+-- letter deleted, or up to two for words of 9 letters or more. Two words k typos apart (a
+-- substitution or a swap is one deletion on each side, an insertion one on the other) share a key
+-- with at most k deletions on each side, so an exact lookup finds every candidate.
+CREATE TABLE "search_word_keys" (
+  "key" text NOT NULL,
+  "word" text NOT NULL,
+  CONSTRAINT "search_word_keys_pk" PRIMARY KEY ("key", "word")
+);--> statement-breakpoint
 -- The trigram fallback on titles is replaced by the typo tolerance below.
 DROP INDEX IF EXISTS "products_title_trgm_idx";--> statement-breakpoint
 CREATE OR REPLACE FUNCTION search_words_of(p_text text) RETURNS SETOF text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT w FROM unnest(tsvector_to_array(to_tsvector('simple'::regconfig, coalesce(p_text, '')))) w
    WHERE length(w) BETWEEN 4 AND 40 AND w !~ '[^[:alpha:]]'
+$$;--> statement-breakpoint
+-- A word's keys: itself; with one letter deleted from 5 letters on (a typed word of 5 or more may
+-- carry one typo); with two deleted from 9 letters on (two typos). Keys shorter than 4 letters
+-- could never be shared with a word within budget, so none are made.
+CREATE OR REPLACE FUNCTION search_word_keys_of(p_word text) RETURNS text[]
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+DECLARE
+  n integer := length(p_word);
+  keys text[] := ARRAY[p_word];
+  shorter text;
+BEGIN
+  IF n >= 5 THEN
+    FOR i IN 1..n LOOP
+      shorter := overlay(p_word PLACING '' FROM i FOR 1);
+      keys := keys || shorter;
+      IF n >= 9 THEN
+        FOR j IN i..n - 1 LOOP
+          keys := keys || overlay(shorter PLACING '' FROM j FOR 1);
+        END LOOP;
+      END IF;
+    END LOOP;
+  END IF;
+  RETURN ARRAY(SELECT DISTINCT k FROM unnest(keys) k);
+END
+$$;--> statement-breakpoint
+-- New words join the vocabulary with their keys; words already there cost one index probe each.
+CREATE OR REPLACE FUNCTION search_words_add(p_words text[]) RETURNS void
+LANGUAGE sql AS $$
+  WITH added AS (
+    INSERT INTO search_words (word) SELECT DISTINCT w FROM unnest(p_words) w ON CONFLICT DO NOTHING RETURNING word
+  )
+  INSERT INTO search_word_keys (key, word)
+  SELECT k, a.word FROM added a CROSS JOIN LATERAL unnest(search_word_keys_of(a.word)) k
+  ON CONFLICT DO NOTHING
 $$;--> statement-breakpoint
 -- Optimal string alignment distance: Levenshtein plus the transposition of two neighbouring letters
 -- as one edit (fuzzystrmatch's levenshtein counts that as two). Costly: called only on the few
@@ -51,6 +93,7 @@ $$;--> statement-breakpoint
 -- vocabulary's words within its typo budget: 'portriat' becomes 'portriat' | 'portrait'. Phrases,
 -- "or" and exclusions keep their meaning, since the rewrite works on the parsed query. Stop words
 -- are neither corrected nor corrections; a correction that stems like the typed word adds nothing.
+-- Candidates come from the keys; Levenshtein (in C) settles most, osa_distance the rest.
 CREATE OR REPLACE FUNCTION search_query_with_typos(p_search text) RETURNS tsquery
 LANGUAGE plpgsql STABLE PARALLEL SAFE AS $$
 DECLARE
@@ -72,13 +115,12 @@ BEGIN
     alternatives := NULL;
     FOR fixed IN
       SELECT DISTINCT plainto_tsquery('english'::regconfig, c.word)
-        FROM (SELECT v.word FROM search_words v
-               WHERE length(v.word) BETWEEN length(typed) - budget AND length(typed) + budget
-                 AND v.word <> typed
-                 -- A transposition is two Levenshtein edits: this bound keeps every candidate.
-                 AND levenshtein_less_equal(v.word, typed, 2 * budget) <= 2 * budget
-                 AND (levenshtein_less_equal(v.word, typed, budget) <= budget OR osa_distance(v.word, typed) <= budget)
-               ORDER BY levenshtein_less_equal(v.word, typed, 2 * budget), v.word
+        FROM (SELECT candidate.word
+                FROM (SELECT DISTINCT k.word FROM search_word_keys k
+                       WHERE k.key = ANY (search_word_keys_of(typed)) AND k.word <> typed) candidate
+               WHERE length(candidate.word) BETWEEN length(typed) - budget AND length(typed) + budget
+                 AND (levenshtein_less_equal(candidate.word, typed, budget) <= budget OR osa_distance(candidate.word, typed) <= budget)
+               ORDER BY levenshtein_less_equal(candidate.word, typed, 2 * budget), candidate.word
                LIMIT 20) c
     LOOP
       CONTINUE WHEN numnode(fixed) <> 1 OR fixed = target;
@@ -95,12 +137,11 @@ $$;--> statement-breakpoint
 CREATE OR REPLACE FUNCTION products_add_search_words() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO search_words (word)
-  SELECT DISTINCT w
-    FROM changed_rows p
-    LEFT JOIN users u ON u.id = p.author_id
-    CROSS JOIN LATERAL search_words_of(concat_ws(' ', p.title, p.description, u.nickname, u.name, u.surname)) w
-  ON CONFLICT DO NOTHING;
+  PERFORM search_words_add(ARRAY(
+    SELECT DISTINCT w
+      FROM changed_rows p
+      LEFT JOIN users u ON u.id = p.author_id
+      CROSS JOIN LATERAL search_words_of(concat_ws(' ', p.title, p.description, u.nickname, u.name, u.surname)) w));
   RETURN NULL;
 END
 $$;--> statement-breakpoint
@@ -110,11 +151,9 @@ CREATE TRIGGER products_add_search_words
 CREATE OR REPLACE FUNCTION product_add_search_words() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO search_words (word)
-  SELECT DISTINCT w
-    FROM search_words_of(concat_ws(' ', NEW.title, NEW.description,
-           (SELECT concat_ws(' ', u.nickname, u.name, u.surname) FROM users u WHERE u.id = NEW.author_id))) w
-  ON CONFLICT DO NOTHING;
+  PERFORM search_words_add(ARRAY(
+    SELECT w FROM search_words_of(concat_ws(' ', NEW.title, NEW.description,
+      (SELECT concat_ws(' ', u.nickname, u.name, u.surname) FROM users u WHERE u.id = NEW.author_id))) w));
   RETURN NULL;
 END
 $$;--> statement-breakpoint
@@ -125,7 +164,7 @@ CREATE TRIGGER product_add_search_words
 CREATE OR REPLACE FUNCTION tag_add_search_words() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO search_words (word) SELECT DISTINCT w FROM search_words_of(NEW.name) w ON CONFLICT DO NOTHING;
+  PERFORM search_words_add(ARRAY(SELECT w FROM search_words_of(NEW.name) w));
   RETURN NULL;
 END
 $$;--> statement-breakpoint
@@ -137,9 +176,7 @@ CREATE OR REPLACE FUNCTION author_add_search_words() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
   IF EXISTS (SELECT 1 FROM products p WHERE p.author_id = NEW.id) THEN
-    INSERT INTO search_words (word)
-    SELECT DISTINCT w FROM search_words_of(concat_ws(' ', NEW.nickname, NEW.name, NEW.surname)) w
-    ON CONFLICT DO NOTHING;
+    PERFORM search_words_add(ARRAY(SELECT w FROM search_words_of(concat_ws(' ', NEW.nickname, NEW.name, NEW.surname)) w));
   END IF;
   RETURN NULL;
 END
@@ -148,13 +185,12 @@ CREATE TRIGGER author_add_search_words
   AFTER UPDATE OF nickname, name, surname ON users
   FOR EACH ROW WHEN (OLD.nickname IS DISTINCT FROM NEW.nickname OR OLD.name IS DISTINCT FROM NEW.name OR OLD.surname IS DISTINCT FROM NEW.surname)
   EXECUTE FUNCTION author_add_search_words();--> statement-breakpoint
-INSERT INTO search_words (word)
-SELECT DISTINCT w
-  FROM (
-    SELECT concat_ws(' ', p.title, p.description, u.nickname, u.name, u.surname) AS text
-      FROM products p LEFT JOIN users u ON u.id = p.author_id
-    UNION ALL
-    SELECT t.name FROM tags t
-  ) s
-  CROSS JOIN LATERAL search_words_of(s.text) w
-ON CONFLICT DO NOTHING;
+SELECT search_words_add(ARRAY(
+  SELECT DISTINCT w
+    FROM (
+      SELECT concat_ws(' ', p.title, p.description, u.nickname, u.name, u.surname) AS text
+        FROM products p LEFT JOIN users u ON u.id = p.author_id
+      UNION ALL
+      SELECT t.name FROM tags t
+    ) s
+    CROSS JOIN LATERAL search_words_of(s.text) w));

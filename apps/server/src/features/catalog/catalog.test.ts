@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { products, tags } from '../../db/schema';
@@ -196,6 +196,28 @@ describe('search', () => {
     expect(prompts.meta.total).toBe(1);
     expect((await get('/api/packs?product_type=image&search=portrait')).json().meta.total).toBe(0);
     expect((await get('/api/packs?product_type=video')).json().errors.product_type[0]).toMatch(/product type must be one of/);
+  });
+});
+
+describe('typo distance', () => {
+  it('counts a swap of two neighbouring letters as one edit, and nothing else as less than Levenshtein', async () => {
+    const pairs: [string, string, number][] = [
+      ['portriat', 'portrait', 1],
+      ['essentails', 'essentials', 1],
+      ['lantern', 'lantern', 0],
+      ['lanterm', 'lantern', 1],
+      ['glacer', 'glacier', 1],
+      ['cinimatik', 'cinematic', 2],
+      ['kitten', 'sitting', 3],
+      ['abcdef', 'badcfe', 3],
+      // Optimal string alignment: a swapped pair is not edited again (true Damerau would say 2).
+      ['ca', 'abc', 3],
+      ['', 'abc', 3],
+    ];
+    for (const [a, b, distance] of pairs) {
+      const result = await t.app.db.execute(sql`select osa_distance(${a}, ${b}) as d`);
+      expect(Number((result as unknown as { rows: { d: number }[] }).rows[0]!.d), `${a} ${b}`).toBe(distance);
+    }
   });
 });
 
