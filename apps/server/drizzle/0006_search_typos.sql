@@ -48,10 +48,12 @@ BEGIN
 END
 $$;--> statement-breakpoint
 -- New words join the vocabulary with their keys; words already there cost one index probe each.
+-- In alphabetical order, so two transactions adding the same new words wait for each other instead
+-- of deadlocking. Only the transaction that added a word writes its keys.
 CREATE OR REPLACE FUNCTION search_words_add(p_words text[]) RETURNS void
 LANGUAGE sql AS $$
   WITH added AS (
-    INSERT INTO search_words (word) SELECT DISTINCT w FROM unnest(p_words) w ON CONFLICT DO NOTHING RETURNING word
+    INSERT INTO search_words (word) SELECT DISTINCT w FROM unnest(p_words) w ORDER BY w ON CONFLICT DO NOTHING RETURNING word
   )
   INSERT INTO search_word_keys (key, word)
   SELECT k, a.word FROM added a CROSS JOIN LATERAL unnest(search_word_keys_of(a.word)) k
