@@ -111,6 +111,8 @@ export const packsQuery = z.object({
   page: pageParam,
   limit: limitParam(CATALOG_PAGE_SIZE),
   sort: sortParam.optional(),
+  /** Packs holding works of this type (`pack`: every pack). */
+  product_type: productType.optional(),
   search: searchParam,
   currency: currencyParam,
 });

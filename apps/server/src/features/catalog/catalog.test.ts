@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/test-app';
-import { products } from '../../db/schema';
+import { products, tags } from '../../db/schema';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -100,9 +100,62 @@ describe('search', () => {
     expect(body.payload.map((p: P) => p.title)).toEqual(['Aurora Over Fjords']);
   });
 
-  it('finds a product by a misspelled title word (trigram fallback)', async () => {
+  it('finds a product by a misspelled title word', async () => {
     const body = (await get('/api/products/catalog?search=lanterm')).json();
     expect(body.payload.map((p: P) => p.title)).toContain('Lantern Festival');
+  });
+
+  const titles = async (search: string) =>
+    (await get(`/api/products/catalog?limit=48&search=${encodeURIComponent(search)}`)).json().payload.map((p: P) => p.title) as string[];
+  const packTitles = async (query: string) => (await get(`/api/packs?limit=48&${query}`)).json().payload.map((p: P) => p.title) as string[];
+
+  it('forgives one typo in a word of 5 to 8 letters, a swap of two letters included', async () => {
+    expect(await titles('portriat')).toContain('Cinematic Portrait Prompt');
+    expect(await packTitles('search=portriat')).toEqual(['Prompt Essentials']);
+    expect(await titles('essentails')).toEqual(['Prompt Essentials']);
+    expect(await titles('cinemtaic portriat')).toEqual(['Cinematic Portrait Prompt']);
+    // Insert, delete, substitute.
+    expect(await titles('lanterrn')).toContain('Lantern Festival');
+    expect(await titles('lantrn')).toContain('Lantern Festival');
+    expect(await titles('lanturn')).toContain('Lantern Festival');
+  });
+
+  it('forgives two typos only from 9 letters on, and none in shorter words', async () => {
+    expect(await titles('cinimatik')).toEqual(['Cinematic Portrait Prompt']);
+    expect(await titles('colectoin')).toEqual(['Night Lights Collection']);
+    // Two typos in 8 letters, one in 4 letters: nothing.
+    expect(await titles('protriat')).toEqual([]);
+    expect(await titles('lgoo')).toEqual([]);
+    expect(await titles('logo')).toContain('Logo Concept Explorer');
+  });
+
+  it('keeps the meaning of phrases and exclusions when it corrects a word', async () => {
+    // "...film grain and shallow depth of field."
+    expect(await titles('"shallow detph"')).toEqual(['Cinematic Portrait Prompt']);
+    expect(await titles('"detph shallow"')).toEqual([]);
+    expect(await titles('portriat -cinematic')).not.toContain('Cinematic Portrait Prompt');
+  });
+
+  it('corrects towards words that arrive later: a new title, a renamed tag', async () => {
+    await t.app.db.update(products).set({ title: 'Velvet Marmalade Set' }).where(eq(products.slug, 'velvet-gradient-set'));
+    await t.app.db.update(tags).set({ name: 'chiaroscuro' }).where(eq(tags.name, 'film'));
+    try {
+      expect(await titles('marmelade')).toEqual(['Velvet Marmalade Set']);
+      expect(await titles('chiaroscruo')).toEqual(['Cinematic Portrait Prompt']);
+    } finally {
+      await t.app.db.update(products).set({ title: 'Velvet Gradient Set' }).where(eq(products.slug, 'velvet-gradient-set'));
+      await t.app.db.update(tags).set({ name: 'film' }).where(eq(tags.name, 'chiaroscuro'));
+    }
+  });
+
+  it('ranks products matching the words as typed above those found through a typo', async () => {
+    // "night" is one typo away from "light": both come back, every "night" first.
+    const found = (await get('/api/products/catalog?limit=48&search=night')).json().payload as (P & { description: string })[];
+    const exact = found.map((p) => /\bnight/i.test(`${p.title} ${p.description} ${p.tags.join(' ')}`));
+    expect(exact.filter((e) => e).length).toBeGreaterThan(1);
+    expect(exact.filter((e) => !e).length).toBeGreaterThan(0);
+    expect(exact.indexOf(false)).toBe(exact.lastIndexOf(true) + 1);
+    expect(found.map((p) => p.title)).toContain('Glasshouse Morning');
   });
 
   it('finds products by tag and by author, best matches first', async () => {
@@ -132,6 +185,39 @@ describe('search', () => {
   it('searches packs', async () => {
     const body = (await get('/api/packs?search=night')).json();
     expect(body.payload.map((p: P) => p.product_type)).toEqual(['pack']);
+  });
+
+  it('filters packs by the type of works they hold', async () => {
+    expect(await packTitles('product_type=image')).toEqual(['Night Lights Collection']);
+    expect(await packTitles('product_type=doc')).toEqual(['Launch Starter Kit']);
+    expect(await packTitles('product_type=prompt')).toEqual(['Prompt Essentials']);
+    expect((await packTitles('product_type=pack')).sort()).toEqual(['Launch Starter Kit', 'Night Lights Collection', 'Prompt Essentials']);
+    const prompts = (await get('/api/packs?product_type=prompt&search=portriat')).json();
+    expect(prompts.meta.total).toBe(1);
+    expect((await get('/api/packs?product_type=image&search=portrait')).json().meta.total).toBe(0);
+    expect((await get('/api/packs?product_type=video')).json().errors.product_type[0]).toMatch(/product type must be one of/);
+  });
+});
+
+describe('typo distance', () => {
+  it('counts a swap of two neighbouring letters as one edit, and nothing else as less than Levenshtein', async () => {
+    const pairs: [string, string, number][] = [
+      ['portriat', 'portrait', 1],
+      ['essentails', 'essentials', 1],
+      ['lantern', 'lantern', 0],
+      ['lanterm', 'lantern', 1],
+      ['glacer', 'glacier', 1],
+      ['cinimatik', 'cinematic', 2],
+      ['kitten', 'sitting', 3],
+      ['abcdef', 'badcfe', 3],
+      // Optimal string alignment: a swapped pair is not edited again (true Damerau would say 2).
+      ['ca', 'abc', 3],
+      ['', 'abc', 3],
+    ];
+    for (const [a, b, distance] of pairs) {
+      const result = await t.app.db.execute(sql`select osa_distance(${a}, ${b}) as d`);
+      expect(Number((result as unknown as { rows: { d: number }[] }).rows[0]!.d), `${a} ${b}`).toBe(distance);
+    }
   });
 });
 

@@ -159,9 +159,12 @@ describe('sandbox card payments', () => {
         created_at: expect.any(Number),
       },
     ]);
+    // The receipt is a job written with the credit: run what is due, as the worker would after commit.
+    await t.app.jobs.runDue();
     let receipt = await lastMailTo(t.app, u.person.email);
     for (let i = 0; i < 40 && receipt?.subject !== `Your Atelier deposit #${started.order_id}`; i++) {
       await new Promise((r) => setTimeout(r, 50));
+      await t.app.jobs.runDue();
       receipt = await lastMailTo(t.app, u.person.email);
     }
     expect(receipt?.subject).toBe(`Your Atelier deposit #${started.order_id}`);

@@ -32,7 +32,8 @@ describe('site data', () => {
   it('lists currencies with EUR as the default', async () => {
     const body = (await t.app.inject({ url: '/api/currencies' })).json();
     expect(body.payload.map((c: { code: string }) => c.code)).toEqual(['EUR', 'USD', 'GBP', 'JPY']);
-    expect(body.payload[0]).toEqual({ code: 'EUR', symbol: '€', value: 1, default: true, name: 'EUR' });
+    expect(body.payload[0]).toEqual({ code: 'EUR', symbol: '€', value: 1, default: true, name: 'EUR', decimals: 2 });
+    expect(body.payload[3]).toMatchObject({ code: 'JPY', decimals: 0 });
   });
 
   it('flags the terms, privacy and cookie pages and finds a page by slug or id', async () => {
