@@ -6,6 +6,8 @@ import {
   downloadQuery,
   okEnvelope,
   order as orderSchema,
+  ownedQuery,
+  ownership,
   type ProductType,
   type PurchaseResult,
   purchaseResult,
@@ -21,7 +23,7 @@ import { ok } from '../../lib/envelope';
 import { loadSellables, purchaseProducts } from './checkout';
 import { bufferFile, cleanFileName, sendAttachment } from './download';
 import { idempotencyKeyOf, runIdempotent } from './idempotency';
-import { findDownload, listOrders } from './orders.queries';
+import { findDownload, findOwnership, listOrders } from './orders.queries';
 import { sendOrderReceipts } from './receipts';
 
 const wrongType: Record<'item' | 'prompt' | 'pack', string> = {
@@ -78,6 +80,12 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
     const userId = requireUser(request);
     const currency = await resolveDisplayCurrency(app.db, requestedCurrency(request));
     return ok(await listOrders(app.db, userId, currency));
+  });
+
+  /** For the product page: 'You own this' with its downloads (not in SPEC §7; product answers are shared by every visitor). */
+  app.get('/purchase/owned', { schema: { tags, querystring: ownedQuery, response: { 200: okEnvelope(ownership) } } }, async (request) => {
+    const userId = requireUser(request);
+    return ok(await findOwnership(app.db, userId, request.query.product_id));
   });
 
   /** The bought file: only the buyer of a successful order gets it; anyone else a 404. */
