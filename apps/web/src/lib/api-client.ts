@@ -55,6 +55,8 @@ export type RequestOptions = {
   signal?: AbortSignal;
   /** Do not run the global 401/403 reactions (the auth check handles its own 401). */
   quiet?: boolean;
+  /** Extra request headers (a purchase's Idempotency-Key). */
+  headers?: Record<string, string>;
 };
 
 function buildUrl(path: string, query: RequestOptions['query'], currency: string | null, method: string): string {
@@ -78,7 +80,7 @@ export async function ensureCsrfCookie(): Promise<void> {
 export async function apiResponse(path: string, opts: RequestOptions = {}): Promise<Response> {
   const method = opts.method ?? 'GET';
   const currency = selectedCurrency();
-  const headers: Record<string, string> = { Accept: 'application/json', 'X-Frontend-Language': currentLanguage() };
+  const headers: Record<string, string> = { ...opts.headers, Accept: 'application/json', 'X-Frontend-Language': currentLanguage() };
   if (currency) headers['X-Currency'] = currency;
   let body: BodyInit | undefined;
   if (STATE_CHANGING.has(method)) {

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { NavLink, Outlet } from 'react-router';
 import { authKey, useAuth } from '../../features/auth/api/auth-state';
 import { useLogout } from '../../features/auth/api/logout';
+import { BalanceCard } from '../../features/deposits/components/balance-card';
 import { DEFAULT_AVATAR } from '../../features/profile/components/avatar-uploader';
 import { selectedCurrency } from '../../lib/api-client';
 import '../../features/profile/components/profile.css';
@@ -22,6 +23,7 @@ export function Component() {
       if (selectedCurrency() !== currency.current) {
         currency.current = selectedCurrency();
         void queryClient.invalidateQueries({ queryKey: authKey });
+        void queryClient.invalidateQueries({ queryKey: ['balance'] });
       }
     };
     window.addEventListener('storage', onStorage);
@@ -54,6 +56,7 @@ export function Component() {
           <NavLink to="/dashboard/chat">{t('dashboard.chat')}</NavLink>
         </nav>
       </header>
+      <BalanceCard />
       <Outlet />
     </div>
   );

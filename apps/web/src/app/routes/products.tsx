@@ -9,6 +9,7 @@ import { catalogUrl, isProductType, pageWindow, parseCatalogUrl, SORTS } from '.
 import { ProductCard } from '../../features/catalog/components/product-card';
 import { ProductDetails } from '../../features/catalog/components/product-details';
 import { useDebounced } from '../../lib/use-debounced';
+import { productActions } from './product-actions';
 
 const TYPE_LABEL: Record<ProductType, string> = {
   image: 'products.type_image',
@@ -25,7 +26,7 @@ export function Component() {
 }
 
 function ProductPage({ slug }: { slug: string }) {
-  return <ProductDetails query={useProduct(slug)} />;
+  return <ProductDetails query={useProduct(slug)} actions={productActions} />;
 }
 
 function CategorySelect({ value, onChange }: { value: number | undefined; onChange: (id: number | undefined) => void }) {

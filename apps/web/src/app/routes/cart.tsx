@@ -1,0 +1,5 @@
+import { CartView } from '../../features/cart/components/cart-view';
+
+export function Component() {
+  return <CartView />;
+}

@@ -1,0 +1,5 @@
+import { CheckoutView } from '../../features/cart/components/checkout-view';
+
+export function Component() {
+  return <CheckoutView />;
+}

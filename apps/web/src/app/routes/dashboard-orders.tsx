@@ -1,0 +1,5 @@
+import { OrderHistory } from '../../features/orders/components/order-history';
+
+export function Component() {
+  return <OrderHistory />;
+}

@@ -1,0 +1,5 @@
+import { PaymentFailed } from '../../features/deposits/components/payment-result';
+
+export function Component() {
+  return <PaymentFailed />;
+}

@@ -1,0 +1,5 @@
+import { PaymentSuccess } from '../../features/deposits/components/payment-result';
+
+export function Component() {
+  return <PaymentSuccess />;
+}

@@ -1,0 +1,13 @@
+import { ApiError } from '../../../lib/api-client';
+
+/**
+ * SPEC §8 cart messages: the server's message when it answered, the "Failed to ..." text when it
+ * answered without one, and the "Error ..." text when the call itself broke (no answer).
+ */
+export function cartError(err: unknown, failed: string, broken: string): string {
+  if (err instanceof ApiError) {
+    if (err.status === 0) return broken;
+    return err.message && !err.message.startsWith('Request failed') ? err.message : failed;
+  }
+  return broken;
+}
