@@ -41,11 +41,11 @@ async function balanceMinor(context: BrowserContext): Promise<number> {
 }
 
 /** Add Funds → the sandbox's hosted card page → back through processing-payment. */
-async function payOnSandbox(page: Page, amount: string, card: string) {
+async function payOnSandbox(page: Page, amount: string, card: string, shot: string) {
   await open(page, `${baseUrl()}/deposit/create`);
   await page.getByLabel('Amount').fill(amount);
   await page.getByRole('radio', { name: 'Card (test payment)' }).check();
-  await screenshot(page, 'add-funds');
+  await screenshot(page, shot);
   await page.getByRole('button', { name: 'Continue to payment' }).click();
   await page.waitForURL(/\/api\/payments\/sandbox\/pay\//);
   await page.getByText('TEST PAYMENT', { exact: true }).waitFor();
@@ -84,10 +84,13 @@ describe('commerce in the browser', () => {
     // Add funds with the test card that succeeds.
     await page.getByRole('link', { name: 'Add funds' }).click();
     await page.waitForURL(`${baseUrl()}/deposit/create`);
-    await payOnSandbox(page, String(fundsEur), '4242 4242 4242 4242');
+    await payOnSandbox(page, String(fundsEur), '4242 4242 4242 4242', 'add-funds');
     await page.waitForURL(`${baseUrl()}/success-payment`);
     await page.getByRole('heading', { name: 'Thank You for Your Payment!' }).waitFor();
-    await page.getByTestId('latest-deposit').getByText(`${fundsEur.toFixed(2)} € is successful`).waitFor();
+    await page
+      .getByTestId('latest-deposit')
+      .getByText(`${fundsEur.toFixed(2)} € is successful`)
+      .waitFor();
     expect(await balanceMinor(context)).toBe(fundsEur * 100);
 
     // Buy now on a product page: the dialog shows the price and the balance after the purchase.
@@ -97,9 +100,11 @@ describe('commerce in the browser', () => {
     await dialog.getByTestId('buy-balance').getByText(fundsEur.toFixed(2)).waitFor();
     const after = Math.round((fundsEur - image.price) * 100) / 100;
     await dialog.getByTestId('buy-balance-after').getByText(after.toFixed(2)).waitFor();
+    await screenshot(page, 'buy-dialog');
     await dialog.getByRole('button', { name: `Pay ${image.price.toFixed(2)} €` }).click();
     await page.getByText(`Thank you! ${image.title} is yours.`).waitFor();
     await page.getByTestId('owned').getByText('You own this').waitFor();
+    await screenshot(page, 'product-owned');
 
     // The pack goes through the cart; the header badge counts it.
     await open(page, `${baseUrl()}/packs/${pack.slug}`);
@@ -113,6 +118,8 @@ describe('commerce in the browser', () => {
     await screenshot(page, 'cart');
     await page.getByRole('link', { name: 'Checkout' }).click();
     await page.waitForURL(`${baseUrl()}/checkout`);
+    await page.getByRole('button', { name: `Pay ${pack.price.toFixed(2)} € from balance` }).waitFor();
+    await screenshot(page, 'checkout');
     await page.getByRole('button', { name: `Pay ${pack.price.toFixed(2)} € from balance` }).click();
     await page.waitForURL(`${baseUrl()}/dashboard/orders`);
     const left = Math.round((after - pack.price) * 100);
@@ -155,7 +162,7 @@ describe('commerce in the browser', () => {
 
     // A declined card lands on the fail page with the decline message; nothing is credited.
     const before = await balanceMinor(context);
-    await payOnSandbox(page, '20', '4000 0000 0000 0002');
+    await payOnSandbox(page, '20', '4000 0000 0000 0002', 'add-funds-declined');
     await page.waitForURL(/\/fail-payment\?error=/);
     await page.getByRole('heading', { name: 'Payment Failed' }).waitFor();
     await page.getByTestId('payment-error').getByText('Your card was declined.').waitFor();

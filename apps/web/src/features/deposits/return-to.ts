@@ -42,3 +42,10 @@ export function addFundsUrl(shortfall: number, currency: string | null, returnTo
   if (currency) params.set('currency', currency);
   return `/deposit/create?${params}`;
 }
+
+/** Leaves the app for the payment provider's page (an object, so tests can watch it). */
+export const leaveApp = {
+  to(url: string) {
+    window.location.assign(url);
+  },
+};

@@ -6,12 +6,13 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { Spinner } from '../../../components/ui/spinner';
 import { ApiError } from '../../../lib/api-client';
+import { serverMessageOr as serverMessage } from '../../../lib/form-errors';
 import { useDebounced } from '../../../lib/use-debounced';
 import { Price } from '../../catalog/components/price';
 import { useSelectedCurrency } from '../../currency/selected-currency';
 import { useBalance, useInternalCurrencyName } from '../api/balance';
 import { fetchPaymentMethods, useDepositCheckout, validateDepositAmount } from '../api/deposits';
-import { rememberReturn, safeReturnPath } from '../return-to';
+import { leaveApp, rememberReturn, safeReturnPath } from '../return-to';
 import { PaymentWidget } from './payment-widget';
 import './deposits.css';
 
@@ -26,12 +27,6 @@ class DepositCheckError extends Error {
 }
 
 const sameInput = (a: { amount: string; currency: string }, b: { amount: string; currency: string }) => a.amount === b.amount && a.currency === b.currency;
-
-/** What the server said, or the SPEC §8 fallback when it said nothing useful. */
-function serverMessage(err: unknown, fallback: string): string {
-  if (err instanceof ApiError && err.status > 0 && err.message && !err.message.startsWith('Request failed')) return err.message;
-  return fallback;
-}
 
 /** Live validation: the amount first (POST /deposit/validate-amount), then the methods (POST /deposit/validate). A 404 counts as success. */
 function usePaymentMethods(amount: string, currency: string) {
@@ -100,7 +95,7 @@ export function AddFundsForm() {
       const result = await checkout.mutateAsync({ amount: amount.trim() as unknown as number, currency, payment_method: method.id });
       rememberReturn(returnTo);
       if (result.redirect_url) {
-        window.location.assign(result.redirect_url);
+        leaveApp.to(result.redirect_url);
         return;
       }
       if (result.widget_data) setWidget(result.widget_data);

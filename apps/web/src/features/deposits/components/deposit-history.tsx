@@ -1,5 +1,4 @@
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { formatDateTime } from '../../../lib/format-date';
 import { Price } from '../../catalog/components/price';
 import { depositStatusKey, useDepositHistory } from '../api/deposits';
@@ -67,9 +66,6 @@ export function DepositHistory() {
     <section aria-labelledby="deposits-title">
       <div className="deposits-head">
         <h2 id="deposits-title">{t('deposit.history_title')}</h2>
-        <Link className="button primary" to="/deposit/create">
-          {t('balance.add_funds')}
-        </Link>
       </div>
       {body}
     </section>

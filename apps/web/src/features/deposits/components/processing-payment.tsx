@@ -5,6 +5,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { Spinner } from '../../../components/ui/spinner';
 import { ApiError } from '../../../lib/api-client';
 import { depositStatusKey, useDepositStatus } from '../api/deposits';
+import { leaveApp } from '../return-to';
 import './deposits.css';
 
 /**
@@ -33,7 +34,7 @@ export function ProcessingPayment() {
     if (answer.status === 'success') navigate('/success-payment', { replace: true });
     else if (answer.status === 'failed' || answer.status === 'error')
       navigate(`/fail-payment?error=${encodeURIComponent(answer.error_message || t('payment.failed'))}`, { replace: true });
-    else if (answer.redirect_url) window.location.assign(answer.redirect_url);
+    else if (answer.redirect_url) leaveApp.to(answer.redirect_url);
   }, [answer, navigate, t]);
 
   if (unknownOrder)

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { useToast } from '../../../components/ui/toast';
-import { ApiError } from '../../../lib/api-client';
+import { serverMessageOr } from '../../../lib/form-errors';
 import { Price } from '../../catalog/components/price';
 import { useBalance, useInternalCurrencyName } from '../../deposits/api/balance';
 import { addFundsUrl } from '../../deposits/return-to';
@@ -46,7 +46,7 @@ export function BuyDialog({ product, onClose }: Props) {
     } catch (err) {
       key.current = newIdempotencyKey();
       const fallback = t(purchaseCalls[product.product_type].failed);
-      const message = err instanceof ApiError && err.status > 0 && !err.message.startsWith('Request failed') ? err.message : fallback;
+      const message = serverMessageOr(err, fallback);
       setError(message);
       void balance.refetch();
     }
