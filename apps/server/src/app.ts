@@ -14,6 +14,7 @@ import { authRoutes } from './features/auth/auth.routes';
 import { cartRoutes } from './features/cart';
 import { catalogRoutes } from './features/catalog/catalog.routes';
 import { devMailRoutes } from './features/dev-mail/dev-mail.routes';
+import { generationRoutes } from './features/generation';
 import { healthRoutes } from './features/health/health.routes';
 import { ledgerRoutes } from './features/ledger';
 import { ordersRoutes } from './features/orders';
@@ -62,7 +63,12 @@ export const logRedactPaths = [
 
 /** Request lines carry the path only: query strings may hold signed links or tokens. */
 export const logSerializers = {
-  req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: req.url.split('?')[0], remoteAddress: req.ip }),
+  req: (req: { method: string; url: string; ip?: string }) => ({
+    method: req.method,
+    // The sandbox's hosted payment page carries its single-use token in the path.
+    url: req.url.split('?')[0]!.replace(/(\/payments\/sandbox\/pay\/)[^/]+/, '$1[redacted]'),
+    remoteAddress: req.ip,
+  }),
 };
 
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
@@ -141,6 +147,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(cartRoutes);
       await api.register(ordersRoutes);
       await api.register(paymentsRoutes);
+      await api.register(generationRoutes);
     },
     { prefix: '/api' },
   );

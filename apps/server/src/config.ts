@@ -27,6 +27,9 @@ const envSchema = z.object({
   STRIPE_PUBLISHABLE_KEY: z.string().startsWith('pk_', 'must be a Stripe publishable key (pk_...)').optional(),
   STRIPE_WEBHOOK_SECRET: z.string().startsWith('whsec_', 'must be a Stripe webhook signing secret (whsec_...)').optional(),
   SANDBOX_WEBHOOK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  IMAGE_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL of an OpenAI-compatible API' }).optional(),
+  IMAGE_API_KEY: z.string().min(1).optional(),
+  IMAGE_API_MODEL: z.string().min(1).optional(),
   BODY_LIMIT_BYTES: z.coerce
     .number()
     .int()
@@ -50,6 +53,8 @@ export type Config = {
   trustProxy: boolean;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** An OpenAI-compatible images API for generated images; without it a built-in renderer draws them. */
+  imageApi?: { url: string; key: string; model?: string };
   /** Card payments for deposits: the built-in sandbox (default, offline) or Stripe. */
   payments: {
     provider: 'sandbox' | 'stripe';
@@ -95,6 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     trustProxy: e.TRUST_PROXY === 'true' || e.TRUST_PROXY === '1',
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    imageApi: e.IMAGE_API_URL && e.IMAGE_API_KEY ? { url: e.IMAGE_API_URL, key: e.IMAGE_API_KEY, model: e.IMAGE_API_MODEL } : undefined,
     payments: {
       provider: e.PAYMENT_PROVIDER,
       sandboxWebhookSecret: e.SANDBOX_WEBHOOK_SECRET ?? createHmac('sha256', sessionSecret).update('sandbox-webhook').digest('base64url'),

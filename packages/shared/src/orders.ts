@@ -65,3 +65,11 @@ export const ownership = z.object({
   downloads: z.array(z.object({ product_id: z.number().int(), title: z.string(), url: z.string() })),
 });
 export type Ownership = z.infer<typeof ownership>;
+
+/** POST /api/purchase/generate-image: format and size are an id or a title from the settings lists. */
+export const generateImageInput = z.object({
+  prompt_id: positiveId('prompt'),
+  format: z.union([z.number().int(), z.string().trim().min(1).max(40)], { error: 'Please choose a format.' }),
+  size: z.union([z.number().int(), z.string().trim().min(1).max(40)], { error: 'Please choose a size.' }),
+});
+export type GenerateImageInput = z.infer<typeof generateImageInput>;

@@ -20,9 +20,9 @@ import { AppError, validationError } from '../../lib/app-error';
 import { requireUser, requireVerifiedUser } from '../../lib/auth-guard';
 import { requestedCurrency, resolveDisplayCurrency } from '../../lib/display-currency';
 import { ok } from '../../lib/envelope';
+import { idempotencyKeyOf, runIdempotent } from '../../lib/idempotency';
 import { loadSellables, purchaseProducts } from './checkout';
 import { bufferFile, cleanFileName, sendAttachment } from './download';
-import { idempotencyKeyOf, runIdempotent } from './idempotency';
 import { findDownload, findOwnership, listOrders } from './orders.queries';
 import { sendOrderReceipts } from './receipts';
 

@@ -16,6 +16,7 @@ import { deposits } from '../../db/schema';
 import { notFound, validationError } from '../../lib/app-error';
 import { requireUser, requireVerifiedUser } from '../../lib/auth-guard';
 import { ok } from '../../lib/envelope';
+import { idempotencyKeyOf, runIdempotent } from '../../lib/idempotency';
 import { applyPaymentEvent, checkDepositAmount, createDeposit, depositHistory, depositStatusOf } from './deposits';
 import type { PaymentProvider } from './provider';
 import { sandboxRoutes } from './sandbox/sandbox.routes';
@@ -44,32 +45,35 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
     const checked = await checkDepositAmount(app.db, request.body.amount, request.body.currency);
     const method = provider.methods().find((m) => m.id === request.body.payment_method);
     if (!method) throw validationError({ payment_method: 'Please choose a payment method.' });
-    const deposit = await createDeposit(app.db, { userId: user.id, checked, provider: provider.name, paymentMethod: method.id });
-    let start: Awaited<ReturnType<PaymentProvider['startCheckout']>>;
-    try {
-      start = await provider.startCheckout(
-        {
-          id: deposit.id,
-          currencyAmountMinor: checked.currencyAmountMinor,
-          currency: checked.currency.code,
-          wholeOnly: checked.currency.wholeOnly,
-          email: user.email,
-        },
-        method,
-      );
-    } catch (err) {
-      request.log.error({ err: { message: (err as Error).message }, depositId: deposit.id }, 'payment provider refused the checkout');
-      await app.db.update(deposits).set({ status: 'error', errorMessage: 'Checkout failed', updatedAt: new Date() }).where(eq(deposits.id, deposit.id));
-      throw validationError({ payment_method: 'Checkout failed' }, 'Checkout failed');
-    }
-    await app.db
-      .update(deposits)
-      .set({ providerRef: start.providerRef ?? null, checkoutNonce: start.checkoutNonce ?? null })
-      .where(eq(deposits.id, deposit.id));
+    // One transaction: a failed start leaves no deposit behind; an Idempotency-Key replays the first answer.
+    const key = idempotencyKeyOf(request);
     return ok(
-      start.widget
-        ? { order_id: deposit.id, status: 'processing' as const, widget_data: start.widget }
-        : { order_id: deposit.id, status: 'processing' as const, redirect_url: start.redirectUrl ?? '' },
+      await runIdempotent(app.db, { userId: user.id, key, scope: 'deposit/checkout', body: request.body }, async (tx) => {
+        const deposit = await createDeposit(tx, { userId: user.id, checked, provider: provider.name, paymentMethod: method.id });
+        let start: Awaited<ReturnType<PaymentProvider['startCheckout']>>;
+        try {
+          start = await provider.startCheckout(
+            {
+              id: deposit.id,
+              currencyAmountMinor: checked.currencyAmountMinor,
+              currency: checked.currency.code,
+              wholeOnly: checked.currency.wholeOnly,
+              email: user.email,
+            },
+            method,
+          );
+        } catch (err) {
+          request.log.error({ err: { message: (err as Error).message }, depositId: deposit.id }, 'payment provider refused the checkout');
+          throw validationError({ payment_method: 'Checkout failed' }, 'Checkout failed');
+        }
+        await tx
+          .update(deposits)
+          .set({ providerRef: start.providerRef ?? null, checkoutNonce: start.checkoutNonce ?? null })
+          .where(eq(deposits.id, deposit.id));
+        return start.widget
+          ? { order_id: deposit.id, status: 'processing' as const, widget_data: start.widget }
+          : { order_id: deposit.id, status: 'processing' as const, redirect_url: start.redirectUrl ?? '' };
+      }),
     );
   });
 

@@ -5,6 +5,7 @@ import { balanceMinor, userIdByEmail } from '../../../test/commerce';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
 import { deposits } from '../../db/schema';
 import { checkLedger, totalUserBalances } from '../ledger';
+import { setSetting } from '../site/site.queries';
 import { creditedDepositsTotal, expireStaleDeposits } from './deposits';
 import { SANDBOX_SIGNATURE_HEADER, signSandboxEvent } from './sandbox/sandbox-provider';
 
@@ -94,6 +95,16 @@ describe('deposit calls', () => {
     const bad = await client.post('/api/deposit/checkout', { amount: 20, currency: 'EUR', payment_method: 'cash' });
     expect(bad.statusCode).toBe(422);
     expect(bad.json().errors.payment_method).toEqual(['Please choose a payment method.']);
+  });
+
+  it('checkout with an Idempotency-Key starts one deposit however often it is sent', async () => {
+    const { client } = await user();
+    const body = { amount: 20, currency: 'EUR', payment_method: 'sandbox-card' };
+    const a = await client.post('/api/deposit/checkout', body, { 'idempotency-key': 'dep-1' });
+    const b = await client.post('/api/deposit/checkout', body, { 'idempotency-key': 'dep-1' });
+    expect(a.statusCode).toBe(200);
+    expect(b.json()).toEqual(a.json());
+    expect((await client.get('/api/deposit/history')).json().payload).toHaveLength(1);
   });
 
   it('status of another user’s deposit is 404; a bad id is 422', async () => {
@@ -290,5 +301,33 @@ describe('webhooks', () => {
   it('the ledger is exact: balanced, cached balances match, users hold exactly what was deposited', async () => {
     expect(await checkLedger(t.app.db)).toEqual({ unbalancedTransactions: [], driftedAccounts: [], totalMinor: 0 });
     expect(await totalUserBalances(t.app.db)).toBe(await creditedDepositsTotal(t.app.db));
+  });
+});
+
+describe('logs', () => {
+  it('neither the card number nor the page token reaches a log line', async () => {
+    const lines: string[] = [];
+    const logged = await createTestApp({ logStream: { write: (line) => lines.push(line) } });
+    try {
+      await setSetting(logged.app.db, 'is_reg_enabled', true);
+      const { client } = await registerUser(logged.app);
+      const res = await client.post('/api/deposit/checkout', { amount: 10, currency: 'EUR', payment_method: 'sandbox-card' });
+      const path = new URL(res.json().payload.redirect_url).pathname;
+      const token = path.split('/').pop()!;
+      await logged.app.inject({ method: 'GET', url: path });
+      const paid = await logged.app.inject({
+        method: 'POST',
+        url: path,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams(card('4242424242424242')).toString(),
+      });
+      expect(paid.statusCode).toBe(303);
+      const all = lines.join('\n');
+      expect(all).toContain('/api/payments/sandbox/pay/[redacted]');
+      expect(all).not.toContain('4242424242424242');
+      expect(all).not.toContain(token);
+    } finally {
+      await logged.close();
+    }
   });
 });

@@ -31,7 +31,7 @@ describe('site data', () => {
 
   it('lists currencies with EUR as the default', async () => {
     const body = (await t.app.inject({ url: '/api/currencies' })).json();
-    expect(body.payload.map((c: { code: string }) => c.code)).toEqual(['EUR', 'USD', 'GBP']);
+    expect(body.payload.map((c: { code: string }) => c.code)).toEqual(['EUR', 'USD', 'GBP', 'JPY']);
     expect(body.payload[0]).toEqual({ code: 'EUR', symbol: '€', value: 1, default: true, name: 'EUR' });
   });
 

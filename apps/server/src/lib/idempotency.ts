@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import type { Db } from '../../db/client';
-import { idempotencyKeys } from '../../db/schema';
-import { validationError } from '../../lib/app-error';
+import type { Db } from '../db/client';
+import { idempotencyKeys } from '../db/schema';
+import { validationError } from './app-error';
 
 class Replay extends Error {}
 

@@ -1,0 +1,2 @@
+export { generationRoutes } from './generation.routes';
+export { createBuiltinRenderer, createOpenAiImages, type ImageGenerator } from './image-generator';

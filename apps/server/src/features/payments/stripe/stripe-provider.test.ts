@@ -1,0 +1,66 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Stripe from 'stripe';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../config';
+import type { PaymentProvider } from '../provider';
+import { createStripeProvider } from './stripe-provider';
+
+/** Offline: the webhook side of the Stripe adapter, with headers signed as Stripe signs them. */
+const secret = 'whsec_test_secret_for_atelier';
+let provider: PaymentProvider;
+const stripe = new Stripe('sk_test_offline');
+
+beforeAll(async () => {
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: await mkdtemp(path.join(tmpdir(), 'atelier-stripe-')),
+    SESSION_SECRET: 's'.repeat(40),
+    PAYMENT_PROVIDER: 'stripe',
+    STRIPE_SECRET_KEY: 'sk_test_offline',
+    STRIPE_PUBLISHABLE_KEY: 'pk_test_offline',
+    STRIPE_WEBHOOK_SECRET: secret,
+  });
+  provider = createStripeProvider(config, stripe);
+});
+
+function signed(event: object, timestamp?: number) {
+  const payload = JSON.stringify(event);
+  return { raw: Buffer.from(payload), headers: { 'stripe-signature': stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp }) } };
+}
+
+describe('Stripe webhooks', () => {
+  it('a paid Checkout Session credits its deposit; an expired one fails it', async () => {
+    const paid = signed({
+      id: 'evt_1',
+      object: 'event',
+      type: 'checkout.session.completed',
+      data: { object: { object: 'checkout.session', payment_status: 'paid', metadata: { deposit_id: '12' } } },
+    });
+    expect(await provider.parseWebhook(paid.raw, paid.headers)).toEqual({
+      id: 'evt_1',
+      type: 'checkout.session.completed',
+      outcome: 'succeeded',
+      depositId: 12,
+    });
+    const expired = signed({
+      id: 'evt_2',
+      object: 'event',
+      type: 'checkout.session.expired',
+      data: { object: { object: 'checkout.session', metadata: { deposit_id: '13' } } },
+    });
+    expect(await provider.parseWebhook(expired.raw, expired.headers)).toMatchObject({ outcome: 'failed', depositId: 13 });
+    const other = signed({ id: 'evt_3', object: 'event', type: 'customer.created', data: { object: {} } });
+    expect(await provider.parseWebhook(other.raw, other.headers)).toMatchObject({ outcome: 'ignored', depositId: null });
+  });
+
+  it('a bad signature or a stale timestamp is refused with a 400', async () => {
+    const event = { id: 'evt_4', object: 'event', type: 'payment_intent.succeeded', data: { object: { metadata: { deposit_id: '5' } } } };
+    const good = signed(event);
+    await expect(provider.parseWebhook(Buffer.from(`${good.raw.toString()} `), good.headers)).rejects.toMatchObject({ statusCode: 400 });
+    await expect(provider.parseWebhook(good.raw, {})).rejects.toMatchObject({ statusCode: 400 });
+    const stale = signed(event, Math.floor(Date.now() / 1000) - 301);
+    await expect(provider.parseWebhook(stale.raw, stale.headers)).rejects.toMatchObject({ statusCode: 400, message: 'Invalid webhook signature.' });
+  });
+});
