@@ -1,4 +1,4 @@
-import type { Order, Ownership, ProductType, PurchaseResult } from '@atelier/shared';
+import type { GenerateImageInput, Order, Ownership, ProductType, PurchaseResult } from '@atelier/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, api, apiResponse } from '../../../lib/api-client';
 import { useSelectedCurrency } from '../../currency/selected-currency';
@@ -74,6 +74,11 @@ export async function downloadFile(url: string, fallbackName = 'download'): Prom
     const data = await res.json().catch(() => null);
     throw new ApiError(data?.message ?? 'An error occurred during download', res.status);
   }
+  return saveAnswer(res, fallbackName);
+}
+
+/** Saves a file answer in the browser under the header's file name; returns that name. */
+async function saveAnswer(res: Response, fallbackName: string): Promise<string> {
   const blob = await res.blob();
   const name = fileNameOf(res.headers.get('content-disposition'), fallbackName);
   const href = URL.createObjectURL(blob);
@@ -90,4 +95,23 @@ export async function downloadFile(url: string, fallbackName = 'download'): Prom
 /** A fresh Idempotency-Key for one purchase attempt. */
 export function newIdempotencyKey(): string {
   return typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+}
+
+/**
+ * POST /api/purchase/generate-image: a zip (image, prompt text, licence) saved under the header's
+ * file name (SPEC §7); any other answer is read as the error message.
+ */
+export function useGenerateImage() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: GenerateImageInput) => {
+      const res = await apiResponse('/api/purchase/generate-image', { method: 'POST', body: input });
+      if (!(res.headers.get('content-type') ?? '').includes('zip')) {
+        const data = await res.json().catch(() => null);
+        throw new ApiError(data?.message ?? '', res.status);
+      }
+      return saveAnswer(res, 'generated-image.zip');
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['balance'] }),
+  });
 }

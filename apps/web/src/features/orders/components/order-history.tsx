@@ -7,6 +7,7 @@ import { Price } from '../../catalog/components/price';
 import { useSelectedCurrency } from '../../currency/selected-currency';
 import { useOrders } from '../api/orders';
 import { DownloadButton } from './download-button';
+import { GenerateImage } from './generate-image';
 import './orders.css';
 
 const imageOf = (docUrl: string | null) => (docUrl ? `/storage/${docUrl}` : null);
@@ -51,6 +52,7 @@ function OrderCard({ order, symbol }: { order: Order; symbol: string }) {
                   <DownloadButton url={item.info.doc_url_orig} title={item.info.title} label={t('orders.download')} className="button primary" />
                 )}
               </div>
+              {downloadable && item.product_type === 'prompt' && <GenerateImage promptId={item.info.id} title={item.info.title} />}
             </li>
           );
         })}
@@ -61,7 +63,7 @@ function OrderCard({ order, symbol }: { order: Order; symbol: string }) {
 
 /**
  * SPEC §2 Order history: the bought items with a download for each item of a successful order.
- * (Image generation for owned prompts waits for the server's POST /purchase/generate-image.)
+ * An owned prompt can also generate images (format and size from the settings).
  */
 export function OrderHistory() {
   const { t } = useTranslation();
