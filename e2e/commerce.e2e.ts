@@ -160,6 +160,17 @@ describe('commerce in the browser', () => {
     const guest = await fetch(`${baseUrl()}${await imageButton.getAttribute('data-download-url')}`);
     expect(guest.status).toBe(401);
 
+    // An owned prompt generates an image: a zip, charged at the generation price (1 € in the seed).
+    const beforeGeneration = await balanceMinor(context);
+    const generate = page.getByText('Generate an image').first();
+    await generate.click();
+    const [zip] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Generate', exact: true }).first().click()]);
+    expect(zip.suggestedFilename()).toMatch(/\.zip$/);
+    const zipBytes = await readFile(await zip.path());
+    expect(zipBytes.subarray(0, 2).toString('latin1')).toBe('PK');
+    await page.getByText('Your image is ready: the zip is downloaded.').waitFor();
+    expect(await balanceMinor(context)).toBe(beforeGeneration - 100);
+
     // A declined card lands on the fail page with the decline message; nothing is credited.
     const before = await balanceMinor(context);
     await payOnSandbox(page, '20', '4000 0000 0000 0002', 'add-funds-declined');
@@ -177,6 +188,35 @@ describe('commerce in the browser', () => {
     await rows.nth(0).getByText('failed').waitFor();
     await rows.nth(1).getByText('successful').waitFor();
     await screenshot(page, 'deposit-history');
+
+    // Too little balance: Buy now offers Add funds for the shortfall, and the buyer comes back to the product.
+    const balanceEur = (await balanceMinor(context)) / 100;
+    const dear = images.find((p) => p.id !== image.id && p.price >= balanceEur + 5)!;
+    expect(dear).toBeDefined();
+    await open(page, `${baseUrl()}/products/${dear.slug}`);
+    await page.getByRole('button', { name: 'Buy now' }).click();
+    const shortfall = (Math.round((dear.price - balanceEur) * 100) / 100).toFixed(2);
+    await page.getByText(`Your balance is ${shortfall} € short.`).waitFor();
+    await screenshot(page, 'buy-dialog-short');
+    await page.getByRole('link', { name: `Add ${shortfall} €` }).click();
+    await page.waitForURL(/\/deposit\/create\?/);
+    expect(await page.getByLabel('Amount').inputValue()).toBe(shortfall);
+    await page.getByRole('radio', { name: 'Card (test payment)' }).check();
+    await page.getByRole('button', { name: 'Continue to payment' }).click();
+    await page.waitForURL(/\/api\/payments\/sandbox\/pay\//);
+    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await page.getByLabel('Month').fill('12');
+    await page.getByLabel('Year').fill(String(new Date().getUTCFullYear() + 2));
+    await page.getByLabel('CVC').fill('123');
+    await page.getByRole('button', { name: /^Pay / }).click();
+    await page.waitForURL(`${baseUrl()}/success-payment`);
+    await page.getByRole('button', { name: 'Back to your purchase' }).click();
+    await page.waitForURL(`${baseUrl()}/products/${dear.slug}`);
+    await page.getByRole('button', { name: 'Buy now' }).click();
+    await page.getByRole('dialog').getByTestId('buy-balance-after').getByText('0.00').waitFor();
+    await page.getByRole('button', { name: `Pay ${dear.price.toFixed(2)} €` }).click();
+    await page.getByTestId('owned').getByText('You own this').waitFor();
+    expect(await balanceMinor(context)).toBe(0);
     await context.close();
   });
 
