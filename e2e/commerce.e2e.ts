@@ -71,6 +71,11 @@ describe('commerce in the browser', () => {
     page.on('dialog', (d) => {
       throw new Error(`unexpected browser dialog: ${d.message()}`);
     });
+    // The product pages are rendered on the server with the buyer's own buy box: hydration must match.
+    const consoleErrors: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(m.text());
+    });
 
     const images = await listed('/api/products/catalog?product_type=image&limit=6&sort=price~asc');
     const packs = await listed('/api/packs?limit=6&sort=price~asc');
@@ -133,6 +138,11 @@ describe('commerce in the browser', () => {
     await expect(orders.nth(1).locator('h3').textContent()).resolves.toBe(image.title);
     expect(await orders.first().locator('time').textContent()).toMatch(/^\d{2}\.\d{2}\.\d{4} \d{2}:\d{2}$/);
     await screenshot(page, 'order-history');
+    await page.setViewportSize({ width: 390, height: 844 });
+    const [scrollWidth, width] = (await page.evaluate('[document.scrollingElement.scrollWidth, window.innerWidth]')) as [number, number];
+    expect(scrollWidth).toBeLessThanOrEqual(width);
+    await screenshot(page, 'order-history-mobile');
+    await page.setViewportSize({ width: 1280, height: 900 });
 
     const buttons = page.getByRole('button', { name: 'Download' });
     const count = await buttons.count();
@@ -169,6 +179,7 @@ describe('commerce in the browser', () => {
     const zipBytes = await readFile(await zip.path());
     expect(zipBytes.subarray(0, 2).toString('latin1')).toBe('PK');
     await page.getByText('Your image is ready: the zip is downloaded.').waitFor();
+    await screenshot(page, 'generate-image');
     expect(await balanceMinor(context)).toBe(beforeGeneration - 100);
 
     // A declined card lands on the fail page with the decline message; nothing is credited.
@@ -217,6 +228,7 @@ describe('commerce in the browser', () => {
     await page.getByRole('button', { name: `Pay ${dear.price.toFixed(2)} €` }).click();
     await page.getByTestId('owned').getByText('You own this').waitFor();
     expect(await balanceMinor(context)).toBe(0);
+    expect(consoleErrors.filter((e) => /hydrat|did not match|Minified React error/i.test(e))).toEqual([]);
     await context.close();
   });
 
