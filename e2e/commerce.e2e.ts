@@ -232,6 +232,27 @@ describe('commerce in the browser', () => {
     await context.close();
   });
 
+  it('the card widget shows the payment form inside Add Funds and credits the balance', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.addCookies([{ name: 'cookie_consent', value: 'essential', url: baseUrl() }]);
+    const page = await context.newPage();
+    await register(page);
+    await open(page, `${baseUrl()}/deposit/create`);
+    await page.getByLabel('Amount').fill('15');
+    await page.getByRole('radio', { name: 'Card widget (test payment)' }).check();
+    await page.getByRole('button', { name: 'Continue to payment' }).click();
+    const frame = page.frameLocator('[data-testid="payment-widget"] iframe');
+    await frame.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await frame.getByLabel('Month').fill('12');
+    await frame.getByLabel('Year').fill(String(new Date().getUTCFullYear() + 2));
+    await frame.getByLabel('CVC').fill('123');
+    await screenshot(page, 'payment-widget');
+    await frame.getByRole('button', { name: /^Pay / }).click();
+    await page.waitForURL(`${baseUrl()}/success-payment`);
+    expect(await balanceMinor(context)).toBe(1500);
+    await context.close();
+  });
+
   it('processing-payment without an order id says so and returns to Add Funds after 3 s', async () => {
     const context = await browser.newContext();
     await context.addCookies([{ name: 'cookie_consent', value: 'essential', url: baseUrl() }]);
