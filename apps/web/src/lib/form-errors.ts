@@ -30,3 +30,12 @@ export function serverMessageOr(err: unknown, fallback: string): string {
   if (err instanceof ApiError && err.status > 0 && err.message && !err.message.startsWith('Request failed')) return err.message;
   return fallback;
 }
+
+/**
+ * SPEC §8 store messages: the server's message when it answered with one, `failed` when it answered
+ * without one, `broken` when the call got no answer at all.
+ */
+export function failureMessage(err: unknown, failed: string, broken: string): string {
+  if (err instanceof ApiError && err.status > 0) return serverMessageOr(err, failed);
+  return broken;
+}

@@ -2,8 +2,8 @@ import type { ProductType } from '@atelier/shared';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useToast } from '../../../components/ui/toast';
+import { failureMessage } from '../../../lib/form-errors';
 import { useAddToCart, useCart } from '../api/cart';
-import { cartError } from './cart-messages';
 
 /** Add to cart on a product or pack page; once the product is in the cart it links there instead. */
 export function AddToCartButton({ productId, productType }: { productId: number; productType: ProductType }) {
@@ -25,7 +25,7 @@ export function AddToCartButton({ productId, productType }: { productId: number;
       await add.mutateAsync({ product_type: productType, product_id: productId });
       toast.success(t('cart.added'));
     } catch (err) {
-      toast.error(cartError(err, t('cart.add_failed'), t('cart.add_error')));
+      toast.error(failureMessage(err, t('cart.add_failed'), t('cart.add_error')));
     }
   }
 

@@ -2,10 +2,10 @@ import type { CartItem } from '@atelier/shared';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useToast } from '../../../components/ui/toast';
+import { failureMessage } from '../../../lib/form-errors';
 import { Price } from '../../catalog/components/price';
 import { useBalance, useInternalCurrencyName } from '../../deposits/api/balance';
 import { useCart, useRemoveFromCart } from '../api/cart';
-import { cartError } from './cart-messages';
 import './cart.css';
 
 export const productPath = (item: Pick<CartItem, 'product_type' | 'slug'>) =>
@@ -77,7 +77,7 @@ export function CartView() {
     try {
       await remove.mutateAsync(item.id);
     } catch (err) {
-      toast.error(cartError(err, t('cart.remove_failed'), t('cart.remove_error')));
+      toast.error(failureMessage(err, t('cart.remove_failed'), t('cart.remove_error')));
     }
   }
 
@@ -86,7 +86,7 @@ export function CartView() {
   else if (cart.isError)
     body = (
       <div className="state-block" role="alert">
-        <p className="state-title">{cartError(cart.error, t('cart.fetch_failed'), t('cart.fetch_error'))}</p>
+        <p className="state-title">{failureMessage(cart.error, t('cart.fetch_failed'), t('cart.fetch_error'))}</p>
         <button type="button" className="button" onClick={() => cart.refetch()}>
           {t('products.retry')}
         </button>

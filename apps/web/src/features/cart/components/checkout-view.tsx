@@ -4,11 +4,11 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useToast } from '../../../components/ui/toast';
 import { ApiError } from '../../../lib/api-client';
+import { failureMessage } from '../../../lib/form-errors';
 import { Price } from '../../catalog/components/price';
 import { useInternalCurrencyName } from '../../deposits/api/balance';
 import { addFundsUrl } from '../../deposits/return-to';
 import { useCheckoutSummary, usePurchaseCart } from '../api/cart';
-import { cartError } from './cart-messages';
 import { CartLine, CartSkeleton, EmptyCart } from './cart-view';
 import './cart.css';
 
@@ -37,7 +37,7 @@ export function CheckoutView() {
       navigate('/dashboard/orders');
     } catch (err) {
       key.current = newKey();
-      const message = cartError(err, t('cart.purchase_error'), t('cart.purchase_error'));
+      const message = failureMessage(err, t('cart.purchase_error'), t('cart.purchase_error'));
       setError(message);
       toast.error(message);
       void summary.refetch();
@@ -52,7 +52,7 @@ export function CheckoutView() {
       <EmptyCart />
     ) : (
       <div className="state-block" role="alert">
-        <p className="state-title">{cartError(summary.error, t('cart.checkout_error'), t('cart.checkout_error'))}</p>
+        <p className="state-title">{failureMessage(summary.error, t('cart.checkout_error'), t('cart.checkout_error'))}</p>
         <button type="button" className="button" onClick={() => summary.refetch()}>
           {t('products.retry')}
         </button>

@@ -1,6 +1,8 @@
 import type { GenerateImageInput, Order, Ownership, ProductType, PurchaseResult } from '@atelier/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, api, apiResponse } from '../../../lib/api-client';
+import { failureMessage } from '../../../lib/form-errors';
+import { i18n } from '../../../lib/i18n';
 import { useSelectedCurrency } from '../../currency/selected-currency';
 
 export const orderKeys = {
@@ -13,7 +15,16 @@ export function useOrders() {
   const currency = useSelectedCurrency();
   return useQuery({
     queryKey: orderKeys.history(currency.code),
-    queryFn: ({ signal }) => api<Order[]>('/api/purchase/history', { signal, query: { currency: currency.code } }),
+    queryFn: async ({ signal }) => {
+      try {
+        return await api<Order[]>('/api/purchase/history', { signal, query: { currency: currency.code } });
+      } catch (err) {
+        // SPEC §8: the history's own words; the page shows them, or 'Failed to load orders'.
+        if (err instanceof ApiError)
+          throw new ApiError(failureMessage(err, i18n.t('orders.fetch_failed'), i18n.t('orders.fetch_error')), err.status, err.errors);
+        throw err;
+      }
+    },
     enabled: currency.ready,
   });
 }

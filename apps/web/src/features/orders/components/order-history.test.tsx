@@ -50,11 +50,11 @@ describe('Order history', () => {
     expect(await screen.findByText('No orders found')).toBeTruthy();
   });
 
-  it('shows the error in red with a retry', async () => {
+  it('shows the SPEC error in red with a retry', async () => {
     fakeApi({ 'GET /api/purchase/history': () => jsonAnswer(503, {}) });
     renderWithApp(<OrderHistory />);
     // A 5xx is asked again twice (1 s, then 2 s) before the error shows.
-    const message = await screen.findByText('Failed to load orders', undefined, { timeout: 6000 });
+    const message = await screen.findByText('Failed to fetch orders', undefined, { timeout: 6000 });
     expect(message.className).toContain('error-text');
     expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
   });

@@ -1,7 +1,6 @@
 import type { Order } from '@atelier/shared';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { serverMessageOr } from '../../../lib/form-errors';
 import { formatDateTime } from '../../../lib/format-date';
 import { Price } from '../../catalog/components/price';
 import { useSelectedCurrency } from '../../currency/selected-currency';
@@ -80,7 +79,7 @@ export function OrderHistory() {
   if (orders.isError)
     return (
       <div className="state-block" role="alert">
-        <p className="state-title error-text">{serverMessageOr(orders.error, t('orders.load_failed'))}</p>
+        <p className="state-title error-text">{orders.error.message || t('orders.load_failed')}</p>
         <button type="button" className="button" onClick={() => orders.refetch()}>
           {t('products.retry')}
         </button>
