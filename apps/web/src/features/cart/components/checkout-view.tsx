@@ -5,14 +5,13 @@ import { Link, useNavigate } from 'react-router';
 import { useToast } from '../../../components/ui/toast';
 import { ApiError } from '../../../lib/api-client';
 import { failureMessage } from '../../../lib/form-errors';
+import { newIdempotencyKey } from '../../../lib/idempotency-key';
 import { Price } from '../../catalog/components/price';
 import { useInternalCurrencyName } from '../../deposits/api/balance';
 import { addFundsUrl } from '../../deposits/return-to';
 import { useCheckoutSummary, usePurchaseCart } from '../api/cart';
 import { CartLine, CartSkeleton, EmptyCart } from './cart-view';
 import './cart.css';
-
-const newKey = () => (typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`);
 
 /**
  * SPEC §2 checkout: what paying from the balance does (total, balance, balance after), then pay; or,
@@ -27,7 +26,7 @@ export function CheckoutView() {
   const currencyName = useInternalCurrencyName();
   const [error, setError] = useState<string | null>(null);
   // One key per attempt on this page: a double click or a retried request is charged once.
-  const key = useRef(newKey());
+  const key = useRef(newIdempotencyKey());
 
   async function pay() {
     setError(null);
@@ -36,7 +35,7 @@ export function CheckoutView() {
       toast.success(t('cart.paid'));
       navigate('/dashboard/orders');
     } catch (err) {
-      key.current = newKey();
+      key.current = newIdempotencyKey();
       const message = failureMessage(err, t('cart.purchase_error'), t('cart.purchase_error'));
       setError(message);
       toast.error(message);

@@ -18,7 +18,9 @@ export const fetchPaymentMethods = (input: DepositAmountInput, signal?: AbortSig
 
 export function useDepositCheckout() {
   return useMutation({
-    mutationFn: (input: DepositCheckoutInput) => api<DepositCheckoutResult>('/api/deposit/checkout', { method: 'POST', body: input }),
+    // One Idempotency-Key per attempt: a repeated click or a retried request starts one deposit.
+    mutationFn: ({ input, idempotencyKey }: { input: DepositCheckoutInput; idempotencyKey: string }) =>
+      api<DepositCheckoutResult>('/api/deposit/checkout', { method: 'POST', body: input, headers: { 'Idempotency-Key': idempotencyKey } }),
   });
 }
 

@@ -62,6 +62,7 @@ describe('Add Funds', () => {
     await waitFor(() => expect(leave).toHaveBeenCalledWith('http://localhost/api/payments/sandbox/pay/t'));
     expect(calls.find((c) => c.path === '/api/deposit/checkout')!.body).toMatchObject({ amount: '7.50', currency: 'EUR', payment_method: 'sandbox-card' });
     expect(readReturn()).toBe('/products/harbour');
+    expect(calls.find((c) => c.path === '/api/deposit/checkout')!.headers['Idempotency-Key']).toBeTruthy();
   });
 
   it('a refused checkout shows the server’s message, or Checkout failed', async () => {

@@ -7,6 +7,7 @@ import { useSearchParams } from 'react-router';
 import { Spinner } from '../../../components/ui/spinner';
 import { ApiError } from '../../../lib/api-client';
 import { serverMessageOr as serverMessage } from '../../../lib/form-errors';
+import { newIdempotencyKey } from '../../../lib/idempotency-key';
 import { useDebounced } from '../../../lib/use-debounced';
 import { Price } from '../../catalog/components/price';
 import { useSelectedCurrency } from '../../currency/selected-currency';
@@ -92,7 +93,10 @@ export function AddFundsForm() {
     if (!method || methods.isFetching) return;
     setCheckoutError(null);
     try {
-      const result = await checkout.mutateAsync({ amount: amount.trim() as unknown as number, currency, payment_method: method.id });
+      const result = await checkout.mutateAsync({
+        input: { amount: amount.trim() as unknown as number, currency, payment_method: method.id },
+        idempotencyKey: newIdempotencyKey(),
+      });
       rememberReturn(returnTo);
       if (result.redirect_url) {
         leaveApp.to(result.redirect_url);

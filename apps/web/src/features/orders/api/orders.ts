@@ -103,11 +103,6 @@ async function saveAnswer(res: Response, fallbackName: string): Promise<string> 
   return name;
 }
 
-/** A fresh Idempotency-Key for one purchase attempt. */
-export function newIdempotencyKey(): string {
-  return typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
-}
-
 /**
  * POST /api/purchase/generate-image: a zip (image, prompt text, licence) saved under the header's
  * file name (SPEC §7); any other answer is read as the error message.

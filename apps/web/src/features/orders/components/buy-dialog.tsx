@@ -4,10 +4,11 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { useToast } from '../../../components/ui/toast';
 import { serverMessageOr } from '../../../lib/form-errors';
+import { newIdempotencyKey } from '../../../lib/idempotency-key';
 import { Price } from '../../catalog/components/price';
 import { useBalance, useInternalCurrencyName } from '../../deposits/api/balance';
 import { addFundsUrl } from '../../deposits/return-to';
-import { newIdempotencyKey, purchaseCalls, useBuyProduct } from '../api/orders';
+import { purchaseCalls, useBuyProduct } from '../api/orders';
 
 type Props = { product: Pick<Product, 'id' | 'title' | 'product_type' | 'price' | 'currencySymbol'>; onClose: () => void };
 
