@@ -56,6 +56,15 @@ async function payOnSandbox(page: Page, amount: string, card: string, shot: stri
   await page.getByRole('button', { name: /^Pay / }).click();
 }
 
+/** At a phone's width nothing sticks out sideways; a screenshot for a person to look at. */
+async function checkPhoneWidth(page: Page, name: string) {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const [scrollWidth, width] = (await page.evaluate('[document.scrollingElement.scrollWidth, window.innerWidth]')) as [number, number];
+  expect(scrollWidth).toBeLessThanOrEqual(width);
+  await screenshot(page, name);
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
 /** Clicks a Download button and returns the saved file with the name the browser chose. */
 async function downloadThroughButton(page: Page, button: ReturnType<Page['getByRole']>) {
   const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
@@ -106,6 +115,7 @@ describe('commerce in the browser', () => {
     const after = Math.round((fundsEur - image.price) * 100) / 100;
     await dialog.getByTestId('buy-balance-after').getByText(after.toFixed(2)).waitFor();
     await screenshot(page, 'buy-dialog');
+    await checkPhoneWidth(page, 'buy-dialog-mobile');
     await dialog.getByRole('button', { name: `Pay ${image.price.toFixed(2)} €` }).click();
     await page.getByText(`Thank you! ${image.title} is yours.`).waitFor();
     await page.getByTestId('owned').getByText('You own this').waitFor();
@@ -121,6 +131,7 @@ describe('commerce in the browser', () => {
     await page.getByTestId('cart-line').getByText(pack.title).waitFor();
     await page.getByTestId('cart-balance').getByText(after.toFixed(2)).waitFor();
     await screenshot(page, 'cart');
+    await checkPhoneWidth(page, 'cart-mobile');
     await page.getByRole('link', { name: 'Checkout' }).click();
     await page.waitForURL(`${baseUrl()}/checkout`);
     await page.getByRole('button', { name: `Pay ${pack.price.toFixed(2)} € from balance` }).waitFor();
@@ -138,11 +149,7 @@ describe('commerce in the browser', () => {
     await expect(orders.nth(1).locator('h3').textContent()).resolves.toBe(image.title);
     expect(await orders.first().locator('time').textContent()).toMatch(/^\d{2}\.\d{2}\.\d{4} \d{2}:\d{2}$/);
     await screenshot(page, 'order-history');
-    await page.setViewportSize({ width: 390, height: 844 });
-    const [scrollWidth, width] = (await page.evaluate('[document.scrollingElement.scrollWidth, window.innerWidth]')) as [number, number];
-    expect(scrollWidth).toBeLessThanOrEqual(width);
-    await screenshot(page, 'order-history-mobile');
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await checkPhoneWidth(page, 'order-history-mobile');
 
     const buttons = page.getByRole('button', { name: 'Download' });
     const count = await buttons.count();
@@ -247,6 +254,7 @@ describe('commerce in the browser', () => {
     await frame.getByLabel('Year').fill(String(new Date().getUTCFullYear() + 2));
     await frame.getByLabel('CVC').fill('123');
     await screenshot(page, 'payment-widget');
+    await checkPhoneWidth(page, 'payment-widget-mobile');
     await frame.getByRole('button', { name: /^Pay / }).click();
     await page.waitForURL(`${baseUrl()}/success-payment`);
     expect(await balanceMinor(context)).toBe(1500);

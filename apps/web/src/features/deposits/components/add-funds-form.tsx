@@ -111,14 +111,12 @@ export function AddFundsForm() {
   return (
     <section className="add-funds">
       <h1>{t('deposit.title')}</h1>
-      <p className="muted">
-        {t('deposit.intro', { name: currencyName })}{' '}
-        {balance.data && (
-          <span>
-            {t('balance.label', { name: currencyName })}: <Price amount={balance.data.amount} symbol={balance.data.currencySymbol} />
-          </span>
-        )}
-      </p>
+      <p className="muted">{t('deposit.intro', { name: currencyName })}</p>
+      {balance.data && (
+        <p className="deposit-balance">
+          {t('balance.label', { name: currencyName })}: <Price amount={balance.data.amount} symbol={balance.data.currencySymbol} />
+        </p>
+      )}
       {fromPurchase && <p className="deposit-note">{t('deposit.for_purchase', { amount: formatPrice(Number(params.get('amount')), symbol) })}</p>}
       {widget ? (
         <div className="form-card">
