@@ -17,8 +17,9 @@ import { healthRoutes } from './features/health/health.routes';
 import { profileRoutes } from './features/profile/profile.routes';
 import { registerWebApp } from './features/seo/web-app';
 import { siteRoutes } from './features/site/site.routes';
-import { registerErrorHandler } from './lib/error-handler';
+import { registerErrorHandler, sendError } from './lib/error-handler';
 import { registerHttpCache } from './lib/http-cache';
+import { rejectNulCharacters } from './lib/input-guard';
 import { registerSessions } from './lib/session';
 import { createLocalStorage, type Storage } from './lib/storage';
 
@@ -84,11 +85,10 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // Errors Fastify meets before any route (a malformed %-escape in the path) use the envelope too.
-    frameworkErrors: (error, _request, reply) => {
+    frameworkErrors: (error, request, reply) => {
       const badUrl = error.code === 'FST_ERR_BAD_URL';
-      void (reply as FastifyReply)
-        .code(400)
-        .send({ status: 'ERROR', message: badUrl ? 'This address is not valid: check the link for a broken %-escape.' : 'The request could not be read.' });
+      const message = badUrl ? 'This address is not valid: check the link for a broken %-escape.' : 'The request could not be read.';
+      void sendError(request, reply as FastifyReply, 400, message);
     },
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -128,6 +128,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   if (!config.isProduction) await app.register(devMailRoutes);
   await app.register(
     async (api) => {
+      api.addHook('preHandler', rejectNulCharacters);
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
       await api.register(siteRoutes);
       await api.register(catalogRoutes);

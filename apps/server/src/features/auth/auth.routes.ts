@@ -6,13 +6,13 @@ import {
   okMessage,
   registerInput,
   resetPasswordInput,
+  verifyEmailParams,
   verifyEmailQuery,
   verifyPhoneInput,
 } from '@atelier/shared';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { users } from '../../db/schema';
 import { AppError, validationError } from '../../lib/app-error';
 import { requireUser, requireVerifiedUser } from '../../lib/auth-guard';
@@ -131,7 +131,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['auth'],
-        params: z.object({ id: z.coerce.number().int().positive(), hash: z.string().regex(/^[a-f0-9]{40}$/, 'This verification link is invalid.') }),
+        params: verifyEmailParams,
         querystring: verifyEmailQuery,
         response: { 200: emailVerifyResult },
       },

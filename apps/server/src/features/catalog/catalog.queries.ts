@@ -3,6 +3,7 @@ import {
   type CatalogSort,
   type Category,
   convertMinor,
+  idFromKey,
   minorToAmount,
   type Product,
   type ProductBase,
@@ -232,10 +233,8 @@ async function attachPackItems(db: Db, list: Product[], currency: DisplayCurrenc
 
 /** A published product by numeric id or slug; a pack comes with its items. */
 export async function findProduct(db: Db, idOrSlug: string, currency: DisplayCurrency, opts: { packsOnly?: boolean } = {}): Promise<Product | null> {
-  const byKey =
-    /^\d+$/.test(idOrSlug) && idOrSlug.length < 16
-      ? sql`(${products.id} = ${Number(idOrSlug)} or ${products.slug} = ${idOrSlug})`
-      : eq(products.slug, idOrSlug);
+  const id = idFromKey(idOrSlug);
+  const byKey = id !== null ? sql`(${products.id} = ${id} or ${products.slug} = ${idOrSlug})` : eq(products.slug, idOrSlug);
   const [row] = await selectProducts(db)
     .where(and(visible, byKey, opts.packsOnly ? eq(products.productType, 'pack') : undefined))
     .orderBy(asc(products.id))
