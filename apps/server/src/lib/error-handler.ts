@@ -35,6 +35,13 @@ export function databaseDataError(err: unknown): string | null {
   return null;
 }
 
+/**
+ * The multipart parser (busboy) fails with plain errors, without a code, on a body that is not the
+ * multipart it claims to be: no boundary, or data that ends early.
+ */
+const MULTIPART_PARSE_ERROR =
+  /^(Multipart: Boundary not found|Boundary required|Unsupported Content-Type\.|Unexpected end of multipart data|\w+ terminated early due to unexpected end of multipart data)$/;
+
 const INTERNAL_MESSAGE = 'Something went wrong on our side. Please try again later.';
 
 function envelope(message: string, errors?: FieldErrors): ErrorEnvelope {
@@ -109,6 +116,9 @@ export function registerErrorHandler(app: FastifyInstance) {
       // Other client errors raised by plugins: keep the status, never echo internals.
       const message = err.statusCode === 429 ? 'Too many requests. Please slow down.' : 'The request could not be processed.';
       return sendError(request, reply, err.statusCode, message);
+    }
+    if (err instanceof Error && !err.code && MULTIPART_PARSE_ERROR.test(err.message)) {
+      return sendError(request, reply, 400, 'The multipart body could not be read: it has no boundary or ends early.');
     }
     // decodeURIComponent on a client's value (a cookie, a header) with a broken %-escape.
     if (err instanceof URIError) return sendError(request, reply, 400, 'The request holds a broken %-escape.');
