@@ -100,7 +100,9 @@ export function registerErrorHandler(app: FastifyInstance) {
       for (const issue of err.validation) {
         const field = fieldName(issue.instancePath, issue.params);
         const list = errors[field] ?? [];
-        list.push(issue.message ?? 'This value is invalid.');
+        const message = issue.message ?? 'This value is invalid.';
+        // One rule may fail twice (an id beyond the range is neither a safe integer nor under the maximum).
+        if (!list.includes(message)) list.push(message);
         errors[field] = list;
       }
       const first = Object.values(errors)[0]?.[0] ?? 'The given data was invalid.';
