@@ -1,4 +1,4 @@
-import type { CatalogMeta, CatalogSort, Category, Product, ProductBase, ProductType, Tag } from '@atelier/shared';
+import { type CatalogMeta, type CatalogSort, type Category, idFromKey, type Product, type ProductBase, type ProductType, type Tag } from '@atelier/shared';
 import { and, asc, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { categories, packItems, products, productTags, tags, users } from '../../db/schema';
@@ -243,10 +243,8 @@ async function attachPackItems(db: Db, list: Product[], currency: DisplayCurrenc
 
 /** A published product by numeric id or slug; a pack comes with its items. */
 export async function findProduct(db: Db, idOrSlug: string, currency: DisplayCurrency, opts: { packsOnly?: boolean } = {}): Promise<Product | null> {
-  const byKey =
-    /^\d+$/.test(idOrSlug) && idOrSlug.length < 16
-      ? sql`(${products.id} = ${Number(idOrSlug)} or ${products.slug} = ${idOrSlug})`
-      : eq(products.slug, idOrSlug);
+  const id = idFromKey(idOrSlug);
+  const byKey = id !== null ? sql`(${products.id} = ${id} or ${products.slug} = ${idOrSlug})` : eq(products.slug, idOrSlug);
   const [row] = await selectProducts(db)
     .where(and(visible, byKey, opts.packsOnly ? eq(products.productType, 'pack') : undefined))
     .orderBy(asc(products.id))

@@ -331,3 +331,29 @@ describe('HTTP caching', () => {
     expect((await get('/api/is-auth')).headers.etag).toBeUndefined();
   });
 });
+
+describe('malformed input', () => {
+  it('refuses a NUL character in the search, the currency or a slug with 422 naming the field', async () => {
+    const cases: [string, string, string][] = [
+      ['/api/products/catalog?search=a%00b', 'search', 'The search may not contain a NUL character.'],
+      ['/api/packs?search=%00', 'search', 'The search may not contain a NUL character.'],
+      ['/api/products/catalog?currency=%00', 'currency', 'The currency may not contain a NUL character.'],
+      ['/api/products/a%00b/info', 'slug', 'The product may not contain a NUL character.'],
+      ['/api/packs/%00/info', 'slug', 'The product may not contain a NUL character.'],
+    ];
+    for (const [url, field, message] of cases) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(422);
+      expect(res.json(), url).toEqual({ status: 'ERROR', message, errors: { [field]: [message] } });
+    }
+  });
+
+  it('refuses a category id beyond the range of ids, and answers 404 for a product id beyond it', async () => {
+    const res = await get('/api/products/catalog?categories_id=9223372036854775808');
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors['categories_id.0']).toEqual(['The category id must be a whole number from 1 to 9007199254740991.']);
+    for (const url of ['/api/products/9223372036854775808/info', '/api/packs/123456789012345678901234/info']) {
+      expect((await get(url)).statusCode, url).toBe(404);
+    }
+  });
+});

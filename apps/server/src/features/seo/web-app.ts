@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import zlib, { brotliCompressSync, gzipSync } from 'node:zlib';
-import { PRODUCT_TYPES, splitLocale } from '@atelier/shared';
+import { hasNulCharacter, PRODUCT_TYPES, splitLocale } from '@atelier/shared';
 import { jsonScriptTag, PRELOAD_ELEMENT_ID, type Preload } from '@atelier/shared/preload';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -24,7 +24,8 @@ async function metaForPath(db: Db, urlPath: string): Promise<PageMeta | null | u
   const match = /^\/(products|packs|profile|page)\/([^/]+)\/?$/.exec(urlPath);
   if (!match) return undefined;
   const key = decodeSegment(match[2]!);
-  if (key === null || key.length > 200) return null;
+  // A key no item can have (a broken escape, too long, a NUL character) is simply not found.
+  if (key === null || key.length > 200 || hasNulCharacter(key)) return null;
   switch (match[1]) {
     case 'products':
       // products/{type} is the list filtered by type (SPEC §2), not a product.
