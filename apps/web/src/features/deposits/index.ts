@@ -4,6 +4,7 @@ export { useBalance, useInternalCurrencyName } from './api/balance';
 export { AddFundsForm } from './components/add-funds-form';
 export { BalanceCard } from './components/balance-card';
 export { DepositHistory } from './components/deposit-history';
+export { HeaderBalance } from './components/header-balance';
 export { PaymentFailed, PaymentSuccess } from './components/payment-result';
 export { ProcessingPayment } from './components/processing-payment';
 export { addFundsUrl } from './return-to';
