@@ -25,7 +25,7 @@ const fastifyClientErrors: Record<string, { status: number; message: string }> =
 const DATA_ERROR_CODES = new Set(['22021', '22P05', '22003', '22P02', '22001']);
 
 /** The PostgreSQL data exception behind an error (drizzle wraps the driver's error as its cause), if any. */
-export function databaseDataError(err: unknown): string | null {
+function databaseDataError(err: unknown): string | null {
   let current: unknown = err;
   for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
     const code = (current as { code?: unknown }).code;
@@ -70,7 +70,7 @@ export function isPageRequest(request: FastifyRequest): boolean {
 const PAGE_TITLES: Record<number, string> = { 400: 'This address cannot be opened', 404: 'Page not found', 429: 'Too many requests' };
 
 /** A plain HTML error page: no script, no stylesheet to load, nothing that can fail in turn. */
-export function errorPage(status: number, message: string): string {
+function errorPage(status: number, message: string): string {
   const title = PAGE_TITLES[status] ?? (status >= 500 ? 'Something went wrong' : 'This page cannot be shown');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)} — Atelier</title><style>body{font-family:system-ui,sans-serif;max-width:560px;margin:15vh auto;padding:0 16px;color:#17151f}a{color:inherit}</style></head><body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p><p><a href="/">Back to the home page</a></p></main></body></html>`;
 }
