@@ -140,6 +140,8 @@ describe('sandbox card payments', () => {
     // The token was single-use.
     const again = await postForm(path, card('4242424242424242'));
     expect(again.statusCode).toBe(410);
+    // Not a dead end: the page leads back to Add Funds (the fail page's Try Again lands here).
+    expect(again.body).toContain('<a href="/deposit/create">Add Funds</a>');
     expect(await balanceMinor(t.app, u.id)).toBe(2500);
 
     // Only the last four digits are kept.
