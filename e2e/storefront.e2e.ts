@@ -116,12 +116,14 @@ describe('storefront', () => {
     expect(before).toMatch(/^\d+\.\d{2}€$/);
 
     await page.getByRole('banner').getByTestId('currency-select').selectOption('USD');
-    await page.waitForFunction(
-      `(() => { const el = document.querySelector('[data-testid="product-grid"] [data-testid="price"]'); return el && el.textContent !== ${JSON.stringify(before)} && el.textContent.endsWith('$'); })()`,
-    );
+    // A function, not a string: the pages' Content-Security-Policy forbids evaluating strings as code.
+    await page.waitForFunction((previous) => {
+      const el = document.querySelector('[data-testid="product-grid"] [data-testid="price"]');
+      return Boolean(el && el.textContent !== previous && el.textContent?.endsWith('$'));
+    }, before);
     const usd = (await firstPrice.textContent())!;
     expect(usd).toMatch(/^\d+\.\d{2}\$$/);
-    expect(await page.evaluate("localStorage.getItem('selectedCurrency')")).toBe('USD');
+    expect(await page.evaluate(() => localStorage.getItem('selectedCurrency'))).toBe('USD');
 
     await page.reload();
     await page.getByTestId('product-grid').getByTestId('price').first().waitFor();
