@@ -116,14 +116,16 @@ describe('storefront', () => {
     expect(before).toMatch(/^\d+\.\d{2}€$/);
 
     await page.getByRole('banner').getByTestId('currency-select').selectOption('USD');
-    // A function, not a string: the pages' Content-Security-Policy forbids evaluating strings as code.
+    // A function, not a string: the pages' Content-Security-Policy forbids evaluating strings as code
+    // (this file is typed without the DOM library, so the page's globals are reached through globalThis).
     await page.waitForFunction((previous) => {
-      const el = document.querySelector('[data-testid="product-grid"] [data-testid="price"]');
+      const doc = (globalThis as unknown as { document: { querySelector(s: string): { textContent: string | null } | null } }).document;
+      const el = doc.querySelector('[data-testid="product-grid"] [data-testid="price"]');
       return Boolean(el && el.textContent !== previous && el.textContent?.endsWith('$'));
     }, before);
     const usd = (await firstPrice.textContent())!;
     expect(usd).toMatch(/^\d+\.\d{2}\$$/);
-    expect(await page.evaluate(() => localStorage.getItem('selectedCurrency'))).toBe('USD');
+    expect(await page.evaluate("localStorage.getItem('selectedCurrency')")).toBe('USD');
 
     await page.reload();
     await page.getByTestId('product-grid').getByTestId('price').first().waitFor();
