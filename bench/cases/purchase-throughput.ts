@@ -202,10 +202,7 @@ export const purchaseThroughput: BenchCase = {
         .from(orders)
         .where(inArray(orders.buyerId, buyerIds));
       const [owned] = await db.select({ n: sql<string>`count(*)` }).from(userProducts).where(inArray(userProducts.userId, buyerIds));
-      const buyerBalances = await db
-        .select({ b: ledgerAccounts.balanceMinor })
-        .from(ledgerAccounts)
-        .where(inArray(ledgerAccounts.userId, buyerIds));
+      const buyerBalances = await db.select({ b: ledgerAccounts.balanceMinor }).from(ledgerAccounts).where(inArray(ledgerAccounts.userId, buyerIds));
       const spentByBalance = deposited - sum(buyerBalances.map((r) => Number(r.b)));
       const problems: string[] = [];
       if (ledger.unbalancedTransactions.length) problems.push(`${ledger.unbalancedTransactions.length} unbalanced journal transactions`);
@@ -219,7 +216,9 @@ export const purchaseThroughput: BenchCase = {
       const value = sum(target) / target.length;
       const base2 = sum(baseline) / baseline.length;
       const ratio = value / base2;
-      console.log(`  profile rounds: ${baseline.map((v) => v.toFixed(0)).join(', ')} req/s; purchase rounds: ${target.map((v) => v.toFixed(0)).join(', ')} req/s`);
+      console.log(
+        `  profile rounds: ${baseline.map((v) => v.toFixed(0)).join(', ')} req/s; purchase rounds: ${target.map((v) => v.toFixed(0)).join(', ')} req/s`,
+      );
       console.log(
         `  ${bought} purchases (${(Number(orderRows!.spent) / 100).toFixed(2)} EUR) from ${(deposited / 100).toFixed(2)} EUR deposited; ` +
           `ledger: ${ledger.unbalancedTransactions.length} unbalanced, ${ledger.driftedAccounts.length} drifted, total ${ledger.totalMinor}; ` +
