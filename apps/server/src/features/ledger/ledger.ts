@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { ledgerAccounts, ledgerEntries, ledgerTransactions } from '../../db/schema';
 
@@ -129,26 +129,52 @@ export async function openTransfer(tx: Db, opts: { reason: string; idempotency?:
 
 /**
  * The second half: locks the accounts (in id order), checks no non-negative account goes below zero
- * (InsufficientFunds), and writes the entries. The locks are held until commit, so a caller whose sales
- * all touch one shared account (platform revenue) calls this last, just before it commits.
+ * (InsufficientFunds), and writes the entries, all in one statement, so the locks, held until commit,
+ * cost one round trip less. A caller whose sales all touch one shared account (platform revenue) calls
+ * this last, just before it commits.
  */
 export async function postTransfer(tx: Db, transactionId: number, lines: TransferLine[]): Promise<void> {
-  const merged = normalizeLines(lines);
-  const ids = merged.map((l) => l.accountId).sort((a, b) => a - b);
-  if (!ids.length) return;
-  const locked = await tx
-    .select({ id: ledgerAccounts.id, balance: ledgerAccounts.balanceMinor, allowNegative: ledgerAccounts.allowNegative })
-    .from(ledgerAccounts)
-    .where(inArray(ledgerAccounts.id, ids))
-    .orderBy(asc(ledgerAccounts.id))
-    .for('update');
-  if (locked.length !== ids.length) throw new Error('A ledger transfer names an unknown account.');
-  for (const line of merged) {
-    const account = locked.find((a) => a.id === line.accountId)!;
-    const after = Number(account.balance) + line.amountMinor;
-    if (after < 0 && !account.allowNegative) throw new InsufficientFunds(account.id, -after);
+  const normalized = normalizeLines(lines);
+  const merged = [...normalized].sort((a, b) => a.accountId - b.accountId);
+  if (!merged.length) return;
+  const bigints = (values: number[]) =>
+    sql`array[${sql.join(
+      values.map((v) => sql`${v}`),
+      sql`, `,
+    )}]::bigint[]`;
+  // `locked` takes the row locks in id order; the entries are written only when every account exists
+  // and none would go below zero; their trigger then moves the cached balances of the locked rows.
+  const result = await tx.execute(sql`
+    with lines as (
+      select * from unnest(${bigints(merged.map((l) => l.accountId))}, ${bigints(merged.map((l) => l.amountMinor))}) as l(account_id, amount_minor)
+    ),
+    locked as materialized (
+      select id, balance_minor, allow_negative from ledger_accounts where id in (select account_id from lines) order by id for update
+    ),
+    checked as materialized (
+      select l.account_id, l.amount_minor, k.id is not null as known,
+             coalesce(k.balance_minor + l.amount_minor < 0 and not k.allow_negative, false) as short,
+             k.balance_minor + l.amount_minor as after
+      from lines l left join locked k on k.id = l.account_id
+    ),
+    written as (
+      insert into ledger_entries (transaction_id, account_id, amount_minor)
+      select ${transactionId}, account_id, amount_minor from checked
+      where (select count(*) from locked) = ${merged.length} and not exists (select 1 from checked where short or not known)
+      order by account_id
+      returning account_id
+    )
+    select account_id, known, short, after, (select count(*) from locked) as locked, (select count(*) from written) as written from checked`);
+  const rows = (
+    result as unknown as { rows: { account_id: string | number; known: boolean; short: boolean; after: string | number | null; written: string | number }[] }
+  ).rows;
+  if (rows.some((r) => !r.known)) throw new Error('A ledger transfer names an unknown account.');
+  // The first short account in the caller's order is the one reported, as before.
+  for (const line of normalized) {
+    const short = rows.find((r) => Number(r.account_id) === line.accountId && r.short);
+    if (short) throw new InsufficientFunds(line.accountId, -Number(short.after));
   }
-  await tx.insert(ledgerEntries).values(merged.map((l) => ({ transactionId, accountId: l.accountId, amountMinor: l.amountMinor })));
+  if (Number(rows[0]?.written ?? 0) !== merged.length) throw new Error('A ledger transfer wrote fewer entries than it has lines.');
 }
 
 export type LedgerCheck = {
