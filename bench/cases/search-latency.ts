@@ -16,7 +16,8 @@ const EUR = { code: 'EUR', symbol: '€', rate: '1', decimals: 2 };
 
 /**
  * What visitors type: title words, tags, an adjective and a noun together, words found only in some
- * descriptions, and misspellings that full text misses and the trigram fallback finds.
+ * descriptions, and misspellings within the typo budget (one typo from 5 letters, two from 9; a swap
+ * of two letters is one typo), alone and next to a correct word.
  */
 const SEARCHES = [
   'lantern',
@@ -49,6 +50,12 @@ const SEARCHES = [
   'glacer',
   'lighthose',
   'volcanoe',
+  'portriat',
+  'lanetrn',
+  'isometirc',
+  'watercolour',
+  'cathedarl nebula',
+  'silent rvier',
 ];
 
 /**

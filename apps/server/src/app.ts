@@ -24,8 +24,9 @@ import { storageRoutes } from './features/storage/storage.routes';
 import { userRoutes } from './features/users';
 import { registerGuards } from './lib/auth-guard';
 import { type ChangeFeed, createChangeFeed } from './lib/change-feed';
-import { registerErrorHandler } from './lib/error-handler';
+import { registerErrorHandler, sendError } from './lib/error-handler';
 import { registerHttpCache } from './lib/http-cache';
+import { rejectNulCharacters } from './lib/input-guard';
 import { createJobs, type Jobs } from './lib/jobs';
 import { registerMailDelivery } from './lib/mail';
 import { registerSecurityHeaders } from './lib/security-headers';
@@ -127,11 +128,10 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // Errors Fastify meets before any route (a malformed %-escape in the path) use the envelope too.
-    frameworkErrors: (error, _request, reply) => {
+    frameworkErrors: (error, request, reply) => {
       const badUrl = error.code === 'FST_ERR_BAD_URL';
-      void (reply as FastifyReply)
-        .code(400)
-        .send({ status: 'ERROR', message: badUrl ? 'This address is not valid: check the link for a broken %-escape.' : 'The request could not be read.' });
+      const message = badUrl ? 'This address is not valid: check the link for a broken %-escape.' : 'The request could not be read.';
+      void sendError(request, reply as FastifyReply, 400, message);
     },
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -184,6 +184,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   if (!config.isProduction) await app.register(devMailRoutes);
   await app.register(
     async (api) => {
+      api.addHook('preHandler', rejectNulCharacters);
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
       await api.register(siteRoutes);
       await api.register(catalogRoutes);

@@ -1,14 +1,12 @@
 import { z } from 'zod';
 import { MIN_NEW_PASSWORD_LENGTH } from './constants';
+import { idParam, requiredText, slugOrIdParam, text } from './fields';
 
 /** The server's own floor for any new password (ASVS L2 asks for at least 8). */
 export const SERVER_MIN_PASSWORD_LENGTH = 8;
 
 const required = (label: string) => ({ error: `The ${label} field is required.` });
-const requiredText = (label: string, max = 100) =>
-  z.string(required(label)).trim().min(1, `The ${label} field is required.`).max(max, `The ${label} may have at most ${max} characters.`);
-const email = z
-  .string(required('email'))
+const email = text('email', required('email'))
   .trim()
   .min(1, 'The email field is required.')
   .max(254, 'The email may have at most 254 characters.')
@@ -41,6 +39,9 @@ export const userProfile = profileBase.extend({
 export type UserProfile = z.infer<typeof userProfile>;
 
 export const publicProfile = profileBase.extend({ products_count: z.number().int() });
+
+/** GET /api/user/public-profile/{id}: a creator by nickname or id. */
+export const publicProfileParams = z.object({ id: slugOrIdParam('profile', 60) });
 export type PublicProfile = z.infer<typeof publicProfile>;
 
 export const isAuthAnswer = z.object({ status: z.literal('OK'), authenticated: z.boolean() });
@@ -49,7 +50,7 @@ export type IsAuthAnswer = z.infer<typeof isAuthAnswer>;
 /** SPEC §3 login payload: `username` holds the e-mail. */
 export const loginInput = z.object({
   username: email,
-  password: z.string(required('password')).min(1, 'The password field is required.').max(200),
+  password: text('password', required('password')).min(1, 'The password field is required.').max(200),
 });
 export type LoginInput = z.infer<typeof loginInput>;
 
@@ -59,9 +60,9 @@ export const registerInput = z
     name: requiredText('name'),
     surname: requiredText('surname'),
     email,
-    phone: z.string(required('phone')).trim().min(1, 'The phone field is required.').max(25, 'The phone may have at most 25 characters.'),
-    password: z.string(required('password')).min(1, 'The password field is required.').max(200, 'The password may have at most 200 characters.'),
-    passConfirm: z.string(required('password confirmation')).min(1, 'Please confirm the password.'),
+    phone: text('phone', required('phone')).trim().min(1, 'The phone field is required.').max(25, 'The phone may have at most 25 characters.'),
+    password: text('password', required('password')).min(1, 'The password field is required.').max(200, 'The password may have at most 200 characters.'),
+    passConfirm: text('password confirmation', required('password confirmation')).min(1, 'Please confirm the password.').max(200),
     terms_agreed: z.literal(true, { error: 'You must accept the terms and the privacy policy.' }),
   })
   .refine((v) => v.password === v.passConfirm, { path: ['passConfirm'], message: 'The passwords do not match.' });
@@ -70,9 +71,9 @@ export type RegisterInput = z.infer<typeof registerInput>;
 /** SPEC §3 password change payload, with the client rules and texts of SPEC §5. */
 export const changePasswordInput = z
   .object({
-    cur_password: z.string().max(200),
-    new_password: z.string().max(200),
-    repeat_password: z.string().max(200),
+    cur_password: text('current password').max(200),
+    new_password: text('new password').max(200),
+    repeat_password: text('repeated password').max(200),
   })
   .superRefine((v, ctx) => {
     if (!v.cur_password || !v.new_password || !v.repeat_password) {
@@ -93,16 +94,15 @@ export const updateProfileInput = z.object({
   name: requiredText('name'),
   surname: requiredText('surname'),
   email,
-  phone: z.string().trim().max(25, 'The phone may have at most 25 characters.'),
-  about_me: z.string().trim().max(2000, 'About me may have at most 2000 characters.').default(''),
+  phone: text('phone').trim().max(25, 'The phone may have at most 25 characters.'),
+  about_me: text('about me').trim().max(2000, 'About me may have at most 2000 characters.').default(''),
   hourly_rate: z.coerce
     .number({ error: 'The hourly rate must be a number.' })
     .min(0, 'The hourly rate cannot be negative.')
     .max(100_000, 'The hourly rate may be at most 100000.')
     .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, 'The hourly rate may have at most 2 decimals.')
     .default(0),
-  nickname: z
-    .string()
+  nickname: text('nickname')
     .trim()
     .regex(/^[a-z0-9](?:[a-z0-9._-]{1,28}[a-z0-9])$/i, 'The nickname may use 3-30 letters, digits, dots, dashes and underscores.')
     .optional(),
@@ -115,24 +115,29 @@ export type ForgotPasswordInput = z.infer<typeof forgotPasswordInput>;
 export const resetPasswordInput = z
   .object({
     email,
-    token: z.string().min(10, 'This reset link is invalid.').max(200),
-    password: z.string(required('password')).min(1, 'The password field is required.').max(200),
-    password_confirmation: z.string().min(1, 'Please confirm the password.'),
+    token: text('token').min(10, 'This reset link is invalid.').max(200),
+    password: text('password', required('password')).min(1, 'The password field is required.').max(200),
+    password_confirmation: text('password confirmation').min(1, 'Please confirm the password.').max(200),
   })
   .refine((v) => v.password === v.password_confirmation, { path: ['password_confirmation'], message: 'The passwords do not match.' });
 export type ResetPasswordInput = z.infer<typeof resetPasswordInput>;
 
-export const deleteAccountInput = z.object({ password: z.string().min(1, 'Please enter your password to confirm.').max(200) });
+export const deleteAccountInput = z.object({ password: text('password').min(1, 'Please enter your password to confirm.').max(200) });
 export type DeleteAccountInput = z.infer<typeof deleteAccountInput>;
 
+/** The path of an e-mail verification link: the user's id and the hash of the address. */
+export const verifyEmailParams = z.object({
+  id: idParam('user id'),
+  hash: text('hash').regex(/^[a-f0-9]{40}$/, 'This verification link is invalid.'),
+});
+
 export const verifyEmailQuery = z.object({
-  expires: z.coerce.number().int(),
-  signature: z.string().regex(/^[a-f0-9]{64}$/, 'This verification link is invalid.'),
+  expires: z.coerce.number({ error: 'This verification link is invalid.' }).int('This verification link is invalid.'),
+  signature: text('signature').regex(/^[a-f0-9]{64}$/, 'This verification link is invalid.'),
 });
 
 export const verifyPhoneInput = z.object({
-  code: z
-    .string()
+  code: text('code')
     .trim()
     .regex(/^\d{6}$/, 'Enter the 6-digit code.'),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CATALOG_MAX_PAGE_SIZE, CATALOG_PAGE_SIZE, PRODUCT_TYPES, RANDOM_PRODUCTS_DEFAULT } from './constants';
+import { idParam, slugOrIdParam, text } from './fields';
 
 export const productType = z.enum(PRODUCT_TYPES, { error: `The product type must be one of: ${PRODUCT_TYPES.join(', ')}.` });
 
@@ -72,28 +73,17 @@ const pageParam = z.coerce
   .max(100_000, 'The page is too large.')
   .default(1);
 
-const searchParam = z.string().trim().max(200, 'The search may have at most 200 characters.').optional();
+const searchParam = text('search').trim().max(200, 'The search may have at most 200 characters.').optional();
 
 /** `?categories_id=3`, `?categories_id=3,4`, `?categories_id=3&categories_id=4` or `categories_id[]=3`. */
-const categoryIds = z.preprocess(
-  (value) => {
-    if (value === undefined || value === '') return undefined;
-    const list = (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(','));
-    return list.map((v) => v.trim()).filter((v) => v !== '');
-  },
-  z
-    .array(
-      z.coerce
-        .number({ error: 'Categories must be given by their ids.' })
-        .int('Categories must be given by their ids.')
-        .positive('Categories must be given by their ids.'),
-    )
-    .max(50, 'At most 50 categories may be given.')
-    .optional(),
-);
+const categoryIds = z.preprocess((value) => {
+  if (value === undefined || value === '') return undefined;
+  const list = (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(','));
+  return list.map((v) => v.trim()).filter((v) => v !== '');
+}, z.array(idParam('category id')).max(50, 'At most 50 categories may be given.').optional());
 
 /** The display currency: an ISO code (the X-Currency header may give it instead). */
-const currencyParam = z.string().trim().toUpperCase().max(10).optional();
+const currencyParam = text('currency').trim().toUpperCase().max(10, 'The currency must be an ISO code such as EUR.').optional();
 
 export const catalogQuery = z.object({
   page: pageParam,
@@ -111,6 +101,8 @@ export const packsQuery = z.object({
   page: pageParam,
   limit: limitParam(CATALOG_PAGE_SIZE),
   sort: sortParam.optional(),
+  /** Packs holding works of this type (`pack`: every pack). */
+  product_type: productType.optional(),
   search: searchParam,
   currency: currencyParam,
 });
@@ -123,7 +115,7 @@ export type RandomQuery = z.infer<typeof randomQuery>;
 export const shortListQuery = z.object({ limit: limitParam(RANDOM_PRODUCTS_DEFAULT), product_type: productType.optional(), currency: currencyParam });
 export type ShortListQuery = z.infer<typeof shortListQuery>;
 
-export const productInfoParams = z.object({ slug: z.string().trim().min(1).max(200) });
+export const productInfoParams = z.object({ slug: slugOrIdParam('product') });
 export const currencyOnlyQuery = z.object({ currency: currencyParam });
 
 /** SPEC §3 country: id is the ISO 3166-1 numeric code, code the alpha-2 code. */

@@ -4,6 +4,7 @@ export * from './catalog';
 export * from './constants';
 export * from './deposits';
 export * from './envelope';
+export * from './fields';
 export * from './health';
 export { de } from './i18n/de';
 export { en, type TranslationKey } from './i18n/en';

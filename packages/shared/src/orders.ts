@@ -55,6 +55,17 @@ export type PurchaseResult = z.infer<typeof purchaseResult>;
 export const downloadQuery = z.object({ id: positiveId('order'), product_id: positiveId('product') });
 export type DownloadQuery = z.infer<typeof downloadQuery>;
 
+/** GET /api/purchase/owned?product_id=: does the signed-in user own this product (or pack), and its downloads. */
+export const ownedQuery = z.object({ product_id: positiveId('product') });
+export const ownership = z.object({
+  owned: z.boolean(),
+  /** The order that bought it; null when not owned. */
+  order_id: z.number().int().nullable(),
+  /** One download per file: the product itself, or each item of a pack. */
+  downloads: z.array(z.object({ product_id: z.number().int(), title: z.string(), url: z.string() })),
+});
+export type Ownership = z.infer<typeof ownership>;
+
 /** POST /api/purchase/generate-image: format and size are an id or a title from the settings lists. */
 export const generateImageInput = z.object({
   prompt_id: positiveId('prompt'),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { slugOrIdParam, text } from './fields';
 
 /** SPEC §3 site settings: the payload of GET /api/settings. */
 export const listItem = z.object({ id: z.number().int(), title: z.string() });
@@ -50,16 +51,21 @@ export type Language = z.infer<typeof language>;
 export const dictionary = z.record(z.string(), z.string());
 export type Dictionary = z.infer<typeof dictionary>;
 
-export const localeParams = z.object({ locale: z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'Unknown locale.') });
+export const localeParams = z.object({ locale: text('locale').regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'Unknown locale.') });
 
 /** POST /api/contact: the contact page's form. */
 export const contactInput = z.object({
-  name: z.string({ error: 'Please enter your name.' }).trim().min(1, 'Please enter your name.').max(100, 'The name may have at most 100 characters.'),
-  email: z.email({ error: 'Please enter a valid e-mail address.' }).max(254),
-  message: z
-    .string({ error: 'Please write a message.' })
+  name: text('name', { error: 'Please enter your name.' }).trim().min(1, 'Please enter your name.').max(100, 'The name may have at most 100 characters.'),
+  email: text('email', { error: 'Please enter a valid e-mail address.' })
+    .trim()
+    .max(254, 'The email may have at most 254 characters.')
+    .pipe(z.email({ error: 'Please enter a valid e-mail address.' })),
+  message: text('message', { error: 'Please write a message.' })
     .trim()
     .min(10, 'The message must have at least 10 characters.')
     .max(5000, 'The message may have at most 5000 characters.'),
 });
 export type ContactInput = z.infer<typeof contactInput>;
+
+/** GET /api/static-pages/{id}: a page by its slug or id. */
+export const staticPageParams = z.object({ id: slugOrIdParam('page', 100) });

@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
+import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -73,7 +74,7 @@ export async function openDatabase(opts: { url?: string; pgliteDir: string }): P
     await db.execute(sql`select 1`);
     return { db, kind: 'postgres', listen: pgListener(opts.url), close: () => pool.end() };
   }
-  const client = await PGlite.create(opts.pgliteDir, { extensions: { pg_trgm } });
+  const client = await PGlite.create(opts.pgliteDir, { extensions: { pg_trgm, fuzzystrmatch } });
   await client.exec(`SET statement_timeout = ${STATEMENT_TIMEOUT_MS}`);
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {

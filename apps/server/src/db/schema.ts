@@ -96,8 +96,6 @@ export const products = pgTable(
   (t) => [
     uniqueIndex('products_slug_idx').on(t.slug),
     index('products_search_idx').using('gin', t.searchDocument),
-    /** pg_trgm: finds a misspelled title word when full text finds nothing. */
-    index('products_title_trgm_idx').using('gin', sql`${t.title} gin_trgm_ops`),
     index('products_status_created_idx').on(t.status, t.createdAt),
     index('products_type_idx').on(t.productType, t.id),
     index('products_category_idx').on(t.categoryId),

@@ -1,63 +1,40 @@
 import { splitLocale } from '@atelier/shared/i18n/locales';
+import { PAGE_LIST, type PageName, pageAccess, pageDef } from '@atelier/shared/pages';
 import { createBrowserRouter, matchRoutes, Navigate, type RouteObject } from 'react-router';
 import { GuestOnly, RequireAuth } from './guards';
 import { AppLayout } from './layout/app-layout';
 import type { RouteMeta } from './route-meta';
 
-type Page = () => Promise<{ Component: React.ComponentType }>;
+type RouteModule = { Component: React.ComponentType };
 
-const placeholder: Page = () => import('./routes/placeholder');
+/** Every page module, loaded on demand (a first visit fetches only what it shows); the page table names them. */
+const ROUTE_MODULES = import.meta.glob<RouteModule>(['./routes/*.tsx', '!./routes/*.test.tsx']);
 
-/** One route of SPEC §2: its page module loads on demand, so a first visit fetches only what it shows. */
-function page(path: string, load: Page, meta: RouteMeta, children?: RouteObject[]): RouteObject {
-  return { ...(path === '' ? { index: true as const } : { path, children }), handle: meta, lazy: load };
+/** The route of one page of the table, with the pages nested in it. */
+function pageRoute(name: PageName): RouteObject {
+  const page = pageDef(name);
+  const load = ROUTE_MODULES[`./routes/${page.module}.tsx`];
+  if (!load) throw new Error(`The page "${name}" names src/app/routes/${page.module}.tsx, which does not exist.`);
+  const handle: RouteMeta = { name, title: page.title, background: page.background };
+  const children = PAGE_LIST.filter((p) => p.parent === name).map((p) => pageRoute(p.name));
+  const where = page.path === '' ? { index: true as const } : { path: page.path, ...(children.length ? { children } : {}) };
+  return { ...where, handle, lazy: load };
 }
 
-/** Every screen of SPEC §2 in one place, grouped by who may open it. */
+/** The top-level pages one guard lets through. */
+const pagesFor = (access: ReturnType<typeof pageAccess>) => PAGE_LIST.filter((p) => !p.parent && pageAccess(p.name) === access).map((p) => pageRoute(p.name));
+
+/**
+ * Every screen of SPEC §2, built from the page table (packages/shared/src/pages.ts), grouped by who
+ * may open it. A new page is a table entry plus its module under ./routes; nothing here changes.
+ */
 export const routes: RouteObject[] = [
   {
     element: <AppLayout />,
     children: [
-      page('/', () => import('./routes/home'), { title: 'nav.home', background: 'home' }),
-      page('/products/:param?', () => import('./routes/products'), { title: 'products.title' }),
-      page('/packs/:slug', () => import('./routes/pack'), { title: 'products.type_pack' }),
-      page('/profile/:username', () => import('./routes/public-profile'), { title: 'nav.my_profile', background: 'profile' }),
-      page('/contact', () => import('./routes/contact'), { title: 'pages.contact_title' }),
-      page('/page/:id', () => import('./routes/static-page'), { title: 'Atelier', background: 'legal' }),
-      page('/email/verify/:id/:hash', () => import('./routes/verify-email-link'), { title: 'auth.verify_title', background: 'auth' }),
-      page('/email/verify/success', () => import('./routes/verify-email-success'), { title: 'auth.verify_done_title', background: 'auth' }),
-      page('/email/verify/already-success', () => import('./routes/verify-email-already'), { title: 'auth.verify_done_title', background: 'auth' }),
-      page('/forbidden', () => import('./routes/forbidden'), { title: 'pages.forbidden_title' }),
-      page('/404', () => import('./routes/not-found'), { title: 'pages.not_found_title' }),
-      {
-        element: <GuestOnly />,
-        children: [
-          page('/login', () => import('./routes/login'), { title: 'auth.sign_in', background: 'auth' }),
-          page('/register', () => import('./routes/register'), { title: 'auth.register', background: 'auth' }),
-          page('/forgot-password', () => import('./routes/forgot-password'), { title: 'auth.forgot_password', background: 'auth' }),
-          page('/reset-password', () => import('./routes/reset-password'), { title: 'auth.reset_title', background: 'auth' }),
-        ],
-      },
-      {
-        element: <RequireAuth />,
-        children: [
-          page('/verification', () => import('./routes/verification'), { title: 'auth.phone_title' }),
-          page('/email/verify', () => import('./routes/verify-email'), { title: 'auth.verify_title', background: 'auth' }),
-          page('/dashboard', () => import('./routes/dashboard'), { title: 'nav.my_profile' }, [
-            page('', placeholder, { title: 'dashboard.my_projects' }),
-            page('orders', placeholder, { title: 'dashboard.order_history' }),
-            page('contact', () => import('./routes/dashboard-contact'), { title: 'dashboard.contact_information' }),
-            page('chat', placeholder, { title: 'dashboard.chat' }),
-            page('deposits', placeholder, { title: 'Deposit history' }),
-          ]),
-          page('/deposit/create', placeholder, { title: 'deposit.title' }),
-          page('/success-payment', placeholder, { title: 'payment.success_title' }),
-          page('/fail-payment', placeholder, { title: 'payment.failed_title' }),
-          page('/processing-payment', placeholder, { title: 'payment.processing_title' }),
-          page('/cart', placeholder, { title: 'nav.cart' }),
-          page('/checkout', placeholder, { title: 'Checkout' }),
-        ],
-      },
+      ...pagesFor('public'),
+      { element: <GuestOnly />, children: pagesFor('guest') },
+      { element: <RequireAuth />, children: pagesFor('signed-in') },
       { path: '*', element: <Navigate to="/404" replace /> },
     ],
   },

@@ -62,6 +62,8 @@ export type RequestOptions = {
    * has its own URL (HTTP caches, the page's preloaded answers). Other calls do not send it.
    */
   currency?: string | null;
+  /** Extra request headers (a purchase's Idempotency-Key). */
+  headers?: Record<string, string>;
 };
 
 function buildUrl(path: string, query: RequestOptions['query'], currency: string | null | undefined, method: string): string {
@@ -85,7 +87,7 @@ export async function ensureCsrfCookie(): Promise<void> {
 export async function apiResponse(path: string, opts: RequestOptions = {}): Promise<Response> {
   const method = opts.method ?? 'GET';
   const currency = opts.currency;
-  const headers: Record<string, string> = { Accept: 'application/json', 'X-Frontend-Language': currentLanguage() };
+  const headers: Record<string, string> = { ...opts.headers, Accept: 'application/json', 'X-Frontend-Language': currentLanguage() };
   if (currency) headers['X-Currency'] = currency;
   let body: BodyInit | undefined;
   if (STATE_CHANGING.has(method)) {

@@ -21,3 +21,21 @@ export function applyServerErrors<T extends FieldValues>(err: unknown, setError:
 export function messageOf(err: unknown, fallback: string): string {
   return err instanceof Error && err.message ? err.message : fallback;
 }
+
+/**
+ * SPEC §8: the server's message when it sent one, else the screen's own fallback (also when the
+ * call never got an answer, or the answer had no message).
+ */
+export function serverMessageOr(err: unknown, fallback: string): string {
+  if (err instanceof ApiError && err.status > 0 && err.message && !err.message.startsWith('Request failed')) return err.message;
+  return fallback;
+}
+
+/**
+ * SPEC §8 store messages: the server's message when it answered with one, `failed` when it answered
+ * without one, `broken` when the call got no answer at all.
+ */
+export function failureMessage(err: unknown, failed: string, broken: string): string {
+  if (err instanceof ApiError && err.status > 0) return serverMessageOr(err, failed);
+  return broken;
+}

@@ -7,13 +7,13 @@ import {
   okMessage,
   registerInput,
   resetPasswordInput,
+  verifyEmailParams,
   verifyEmailQuery,
   verifyPhoneInput,
 } from '@atelier/shared';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { users } from '../../db/schema';
 import { AppError, validationError } from '../../lib/app-error';
 import { currentUser, guard } from '../../lib/auth-guard';
@@ -155,7 +155,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['auth'],
-        params: z.object({ id: z.coerce.number().int().positive(), hash: z.string().regex(/^[a-f0-9]{40}$/, 'This verification link is invalid.') }),
+        params: verifyEmailParams,
         querystring: verifyEmailQuery,
         response: { 200: emailVerifyResult },
       },

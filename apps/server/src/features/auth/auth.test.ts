@@ -239,3 +239,30 @@ describe('sessions', () => {
     expect((await client.get('/api/is-auth')).json().authenticated).toBe(false);
   });
 });
+
+describe('malformed input', () => {
+  it('refuses a NUL character in the sign-up with a message per field, and creates no account', async () => {
+    const person = newPerson({ name: 'Ines\u0000', surname: '\u0000' });
+    const res = await new TestClient(t.app).post('/api/register', person);
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors).toEqual({
+      name: ['The name may not contain a NUL character.'],
+      surname: ['The surname may not contain a NUL character.'],
+    });
+    expect((await signIn(t.app, person.email, person.password)).res.statusCode).toBe(422);
+  });
+
+  it('signs up a person whose name is only digits (the nickname is never read as an id)', async () => {
+    const { client } = await registerUser(t.app, { name: '123456789012345678901234', surname: '5' });
+    const profile = (await client.get('/api/user/profile')).json().payload;
+    expect(profile.nickname).toBe('123456789012345678901234');
+    const pub = await new TestClient(t.app).get(`/api/user/public-profile/${profile.nickname}`);
+    expect(pub.json().payload.id).toBe(profile.id);
+  });
+
+  it('refuses a verification link whose user id is beyond the range of ids with 422', async () => {
+    const res = await new TestClient(t.app).get(`/api/email/verify/9223372036854775808/${'a'.repeat(40)}?expires=1&signature=${'a'.repeat(64)}`);
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors).toEqual({ id: ['The user id must be a whole number from 1 to 9007199254740991.'] });
+  });
+});

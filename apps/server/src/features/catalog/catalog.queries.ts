@@ -1,4 +1,4 @@
-import type { CatalogMeta, CatalogSort, Category, Product, ProductBase, ProductType, Tag } from '@atelier/shared';
+import { type CatalogMeta, type CatalogSort, type Category, idFromKey, type Product, type ProductBase, type ProductType, type Tag } from '@atelier/shared';
 import { and, asc, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { categories, packItems, products, productTags, tags, users } from '../../db/schema';
@@ -97,26 +97,34 @@ function inCategoryTrees(ids: number[]): SQL {
     ) select id from tree)`;
 }
 
+/** A pack with at least one published item of the type. */
+function holdsItemsOf(type: ProductType): SQL {
+  return sql`exists (select 1 from ${packItems} pi join ${products} item on item.id = pi.product_id
+    where pi.pack_id = ${products.id} and item.product_type = ${type} and item.status = 'published')`;
+}
+
 export type ListFilter = {
   page: number;
   limit: number;
   sort?: CatalogSort;
   productType?: ProductType;
   categoryIds?: number[];
+  /** Packs only: those holding at least one published item of this type (`pack`: every pack). */
+  itemType?: ProductType;
   search?: string;
 };
 
-type SearchMode = { where: SQL; rank: SQL };
-
-/** Full text over the weighted search document; websearch syntax, so any input is safe. */
-function fullTextSearch(search: string): SearchMode {
-  const query = sql`websearch_to_tsquery('english', ${search})`;
-  return { where: sql`${products.searchDocument} @@ ${query}`, rank: sql`ts_rank(${products.searchDocument}, ${query})` };
-}
-
-/** pg_trgm: a title containing a word similar to the search (indexed `<%`, threshold 0.6). */
-function similarTitleSearch(search: string): SearchMode {
-  return { where: sql`${search} <% ${products.title}`, rank: sql`word_similarity(${search}, ${products.title})` };
+/**
+ * The search as full text reads it (websearch syntax, so any input is safe), and the same query with
+ * each word of 5 or more letters widened to the catalogue's words within its typo budget (one typo,
+ * two from 9 letters; migration 0006). Both as tsquery text; equal when no word has a near neighbour.
+ */
+async function searchQueries(db: Db, search: string): Promise<{ exact: string; withTypos: string }> {
+  const result = await db.execute(
+    sql`select websearch_to_tsquery('english', ${search})::text as exact, search_query_with_typos(${search})::text as with_typos`,
+  );
+  const [row] = (result as unknown as { rows: { exact: string; with_typos: string }[] }).rows;
+  return { exact: row?.exact ?? '', withTypos: row?.with_typos ?? '' };
 }
 
 async function countProducts(db: Db, where: SQL | undefined): Promise<number> {
@@ -129,9 +137,9 @@ export type Memo = <T>(key: string, load: () => Promise<T>) => Promise<T>;
 const noMemo: Memo = (_key, load) => load();
 
 /**
- * One page of the catalogue. A search runs full text first and, only when that finds nothing,
- * trigram similarity on titles, so a misspelled word still finds the product. The total and the
- * search mode depend on the filter, not the page: `memo` lets every page of one filter share them.
+ * One page of the catalogue. A search is full text that forgives typos in longer words; exact
+ * matches come before typo matches. The total and the search's queries depend on the filter, not the
+ * page: `memo` lets every page of one filter share them.
  */
 export async function listProducts(
   db: Db,
@@ -142,6 +150,7 @@ export async function listProducts(
   const base: (SQL | undefined)[] = [visible];
   if (filter.productType) base.push(eq(products.productType, filter.productType));
   if (filter.categoryIds?.length) base.push(inCategoryTrees(filter.categoryIds));
+  if (filter.itemType && filter.itemType !== 'pack') base.push(holdsItemsOf(filter.itemType));
 
   const offset = (filter.page - 1) * filter.limit;
   const metaOf = (total: number) => ({ total, pages: Math.ceil(total / filter.limit), page: filter.page, limit: filter.limit });
@@ -149,16 +158,18 @@ export async function listProducts(
   let total: number;
   let rows: ProductRow[];
   if (filter.search) {
-    let found = await searchPage(db, and(...base, fullTextSearch(filter.search).where)!, fullTextSearch(filter.search).rank, filter, offset);
-    if (found.total === 0)
-      found = await searchPage(db, and(...base, similarTitleSearch(filter.search).where)!, similarTitleSearch(filter.search).rank, filter, offset);
+    const search = filter.search;
+    const queries = await memo(JSON.stringify(['search', search]), () => searchQueries(db, search));
+    // Only stop words, or nothing searchable: nothing matches.
+    if (queries.exact === '') return { payload: [], meta: metaOf(0) };
+    const found = await searchPage(db, and(...base)!, queries, filter, offset);
     total = found.total;
     if (found.ids.length === 0) return { payload: [], meta: metaOf(total) };
     const byId = new Map((await selectProducts(db).where(inArray(products.id, found.ids))).map((r) => [Number(r.id), r as ProductRow]));
     rows = found.ids.map((id) => byId.get(id)).filter((r): r is ProductRow => r !== undefined);
   } else {
     // The total depends on the filter, not the page: every page of one filter shares it.
-    const filterKey = JSON.stringify(['count', filter.productType ?? null, filter.categoryIds ?? []]);
+    const filterKey = JSON.stringify(['count', filter.productType ?? null, filter.categoryIds ?? [], filter.itemType ?? null]);
     total = await memo(filterKey, () => countProducts(db, and(...base)));
     if (offset >= total) return { payload: [], meta: metaOf(total) };
     rows = (await selectProducts(db)
@@ -186,15 +197,25 @@ const searchSortOrder: Record<CatalogSort, string> = {
 /**
  * One pass over the matches: they are collected once (id, rank and the sort keys, a narrow set),
  * then counted and cut to the page; the page's rows are read afterwards by id. The total comes back
- * even for a page past the last.
+ * even for a page past the last. Without an explicit sort, products matching the words as typed
+ * come first, then those found only through a typo, each by full-text rank.
  */
-async function searchPage(db: Db, where: SQL, rank: SQL, filter: ListFilter, offset: number): Promise<{ total: number; ids: number[] }> {
-  const order = sql.raw(filter.sort ? searchSortOrder[filter.sort] : 'rank desc, id desc');
+async function searchPage(
+  db: Db,
+  where: SQL,
+  queries: { exact: string; withTypos: string },
+  filter: ListFilter,
+  offset: number,
+): Promise<{ total: number; ids: number[] }> {
+  const query = sql`${queries.withTypos}::tsquery`;
+  const exact = queries.withTypos === queries.exact ? sql`true` : sql`${products.searchDocument} @@ ${queries.exact}::tsquery`;
+  const order = sql.raw(filter.sort ? searchSortOrder[filter.sort] : 'exact desc, rank desc, id desc');
   const result = await db.execute(sql`
     with m as materialized (
-      select ${products.id} as id, ${rank} as rank, ${products.priceMinor} as price_minor, ${products.createdAt} as created_at, ${products.popularity} as popularity
+      select ${products.id} as id, ${exact} as exact, ts_rank(${products.searchDocument}, ${query}) as rank,
+             ${products.priceMinor} as price_minor, ${products.createdAt} as created_at, ${products.popularity} as popularity
       from ${products} inner join ${users} on ${users.id} = ${products.authorId}
-      where ${where}
+      where ${where} and ${products.searchDocument} @@ ${query}
     )
     select c.total, p.id
     from (select count(*) as total from m) c
@@ -222,10 +243,8 @@ async function attachPackItems(db: Db, list: Product[], currency: DisplayCurrenc
 
 /** A published product by numeric id or slug; a pack comes with its items. */
 export async function findProduct(db: Db, idOrSlug: string, currency: DisplayCurrency, opts: { packsOnly?: boolean } = {}): Promise<Product | null> {
-  const byKey =
-    /^\d+$/.test(idOrSlug) && idOrSlug.length < 16
-      ? sql`(${products.id} = ${Number(idOrSlug)} or ${products.slug} = ${idOrSlug})`
-      : eq(products.slug, idOrSlug);
+  const id = idFromKey(idOrSlug);
+  const byKey = id !== null ? sql`(${products.id} = ${id} or ${products.slug} = ${idOrSlug})` : eq(products.slug, idOrSlug);
   const [row] = await selectProducts(db)
     .where(and(visible, byKey, opts.packsOnly ? eq(products.productType, 'pack') : undefined))
     .orderBy(asc(products.id))

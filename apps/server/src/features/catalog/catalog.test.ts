@@ -1,9 +1,18 @@
-import { eq } from 'drizzle-orm';
+import { and, count, eq, inArray, ne, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/test-app';
-import { products } from '../../db/schema';
+import { categories, products, tags } from '../../db/schema';
 
 let t: TestApp;
+
+/** What the database holds, so no test repeats the seed's numbers by hand. */
+async function publishedCount(where?: Parameters<typeof and>[0], opts: { packs?: boolean } = {}) {
+  const [row] = await t.app.db
+    .select({ n: count() })
+    .from(products)
+    .where(and(eq(products.status, 'published'), opts.packs ? undefined : ne(products.productType, 'pack'), where));
+  return row!.n;
+}
 beforeAll(async () => {
   t = await createTestApp({ seed: true });
 });
@@ -74,7 +83,8 @@ describe('catalogue list', () => {
 
   it('filters by product type', async () => {
     const body = (await get('/api/products/catalog?product_type=prompt&limit=48')).json();
-    expect(body.meta.total).toBe(12);
+    expect(body.meta.total).toBe(await publishedCount(eq(products.productType, 'prompt')));
+    expect(body.meta.total).toBeGreaterThan(1);
     expect(body.payload.every((p: P) => p.product_type === 'prompt')).toBe(true);
   });
 
@@ -84,12 +94,15 @@ describe('catalogue list', () => {
     const childIds = cats.filter((c) => c.parent_id === images.id).map((c) => c.id);
     expect(childIds).toHaveLength(3);
     const body = (await get(`/api/products/catalog?categories_id=${images.id}&limit=48`)).json();
-    expect(body.meta.total).toBe(12);
+    expect(body.meta.total).toBe(await publishedCount(inArray(products.categoryId, childIds)));
+    expect(body.meta.total).toBeGreaterThan(1);
     expect(body.payload.every((p: P) => childIds.includes(p.category_id!))).toBe(true);
     const two = (await get(`/api/products/catalog?categories_id=${childIds[0]},${childIds[1]}&limit=48`)).json();
-    expect(two.meta.total).toBe(8);
+    const inTwo = await publishedCount(inArray(products.categoryId, childIds.slice(0, 2)));
+    expect(two.meta.total).toBe(inTwo);
+    expect(inTwo).toBeLessThan(body.meta.total);
     const repeated = (await get(`/api/products/catalog?categories_id=${childIds[0]}&categories_id=${childIds[1]}&limit=48`)).json();
-    expect(repeated.meta.total).toBe(8);
+    expect(repeated.meta.total).toBe(inTwo);
   });
 });
 
@@ -100,9 +113,62 @@ describe('search', () => {
     expect(body.payload.map((p: P) => p.title)).toEqual(['Aurora Over Fjords']);
   });
 
-  it('finds a product by a misspelled title word (trigram fallback)', async () => {
+  it('finds a product by a misspelled title word', async () => {
     const body = (await get('/api/products/catalog?search=lanterm')).json();
     expect(body.payload.map((p: P) => p.title)).toContain('Lantern Festival');
+  });
+
+  const titles = async (search: string) =>
+    (await get(`/api/products/catalog?limit=48&search=${encodeURIComponent(search)}`)).json().payload.map((p: P) => p.title) as string[];
+  const packTitles = async (query: string) => (await get(`/api/packs?limit=48&${query}`)).json().payload.map((p: P) => p.title) as string[];
+
+  it('forgives one typo in a word of 5 to 8 letters, a swap of two letters included', async () => {
+    expect(await titles('portriat')).toContain('Cinematic Portrait Prompt');
+    expect(await packTitles('search=portriat')).toEqual(['Prompt Essentials']);
+    expect(await titles('essentails')).toEqual(['Prompt Essentials']);
+    expect(await titles('cinemtaic portriat')).toEqual(['Cinematic Portrait Prompt']);
+    // Insert, delete, substitute.
+    expect(await titles('lanterrn')).toContain('Lantern Festival');
+    expect(await titles('lantrn')).toContain('Lantern Festival');
+    expect(await titles('lanturn')).toContain('Lantern Festival');
+  });
+
+  it('forgives two typos only from 9 letters on, and none in shorter words', async () => {
+    expect(await titles('cinimatik')).toEqual(['Cinematic Portrait Prompt']);
+    expect(await titles('colectoin')).toEqual(['Night Lights Collection']);
+    // Two typos in 8 letters, one in 4 letters: nothing.
+    expect(await titles('protriat')).toEqual([]);
+    expect(await titles('lgoo')).toEqual([]);
+    expect(await titles('logo')).toContain('Logo Concept Explorer');
+  });
+
+  it('keeps the meaning of phrases and exclusions when it corrects a word', async () => {
+    // "...film grain and shallow depth of field."
+    expect(await titles('"shallow detph"')).toEqual(['Cinematic Portrait Prompt']);
+    expect(await titles('"detph shallow"')).toEqual([]);
+    expect(await titles('portriat -cinematic')).not.toContain('Cinematic Portrait Prompt');
+  });
+
+  it('corrects towards words that arrive later: a new title, a renamed tag', async () => {
+    await t.app.db.update(products).set({ title: 'Velvet Marmalade Set' }).where(eq(products.slug, 'velvet-gradient-set'));
+    await t.app.db.update(tags).set({ name: 'chiaroscuro' }).where(eq(tags.name, 'film'));
+    try {
+      expect(await titles('marmelade')).toEqual(['Velvet Marmalade Set']);
+      expect(await titles('chiaroscruo')).toEqual(['Cinematic Portrait Prompt']);
+    } finally {
+      await t.app.db.update(products).set({ title: 'Velvet Gradient Set' }).where(eq(products.slug, 'velvet-gradient-set'));
+      await t.app.db.update(tags).set({ name: 'film' }).where(eq(tags.name, 'chiaroscuro'));
+    }
+  });
+
+  it('ranks products matching the words as typed above those found through a typo', async () => {
+    // "night" is one typo away from "light": both come back, every "night" first.
+    const found = (await get('/api/products/catalog?limit=48&search=night')).json().payload as (P & { description: string })[];
+    const exact = found.map((p) => /\bnight/i.test(`${p.title} ${p.description} ${p.tags.join(' ')}`));
+    expect(exact.filter((e) => e).length).toBeGreaterThan(1);
+    expect(exact.filter((e) => !e).length).toBeGreaterThan(0);
+    expect(exact.indexOf(false)).toBe(exact.lastIndexOf(true) + 1);
+    expect(found.map((p) => p.title)).toContain('Glasshouse Morning');
   });
 
   it('finds products by tag and by author, best matches first', async () => {
@@ -115,7 +181,7 @@ describe('search', () => {
   it('treats any input as words, never as syntax', async () => {
     const res = await get(`/api/products/catalog?search=${encodeURIComponent("'); drop table products; -- & | !")}`);
     expect(res.statusCode).toBe(200);
-    expect((await get('/api/products/catalog')).json().meta.total).toBe(39);
+    expect((await get('/api/products/catalog')).json().meta.total).toBe(await publishedCount(undefined, { packs: true }));
   });
 
   it('pages search results, keeps the total past the last page, and honours an explicit sort', async () => {
@@ -132,6 +198,39 @@ describe('search', () => {
   it('searches packs', async () => {
     const body = (await get('/api/packs?search=night')).json();
     expect(body.payload.map((p: P) => p.product_type)).toEqual(['pack']);
+  });
+
+  it('filters packs by the type of works they hold', async () => {
+    expect(await packTitles('product_type=image')).toEqual(['Night Lights Collection']);
+    expect(await packTitles('product_type=doc')).toEqual(['Launch Starter Kit']);
+    expect(await packTitles('product_type=prompt')).toEqual(['Prompt Essentials']);
+    expect((await packTitles('product_type=pack')).sort()).toEqual(['Launch Starter Kit', 'Night Lights Collection', 'Prompt Essentials']);
+    const prompts = (await get('/api/packs?product_type=prompt&search=portriat')).json();
+    expect(prompts.meta.total).toBe(1);
+    expect((await get('/api/packs?product_type=image&search=portrait')).json().meta.total).toBe(0);
+    expect((await get('/api/packs?product_type=video')).json().errors.product_type[0]).toMatch(/product type must be one of/);
+  });
+});
+
+describe('typo distance', () => {
+  it('counts a swap of two neighbouring letters as one edit, and nothing else as less than Levenshtein', async () => {
+    const pairs: [string, string, number][] = [
+      ['portriat', 'portrait', 1],
+      ['essentails', 'essentials', 1],
+      ['lantern', 'lantern', 0],
+      ['lanterm', 'lantern', 1],
+      ['glacer', 'glacier', 1],
+      ['cinimatik', 'cinematic', 2],
+      ['kitten', 'sitting', 3],
+      ['abcdef', 'badcfe', 3],
+      // Optimal string alignment: a swapped pair is not edited again (true Damerau would say 2).
+      ['ca', 'abc', 3],
+      ['', 'abc', 3],
+    ];
+    for (const [a, b, distance] of pairs) {
+      const result = await t.app.db.execute(sql`select osa_distance(${a}, ${b}) as d`);
+      expect(Number((result as unknown as { rows: { d: number }[] }).rows[0]!.d), `${a} ${b}`).toBe(distance);
+    }
   });
 });
 
@@ -201,7 +300,8 @@ describe('product and pack details', () => {
 
   it('lists categories and tags', async () => {
     const cats = (await get('/api/categories')).json().payload;
-    expect(cats).toHaveLength(12);
+    const [stored] = await t.app.db.select({ n: count() }).from(categories);
+    expect(cats).toHaveLength(stored!.n);
     expect(cats[0]).toEqual({ id: expect.any(Number), parent_id: null, title: 'Images', url: 'images' });
     const tags = (await get('/api/tags')).json().payload as { name: string }[];
     expect(tags.map((x) => x.name)).toContain('aurora');
@@ -229,5 +329,31 @@ describe('HTTP caching', () => {
     const csrf = await get('/sanctum/csrf-cookie');
     expect(csrf.headers.etag).toBeUndefined();
     expect((await get('/api/is-auth')).headers.etag).toBeUndefined();
+  });
+});
+
+describe('malformed input', () => {
+  it('refuses a NUL character in the search, the currency or a slug with 422 naming the field', async () => {
+    const cases: [string, string, string][] = [
+      ['/api/products/catalog?search=a%00b', 'search', 'The search may not contain a NUL character.'],
+      ['/api/packs?search=%00', 'search', 'The search may not contain a NUL character.'],
+      ['/api/products/catalog?currency=%00', 'currency', 'The currency may not contain a NUL character.'],
+      ['/api/products/a%00b/info', 'slug', 'The product may not contain a NUL character.'],
+      ['/api/packs/%00/info', 'slug', 'The product may not contain a NUL character.'],
+    ];
+    for (const [url, field, message] of cases) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(422);
+      expect(res.json(), url).toEqual({ status: 'ERROR', message, errors: { [field]: [message] } });
+    }
+  });
+
+  it('refuses a category id beyond the range of ids, and answers 404 for a product id beyond it', async () => {
+    const res = await get('/api/products/catalog?categories_id=9223372036854775808');
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors['categories_id.0']).toEqual(['The category id must be a whole number from 1 to 9007199254740991.']);
+    for (const url of ['/api/products/9223372036854775808/info', '/api/packs/123456789012345678901234/info']) {
+      expect((await get(url)).statusCode, url).toBe(404);
+    }
   });
 });

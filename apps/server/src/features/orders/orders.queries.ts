@@ -1,5 +1,5 @@
-import { convertMinor, minorToAmount, type Order, type ProductType } from '@atelier/shared';
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { convertMinor, minorToAmount, type Order, type Ownership, type ProductType } from '@atelier/shared';
+import { and, asc, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { orderItems, orders, products, productTags, tags, userProducts, users } from '../../db/schema';
 import type { DisplayCurrency } from '../../lib/display-currency';
@@ -92,4 +92,26 @@ export async function findDownload(db: Db, buyerId: number, orderId: number, pro
     .where(and(eq(orders.id, orderId), eq(orders.buyerId, buyerId), eq(orders.status, 'success'), eq(orderItems.productId, productId)))
     .limit(1);
   return row ? { ...row, productType: row.productType as ProductType } : null;
+}
+
+/** Whether the user owns a product (bought alone, in a cart or inside a pack) and the downloads that order gives. */
+export async function findOwnership(db: Db, userId: number, productId: number): Promise<Ownership> {
+  const [own] = await db
+    .select({ orderId: userProducts.orderId })
+    .from(userProducts)
+    .innerJoin(orders, eq(orders.id, userProducts.orderId))
+    .where(and(eq(userProducts.userId, userId), eq(userProducts.productId, productId), eq(orders.status, 'success')))
+    .limit(1);
+  if (!own) return { owned: false, order_id: null, downloads: [] };
+  const items = await db
+    .select({ productId: orderItems.productId, title: products.title })
+    .from(orderItems)
+    .innerJoin(products, eq(products.id, orderItems.productId))
+    .where(and(eq(orderItems.orderId, own.orderId), or(eq(orderItems.productId, productId), eq(orderItems.packId, productId))))
+    .orderBy(asc(orderItems.position), asc(orderItems.id));
+  const seen = new Set<number>();
+  const downloads = items
+    .filter((i) => !seen.has(i.productId) && seen.add(i.productId))
+    .map((i) => ({ product_id: i.productId, title: i.title, url: downloadUrl(own.orderId, i.productId) }));
+  return { owned: true, order_id: own.orderId, downloads };
 }

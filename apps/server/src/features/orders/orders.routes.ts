@@ -7,6 +7,8 @@ import {
   type Order,
   okEnvelope,
   order as orderSchema,
+  ownedQuery,
+  ownership,
   type ProductType,
   type PurchaseResult,
   purchaseResult,
@@ -23,7 +25,7 @@ import { idempotencyKeyOf, runIdempotent } from '../../lib/idempotency';
 import { enqueue } from '../../lib/jobs';
 import { purchaseProducts } from './checkout';
 import { bufferFile, cleanFileName, sendAttachment } from './download';
-import { findDownload, listOrders } from './orders.queries';
+import { findDownload, findOwnership, listOrders } from './orders.queries';
 import { ORDER_RECEIPT_JOB, sendOrderReceipts } from './receipts';
 
 const wrongType: Record<'item' | 'prompt' | 'pack', string> = {
@@ -106,6 +108,16 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
     const currency = await resolveDisplayCurrency(app.db, requestedCurrency(request));
     return ok(await listOrders(app.db, userId, currency));
   });
+
+  /** For the product page: 'You own this' with its downloads (not in SPEC §7; product answers are shared by every visitor). */
+  app.get(
+    '/purchase/owned',
+    { config: guard('user'), schema: { tags, querystring: ownedQuery, response: { 200: okEnvelope(ownership) } } },
+    async (request) => {
+      const userId = currentUser(request).id;
+      return ok(await findOwnership(app.db, userId, request.query.product_id));
+    },
+  );
 
   /** The bought file: only the buyer of a successful order gets it; anyone else a 404. */
   app.get('/user/media/download', { config: guard('user'), compress: false, schema: { tags, querystring: downloadQuery } }, async (request, reply) => {

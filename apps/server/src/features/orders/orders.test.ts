@@ -20,8 +20,10 @@ async function buyer(eurosMinor = 0) {
 }
 
 /** Receipts are sent after the answer: wait for the newest mail to an address to match. */
+/** Receipts are jobs written with the order: run what is due, as the worker would after commit. */
 async function mailTo(email: string, subject: string) {
   for (let i = 0; i < 50; i++) {
+    await t.app.jobs.runDue();
     const mail = await lastMailTo(t.app, email);
     if (mail?.subject === subject) return mail;
     await new Promise((r) => setTimeout(r, 50));

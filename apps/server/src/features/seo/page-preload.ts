@@ -1,18 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { catalogApiQuery, isProductType, parseCatalogUrl } from '@atelier/shared/catalog-url';
-import { RANDOM_PRODUCTS_PER_TYPE } from '@atelier/shared/constants';
 import { resolveCurrency, SELECTED_CURRENCY_COOKIE } from '@atelier/shared/currency';
+import { matchPage, type PageCall, pageChain, pageDef } from '@atelier/shared/pages';
 import { type Preload, preloadKey } from '@atelier/shared/preload';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { inProcessGet, isReplayable } from './in-process-api';
 
-type Query = Record<string, string | number | (string | number)[] | undefined>;
-/** One GET call of the web app; `priced` calls carry prices and are asked in the visitor's currency. */
-type Call = { path: string; query?: Query; priced?: boolean };
-
 /** Every page asks these at start (SPEC §4 boot, header, footer). */
-const SHELL_CALLS: Call[] = [
+const SHELL_CALLS: PageCall[] = [
   { path: '/api/is-auth' },
   { path: '/api/settings' },
   { path: '/api/currencies' },
@@ -21,39 +16,16 @@ const SHELL_CALLS: Call[] = [
   { path: '/api/categories' },
 ];
 
-/** A URL path segment decoded, or null when it is not valid percent-encoding. */
-export function decodeSegment(segment: string): string | null {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return null;
-  }
-}
-
-const itemPath = (base: string, key: string) => `${base}/${encodeURIComponent(key)}`;
-
 /**
- * The calls a page of the web app makes first, read from its URL the way the app reads it
- * (apps/web/src/app/router.tsx and the route modules), besides the shell calls every page makes.
+ * The calls a page of the web app makes first, as its entry in the page table reads them from its
+ * URL (packages/shared/src/pages.ts), besides the shell calls every page makes.
  */
-export function pageCalls(pathname: string, search: URLSearchParams): Call[] {
-  if (pathname === '/') return [{ path: '/api/products/random', query: { limit: RANDOM_PRODUCTS_PER_TYPE, product_type: 'prompt' }, priced: true }];
-  const products = /^\/products(?:\/([^/]+))?\/?$/.exec(pathname);
-  if (products) {
-    const param = products[1] === undefined ? undefined : decodeSegment(products[1]);
-    if (param === null) return [];
-    if (param && !isProductType(param)) return [{ path: `${itemPath('/api/products', param)}/info`, priced: true }];
-    return [{ path: '/api/products/catalog', query: catalogApiQuery(parseCatalogUrl(param, search)), priced: true }];
-  }
-  const item = /^\/(packs|profile|page)\/([^/]+)\/?$/.exec(pathname);
-  const key = item ? decodeSegment(item[2]!) : null;
-  if (!item || key === null) return [];
-  if (item[1] === 'packs') return [{ path: `${itemPath('/api/packs', key)}/info`, priced: true }];
-  if (item[1] === 'profile') return [{ path: itemPath('/api/user/public-profile', key) }];
-  return [{ path: itemPath('/api/static-pages', key) }];
+export function pageCalls(pathname: string, search: URLSearchParams): PageCall[] {
+  const match = matchPage(pathname);
+  return match?.page.preload?.(match.params, search) ?? [];
 }
 
-function callUrl(call: Call, currency: string | null): string {
+function callUrl(call: PageCall, currency: string | null): string {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(call.query ?? {})) {
     if (value === undefined || value === '') continue;
@@ -75,7 +47,7 @@ const payloadOf = (body: unknown) => (body as Envelope | null)?.payload;
 export async function buildPagePreload(app: FastifyInstance, request: FastifyRequest, pathname: string, search: URLSearchParams): Promise<Preload> {
   const get = inProcessGet(app, request);
   const answers: Preload = {};
-  const ask = async (call: Call, currency: string | null) => {
+  const ask = async (call: PageCall, currency: string | null) => {
     const url = callUrl(call, currency);
     const res = await get(url);
     if (!isReplayable(res.statusCode)) return undefined;
@@ -101,18 +73,6 @@ export async function buildPagePreload(app: FastifyInstance, request: FastifyReq
 /** Vite's build manifest: which files a source module needs. */
 type Manifest = Record<string, { file: string; imports?: string[]; css?: string[]; isEntry?: boolean }>;
 
-/** The route module of each page the server preloads, as named in the web app's router. */
-const ROUTE_MODULES: [RegExp, string][] = [
-  [/^\/$/, 'src/app/routes/home.tsx'],
-  [/^\/products(\/|$)/, 'src/app/routes/products.tsx'],
-  [/^\/packs\//, 'src/app/routes/pack.tsx'],
-  [/^\/profile\//, 'src/app/routes/public-profile.tsx'],
-  [/^\/page\//, 'src/app/routes/static-page.tsx'],
-  [/^\/contact\/?$/, 'src/app/routes/contact.tsx'],
-  [/^\/login\/?$/, 'src/app/routes/login.tsx'],
-  [/^\/register\/?$/, 'src/app/routes/register.tsx'],
-];
-
 /**
  * Reads the web build's manifest once and answers, for a page path, the `<link>` tags that fetch its
  * route module (and what that module imports) while the main bundle is still downloading, and the
@@ -132,12 +92,13 @@ export function routePreloader(webDist: string): (pathname: string) => string {
   if (entryKey) walk(entryKey, inIndex);
   const cache = new Map<string, string>();
   return (pathname) => {
-    const key = ROUTE_MODULES.find(([re]) => re.test(pathname))?.[1];
-    if (!key || !manifest[key]) return '';
-    const cached = cache.get(key);
+    const match = matchPage(pathname);
+    if (!match) return '';
+    const cached = cache.get(match.name);
     if (cached !== undefined) return cached;
+    // The page's module and those of the pages it shows inside (the dashboard around its tabs).
     const needed = new Set<string>();
-    walk(key, needed);
+    for (const name of pageChain(match.name)) walk(`src/app/routes/${pageDef(name).module}.tsx`, needed);
     const links: string[] = [];
     for (const k of needed) {
       if (inIndex.has(k)) continue;
@@ -146,7 +107,7 @@ export function routePreloader(webDist: string): (pathname: string) => string {
       for (const css of manifest[k]!.css ?? []) links.push(`<link rel="stylesheet" crossorigin href="/${css}">`);
     }
     const html = links.join('');
-    cache.set(key, html);
+    cache.set(match.name, html);
     return html;
   };
 }

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { matchPage } from '@atelier/shared/pages';
 import { type Preload, preloadKey } from '@atelier/shared/preload';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { inProcessGet, isReplayable } from './in-process-api';
@@ -31,13 +32,13 @@ export type RenderedPage = {
 export type PageRenderer = (app: FastifyInstance, request: FastifyRequest) => Promise<RenderedPage | null>;
 
 /**
- * The storefront pages a guest or a crawler opens first; they are rendered on the server. Pages
- * behind a sign-in or only for guests redirect in the browser, so they are left to the browser.
+ * Whether the page at this address is rendered on the server: the page table marks it `ssr`
+ * (packages/shared/src/pages.ts). A page under a language prefix is left to the browser, which
+ * renders it in its language (the server renders in English).
  */
-const SERVER_RENDERED = /^\/(?:|products(?:\/[^/]+)?\/?|packs\/[^/]+\/?|profile\/[^/]+\/?|page\/[^/]+\/?|contact\/?|404|forbidden)$/;
-
 export function isServerRendered(pathname: string): boolean {
-  return SERVER_RENDERED.test(pathname);
+  const match = matchPage(pathname);
+  return match !== null && match.page.ssr === true && match.locale === null;
 }
 
 /** The web app's server renderer, or null when the web app was built without it. */

@@ -1,3 +1,4 @@
+import { idFromKey } from '@atelier/shared';
 import { type AnyColumn, and, asc, eq, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { products, staticPages, users } from '../../db/schema';
@@ -14,7 +15,10 @@ export type PageMeta = {
 };
 
 /** A numeric key may be an id or a slug; anything else only a slug. */
-const byIdOr = (idColumn: AnyColumn, key: string, other: SQL) => (/^\d{1,15}$/.test(key) ? or(sql`${idColumn} = ${Number(key)}`, other) : other);
+function byIdOr(idColumn: AnyColumn, key: string, other: SQL) {
+  const id = idFromKey(key);
+  return id !== null ? or(sql`${idColumn} = ${id}`, other) : other;
+}
 
 export async function productPageMeta(db: Db, key: string, kind: 'product' | 'pack'): Promise<PageMeta | null> {
   const [row] = await db

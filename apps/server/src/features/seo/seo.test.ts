@@ -117,6 +117,29 @@ describe('pages under a language prefix (SPEC §2)', () => {
   });
 });
 
+describe('malformed page addresses', () => {
+  it('answers a key no item can have (a NUL character, an id beyond the range of ids) with the 404 page', async () => {
+    for (const url of ['/profile/a%00b', '/products/%00', '/packs/a%00b', '/page/9223372036854775808', '/profile/123456789012345678901234']) {
+      const res = await page(url);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.headers['content-type'], url).toBe('text/html; charset=utf-8');
+      expect(titleOf(res.body), url).toBe('Page not found — Atelier');
+    }
+  });
+
+  it('answers a page address with a broken %-escape with an HTML error page, never the JSON envelope', async () => {
+    const res = await page('/products/%E0%A4%A');
+    expect(res.statusCode).toBe(400);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(titleOf(res.body)).toBe('This address cannot be opened — Atelier');
+    expect(res.body).toContain('This address is not valid: check the link for a broken %-escape.');
+    expect(res.body).toContain('<a href="/">Back to the home page</a>');
+    // The API keeps its envelope, whatever the client accepts.
+    const api = await page('/api/products/%E0%A4%A/info');
+    expect(api.json()).toEqual({ status: 'ERROR', message: 'This address is not valid: check the link for a broken %-escape.' });
+  });
+});
+
 describe('sitemap and robots', () => {
   it('lists products, packs, public profiles and static pages with absolute URLs', async () => {
     const res = await t.app.inject({ url: '/sitemap.xml' });

@@ -1,40 +1,44 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import zlib, { brotliCompressSync, gzipSync } from 'node:zlib';
-import { PRODUCT_TYPES, splitLocale } from '@atelier/shared';
+import { hasNulCharacter, splitLocale } from '@atelier/shared';
+import { matchPage } from '@atelier/shared/pages';
 import { jsonScriptTag, PRELOAD_ELEMENT_ID, type Preload } from '@atelier/shared/preload';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client';
 import { publicCache } from '../../lib/http-cache';
-import { buildPagePreload, decodeSegment, routePreloader } from './page-preload';
+import { buildPagePreload, routePreloader } from './page-preload';
 import { isServerRendered, leadImagePreload, type PageRenderer, pageRenderer } from './page-render';
 import { listSitemapEntries, type PageMeta, productPageMeta, profilePageMeta, staticPageMeta } from './seo.queries';
 import { escapeHtml, injectHead, renderHead, renderMissingHead } from './seo-head';
 
 const FALLBACK_INDEX = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Atelier</title></head><body><div id="root"></div></body></html>';
 
-const productTypes: readonly string[] = PRODUCT_TYPES;
-
 /**
- * The page a path shows, for the head of the HTML: a PageMeta, null when the path names an item that
- * does not exist (the SPA shows its 404), or undefined for any other page (the shell's own head).
+ * The head of the page an address shows: a PageMeta; null when the page names an item that does not
+ * exist (the SPA shows its 404); undefined for any other page (the shell's own head); or the address a
+ * product that is a pack moves to (its own page, /packs/{slug}, as the browser moves on too).
  */
-async function metaForPath(db: Db, urlPath: string): Promise<PageMeta | null | undefined> {
-  const match = /^\/(products|packs|profile|page)\/([^/]+)\/?$/.exec(urlPath);
-  if (!match) return undefined;
-  const key = decodeSegment(match[2]!);
-  if (key === null || key.length > 200) return null;
-  switch (match[1]) {
-    case 'products':
-      // products/{type} is the list filtered by type (SPEC §2), not a product.
-      return productTypes.includes(key) ? undefined : productPageMeta(db, key, 'product');
-    case 'packs':
-      return productPageMeta(db, key, 'pack');
+async function metaForPath(db: Db, urlPath: string): Promise<PageMeta | null | undefined | { movedTo: string }> {
+  const match = matchPage(urlPath);
+  const head = match?.page.head?.(match.params);
+  if (!head) return undefined;
+  // A key no item can have (too long, a NUL character) is simply not found.
+  if (head.key.length > 200 || hasNulCharacter(head.key)) return null;
+  switch (head.kind) {
+    case 'product': {
+      const meta = await productPageMeta(db, head.key, 'product');
+      if (meta) return meta;
+      const pack = await productPageMeta(db, head.key, 'pack');
+      return pack && { movedTo: `${match!.locale ? `/${match!.locale}` : ''}${pack.canonicalPath}` };
+    }
+    case 'pack':
+      return productPageMeta(db, head.key, 'pack');
     case 'profile':
-      return profilePageMeta(db, key);
-    default:
-      return staticPageMeta(db, key);
+      return profilePageMeta(db, head.key);
+    case 'static-page':
+      return staticPageMeta(db, head.key);
   }
 }
 
@@ -189,7 +193,9 @@ export function registerWebApp(app: FastifyInstance) {
     }
     // SPEC §2: `/de/products` is /products in German (the browser renders it): same head, same first answers.
     const pagePath = splitLocale(url).path;
-    const [meta, parts] = await Promise.all([metaForPath(app.db, pagePath), pageParts(app, request, renderer, url, pagePath)]);
+    const [meta, parts] = await Promise.all([metaForPath(app.db, url), pageParts(app, request, renderer, url, pagePath)]);
+    // A pack opened as a product: its one address is /packs/{slug} (the query string goes along).
+    if (meta && 'movedTo' in meta) return reply.redirect(`${meta.movedTo}${request.url.slice(url.length)}`, 301);
     // The HTML carries the visitor's own answers (auth state, profile): never shared by a cache.
     reply.type('text/html; charset=utf-8').header('cache-control', 'private, no-cache');
     const send = (status: number, html: string) => sendCompressed(request, reply.code(status), html);

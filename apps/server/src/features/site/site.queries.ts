@@ -1,4 +1,4 @@
-import type { Currency, Dictionary, SocialLink, StaticPage, StaticPageSummary } from '@atelier/shared';
+import { type Currency, type Dictionary, idFromKey, type SocialLink, type StaticPage, type StaticPageSummary } from '@atelier/shared';
 import { asc, eq, or } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { contactMessages, currencies, languages, socialLinks, staticPages, translations } from '../../db/schema';
@@ -27,7 +27,7 @@ export async function listStaticPages(db: Db): Promise<StaticPageSummary[]> {
 
 /** A page by numeric id or by slug. */
 export async function findStaticPage(db: Db, idOrSlug: string): Promise<StaticPage | null> {
-  const numeric = /^\d+$/.test(idOrSlug) ? Number(idOrSlug) : null;
+  const numeric = idFromKey(idOrSlug);
   const where = numeric !== null ? or(eq(staticPages.id, numeric), eq(staticPages.slug, idOrSlug)) : eq(staticPages.slug, idOrSlug);
   const [row] = await db.select().from(staticPages).where(where).limit(1);
   if (!row) return null;

@@ -9,6 +9,7 @@ import {
   siteSettings,
   socialLink,
   staticPage,
+  staticPageParams,
   staticPageSummary,
 } from '@atelier/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -52,7 +53,7 @@ export const siteRoutes: FastifyPluginAsyncZod = async (app) => {
       config: SITE_CACHE,
       schema: {
         tags: ['site'],
-        params: z.object({ id: z.string().min(1).max(100) }),
+        params: staticPageParams,
         response: { 200: okEnvelope(staticPage) },
       },
     },

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -32,7 +32,8 @@ describe('site data', () => {
   it('lists currencies with EUR as the default', async () => {
     const body = (await t.app.inject({ url: '/api/currencies' })).json();
     expect(body.payload.map((c: { code: string }) => c.code)).toEqual(['EUR', 'USD', 'GBP', 'JPY']);
-    expect(body.payload[0]).toEqual({ code: 'EUR', symbol: '€', value: 1, default: true, name: 'EUR' });
+    expect(body.payload[0]).toEqual({ code: 'EUR', symbol: '€', value: 1, default: true, name: 'EUR', decimals: 2 });
+    expect(body.payload[3]).toMatchObject({ code: 'JPY', decimals: 0 });
   });
 
   it('flags the terms, privacy and cookie pages and finds a page by slug or id', async () => {
@@ -84,5 +85,39 @@ describe('site data', () => {
     expect(list.find((c) => c.code === 'DE')).toEqual({ id: 276, code: 'DE', title: 'Germany' });
     expect(list.find((c) => c.code === 'PT')?.id).toBe(620);
     expect(res.headers.etag).toBeDefined();
+  });
+});
+
+describe('malformed input', () => {
+  it('refuses a NUL character in a static page key with 422, and answers 404 for an id beyond the range of ids', async () => {
+    const nul = await t.app.inject({ url: '/api/static-pages/%00' });
+    expect(nul.statusCode).toBe(422);
+    expect(nul.json()).toEqual({
+      status: 'ERROR',
+      message: 'The page may not contain a NUL character.',
+      errors: { id: ['The page may not contain a NUL character.'] },
+    });
+    const huge = await t.app.inject({ url: '/api/static-pages/9223372036854775808' });
+    expect(huge.statusCode).toBe(404);
+    expect(huge.json()).toEqual({ status: 'ERROR', message: 'This page does not exist.' });
+  });
+
+  it('refuses a NUL character in the contact form with a message per field', async () => {
+    const res = await new TestClient(t.app).post('/api/contact', { name: 'Ana\u0000', email: 'ana@example.com', message: 'Hello there, \u0000 a question.' });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors).toEqual({
+      name: ['The name may not contain a NUL character.'],
+      message: ['The message may not contain a NUL character.'],
+    });
+  });
+
+  it('refuses a NUL character anywhere in an API request, even where no schema reads it', async () => {
+    const res = await t.app.inject({ url: '/api/settings?utm_source=a%00b' });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({
+      status: 'ERROR',
+      message: 'The utm_source may not contain a NUL character.',
+      errors: { utm_source: ['The utm_source may not contain a NUL character.'] },
+    });
   });
 });

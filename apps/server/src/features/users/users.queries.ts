@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { minorToAmount, type PublicProfile, SERVER_MIN_PASSWORD_LENGTH, type UserProfile } from '@atelier/shared';
+import { idFromKey, minorToAmount, type PublicProfile, SERVER_MIN_PASSWORD_LENGTH, type UserProfile } from '@atelier/shared';
 import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { Db } from '../../db/client';
@@ -27,7 +27,8 @@ export async function findUserById(db: Db, id: number): Promise<UserRow | undefi
 
 /** By numeric id or by nickname (case-insensitive); deleted accounts are not found. */
 export async function findUserByIdOrNickname(db: Db, key: string): Promise<UserRow | undefined> {
-  const where = /^\d+$/.test(key) ? eq(users.id, Number(key)) : sql`lower(${users.nickname}) = ${key.toLowerCase()}`;
+  const id = idFromKey(key);
+  const where = id !== null ? eq(users.id, id) : sql`lower(${users.nickname}) = ${key.toLowerCase()}`;
   const [user] = await db
     .select()
     .from(users)

@@ -7,6 +7,7 @@ import {
   okEnvelope,
   okMessage,
   publicProfile,
+  publicProfileParams,
   updateProfileInput,
   userProfile,
   userProfileWithBalance,
@@ -201,7 +202,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/user/public-profile/:id',
-    { schema: { tags: ['profile'], params: z.object({ id: z.string().min(1).max(60) }), response: { 200: okEnvelope(publicProfile) } } },
+    { schema: { tags: ['profile'], params: publicProfileParams, response: { 200: okEnvelope(publicProfile) } } },
     async (request) => {
       const user = await findUserByIdOrNickname(app.db, request.params.id);
       if (!user) throw notFound('This creator does not exist.');

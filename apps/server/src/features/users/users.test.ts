@@ -205,3 +205,42 @@ describe('delete account', () => {
     expect((await new TestClient(t.app).get('/api/user/public-profile/sofia')).statusCode).toBe(404);
   });
 });
+
+describe('malformed input', () => {
+  it('refuses a NUL character in a public profile key with 422, and answers 404 for an id beyond the range of ids', async () => {
+    const guest = new TestClient(t.app);
+    const nul = await guest.get('/api/user/public-profile/a%00b');
+    expect(nul.statusCode).toBe(422);
+    expect(nul.json().errors).toEqual({ id: ['The profile may not contain a NUL character.'] });
+    for (const key of ['9223372036854775808', '123456789012345678901234']) {
+      const res = await guest.get(`/api/user/public-profile/${key}`);
+      expect(res.statusCode, key).toBe(404);
+      expect(res.json()).toEqual({ status: 'ERROR', message: 'This creator does not exist.' });
+    }
+  });
+
+  it('refuses a NUL character in the profile with a message per field, and changes nothing', async () => {
+    const { client, person } = await registerUser(t.app);
+    const res = await client.put('/api/user/profile', { name: 'In\u0000es', surname: 'Duarte', email: person.email, phone: '', about_me: 'Hi \u0000' });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors).toEqual({
+      name: ['The name may not contain a NUL character.'],
+      about_me: ['The about me may not contain a NUL character.'],
+    });
+    expect((await client.get('/api/user/profile')).json().payload.name).toBe('Ines');
+  });
+
+  it('answers an avatar upload whose multipart body has no boundary or ends early with 400', async () => {
+    const { client } = await registerUser(t.app);
+    const { payload, headers } = multipartFile('avatar', 'a.png', 'image/png', await png(20, 20));
+    const cases = [
+      { payload, contentType: 'multipart/form-data' },
+      { payload: payload.subarray(0, 60), contentType: headers['content-type'] },
+    ];
+    for (const { payload: body, contentType } of cases) {
+      const res = await client.request('POST', '/api/user/upload-avatar', { payload: body, headers: { 'content-type': contentType } });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ status: 'ERROR', message: 'The multipart body could not be read: it has no boundary or ends early.' });
+    }
+  });
+});

@@ -4,6 +4,7 @@ import { Link, useLocation } from 'react-router';
 import { CartIcon, LogoMark, MenuIcon } from '../../components/ui/icons';
 import { useAuth } from '../../features/auth';
 import { useCartCount } from '../../features/cart';
+import { HeaderBalance } from '../../features/deposits';
 import { CurrencySelect } from './currency-select';
 import { NotificationsButton } from './notifications';
 import { SearchForm } from './search-form';
@@ -34,6 +35,7 @@ export function Header() {
         </nav>
         <div className="header-actions">
           <CurrencySelect className="header-currency" />
+          {signedIn && <HeaderBalance />}
           <NotificationsButton />
           {signedIn && (
             <Link to="/cart" className="icon-button cart-button" aria-label={cartCount ? t('nav.cart_count', { count: cartCount }) : t('nav.cart')}>

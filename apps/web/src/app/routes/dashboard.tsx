@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink, Outlet } from 'react-router';
 import { authKey, useAuth, useLogout } from '../../features/auth';
+import { BalanceCard } from '../../features/deposits';
 import { DEFAULT_AVATAR } from '../../features/profile';
 import { selectedCurrency } from '../../lib/api-client';
 import '../../features/profile/components/profile.css';
@@ -21,6 +22,7 @@ export function Component() {
       if (selectedCurrency() !== currency.current) {
         currency.current = selectedCurrency();
         void queryClient.invalidateQueries({ queryKey: authKey });
+        void queryClient.invalidateQueries({ queryKey: ['balance'] });
       }
     };
     window.addEventListener('storage', onStorage);
@@ -53,6 +55,7 @@ export function Component() {
           <NavLink to="/dashboard/chat">{t('dashboard.chat')}</NavLink>
         </nav>
       </header>
+      <BalanceCard />
       <Outlet />
     </div>
   );

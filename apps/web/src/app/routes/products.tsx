@@ -19,6 +19,7 @@ import {
   useProduct,
 } from '../../features/catalog';
 import { useDebounced } from '../../lib/use-debounced';
+import { productActions } from './product-actions';
 
 const TYPE_LABEL: Record<ProductType, string> = {
   image: 'products.type_image',
@@ -38,7 +39,7 @@ export function Component() {
 function ProductPage({ slug }: { slug: string }) {
   const query = useProduct(slug);
   usePackRedirect(query.data);
-  return <ProductDetails query={query} />;
+  return <ProductDetails query={query} actions={productActions} />;
 }
 
 function CategorySelect({ value, onChange }: { value: number | undefined; onChange: (id: number | undefined) => void }) {

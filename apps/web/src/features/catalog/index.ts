@@ -2,5 +2,6 @@
 export { type CatalogParams, useCatalog, useCategories, usePack, usePackRedirect, useProduct, useRandomProducts } from './api/catalog';
 export { catalogUrl, isProductType, pageWindow, parseCatalogUrl, SORTS } from './catalog-url';
 export { ProductCarousel } from './components/carousel';
+export { Price } from './components/price';
 export { ProductCard, productHref } from './components/product-card';
 export { ProductDetails } from './components/product-details';

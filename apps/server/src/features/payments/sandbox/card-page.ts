@@ -51,7 +51,10 @@ export function threeDsPage(opts: { action: string; amount: string; embed?: bool
 }
 
 export function expiredLinkPage(): string {
-  return page('Payment link not valid', '<h1>This payment link is no longer valid.</h1><p>Start a new deposit from Add Funds.</p>');
+  return page(
+    'Payment link not valid',
+    '<h1>This payment link is no longer valid.</h1><p>Start a new deposit from <a href="/deposit/create">Add Funds</a>.</p>',
+  );
 }
 
 /** The widget script: renders the same card form in an iframe inside the container it is given. */

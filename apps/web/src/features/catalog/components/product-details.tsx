@@ -1,5 +1,5 @@
 import type { Product } from '@atelier/shared';
-import { useEffect } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiError } from '../../../lib/api-client';
@@ -10,8 +10,11 @@ const TYPE_KEY = { image: 'products.type_image', doc: 'products.type_doc', promp
 
 type Query = { isPending: boolean; isError: boolean; error: Error | null; data: Product | undefined; refetch: () => unknown };
 
-/** SPEC §2 product details (and pack details, which add their items). */
-export function ProductDetails({ query }: { query: Query }) {
+/**
+ * SPEC §2 product details (and pack details, which add their items). `actions` renders the buy box
+ * (the page composes it from the orders and cart features).
+ */
+export function ProductDetails({ query, actions }: { query: Query; actions?: (product: Product) => ReactNode }) {
   const { t } = useTranslation();
   const product = query.data;
 
@@ -78,17 +81,31 @@ export function ProductDetails({ query }: { query: Query }) {
           <div className="buy-box">
             <Price amount={product.price} symbol={product.currencySymbol} className="price-large" />
             <p className="muted small">{t('products.license')}</p>
-            <div className="buy-actions">
-              <button type="button" className="button primary" disabled aria-describedby="buy-soon">
-                {t('products.buy')}
-              </button>
-              <button type="button" className="button" disabled aria-describedby="buy-soon">
-                {t('products.contact_creator')}
-              </button>
-            </div>
-            <p id="buy-soon" className="muted small">
-              {t('products.buy_soon')}
-            </p>
+            {actions ? (
+              <>
+                {actions(product)}
+                <button type="button" className="button ghost" disabled aria-describedby="chat-soon">
+                  {t('products.contact_creator')}
+                </button>
+                <p id="chat-soon" className="muted small">
+                  {t('products.chat_soon')}
+                </p>
+              </>
+            ) : (
+              <>
+                <div className="buy-actions">
+                  <button type="button" className="button primary" disabled aria-describedby="buy-soon">
+                    {t('products.buy')}
+                  </button>
+                  <button type="button" className="button" disabled aria-describedby="buy-soon">
+                    {t('products.contact_creator')}
+                  </button>
+                </div>
+                <p id="buy-soon" className="muted small">
+                  {t('products.buy_soon')}
+                </p>
+              </>
+            )}
           </div>
           <p className="details-description">{product.description}</p>
           {product.tags.length > 0 && (

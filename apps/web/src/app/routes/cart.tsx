@@ -1,0 +1,5 @@
+import { CartView } from '../../features/cart';
+
+export function Component() {
+  return <CartView />;
+}

@@ -1,0 +1,5 @@
+import { CheckoutView } from '../../features/cart';
+
+export function Component() {
+  return <CheckoutView />;
+}

@@ -1,0 +1,5 @@
+import { DepositHistory } from '../../features/deposits';
+
+export function Component() {
+  return <DepositHistory />;
+}

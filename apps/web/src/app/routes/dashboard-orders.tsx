@@ -1,0 +1,5 @@
+import { OrderHistory } from '../../features/orders';
+
+export function Component() {
+  return <OrderHistory />;
+}

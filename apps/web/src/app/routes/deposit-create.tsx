@@ -1,0 +1,5 @@
+import { AddFundsForm } from '../../features/deposits';
+
+export function Component() {
+  return <AddFundsForm />;
+}

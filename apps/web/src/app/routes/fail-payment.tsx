@@ -1,0 +1,5 @@
+import { PaymentFailed } from '../../features/deposits';
+
+export function Component() {
+  return <PaymentFailed />;
+}

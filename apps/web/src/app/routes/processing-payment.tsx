@@ -1,0 +1,5 @@
+import { ProcessingPayment } from '../../features/deposits';
+
+export function Component() {
+  return <ProcessingPayment />;
+}

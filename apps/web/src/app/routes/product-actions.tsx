@@ -1,0 +1,12 @@
+import type { Product } from '@atelier/shared';
+import { AddToCartButton } from '../../features/cart';
+import { PurchaseActions } from '../../features/orders';
+
+/** The buy box of the product and pack pages: orders' Buy now / 'You own this' with cart's Add to cart. */
+export function productActions(product: Product) {
+  return (
+    <PurchaseActions product={product}>
+      <AddToCartButton productId={product.id} productType={product.product_type} />
+    </PurchaseActions>
+  );
+}

@@ -1,0 +1,5 @@
+import { PaymentSuccess } from '../../features/deposits';
+
+export function Component() {
+  return <PaymentSuccess />;
+}

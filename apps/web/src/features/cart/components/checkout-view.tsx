@@ -1,0 +1,123 @@
+import { formatPrice } from '@atelier/shared';
+import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { useToast } from '../../../components/ui/toast';
+import { ApiError } from '../../../lib/api-client';
+import { failureMessage } from '../../../lib/form-errors';
+import { newIdempotencyKey } from '../../../lib/idempotency-key';
+import { Price } from '../../catalog';
+import { addFundsUrl, useInternalCurrencyName } from '../../deposits';
+import { useCheckoutSummary, usePurchaseCart } from '../api/cart';
+import { CartLine, CartSkeleton, EmptyCart } from './cart-view';
+import './cart.css';
+
+/**
+ * SPEC §2 checkout: what paying from the balance does (total, balance, balance after), then pay; or,
+ * when the balance is short, add the shortfall and come back here.
+ */
+export function CheckoutView() {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const navigate = useNavigate();
+  const summary = useCheckoutSummary();
+  const purchase = usePurchaseCart();
+  const currencyName = useInternalCurrencyName();
+  const [error, setError] = useState<string | null>(null);
+  // One key per attempt on this page: a double click or a retried request is charged once.
+  const key = useRef(newIdempotencyKey());
+
+  async function pay() {
+    setError(null);
+    try {
+      await purchase.mutateAsync(key.current);
+      toast.success(t('cart.paid'));
+      navigate('/dashboard/orders');
+    } catch (err) {
+      key.current = newIdempotencyKey();
+      const message = failureMessage(err, t('cart.purchase_error'), t('cart.purchase_error'));
+      setError(message);
+      toast.error(message);
+      void summary.refetch();
+    }
+  }
+
+  let body: React.ReactNode;
+  if (summary.isPending) body = <CartSkeleton />;
+  else if (summary.isError) {
+    const emptyCart = summary.error instanceof ApiError && summary.error.status === 422 && Boolean(summary.error.field('cart'));
+    body = emptyCart ? (
+      <EmptyCart />
+    ) : (
+      <div className="state-block" role="alert">
+        <p className="state-title">{failureMessage(summary.error, t('cart.checkout_error'), t('cart.checkout_error'))}</p>
+        <button type="button" className="button" onClick={() => summary.refetch()}>
+          {t('products.retry')}
+        </button>
+      </div>
+    );
+  } else {
+    const s = summary.data;
+    const after = Math.round((s.balance - s.total) * 100) / 100;
+    body = (
+      <div className="cart-layout">
+        <ul className="cart-lines" aria-label={t('nav.cart')}>
+          {s.items.map((item) => (
+            <CartLine key={item.id} item={item} symbol={s.currencySymbol} />
+          ))}
+        </ul>
+        <aside className="cart-summary" aria-label={t('cart.checkout_title')}>
+          <dl className="summary-row summary-total">
+            <dt>{t('cart.total')}</dt>
+            <dd>
+              <Price amount={s.total} symbol={s.currencySymbol} />
+            </dd>
+          </dl>
+          <dl className="summary-row">
+            <dt>{t('balance.label', { name: currencyName })}</dt>
+            <dd data-testid="checkout-balance">
+              <Price amount={s.balance} symbol={s.currencySymbol} />
+            </dd>
+          </dl>
+          {s.can_pay ? (
+            <>
+              <dl className="summary-row">
+                <dt>{t('cart.balance_after')}</dt>
+                <dd>
+                  <Price amount={after} symbol={s.currencySymbol} />
+                </dd>
+              </dl>
+              <button type="button" className="button primary" onClick={pay} disabled={purchase.isPending}>
+                {purchase.isPending ? t('auth.processing') : t('cart.pay', { amount: formatPrice(s.total, s.currencySymbol) })}
+              </button>
+            </>
+          ) : (
+            <>
+              <p className="summary-short" role="status">
+                {t('cart.shortfall', { amount: formatPrice(s.shortfall, s.currencySymbol) })}
+              </p>
+              <Link className="button primary" to={addFundsUrl(s.shortfall, s.currency, '/checkout')}>
+                {t('cart.add_shortfall', { amount: formatPrice(s.shortfall, s.currencySymbol) })}
+              </Link>
+            </>
+          )}
+          {error && (
+            <p className="field-error" role="alert">
+              {error}
+            </p>
+          )}
+          <Link className="link-button" to="/cart">
+            {t('cart.back_to_cart')}
+          </Link>
+        </aside>
+      </div>
+    );
+  }
+
+  return (
+    <section className="cart-page">
+      <h1>{t('cart.checkout_title')}</h1>
+      {body}
+    </section>
+  );
+}

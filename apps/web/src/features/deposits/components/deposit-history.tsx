@@ -1,0 +1,73 @@
+import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '../../../lib/format-date';
+import { Price } from '../../catalog';
+import { depositStatusKey, useDepositHistory } from '../api/deposits';
+import './deposits.css';
+
+/** The user's deposits, newest first (GET /api/deposit/history), with loading, empty and error states. */
+export function DepositHistory() {
+  const { t } = useTranslation();
+  const history = useDepositHistory();
+
+  let body: React.ReactNode;
+  if (history.isPending)
+    body = (
+      <div className="order-skeleton" role="status" aria-label={t('app.loading')}>
+        <div className="skeleton line" />
+        <div className="skeleton line" />
+      </div>
+    );
+  else if (history.isError)
+    body = (
+      <div className="state-block" role="alert">
+        <p className="state-title error-text">{t('deposit.history_failed')}</p>
+        <button type="button" className="button" onClick={() => history.refetch()}>
+          {t('products.retry')}
+        </button>
+      </div>
+    );
+  else if (!history.data.length)
+    body = (
+      <div className="state-block">
+        <p className="state-title">{t('deposit.history_empty')}</p>
+      </div>
+    );
+  else
+    body = (
+      <table className="deposit-table">
+        <thead>
+          <tr>
+            <th scope="col">{t('deposit.date')}</th>
+            <th scope="col">{t('deposit.amount')}</th>
+            <th scope="col">{t('deposit.method')}</th>
+            <th scope="col">{t('deposit.status_label')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {history.data.map((d) => (
+            <tr key={d.id} data-testid="deposit-row">
+              <td>{formatDateTime(d.created_at)}</td>
+              <td className="amount">
+                <Price amount={d.amount} symbol={d.currencySymbol} />
+              </td>
+              <td>{d.payment_method}</td>
+              <td>
+                <span className="deposit-status" data-status={d.status}>
+                  {t(depositStatusKey[d.status])}
+                </span>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    );
+
+  return (
+    <section aria-labelledby="deposits-title">
+      <div className="deposits-head">
+        <h2 id="deposits-title">{t('deposit.history_title')}</h2>
+      </div>
+      {body}
+    </section>
+  );
+}

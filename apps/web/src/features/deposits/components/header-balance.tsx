@@ -1,0 +1,25 @@
+import { formatPrice } from '@atelier/shared';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useBalance, useInternalCurrencyName } from '../api/balance';
+
+/** The signed-in user's balance in the header, labelled with the internal currency's name; opens Add Funds. */
+export function HeaderBalance() {
+  const { t } = useTranslation();
+  const balance = useBalance();
+  const name = useInternalCurrencyName();
+  if (!balance.data) return null;
+  const amount = formatPrice(balance.data.amount, balance.data.currencySymbol);
+  return (
+    <Link
+      to="/deposit/create"
+      className="header-balance"
+      title={t('balance.label', { name })}
+      aria-label={`${t('balance.label', { name })}: ${amount}`}
+      data-testid="header-balance"
+    >
+      <span className="header-balance-name">{name}</span>
+      <span>{amount}</span>
+    </Link>
+  );
+}

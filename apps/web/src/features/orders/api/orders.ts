@@ -1,0 +1,123 @@
+import type { GenerateImageInput, Order, Ownership, ProductType, PurchaseResult } from '@atelier/shared';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError, api, apiResponse } from '../../../lib/api-client';
+import { failureMessage } from '../../../lib/form-errors';
+import { i18n } from '../../../lib/i18n';
+import { useSelectedCurrency } from '../../currency';
+
+export const orderKeys = {
+  history: (currency: string | null) => ['orders', currency] as const,
+  owned: (productId: number) => ['owned', productId] as const,
+};
+
+/** GET /api/purchase/history in the display currency, newest first. */
+export function useOrders() {
+  const currency = useSelectedCurrency();
+  return useQuery({
+    queryKey: orderKeys.history(currency.code),
+    queryFn: async ({ signal }) => {
+      try {
+        return await api<Order[]>('/api/purchase/history', { signal, query: { currency: currency.code } });
+      } catch (err) {
+        // SPEC §8: the history's own words; the page shows them, or 'Failed to load orders'.
+        if (err instanceof ApiError)
+          throw new ApiError(failureMessage(err, i18n.t('orders.fetch_failed'), i18n.t('orders.fetch_error')), err.status, err.errors);
+        throw err;
+      }
+    },
+    enabled: currency.ready,
+  });
+}
+
+/** GET /api/purchase/owned: whether the signed-in user owns this product, with its downloads. */
+export function useOwnership(productId: number, enabled: boolean) {
+  return useQuery({
+    queryKey: orderKeys.owned(productId),
+    queryFn: ({ signal }) => api<Ownership>('/api/purchase/owned', { signal, query: { product_id: productId } }),
+    enabled,
+  });
+}
+
+/** The purchase call for each kind of product (SPEC §7), with the SPEC §8 fallback message. */
+export const purchaseCalls: Record<ProductType, { path: string; field: string; failed: string }> = {
+  image: { path: '/api/purchase/buy', field: 'item_id', failed: 'buy.product_failed' },
+  doc: { path: '/api/purchase/buy', field: 'item_id', failed: 'buy.product_failed' },
+  prompt: { path: '/api/purchase/prompt', field: 'prompt_id', failed: 'buy.prompt_failed' },
+  pack: { path: '/api/purchase/pack', field: 'pack_id', failed: 'buy.pack_failed' },
+};
+
+export function useBuyProduct() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ productId, productType, idempotencyKey }: { productId: number; productType: ProductType; idempotencyKey: string }) => {
+      const call = purchaseCalls[productType];
+      return api<PurchaseResult>(call.path, { method: 'POST', body: { [call.field]: productId }, headers: { 'Idempotency-Key': idempotencyKey } });
+    },
+    onSuccess: () => {
+      for (const key of [['balance'], ['orders'], ['owned'], ['cart']]) void queryClient.invalidateQueries({ queryKey: key });
+    },
+  });
+}
+
+/** The file name from Content-Disposition (RFC 6266: filename* first). */
+export function fileNameOf(disposition: string | null, fallback: string): string {
+  if (!disposition) return fallback;
+  const star = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(disposition);
+  if (star?.[1]) {
+    try {
+      return decodeURIComponent(star[1].trim().replace(/^"|"$/g, ''));
+    } catch {
+      /* fall through to the plain name */
+    }
+  }
+  const plain = /filename\s*=\s*"?([^";]+)"?/.exec(disposition);
+  return plain?.[1]?.trim() || fallback;
+}
+
+/**
+ * GET /api/user/media/download as a blob, saved under the header's file name (SPEC §7). A failure
+ * throws an ApiError with the server's message.
+ */
+export async function downloadFile(url: string, fallbackName = 'download'): Promise<string> {
+  const res = await apiResponse(url);
+  const contentType = res.headers.get('content-type') ?? '';
+  if (contentType.includes('application/json')) {
+    const data = await res.json().catch(() => null);
+    throw new ApiError(data?.message ?? 'An error occurred during download', res.status);
+  }
+  return saveAnswer(res, fallbackName);
+}
+
+/** Saves a file answer in the browser under the header's file name; returns that name. */
+async function saveAnswer(res: Response, fallbackName: string): Promise<string> {
+  const blob = await res.blob();
+  const name = fileNameOf(res.headers.get('content-disposition'), fallbackName);
+  const href = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = href;
+  link.download = name;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(href), 60_000);
+  return name;
+}
+
+/**
+ * POST /api/purchase/generate-image: a zip (image, prompt text, licence) saved under the header's
+ * file name (SPEC §7); any other answer is read as the error message.
+ */
+export function useGenerateImage() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: GenerateImageInput) => {
+      const res = await apiResponse('/api/purchase/generate-image', { method: 'POST', body: input });
+      if (!(res.headers.get('content-type') ?? '').includes('zip')) {
+        const data = await res.json().catch(() => null);
+        throw new ApiError(data?.message ?? '', res.status);
+      }
+      return saveAnswer(res, 'generated-image.zip');
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['balance'] }),
+  });
+}

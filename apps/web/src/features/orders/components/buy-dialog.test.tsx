@@ -1,0 +1,63 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeApi, okAnswer } from '../../../test/fake-api';
+import { jsonAnswer, renderWithApp } from '../../../test/render';
+import { BuyDialog } from './buy-dialog';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const product = { id: 7, title: 'Harbour at Dawn', product_type: 'image' as const, price: 12.5, currencySymbol: '€' };
+const balance = (amount: number) => () => okAnswer({ amount, currency: 'EUR', currencySymbol: '€', amount_minor: Math.round(amount * 100) });
+
+async function payWhenReady() {
+  const pay = await screen.findByRole('button', { name: 'Pay 12.50 €' });
+  await waitFor(() => expect((pay as HTMLButtonElement).disabled).toBe(false));
+  fireEvent.click(pay);
+}
+
+describe('Buy now dialog', () => {
+  it('shows the price, the balance and the balance after, then buys with an Idempotency-Key', async () => {
+    const calls = fakeApi({
+      'GET /api/balance': balance(20),
+      'POST /api/purchase/buy': () => okAnswer({ status: 'Success', order: { id: 1 } }),
+    });
+    const onClose = vi.fn();
+    renderWithApp(<BuyDialog product={product} onClose={onClose} />, { path: '/products/harbour' });
+    expect(await screen.findByText('Atelier Credits balance')).toBeTruthy();
+    await waitFor(() => expect(screen.getByTestId('buy-balance-after').textContent).toBe('7.50€'));
+    expect(screen.getByTestId('buy-balance').textContent).toBe('20.00€');
+    fireEvent.click(screen.getByRole('button', { name: 'Pay 12.50 €' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    const buy = calls.find((c) => c.path === '/api/purchase/buy')!;
+    expect(buy.body).toMatchObject({ item_id: 7 });
+    expect(buy.headers['Idempotency-Key']).toMatch(/.{8,}/);
+    expect(await screen.findByText('Thank you! Harbour at Dawn is yours.')).toBeTruthy();
+  });
+
+  it('with too little balance offers Add funds for the shortfall, returning to this product', async () => {
+    fakeApi({ 'GET /api/balance': balance(5) });
+    renderWithApp(<BuyDialog product={product} onClose={() => {}} />, { path: '/products/harbour' });
+    expect(await screen.findByText('Your balance is 7.50 € short.')).toBeTruthy();
+    const link = screen.getByRole('link', { name: 'Add 7.50 €' });
+    const url = new URL(link.getAttribute('href')!, 'http://localhost');
+    expect(url.pathname).toBe('/deposit/create');
+    expect(Object.fromEntries(url.searchParams)).toEqual({ amount: '7.50', return: '/products/harbour', currency: 'EUR' });
+    expect(screen.queryByRole('button', { name: /^Pay/ })).toBeNull();
+  });
+
+  it('shows the server’s refusal, or the SPEC fallback for the product type', async () => {
+    fakeApi({
+      'GET /api/balance': balance(50),
+      'POST /api/purchase/pack': () => jsonAnswer(500, {}),
+      'POST /api/purchase/buy': () =>
+        jsonAnswer(422, { status: 'ERROR', message: 'You already own this product.', errors: { item_id: ['You already own this product.'] } }),
+    });
+    const { unmount } = renderWithApp(<BuyDialog product={product} onClose={() => {}} />);
+    await payWhenReady();
+    expect(await screen.findByText('You already own this product.')).toBeTruthy();
+    unmount();
+    renderWithApp(<BuyDialog product={{ ...product, product_type: 'pack' }} onClose={() => {}} />);
+    await payWhenReady();
+    expect(await screen.findByText('Failed to purchase pack')).toBeTruthy();
+  });
+});

@@ -1,0 +1,112 @@
+import { formatPrice, type Product } from '@atelier/shared';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'react-router';
+import { useToast } from '../../../components/ui/toast';
+import { serverMessageOr } from '../../../lib/form-errors';
+import { newIdempotencyKey } from '../../../lib/idempotency-key';
+import { Price } from '../../catalog';
+import { addFundsUrl, useBalance, useInternalCurrencyName } from '../../deposits';
+import { purchaseCalls, useBuyProduct } from '../api/orders';
+
+type Props = { product: Pick<Product, 'id' | 'title' | 'product_type' | 'price' | 'currencySymbol'>; onClose: () => void };
+
+/**
+ * Buy now: the price, the balance and the balance after the purchase, then pay. When the balance is
+ * short it offers Add funds for the shortfall, which brings the buyer back to this page.
+ */
+export function BuyDialog({ product, onClose }: Props) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const location = useLocation();
+  const balance = useBalance();
+  const buy = useBuyProduct();
+  const currencyName = useInternalCurrencyName();
+  const [error, setError] = useState<string | null>(null);
+  const key = useRef(newIdempotencyKey());
+  const confirmRef = useRef<HTMLButtonElement>(null);
+  const cancelRef = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    (confirmRef.current ?? cancelRef.current)?.focus();
+  }, []);
+
+  const symbol = balance.data?.currencySymbol ?? product.currencySymbol;
+  const amount = balance.data?.amount ?? 0;
+  const after = Math.round((amount - product.price) * 100) / 100;
+  const shortfall = Math.round((product.price - amount) * 100) / 100;
+  const short = balance.data !== undefined && shortfall > 0;
+
+  async function confirm() {
+    setError(null);
+    try {
+      await buy.mutateAsync({ productId: product.id, productType: product.product_type, idempotencyKey: key.current });
+      toast.success(t('buy.bought', { title: product.title }));
+      onClose();
+    } catch (err) {
+      key.current = newIdempotencyKey();
+      const fallback = t(purchaseCalls[product.product_type].failed);
+      const message = serverMessageOr(err, fallback);
+      setError(message);
+      void balance.refetch();
+    }
+  }
+
+  return (
+    <div className="buy-dialog-backdrop">
+      <div className="buy-dialog" role="dialog" aria-modal="true" aria-labelledby="buy-dialog-title" onKeyDown={(e) => e.key === 'Escape' && onClose()}>
+        <h2 id="buy-dialog-title">{t('buy.confirm_title')}</h2>
+        <p className="product-name">{product.title}</p>
+        <dl>
+          <div className="row">
+            <dt>{t('buy.price')}</dt>
+            <dd>
+              <Price amount={product.price} symbol={product.currencySymbol} />
+            </dd>
+          </div>
+          <div className="row">
+            <dt>{t('balance.label', { name: currencyName })}</dt>
+            <dd data-testid="buy-balance">{balance.data ? <Price amount={amount} symbol={symbol} /> : '…'}</dd>
+          </div>
+          {balance.data && !short && (
+            <div className="row">
+              <dt>{t('buy.balance_after')}</dt>
+              <dd data-testid="buy-balance-after">
+                <Price amount={after} symbol={symbol} />
+              </dd>
+            </div>
+          )}
+        </dl>
+        {short && (
+          <p className="short" role="status">
+            {t('buy.short', { amount: formatPrice(shortfall, symbol) })}
+          </p>
+        )}
+        {balance.isError && (
+          <p className="field-error" role="alert">
+            {balance.error.message}
+          </p>
+        )}
+        {error && (
+          <p className="field-error" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="buy-dialog-actions">
+          <button type="button" className="button" onClick={onClose} ref={cancelRef}>
+            {t('buy.cancel')}
+          </button>
+          {short ? (
+            <Link className="button primary" to={addFundsUrl(shortfall, balance.data?.currency ?? null, location.pathname)}>
+              {t('buy.add_funds', { amount: formatPrice(shortfall, symbol) })}
+            </Link>
+          ) : (
+            <button type="button" className="button primary" onClick={confirm} disabled={!balance.data || buy.isPending} ref={confirmRef}>
+              {buy.isPending ? t('auth.processing') : t('buy.confirm', { amount: formatPrice(product.price, product.currencySymbol) })}
+            </button>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}

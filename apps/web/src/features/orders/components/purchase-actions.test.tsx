@@ -1,0 +1,79 @@
+import type { Product } from '@atelier/shared';
+import { screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeApi, okAnswer } from '../../../test/fake-api';
+import { renderWithApp } from '../../../test/render';
+import { PurchaseActions } from './purchase-actions';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const product = {
+  id: 30,
+  slug: 'starter-pack',
+  title: 'Starter Pack',
+  description: '',
+  author: 'Sofia Reis',
+  authorNickname: 'sofia',
+  authorAvatarUrl: null,
+  product_type: 'pack',
+  doc_url: null,
+  imageUrl: null,
+  tags: [],
+  price: 29,
+  currencySymbol: '€',
+} as unknown as Product;
+
+const signedIn = {
+  'GET /api/is-auth': () => new Response(JSON.stringify({ status: 'OK', authenticated: true }), { headers: { 'content-type': 'application/json' } }),
+  'GET /api/user/profile': () => okAnswer({ id: 3, name: 'Ines', surname: 'C', nickname: 'ines' }),
+};
+
+describe('product buy box', () => {
+  it('a guest is sent to sign in, with the way back', async () => {
+    fakeApi({
+      'GET /api/is-auth': () => new Response(JSON.stringify({ status: 'OK', authenticated: false }), { headers: { 'content-type': 'application/json' } }),
+    });
+    renderWithApp(<PurchaseActions product={product} />, { path: '/packs/starter-pack' });
+    const buy = await screen.findByRole('link', { name: 'Buy now' });
+    expect(buy.getAttribute('href')).toBe('/login?redirect=%2Fpacks%2Fstarter-pack');
+  });
+
+  it('an owner sees You own this with a download per item of the pack', async () => {
+    fakeApi({
+      ...signedIn,
+      'GET /api/purchase/owned': () =>
+        okAnswer({
+          owned: true,
+          order_id: 9,
+          downloads: [
+            { product_id: 31, title: 'Cold Email', url: '/api/user/media/download?id=9&product_id=31' },
+            { product_id: 32, title: 'Logo Ideas', url: '/api/user/media/download?id=9&product_id=32' },
+          ],
+        }),
+    });
+    renderWithApp(
+      <PurchaseActions product={product}>
+        <button type="button">Add to cart</button>
+      </PurchaseActions>,
+    );
+    expect(await screen.findByText('You own this')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Download Cold Email' }).getAttribute('data-download-url')).toBe('/api/user/media/download?id=9&product_id=31');
+    expect(screen.getByRole('button', { name: 'Download Logo Ideas' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Buy now' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Add to cart' })).toBeNull();
+  });
+
+  it('a buyer who does not own it gets Buy now and the extra actions; the author gets neither', async () => {
+    fakeApi({ ...signedIn, 'GET /api/purchase/owned': () => okAnswer({ owned: false, order_id: null, downloads: [] }) });
+    const { unmount } = renderWithApp(
+      <PurchaseActions product={product}>
+        <button type="button">Add to cart</button>
+      </PurchaseActions>,
+    );
+    expect(await screen.findByRole('button', { name: 'Buy now' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Add to cart' })).toBeTruthy();
+    unmount();
+    renderWithApp(<PurchaseActions product={{ ...product, authorNickname: 'ines' }} />);
+    expect(await screen.findByText('This is your own work.')).toBeTruthy();
+  });
+});

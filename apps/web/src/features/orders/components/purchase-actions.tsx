@@ -1,0 +1,74 @@
+import type { Product } from '@atelier/shared';
+import { type ReactNode, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'react-router';
+import { useAuth } from '../../auth';
+import { useOwnership } from '../api/orders';
+import { BuyDialog } from './buy-dialog';
+import { DownloadButton } from './download-button';
+import './orders.css';
+
+type Props = { product: Product /** More actions for a buyer who does not own it yet (Add to cart). */; children?: ReactNode };
+
+/** The product page's buy box: Buy now (and the extra actions), or 'You own this' with the downloads. */
+export function PurchaseActions({ product, children }: Props) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const auth = useAuth();
+  const user = auth.data?.user;
+  const signedIn = Boolean(auth.data?.authenticated);
+  const ownProduct = Boolean(user && user.nickname === product.authorNickname);
+  const ownership = useOwnership(product.id, signedIn && !ownProduct);
+  const [open, setOpen] = useState(false);
+
+  if (!signedIn) {
+    const login = `/login?redirect=${encodeURIComponent(location.pathname + location.search)}`;
+    return (
+      <div className="buy-actions">
+        <Link className="button primary" to={login}>
+          {t('buy.buy_now')}
+        </Link>
+        <Link className="button" to={login}>
+          {t('cart.add')}
+        </Link>
+      </div>
+    );
+  }
+
+  if (ownProduct) return <p className="muted">{t('buy.own_product')}</p>;
+
+  if (ownership.data?.owned) {
+    const downloads = ownership.data.downloads;
+    return (
+      <div className="purchase-owned" data-testid="owned">
+        <strong>{t('buy.owned')}</strong>
+        <p className="muted small">{t('buy.owned_text')}</p>
+        <ul className="download-list">
+          {downloads.map((d) => (
+            <li key={d.product_id}>
+              <DownloadButton
+                url={d.url}
+                title={d.title}
+                className="button primary"
+                label={downloads.length > 1 ? t('buy.download_item', { title: d.title }) : t('buy.download')}
+              />
+            </li>
+          ))}
+        </ul>
+        <Link className="link-button" to="/dashboard/orders">
+          {t('dashboard.order_history')}
+        </Link>
+      </div>
+    );
+  }
+
+  return (
+    <div className="buy-actions">
+      <button type="button" className="button primary" onClick={() => setOpen(true)} disabled={ownership.isPending}>
+        {t('buy.buy_now')}
+      </button>
+      {children}
+      {open && <BuyDialog product={product} onClose={() => setOpen(false)} />}
+    </div>
+  );
+}

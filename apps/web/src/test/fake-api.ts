@@ -1,0 +1,47 @@
+import { vi } from 'vitest';
+import { jsonAnswer } from './render';
+
+type Handler = (req: { url: URL; method: string; body: unknown; headers: Record<string, string> }) => Response | Promise<Response>;
+export type FakeCall = { method: string; path: string; body: unknown; headers: Record<string, string> };
+
+const ok = (payload: unknown, extra: object = {}) => jsonAnswer(200, { status: 'OK', payload, ...extra });
+
+export { ok as okAnswer };
+
+/** The answers every page asks for: settings, one currency (EUR). */
+export const siteAnswers: Record<string, Handler> = {
+  'GET /api/settings': () =>
+    ok({
+      is_reg_enabled: true,
+      is_email_verification_enabled: false,
+      internal_currency_name: 'Atelier Credits',
+      formats: [],
+      sizes: [],
+      google_tag: '',
+      requisites: '',
+      support_email: '',
+      copyright: '',
+    }),
+  'GET /api/currencies': () => ok([{ code: 'EUR', symbol: '€', value: 1, default: true, name: 'EUR' }]),
+};
+
+/**
+ * Stubs fetch with a little API: `routes` maps "METHOD /path" to a handler. Unknown calls answer
+ * 404. Returns the list of calls made, for asserting what was sent.
+ */
+export function fakeApi(routes: Record<string, Handler>) {
+  // biome-ignore lint/suspicious/noDocumentCookie: the test plays the server setting the XSRF cookie.
+  document.cookie = 'XSRF-TOKEN=t; path=/';
+  const calls: FakeCall[] = [];
+  const all = { ...siteAnswers, ...routes };
+  vi.stubGlobal('fetch', async (input: string, init: RequestInit = {}) => {
+    const url = new URL(input, 'http://localhost');
+    const method = init.method ?? 'GET';
+    const body = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
+    const headers = (init.headers ?? {}) as Record<string, string>;
+    calls.push({ method, path: url.pathname, body, headers });
+    const handler = all[`${method} ${url.pathname}`];
+    return handler ? handler({ url, method, body, headers }) : jsonAnswer(404, { status: 'ERROR', message: 'Not found.' });
+  });
+  return calls;
+}

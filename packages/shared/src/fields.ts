@@ -1,0 +1,57 @@
+import { z } from 'zod';
+
+/**
+ * Building blocks for every value a client sends (path, query, body). Routes declare their inputs
+ * with these, so malformed input is refused once, at the boundary, with a message naming the field,
+ * instead of reaching PostgreSQL and failing there.
+ */
+
+/** The largest id a client may name: ids are bigint in the database but travel as JS numbers. */
+export const MAX_ID = Number.MAX_SAFE_INTEGER;
+
+/** PostgreSQL cannot store a NUL character in text, and no person types one. */
+export function hasNulCharacter(value: string): boolean {
+  return value.includes('\u0000');
+}
+
+export const nulCharacterMessage = (label: string) => `The ${label} may not contain a NUL character.`;
+
+/**
+ * Text from a client: any string, but never one holding a NUL character. Chain `.trim()`, `.min()`,
+ * `.max()` on it as on `z.string()`.
+ */
+export function text(label: string, params?: { error?: string }) {
+  return z.string(params ?? { error: `The ${label} must be text.` }).refine((value) => !hasNulCharacter(value), nulCharacterMessage(label));
+}
+
+/** A short required text: trimmed, 1 to `max` characters, with the messages of SPEC §5. */
+export function requiredText(label: string, max = 100) {
+  return text(label, { error: `The ${label} field is required.` })
+    .trim()
+    .min(1, `The ${label} field is required.`)
+    .max(max, `The ${label} may have at most ${max} characters.`);
+}
+
+/** An id in a path or query: a whole number from 1 up to MAX_ID ("9223372036854775808" is refused, not sent to the database). */
+export function idParam(label: string) {
+  const message = `The ${label} must be a whole number from 1 to ${MAX_ID}.`;
+  return z.coerce.number({ error: message }).int(message).min(1, message).max(MAX_ID, message);
+}
+
+/**
+ * A path segment naming an item by its slug (or nickname) or by its numeric id: trimmed text of 1 to
+ * `max` characters. Which of the two it is decides `idFromKey`.
+ */
+export function slugOrIdParam(label: string, max = 200) {
+  return text(label).trim().min(1, `The ${label} is required.`).max(max, `The ${label} may have at most ${max} characters.`);
+}
+
+/**
+ * The id a slug-or-id key names, or null when it can only be a slug: digits only, and within the
+ * range of ids (a longer run of digits is compared as a slug, never cast to bigint).
+ */
+export function idFromKey(key: string): number | null {
+  if (!/^\d{1,16}$/.test(key)) return null;
+  const id = Number(key);
+  return id >= 1 && id <= MAX_ID ? id : null;
+}
