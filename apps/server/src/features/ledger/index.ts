@@ -2,12 +2,15 @@
 export { balanceAnswer } from './balance';
 export { type CommerceSettings, commissionOf, getCommerceSettings } from './commerce-settings';
 export {
+  accountIds,
   balanceOf,
   checkLedger,
   clearingAccountCode,
   InsufficientFunds,
   type LedgerCheck,
+  openTransfer,
   PLATFORM_REVENUE,
+  postTransfer,
   systemAccountId,
   type TransferLine,
   totalUserBalances,

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { ledgerAccounts, ledgerEntries, ledgerTransactions } from '../../db/schema';
 
@@ -48,6 +48,28 @@ export async function systemAccountId(db: Db, code: string): Promise<number> {
   return row!.id;
 }
 
+/** Several accounts in one query: users' balance accounts by user id, system accounts by code, each created on first use. */
+export async function accountIds(db: Db, opts: { userIds: number[]; codes: string[] }): Promise<{ byUser: Map<number, number>; byCode: Map<string, number> }> {
+  const userIds = [...new Set(opts.userIds)];
+  const codes = [...new Set(opts.codes)];
+  const rows =
+    userIds.length || codes.length
+      ? await db
+          .select({ id: ledgerAccounts.id, userId: ledgerAccounts.userId, code: ledgerAccounts.code })
+          .from(ledgerAccounts)
+          .where(or(userIds.length ? inArray(ledgerAccounts.userId, userIds) : undefined, codes.length ? inArray(ledgerAccounts.code, codes) : undefined))
+      : [];
+  const byUser = new Map<number, number>();
+  const byCode = new Map<string, number>();
+  for (const r of rows) {
+    if (r.userId !== null) byUser.set(Number(r.userId), r.id);
+    if (r.code !== null) byCode.set(r.code, r.id);
+  }
+  for (const userId of userIds) if (!byUser.has(userId)) byUser.set(userId, await userAccountId(db, userId));
+  for (const code of codes) if (!byCode.has(code)) byCode.set(code, await systemAccountId(db, code));
+  return { byUser, byCode };
+}
+
 /** The user's balance in EUR cents (0 before the first movement). */
 export async function balanceOf(db: Db, userId: number): Promise<number> {
   const [row] = await db.select({ balance: ledgerAccounts.balanceMinor }).from(ledgerAccounts).where(eq(ledgerAccounts.userId, userId)).limit(1);
@@ -87,27 +109,72 @@ export async function transfer(
       .limit(1);
     if (done) return { transactionId: done.id, replayed: true };
   }
-  const ids = lines.map((l) => l.accountId).sort((a, b) => a - b);
-  const locked = ids.length
-    ? await tx
-        .select({ id: ledgerAccounts.id, balance: ledgerAccounts.balanceMinor, allowNegative: ledgerAccounts.allowNegative })
-        .from(ledgerAccounts)
-        .where(inArray(ledgerAccounts.id, ids))
-        .orderBy(asc(ledgerAccounts.id))
-        .for('update')
-    : [];
-  if (locked.length !== ids.length) throw new Error('A ledger transfer names an unknown account.');
-  for (const line of lines) {
-    const account = locked.find((a) => a.id === line.accountId)!;
-    const after = Number(account.balance) + line.amountMinor;
-    if (after < 0 && !account.allowNegative) throw new InsufficientFunds(account.id, -after);
-  }
+  const transactionId = await openTransfer(tx, { reason: opts.reason, idempotency: opts.idempotency });
+  await postTransfer(tx, transactionId, lines);
+  return { transactionId, replayed: false };
+}
+
+/**
+ * The first half of a transfer: the journal transaction's header, so records written before the money
+ * moves (an order) can reference it. It locks nothing. `postTransfer` must follow in the same database
+ * transaction; a header left without entries is rolled back with everything else when a check fails.
+ */
+export async function openTransfer(tx: Db, opts: { reason: string; idempotency?: string }): Promise<number> {
   const [txn] = await tx
     .insert(ledgerTransactions)
     .values({ reason: opts.reason, idempotencyKey: opts.idempotency ?? null })
     .returning({ id: ledgerTransactions.id });
-  if (lines.length) await tx.insert(ledgerEntries).values(lines.map((l) => ({ transactionId: txn!.id, accountId: l.accountId, amountMinor: l.amountMinor })));
-  return { transactionId: txn!.id, replayed: false };
+  return txn!.id;
+}
+
+/**
+ * The second half: locks the accounts (in id order), checks no non-negative account goes below zero
+ * (InsufficientFunds), and writes the entries, all in one statement, so the locks, held until commit,
+ * cost one round trip less. A caller whose sales all touch one shared account (platform revenue) calls
+ * this last, just before it commits.
+ */
+export async function postTransfer(tx: Db, transactionId: number, lines: TransferLine[]): Promise<void> {
+  const normalized = normalizeLines(lines);
+  const merged = [...normalized].sort((a, b) => a.accountId - b.accountId);
+  if (!merged.length) return;
+  const bigints = (values: number[]) =>
+    sql`array[${sql.join(
+      values.map((v) => sql`${v}`),
+      sql`, `,
+    )}]::bigint[]`;
+  // `locked` takes the row locks in id order; the entries are written only when every account exists
+  // and none would go below zero; their trigger then moves the cached balances of the locked rows.
+  const result = await tx.execute(sql`
+    with lines as (
+      select * from unnest(${bigints(merged.map((l) => l.accountId))}, ${bigints(merged.map((l) => l.amountMinor))}) as l(account_id, amount_minor)
+    ),
+    locked as materialized (
+      select id, balance_minor, allow_negative from ledger_accounts where id in (select account_id from lines) order by id for update
+    ),
+    checked as materialized (
+      select l.account_id, l.amount_minor, k.id is not null as known,
+             coalesce(k.balance_minor + l.amount_minor < 0 and not k.allow_negative, false) as short,
+             k.balance_minor + l.amount_minor as after
+      from lines l left join locked k on k.id = l.account_id
+    ),
+    written as (
+      insert into ledger_entries (transaction_id, account_id, amount_minor)
+      select ${transactionId}, account_id, amount_minor from checked
+      where (select count(*) from locked) = ${merged.length} and not exists (select 1 from checked where short or not known)
+      order by account_id
+      returning account_id
+    )
+    select account_id, known, short, after, (select count(*) from locked) as locked, (select count(*) from written) as written from checked`);
+  const rows = (
+    result as unknown as { rows: { account_id: string | number; known: boolean; short: boolean; after: string | number | null; written: string | number }[] }
+  ).rows;
+  if (rows.some((r) => !r.known)) throw new Error('A ledger transfer names an unknown account.');
+  // The first short account in the caller's order is the one reported, as before.
+  for (const line of normalized) {
+    const short = rows.find((r) => Number(r.account_id) === line.accountId && r.short);
+    if (short) throw new InsufficientFunds(line.accountId, -Number(short.after));
+  }
+  if (Number(rows[0]?.written ?? 0) !== merged.length) throw new Error('A ledger transfer wrote fewer entries than it has lines.');
 }
 
 export type LedgerCheck = {

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import { cartItems, orderItems, orders, packItems, products, userProducts, users } from '../../db/schema';
 import { validationError } from '../../lib/app-error';
 import type { DisplayCurrency } from '../../lib/display-currency';
-import { commissionOf, getCommerceSettings, InsufficientFunds, PLATFORM_REVENUE, systemAccountId, type TransferLine, transfer, userAccountId } from '../ledger';
+import { accountIds, commissionOf, getCommerceSettings, InsufficientFunds, openTransfer, PLATFORM_REVENUE, postTransfer, type TransferLine } from '../ledger';
 import { ownedAmong } from './orders.queries';
 
 /**
@@ -89,11 +89,25 @@ function allocate(totalMinor: number, weights: number[]): number[] {
 
 /**
  * Buys `productIds` for the buyer from their balance, in the caller's transaction `tx`.
- * `field` names the request field errors are reported under. Returns the new order's id.
+ * `field` names the request field errors are reported under; `types`, when given, the product types
+ * this purchase accepts. Returns the new order's id.
+ *
+ * Every sale credits the one platform revenue account, and the lock on its row is held until commit,
+ * so that lock is what serialises concurrent purchases. Everything that does not move money (checks,
+ * the order, what the buyer now owns, the cart, and the caller's own `beforeCharge` work) is therefore
+ * done first, and the accounts are locked and charged last, in id order, just before the caller commits.
  */
 export async function purchaseProducts(
   tx: Db,
-  opts: { buyerId: number; productIds: number[]; currency: DisplayCurrency; field: string; fromCart?: boolean },
+  opts: {
+    buyerId: number;
+    productIds: number[];
+    currency: DisplayCurrency;
+    field: string;
+    fromCart?: boolean;
+    types?: { allowed: ProductType[]; message: string };
+    beforeCharge?: (orderId: number) => Promise<void>;
+  },
 ): Promise<number> {
   const { buyerId, field } = opts;
   const ids = [...new Set(opts.productIds)];
@@ -102,30 +116,24 @@ export async function purchaseProducts(
   const bought: Sellable[] = [];
   for (const id of ids) {
     const product = found.find((p) => p.id === id);
+    if (product && opts.types && !opts.types.allowed.includes(product.productType)) throw validationError({ [field]: opts.types.message });
     const problem = await saleProblem(tx, buyerId, product);
     if (problem) throw validationError({ [field]: ids.length > 1 && product ? `${product.title}: ${problem}` : problem });
     bought.push(product!);
   }
 
   const settings = await getCommerceSettings(tx);
-  const buyerAccount = await userAccountId(tx, buyerId);
-  const revenue = await systemAccountId(tx, PLATFORM_REVENUE);
+  const accounts = await accountIds(tx, { userIds: [buyerId, ...bought.map((p) => p.authorId)], codes: [PLATFORM_REVENUE] });
+  const buyerAccount = accounts.byUser.get(buyerId)!;
+  const revenue = accounts.byCode.get(PLATFORM_REVENUE)!;
   const total = bought.reduce((s, p) => s + p.priceMinor, 0);
   const lines: TransferLine[] = [{ accountId: buyerAccount, amountMinor: -total }];
   for (const p of bought) {
     const commission = p.platformOwned ? p.priceMinor : commissionOf(p.priceMinor, settings.commission_percent);
     lines.push({ accountId: revenue, amountMinor: commission });
-    if (p.priceMinor - commission > 0) lines.push({ accountId: await userAccountId(tx, p.authorId), amountMinor: p.priceMinor - commission });
+    if (p.priceMinor - commission > 0) lines.push({ accountId: accounts.byUser.get(p.authorId)!, amountMinor: p.priceMinor - commission });
   }
-  let transactionId: number | null = null;
-  try {
-    if (total > 0) transactionId = (await transfer(tx, { lines, reason: opts.fromCart ? 'cart purchase' : 'purchase' })).transactionId;
-  } catch (err) {
-    if (err instanceof InsufficientFunds && err.accountId === buyerAccount) {
-      throw validationError({ balance: shortfallMessage(err.shortfallMinor, opts.currency) });
-    }
-    throw err;
-  }
+  const transactionId = total > 0 ? await openTransfer(tx, { reason: opts.fromCart ? 'cart purchase' : 'purchase' }) : null;
 
   const single = bought.length === 1 ? bought[0]! : null;
   const [order] = await tx
@@ -183,5 +191,16 @@ export async function purchaseProducts(
       .onConflictDoNothing();
   }
   await tx.delete(cartItems).where(and(eq(cartItems.userId, buyerId), inArray(cartItems.productId, [...ids, ...alsoOwned])));
+  if (opts.beforeCharge) await opts.beforeCharge(orderId);
+
+  // Last: lock the accounts and move the money; the caller commits right after.
+  try {
+    if (transactionId !== null) await postTransfer(tx, transactionId, lines);
+  } catch (err) {
+    if (err instanceof InsufficientFunds && err.accountId === buyerAccount) {
+      throw validationError({ balance: shortfallMessage(err.shortfallMinor, opts.currency) });
+    }
+    throw err;
+  }
   return orderId;
 }

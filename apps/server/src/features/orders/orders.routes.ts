@@ -4,6 +4,7 @@ import {
   buyPackInput,
   buyPromptInput,
   downloadQuery,
+  type Order,
   okEnvelope,
   order as orderSchema,
   ownedQuery,
@@ -16,13 +17,13 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
-import { AppError, validationError } from '../../lib/app-error';
+import { AppError } from '../../lib/app-error';
 import { currentUser, guard } from '../../lib/auth-guard';
 import { requestedCurrency, resolveDisplayCurrency } from '../../lib/display-currency';
 import { ok } from '../../lib/envelope';
 import { idempotencyKeyOf, runIdempotent } from '../../lib/idempotency';
 import { enqueue } from '../../lib/jobs';
-import { loadSellables, purchaseProducts } from './checkout';
+import { purchaseProducts } from './checkout';
 import { bufferFile, cleanFileName, sendAttachment } from './download';
 import { findDownload, findOwnership, listOrders } from './orders.queries';
 import { ORDER_RECEIPT_JOB, sendOrderReceipts } from './receipts';
@@ -40,7 +41,13 @@ const allowedTypes: Record<'item' | 'prompt' | 'pack', ProductType[]> = { item: 
  */
 export async function buyFromBalance(
   request: FastifyRequest,
-  opts: { productIds: number[] | ((tx: Db, buyerId: number) => Promise<number[]>); field: string; scope: string; fromCart?: boolean },
+  opts: {
+    productIds: number[] | ((tx: Db, buyerId: number) => Promise<number[]>);
+    field: string;
+    scope: string;
+    fromCart?: boolean;
+    types?: { allowed: ProductType[]; message: string };
+  },
 ): Promise<PurchaseResult> {
   const app = request.server;
   const buyer = currentUser(request);
@@ -49,11 +56,22 @@ export async function buyFromBalance(
   let created: number | null = null;
   const answer = await runIdempotent(app.db, { userId: buyer.id, key, scope: opts.scope, body: request.body }, async (tx) => {
     const productIds = typeof opts.productIds === 'function' ? await opts.productIds(tx, buyer.id) : opts.productIds;
-    const orderId = await purchaseProducts(tx, { buyerId: buyer.id, productIds, currency, field: opts.field, fromCart: opts.fromCart });
+    let order: Order | undefined;
+    const orderId = await purchaseProducts(tx, {
+      buyerId: buyer.id,
+      productIds,
+      currency,
+      field: opts.field,
+      fromCart: opts.fromCart,
+      types: opts.types,
+      // Before the money moves, so the accounts stay locked for as short a time as possible.
+      beforeCharge: async (id) => {
+        // Receipts go out after commit, from a job written in this transaction.
+        await enqueue(tx, ORDER_RECEIPT_JOB, { orderId: id });
+        [order] = await listOrders(tx, buyer.id, currency, id);
+      },
+    });
     created = orderId;
-    // Receipts go out after commit, from a job written in this transaction.
-    await enqueue(tx, ORDER_RECEIPT_JOB, { orderId });
-    const [order] = await listOrders(tx, buyer.id, currency, orderId);
     return { status: 'Success' as const, order: order! };
   });
   if (created !== null) app.log.info({ orderId: created }, 'order paid');
@@ -63,9 +81,9 @@ export async function buyFromBalance(
 export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.jobs.register<{ orderId: number }>(ORDER_RECEIPT_JOB, ({ orderId }) => sendOrderReceipts(app, orderId));
   async function buyOne(request: FastifyRequest, id: number, kind: 'item' | 'prompt' | 'pack', field: string) {
-    const [product] = await loadSellables(app.db, [id]);
-    if (product && !allowedTypes[kind].includes(product.productType)) throw validationError({ [field]: wrongType[kind] });
-    return ok(await buyFromBalance(request, { productIds: [id], field, scope: `purchase/${kind}` }));
+    return ok(
+      await buyFromBalance(request, { productIds: [id], field, scope: `purchase/${kind}`, types: { allowed: allowedTypes[kind], message: wrongType[kind] } }),
+    );
   }
 
   const tags = ['orders'];
