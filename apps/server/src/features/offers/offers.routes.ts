@@ -17,18 +17,17 @@ async function readOfferForm(request: FastifyRequest) {
   const fields: Record<string, string> = {};
   let file: { name: string; data: Buffer } | undefined;
   let tooLarge = false;
-  for await (const part of request.parts({ limits: { fileSize: OFFER_FILE_MAX_BYTES, files: 1, fields: 20, fieldSize: 64 * 1024 } })) {
+  // Not thrown: an oversized file is cut at the limit and marked truncated, and the rest of the form is still read.
+  const options = { throwFileSizeLimit: false, limits: { fileSize: OFFER_FILE_MAX_BYTES, files: 1, fields: 20, fieldSize: 64 * 1024 } };
+  for await (const part of request.parts(options)) {
     if (part.type === 'file') {
       if (part.fieldname !== 'media' || file) {
         part.file.resume();
         continue;
       }
-      try {
-        file = { name: part.filename ?? '', data: await part.toBuffer() };
-      } catch (err) {
-        if ((err as { code?: string }).code !== 'FST_REQ_FILE_TOO_LARGE') throw err;
-        tooLarge = true;
-      }
+      const data = await part.toBuffer();
+      if (part.file.truncated) tooLarge = true;
+      else file = { name: part.filename ?? '', data };
     } else if ((FIELDS as readonly string[]).includes(part.fieldname) && typeof part.value === 'string') {
       fields[part.fieldname] = part.value;
     }
