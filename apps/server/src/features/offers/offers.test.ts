@@ -270,6 +270,7 @@ describe('staff review', () => {
       ['POST', '/api/admin/offers/1/decline', { reason: 'no' }],
       ['GET', '/api/admin/payouts'],
       ['POST', '/api/admin/payouts/1/complete', { outcome: 'paid' }],
+      ['GET', '/api/admin/payouts/sepa-export?debtor_iban=DE89370400440532013000'],
     ];
     for (const [method, url, body] of calls) {
       expect((await guest.request(method as 'GET', url, { body })).statusCode, url).toBe(401);
@@ -487,6 +488,16 @@ describe('the creator answers a counter-offer', () => {
     expect((await offerRow(offerId)).status).toBe('payout_processing');
     const listed = (await admin.get('/api/admin/payouts')).json().payload.find((p: { id: number }) => p.id === row!.id);
     expect(listed.destination).toBe('DE89 •••• 3000');
+    // The bank file: pain.001 with the full IBAN, for staff only.
+    expect((await admin.get('/api/admin/payouts/sepa-export')).statusCode).toBe(422);
+    const xml = await admin.get('/api/admin/payouts/sepa-export?debtor_iban=FR1420041010050500013M02606&debtor_name=Atelier%20SAS');
+    expect(xml.statusCode).toBe(200);
+    expect(xml.headers['content-type']).toContain('application/xml');
+    expect(xml.headers['content-disposition']).toContain('attachment');
+    expect(xml.body).toContain('urn:iso:std:iso:20022:tech:xsd:pain.001.001.03');
+    expect(xml.body).toContain(`<EndToEndId>PAYOUT-${row!.id}</EndToEndId>`);
+    expect(xml.body).toContain(`<InstdAmt Ccy="EUR">30.00</InstdAmt></Amt><Cdtr><Nm>Ines Duarte</Nm></Cdtr><CdtrAcct><Id><IBAN>${IBAN}</IBAN>`);
+    expect(xml.body).toContain('<DbtrAcct><Id><IBAN>FR1420041010050500013M02606</IBAN>');
     expect((await admin.post(`/api/admin/payouts/${row!.id}/complete`, { outcome: 'failed' })).statusCode).toBe(422);
     const done = await admin.post(`/api/admin/payouts/${row!.id}/complete`, { outcome: 'paid' });
     expect(done.statusCode).toBe(200);

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { minorToAmount, type Payout } from '@atelier/shared';
-import { and, asc, eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { payouts } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
@@ -91,7 +91,7 @@ export async function listPayouts(db: Db, status?: PayoutRow['status']): Promise
   return db
     .select()
     .from(payouts)
-    .where(status ? and(eq(payouts.status, status)) : undefined)
+    .where(status ? eq(payouts.status, status) : undefined)
     .orderBy(asc(payouts.id))
     .limit(500);
 }
