@@ -72,7 +72,7 @@ export const offer = z.object({
   service_price: z.number().nullable(),
   currency: z.string(),
   status: offerStatus,
-  /** Why it was declined, or why the last payout failed. */
+  /** Staff's note with their offer, why it was declined, or why the last payout failed. */
   status_note: z.string().nullable(),
   created_at: z.number().int(),
   tags: z.array(z.object({ name: z.string() })),

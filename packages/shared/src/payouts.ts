@@ -59,6 +59,20 @@ export const contactDetails = z.object({
 });
 export type ContactDetails = z.infer<typeof contactDetails>;
 
+/** GET /api/offer/contact-details: the last payout's contact details, or the profile's for a first payout. */
+export const savedContactDetails = z.object({
+  first_name: z.string(),
+  last_name: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  address: z.string(),
+  city: z.string(),
+  post_code: z.string(),
+  country: z.number().int().nullable(),
+  currency: z.string(),
+});
+export type SavedContactDetails = z.infer<typeof savedContactDetails>;
+
 const offerId = z.coerce.number({ error: 'The offer id must be a number.' }).int().positive('The offer id must be a number.').max(Number.MAX_SAFE_INTEGER);
 
 /** SPEC §3 card payout payload, checked as SPEC §5 says, plus Luhn. */

@@ -384,6 +384,20 @@ describe('the creator answers a counter-offer', () => {
     expect(noContact.json().errors.post_code).toEqual(['post code is required']);
     expect(noContact.json().errors.terms).toEqual(['Please agree to the terms and conditions.']);
 
+    // The contact dialog is prefilled from the profile before the first payout.
+    const prefill = (await client.get('/api/offer/contact-details')).json().payload;
+    expect(prefill).toEqual({
+      first_name: person.name,
+      last_name: person.surname,
+      email: person.email,
+      phone: person.phone,
+      address: '',
+      city: '',
+      post_code: '',
+      country: null,
+      currency: 'EUR',
+    });
+
     const payout = await client.post('/api/offer/request-payout/card', cardPayload(offerId));
     expect(payout.statusCode).toBe(200);
     expect(payout.json()).toMatchObject({ message: expect.stringContaining('Deal is completed'), payload: { status: 'payout_processing' } });
@@ -412,6 +426,13 @@ describe('the creator answers a counter-offer', () => {
     expect(await checkLedger(t.app.db)).toEqual({ unbalancedTransactions: [], driftedAccounts: [], totalMinor: 0 });
     expect((await lastMailTo(t.app, person.email))?.text).toContain('Deal is completed');
     expect((await client.post('/api/offer/request-payout/card', cardPayload(offerId))).statusCode).toBe(409);
+    // ...and remembered from it for the next one.
+    expect((await client.get('/api/offer/contact-details')).json().payload).toMatchObject({
+      address: 'Rua Augusta 1',
+      city: 'Lisboa',
+      post_code: '1100-048',
+      country: 620,
+    });
 
     const events = await t.app.db.select().from(offerEvents).where(eq(offerEvents.offerId, offerId)).orderBy(offerEvents.id);
     expect(events.map((e) => `${e.fromStatus}>${e.toStatus}:${e.actor}`)).toEqual([

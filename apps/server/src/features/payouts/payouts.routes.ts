@@ -1,5 +1,14 @@
-import { type CardPayoutInput, cardPayoutInput, offer, okEnvelope, type SepaPayoutInput, sepaPayoutInput } from '@atelier/shared';
-import { eq } from 'drizzle-orm';
+import {
+  type CardPayoutInput,
+  cardPayoutInput,
+  type OfferStatus,
+  offer,
+  okEnvelope,
+  type SepaPayoutInput,
+  savedContactDetails,
+  sepaPayoutInput,
+} from '@atelier/shared';
+import { desc, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { payouts } from '../../db/schema';
@@ -7,7 +16,7 @@ import { AppError } from '../../lib/app-error';
 import { currentUser, guard } from '../../lib/auth-guard';
 import { ok } from '../../lib/envelope';
 import { enqueue } from '../../lib/jobs';
-import { canTransition, findOwnOffer, moveOffer, toOffer } from '../offers';
+import { canTransition, findOwnOffer, illegalMoveMessage, moveOffer, toOffer } from '../offers';
 import { createSandboxPayoutProvider, type PayoutProvider } from './payout-provider';
 import { encryptIban, maskIban, PAYOUT_SETTLE, settlePayout } from './payouts';
 
@@ -40,10 +49,9 @@ async function requestPayout(
 ) {
   const user = currentUser(request);
   const current = await findOwnOffer(app.db, user.id, input.id);
-  if (!canTransition(current.status as never, 'payout_processing', 'creator')) {
-    // moveOffer gives the same answer with the row locked; checked here too so no payout is started for nothing.
-    await app.db.transaction((tx) => moveOffer(tx, { offerId: current.id, ownerId: user.id, to: 'payout_processing', actor: 'creator' }));
-  }
+  // moveOffer checks again with the row locked; checked here first so no payout is started for nothing.
+  const from = current.status as OfferStatus;
+  if (!canTransition(from, 'payout_processing', 'creator')) throw new AppError('CONFLICT', illegalMoveMessage(from, 'payout_processing'));
   const amountMinor = current.servicePriceMinor;
   if (amountMinor === null) throw new AppError('CONFLICT', NO_PRICE);
   let details: Partial<typeof payouts.$inferInsert>;
@@ -119,6 +127,29 @@ export const payoutsRoutes: FastifyPluginAsyncZod = async (app) => {
       await settlePayout(db, { payoutId, outcome: outcome.state, reason: outcome.state === 'failed' ? outcome.reason : undefined, actor: 'system' });
     },
     { attempts: 10, backoffMs: 30_000 },
+  );
+
+  /** Prefills the contact dialog: remembered from the last payout, else taken from the profile. */
+  app.get(
+    '/offer/contact-details',
+    { config: guard('verified'), schema: { tags: ['offers'], response: { 200: okEnvelope(savedContactDetails) } } },
+    async (request) => {
+      const user = currentUser(request);
+      const [last] = await app.db.select({ contact: payouts.contact }).from(payouts).where(eq(payouts.userId, user.id)).orderBy(desc(payouts.id)).limit(1);
+      const fromProfile = {
+        first_name: user.name,
+        last_name: user.surname,
+        email: user.email,
+        phone: user.phone,
+        address: '',
+        city: '',
+        post_code: '',
+        country: null,
+        currency: 'EUR',
+      };
+      const parsed = savedContactDetails.safeParse({ ...fromProfile, ...(last?.contact as object | undefined) });
+      return ok(parsed.success ? parsed.data : fromProfile);
+    },
   );
 
   const card = { config: guard('verified'), schema: { tags: ['offers'], body: cardPayoutInput, response: { 200: okEnvelope(offer) } } };
