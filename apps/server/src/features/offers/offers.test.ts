@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastMailTo, registerUser } from '../../../test/accounts';
 import { userIdByEmail } from '../../../test/commerce';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
-import { categories, offerEvents, offers, payouts, products, users } from '../../db/schema';
+import { categories, mailOutbox, offerEvents, offers, payouts, products, users } from '../../db/schema';
 import { checkLedger, clearingAccountCode, PLATFORM_REVENUE, systemAccountId } from '../ledger';
 
 let t: TestApp;
@@ -442,6 +442,11 @@ describe('the creator answers a counter-offer', () => {
       'approved>payout_processing:creator',
       'payout_processing>paid:system',
     ]);
+    // One e-mail to the creator per move.
+    const mails = (await t.app.db.select().from(mailOutbox).where(eq(mailOutbox.to, person.email)).orderBy(mailOutbox.id)).filter((m) =>
+      m.subject.startsWith('Your offer'),
+    );
+    expect(mails.map((m) => m.subject.replace(/^.*: /, ''))).toEqual(['pending', 'offer', 'approved', 'payout processing', 'paid']);
 
     // PCI DSS: the card number is nowhere in the database, only brand and last four.
     const [stored] = await t.app.db.select().from(payouts).where(eq(payouts.offerId, offerId));
@@ -462,6 +467,17 @@ describe('the creator answers a counter-offer', () => {
     const publish = await admin.request('PATCH', `/api/admin/products/${product!.id}`, { body: { status: 'published', price: 99 } });
     expect(publish.statusCode).toBe(200);
     expect((await new TestClient(t.app).get(`/api/products/${product!.slug}/info`)).statusCode).toBe(200);
+  });
+
+  it('two payout requests at once: one payout, the other 409', async () => {
+    const { client, offerId } = await counteredOffer(15);
+    await client.post('/api/offer/approve', { id: offerId });
+    const answers = await Promise.all([
+      client.post('/api/offer/request-payout/card', cardPayload(offerId)),
+      client.post('/api/offer/request-payout/card', cardPayload(offerId)),
+    ]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409]);
+    expect(await t.app.db.select().from(payouts).where(eq(payouts.offerId, offerId))).toHaveLength(1);
   });
 
   it('a failed payout returns the offer to approved with the reason; a second try can succeed', async () => {
