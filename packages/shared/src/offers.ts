@@ -32,6 +32,10 @@ export function stylesInKeywords(keywords: string): string[] {
 /** File extensions an offer may carry (SPEC §5); the server checks the bytes, not the name. */
 export const OFFER_FILE_EXTENSIONS = ['jpg', 'jpeg', 'png', 'gif', 'svg', 'pdf', 'doc', 'docx', 'txt'] as const;
 
+/** PostgreSQL cannot store a NUL character in text, and no person types one. */
+const noNul = (label: string) => ({ message: `The ${label} may not contain a NUL character.` });
+const nulFree = (value: string) => !value.includes('\u0000');
+
 const price = (what: string) =>
   z.coerce
     .number({ error: `Please enter a valid ${what}.` })
@@ -44,8 +48,13 @@ const formBoolean = z.union([z.boolean(), z.string().max(10)]).transform((v) => 
 
 /** The text fields of POST /api/offer/create (multipart; `media` is the file). Messages as SPEC §5. */
 export const createOfferFields = z.object({
-  title: z.string({ error: 'Please enter a title.' }).trim().min(1, 'Please enter a title.').max(200, 'The title may be at most 200 characters.'),
-  description: z.string().trim().max(5000, 'The description may be at most 5000 characters.').default(''),
+  title: z
+    .string({ error: 'Please enter a title.' })
+    .trim()
+    .min(1, 'Please enter a title.')
+    .max(200, 'The title may be at most 200 characters.')
+    .refine(nulFree, noNul('title')),
+  description: z.string().trim().max(5000, 'The description may be at most 5000 characters.').refine(nulFree, noNul('description')).default(''),
   category_id: z.coerce
     .number({ error: 'Please select a category.' })
     .int('Please select a category.')
@@ -56,6 +65,7 @@ export const createOfferFields = z.object({
   keywords: z
     .string({ error: 'Please select at least one style.' })
     .max(500, 'The styles may be at most 500 characters.')
+    .refine(nulFree, noNul('styles'))
     .refine((v) => stylesInKeywords(v).length > 0, 'Please select at least one style.'),
 });
 export type CreateOfferFields = z.infer<typeof createOfferFields>;
@@ -95,11 +105,16 @@ export const adminOffersQuery = z.object({ status: offerStatus.optional() });
 /** Back office: POST /api/admin/offers/{id}/counter (the creator's own price is a counter at user_price). */
 export const adminCounterInput = z.object({
   service_price: price('service price'),
-  note: z.string().trim().max(2000, 'The note may be at most 2000 characters.').default(''),
+  note: z.string().trim().max(2000, 'The note may be at most 2000 characters.').refine(nulFree, noNul('note')).default(''),
 });
 /** Back office: POST /api/admin/offers/{id}/decline; `declined` is for spam or policy violations. */
 export const adminDeclineInput = z.object({
-  reason: z.string({ error: 'Please give a reason.' }).trim().min(1, 'Please give a reason.').max(2000, 'The reason may be at most 2000 characters.'),
+  reason: z
+    .string({ error: 'Please give a reason.' })
+    .trim()
+    .min(1, 'Please give a reason.')
+    .max(2000, 'The reason may be at most 2000 characters.')
+    .refine(nulFree, noNul('reason')),
   status: z.enum(['declined_by_service', 'declined'], { error: 'The status must be declined_by_service or declined.' }).default('declined_by_service'),
 });
 

@@ -141,5 +141,13 @@ export type Payout = z.infer<typeof payout>;
 export const adminPayoutsQuery = z.object({ status: payoutStatus.optional() });
 /** Back office: a SEPA transfer marked done, or any processing payout marked failed with a reason. */
 export const adminPayoutOutcome = z
-  .object({ outcome: z.enum(['paid', 'failed'], { error: 'The outcome must be paid or failed.' }), reason: z.string().trim().max(2000).default('') })
+  .object({
+    outcome: z.enum(['paid', 'failed'], { error: 'The outcome must be paid or failed.' }),
+    reason: z
+      .string()
+      .trim()
+      .max(2000)
+      .refine((v) => !v.includes('\u0000'), 'The reason may not contain a NUL character.')
+      .default(''),
+  })
   .refine((v) => v.outcome === 'paid' || v.reason.length > 0, { message: 'Please give a reason.', path: ['reason'] });

@@ -94,7 +94,8 @@ export const offersRoutes: FastifyPluginAsyncZod = async (app) => {
           keywords: input.keywords.trim(),
           docType: stored.docType,
           fileType: stored.fileType,
-          fileName: form.file!.name.slice(0, 200),
+          // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters (NUL among them) cannot be stored in text
+          fileName: form.file!.name.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 200) || 'file',
           originalPath: stored.originalPath,
           previewPath: stored.previewPath,
         }),

@@ -195,6 +195,9 @@ describe('creating an offer', () => {
     expect(unknown.json().errors.keywords).toEqual(['Please select at least one style.']);
     const noCategory = await createOffer(me.client, { name: 'a.png', type: 'image/png', data: await png() }, { category_id: '999999' });
     expect(noCategory.json().errors).toEqual({ category_id: ['Please select a category.'] });
+    const nul = await createOffer(me.client, { name: 'a\u0000b.png', type: 'image/png', data: await png() }, { title: 'Bad\u0000title' });
+    expect(nul.statusCode).toBe(422);
+    expect(nul.json().errors).toEqual({ title: ['The title may not contain a NUL character.'] });
     expect((await me.client.get('/api/offer/history')).json().payload).toEqual([]);
   });
 
