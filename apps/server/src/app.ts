@@ -16,8 +16,10 @@ import { devMailRoutes } from './features/dev-mail/dev-mail.routes';
 import { generationRoutes } from './features/generation';
 import { healthRoutes } from './features/health/health.routes';
 import { ledgerRoutes } from './features/ledger';
+import { offersAdminRoutes, offersRoutes } from './features/offers';
 import { ordersRoutes } from './features/orders';
 import { paymentsRoutes } from './features/payments';
+import { payoutsAdminRoutes, payoutsRoutes } from './features/payouts';
 import { registerWebApp } from './features/seo/web-app';
 import { siteRoutes } from './features/site/site.routes';
 import { storageRoutes } from './features/storage/storage.routes';
@@ -71,6 +73,7 @@ export const logRedactPaths = [
   '*.repeat_password',
   '*.token',
   '*.card_number',
+  '*.account_number',
 ];
 
 /**
@@ -195,10 +198,14 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(ordersRoutes);
       await api.register(paymentsRoutes);
       await api.register(generationRoutes);
+      await api.register(offersRoutes);
+      await api.register(payoutsRoutes);
       // Staff calls: every route in this scope declares guard('admin').
       await api.register(
         async (admin) => {
           await admin.register(catalogAdminRoutes);
+          await admin.register(offersAdminRoutes);
+          await admin.register(payoutsAdminRoutes);
         },
         { prefix: '/admin' },
       );

@@ -40,6 +40,8 @@ const envSchema = z.object({
   STRIPE_PUBLISHABLE_KEY: z.string().startsWith('pk_', 'must be a Stripe publishable key (pk_...)').optional(),
   STRIPE_WEBHOOK_SECRET: z.string().startsWith('whsec_', 'must be a Stripe webhook signing secret (whsec_...)').optional(),
   SANDBOX_WEBHOOK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Seconds before the sandbox payout provider settles a card payout. */
+  SANDBOX_PAYOUT_DELAY_S: z.coerce.number().int().min(0).max(86_400).default(10),
   IMAGE_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL of an OpenAI-compatible API' }).optional(),
   IMAGE_API_KEY: z.string().min(1).optional(),
   IMAGE_API_MODEL: z.string().min(1).optional(),
@@ -82,6 +84,8 @@ export type Config = {
     /** Signs the sandbox's webhooks; derived from the session secret unless given. */
     sandboxWebhookSecret: string;
     stripe?: { secretKey: string; publishableKey: string; webhookSecret: string };
+    /** The sandbox payout provider settles card payouts this many seconds after the request. */
+    sandboxPayoutDelaySeconds: number;
   };
 };
 
@@ -138,6 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
         e.PAYMENT_PROVIDER === 'stripe'
           ? { secretKey: e.STRIPE_SECRET_KEY!, publishableKey: e.STRIPE_PUBLISHABLE_KEY!, webhookSecret: e.STRIPE_WEBHOOK_SECRET! }
           : undefined,
+      sandboxPayoutDelaySeconds: e.SANDBOX_PAYOUT_DELAY_S,
     },
   };
 }

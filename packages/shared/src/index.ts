@@ -11,5 +11,7 @@ export { en, type TranslationKey } from './i18n/en';
 export { isLocale, LOCALES, type Locale, splitLocale } from './i18n/locales';
 export * from './ledger';
 export * from './money';
+export * from './offers';
 export * from './orders';
+export * from './payouts';
 export * from './settings';

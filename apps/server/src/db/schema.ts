@@ -296,3 +296,4 @@ export const jobs = pgTable(
   ],
 );
 export * from './commerce-schema';
+export * from './offers-schema';

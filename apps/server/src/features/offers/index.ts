@@ -1,0 +1,5 @@
+/** Offers' public face: the creator's routes, the staff review, and the one way to move an offer. */
+export { canTransition, illegalMoveMessage, OFFER_TRANSITIONS, type OfferActor } from './offer-states';
+export { offersAdminRoutes } from './offers.admin-routes';
+export { findOwnOffer, moveOffer, type OfferRow, toOffer } from './offers.queries';
+export { offersRoutes } from './offers.routes';

@@ -1,0 +1,49 @@
+import { OFFER_STATUSES } from '@atelier/shared';
+import { describe, expect, it } from 'vitest';
+import { canTransition, illegalMoveMessage, OFFER_TRANSITIONS } from './offer-states';
+
+describe('offer transition table', () => {
+  it('lists exactly the moves of the offer life', () => {
+    expect(OFFER_TRANSITIONS.map((t) => `${t.from}>${t.to}`).sort()).toEqual(
+      [
+        'pending>offer',
+        'pending>declined_by_service',
+        'pending>declined',
+        'offer>approved',
+        'offer>declined_by_user',
+        'approved>payout_processing',
+        'payout_processing>paid',
+        'payout_processing>approved',
+      ].sort(),
+    );
+  });
+
+  it('lets each party make only its own moves', () => {
+    expect(canTransition('pending', 'offer', 'staff')).toBe(true);
+    expect(canTransition('pending', 'offer', 'creator')).toBe(false);
+    expect(canTransition('offer', 'approved', 'creator')).toBe(true);
+    expect(canTransition('offer', 'approved', 'staff')).toBe(false);
+    expect(canTransition('approved', 'payout_processing', 'creator')).toBe(true);
+    expect(canTransition('payout_processing', 'paid', 'creator')).toBe(false);
+    expect(canTransition('payout_processing', 'paid', 'system')).toBe(true);
+    expect(canTransition('payout_processing', 'approved', 'staff')).toBe(true);
+  });
+
+  it('refuses paying twice, accepting a declined offer and a payout before acceptance', () => {
+    expect(canTransition('paid', 'payout_processing', 'creator')).toBe(false);
+    expect(canTransition('payout_processing', 'payout_processing', 'creator')).toBe(false);
+    expect(canTransition('declined_by_service', 'approved', 'creator')).toBe(false);
+    expect(canTransition('pending', 'payout_processing', 'creator')).toBe(false);
+    expect(canTransition('offer', 'payout_processing', 'creator')).toBe(false);
+  });
+
+  it('has no way out of the final states', () => {
+    for (const final of ['declined', 'declined_by_service', 'declined_by_user', 'paid'] as const) {
+      for (const to of OFFER_STATUSES) for (const actor of ['creator', 'staff', 'system'] as const) expect(canTransition(final, to, actor)).toBe(false);
+    }
+  });
+
+  it('explains a refused move', () => {
+    expect(illegalMoveMessage('paid', 'payout_processing')).toBe('This offer is paid and cannot be paid out now.');
+  });
+});

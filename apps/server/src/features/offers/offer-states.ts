@@ -1,0 +1,62 @@
+import type { OfferStatus } from '@atelier/shared';
+
+/** Who moves an offer: the creator who owns it, staff in the back office, or the payout job. */
+export type OfferActor = 'creator' | 'staff' | 'system';
+
+type Transition = { from: OfferStatus; to: OfferStatus; by: readonly OfferActor[] };
+
+/**
+ * The offer's whole life, one row per legal move (sharetribe's transaction process is the model).
+ * Anything not listed here is refused with 409 and changes nothing.
+ */
+export const OFFER_TRANSITIONS: readonly Transition[] = [
+  // Staff review a submitted offer and offer to buy it at service_price (it may equal the creator's price).
+  { from: 'pending', to: 'offer', by: ['staff'] },
+  // Staff decline the work; the reason is sent to the creator.
+  { from: 'pending', to: 'declined_by_service', by: ['staff'] },
+  // Spam or a policy violation: declined for good.
+  { from: 'pending', to: 'declined', by: ['staff'] },
+  // The creator accepts the counter-offer (POST /offer/approve): the work becomes a platform-owned product.
+  { from: 'offer', to: 'approved', by: ['creator'] },
+  // The creator declines the counter-offer ('Deal is declined').
+  { from: 'offer', to: 'declined_by_user', by: ['creator'] },
+  // The creator asks to be paid (card or SEPA): a payout record is made and handed to the provider.
+  { from: 'approved', to: 'payout_processing', by: ['creator'] },
+  // The provider confirmed the payout (or staff marked the bank transfer done): 'Deal is completed'.
+  { from: 'payout_processing', to: 'paid', by: ['system', 'staff'] },
+  // The payout failed: back to approved with the reason kept, so the creator can try again.
+  { from: 'payout_processing', to: 'approved', by: ['system', 'staff'] },
+];
+
+export function findTransition(from: OfferStatus, to: OfferStatus): Transition | undefined {
+  return OFFER_TRANSITIONS.find((t) => t.from === from && t.to === to);
+}
+
+export function canTransition(from: OfferStatus, to: OfferStatus, actor: OfferActor): boolean {
+  return findTransition(from, to)?.by.includes(actor) ?? false;
+}
+
+const STATUS_WORDS: Record<OfferStatus, string> = {
+  pending: 'waiting for review',
+  offer: 'waiting for your answer to our offer',
+  approved: 'accepted',
+  declined: 'declined',
+  declined_by_service: 'declined by us',
+  declined_by_user: 'declined by you',
+  payout_processing: 'being paid out',
+  paid: 'paid',
+};
+
+/** The 409 message for a move the table does not allow, saying where the offer stands. */
+export function illegalMoveMessage(from: OfferStatus, to: OfferStatus): string {
+  const wanted: Partial<Record<OfferStatus, string>> = {
+    offer: 'receive an offer',
+    approved: 'be accepted',
+    declined_by_user: 'be declined',
+    declined_by_service: 'be declined',
+    declined: 'be declined',
+    payout_processing: 'be paid out',
+    paid: 'be marked paid',
+  };
+  return `This offer is ${STATUS_WORDS[from]} and cannot ${wanted[to] ?? `move to ${to}`} now.`;
+}

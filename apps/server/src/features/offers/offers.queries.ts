@@ -1,0 +1,201 @@
+import { type AdminOffer, minorToAmount, type Offer, type OfferStatus, stylesInKeywords } from '@atelier/shared';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { offerEvents, offers, products, productTags, tags, users } from '../../db/schema';
+import { AppError, notFound } from '../../lib/app-error';
+import { mailHtml, sendMail } from '../../lib/mail';
+import { publicUrl } from '../../lib/storage';
+import { canTransition, illegalMoveMessage, type OfferActor } from './offer-states';
+
+export type OfferRow = typeof offers.$inferSelect;
+
+const NOT_YOURS = 'This offer does not exist.';
+
+/** SPEC §3 Offer shape. Prices in EUR; `tags` are the chosen styles. */
+export function toOffer(row: OfferRow): Offer {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    doc_type: row.docType === 'image' ? 'image' : 'other',
+    doc_url: row.previewPath,
+    imageUrl: publicUrl(row.previewPath),
+    user_price: minorToAmount(row.userPriceMinor),
+    service_price: row.servicePriceMinor === null ? null : minorToAmount(row.servicePriceMinor),
+    currency: 'EUR',
+    status: row.status as OfferStatus,
+    status_note: row.statusNote,
+    created_at: Math.floor(row.createdAt.getTime() / 1000),
+    tags: stylesInKeywords(row.keywords).map((name) => ({ name })),
+  };
+}
+
+export async function listUserOffers(db: Db, userId: number): Promise<Offer[]> {
+  const rows = await db.select().from(offers).where(eq(offers.userId, userId)).orderBy(desc(offers.id));
+  return rows.map(toOffer);
+}
+
+/** The creator's own offer, or 404 (another user's offer is not revealed to exist). */
+export async function findOwnOffer(db: Db, userId: number, offerId: number): Promise<OfferRow> {
+  const [row] = await db
+    .select()
+    .from(offers)
+    .where(and(eq(offers.id, offerId), eq(offers.userId, userId)));
+  if (!row) throw notFound(NOT_YOURS);
+  return row;
+}
+
+const MAIL_TEXT: Record<OfferStatus, (o: OfferRow, note: string) => string[]> = {
+  pending: () => ['We have received your offer. We will contact you by e-mail within 3 business days.'],
+  offer: (o, note) => [
+    `We would like to buy your work for €${minorToAmount(o.servicePriceMinor ?? 0).toFixed(2)}.`,
+    ...(note ? [note] : []),
+    'Open My projects to accept or decline.',
+  ],
+  approved: (_o, note) =>
+    note
+      ? [`Your payout could not be completed: ${note}`, 'Please check your payment details and try again.']
+      : ['You accepted our offer. Enter your payment details in My projects to be paid.'],
+  declined: (_o, note) => ['Your offer was declined.', ...(note ? [`Reason: ${note}`] : [])],
+  declined_by_service: (_o, note) => ['We are sorry: we decided not to buy this work.', ...(note ? [`Reason: ${note}`] : [])],
+  declined_by_user: () => ['You declined our offer. The deal is closed.'],
+  payout_processing: () => ['Your payout is being processed.'],
+  paid: () => ['Deal is completed. You will receive your funds within 3-5 business days to your card (5 business days by bank transfer).'],
+};
+
+export type MoveOptions = {
+  offerId: number;
+  to: OfferStatus;
+  actor: OfferActor;
+  actorId?: number | null;
+  note?: string;
+  /** The creator making the move: another user's offer is a 404. */
+  ownerId?: number;
+  /** Further columns to set with the move (service price, product). */
+  set?: Partial<Pick<OfferRow, 'servicePriceMinor' | 'productId'>>;
+  /** What the offer must look like for the move, beyond the table (else 409 with this message). */
+  require?: (offer: OfferRow) => string | null;
+};
+
+/**
+ * The one way an offer changes status. Inside the caller's transaction: locks the offer row, checks
+ * the transition table (409 and nothing changes when the move is not allowed), writes the status,
+ * the event (who, when, from, to, note) and the creator's e-mail.
+ */
+export async function moveOffer(tx: Db, opts: MoveOptions): Promise<OfferRow> {
+  const [current] = await tx.select().from(offers).where(eq(offers.id, opts.offerId)).for('update');
+  if (!current || (opts.ownerId !== undefined && current.userId !== opts.ownerId)) throw notFound(NOT_YOURS);
+  const from = current.status as OfferStatus;
+  if (!canTransition(from, opts.to, opts.actor)) throw new AppError('CONFLICT', illegalMoveMessage(from, opts.to));
+  const refused = opts.require?.(current);
+  if (refused) throw new AppError('CONFLICT', refused);
+  const note = opts.note ?? '';
+  const [updated] = await tx
+    .update(offers)
+    .set({
+      status: opts.to,
+      statusNote: note || (opts.to === 'approved' || opts.to === 'paid' ? null : current.statusNote),
+      updatedAt: new Date(),
+      ...opts.set,
+    })
+    .where(eq(offers.id, current.id))
+    .returning();
+  await tx.insert(offerEvents).values({ offerId: current.id, fromStatus: from, toStatus: opts.to, actor: opts.actor, actorId: opts.actorId ?? null, note });
+  await mailCreator(tx, updated!, note);
+  return updated!;
+}
+
+async function mailCreator(tx: Db, offer: OfferRow, note: string) {
+  const [creator] = await tx.select({ email: users.email, name: users.name, deletedAt: users.deletedAt }).from(users).where(eq(users.id, offer.userId));
+  if (!creator || creator.deletedAt) return;
+  const lines = [`Hello ${creator.name},`, ...MAIL_TEXT[offer.status as OfferStatus](offer, note)];
+  await sendMail(tx, {
+    to: creator.email,
+    subject: `Your offer "${offer.title.slice(0, 80)}": ${offer.status.replace(/_/g, ' ')}`,
+    text: lines.join('\n\n'),
+    html: mailHtml(lines),
+  });
+}
+
+/** A new offer and its first event, with the confirmation e-mail, in one transaction. */
+export async function insertOffer(tx: Db, values: typeof offers.$inferInsert): Promise<OfferRow> {
+  const [row] = await tx.insert(offers).values(values).returning();
+  await tx.insert(offerEvents).values({ offerId: row!.id, fromStatus: null, toStatus: 'pending', actor: 'creator', actorId: row!.userId });
+  await mailCreator(tx, row!, '');
+  return row!;
+}
+
+function slugify(text: string): string {
+  return text
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^\w\s-]/g, '')
+    .trim()
+    .replace(/[\s_-]+/g, '-')
+    .slice(0, 80);
+}
+
+/**
+ * On acceptance the work becomes a platform-owned product: author the creator, the original kept
+ * private, the offer's preview, priced at what the platform paid, and a draft until staff set the
+ * list price and publish it (PATCH /api/admin/products/{id}). The styles become its tags.
+ */
+export async function createProductFromOffer(tx: Db, offer: OfferRow): Promise<number> {
+  const [product] = await tx
+    .insert(products)
+    .values({
+      slug: `${slugify(offer.title) || 'work'}-o${offer.id}`,
+      title: offer.title,
+      description: offer.description,
+      productType: offer.docType === 'image' ? 'image' : 'doc',
+      categoryId: offer.categoryId,
+      authorId: offer.userId,
+      priceMinor: offer.servicePriceMinor ?? offer.userPriceMinor,
+      status: 'draft',
+      previewPath: offer.previewPath,
+      originalPath: offer.originalPath,
+      originalName: offer.fileName,
+      platformOwned: true,
+    })
+    .returning({ id: products.id });
+  const names = stylesInKeywords(offer.keywords);
+  if (names.length) {
+    await tx
+      .insert(tags)
+      .values(names.map((name) => ({ name })))
+      .onConflictDoNothing({ target: tags.name });
+    const tagRows = await tx.select({ id: tags.id }).from(tags).where(inArray(tags.name, names));
+    await tx.insert(productTags).values(tagRows.map((t) => ({ productId: product!.id, tagId: t.id })));
+  }
+  return product!.id;
+}
+
+/** Back office list: oldest first (the review queue), with the creator and the history. */
+export async function listOffersForStaff(db: Db, status?: OfferStatus): Promise<AdminOffer[]> {
+  const rows = await db
+    .select({ offer: offers, user: { id: users.id, nickname: users.nickname, email: users.email } })
+    .from(offers)
+    .innerJoin(users, eq(users.id, offers.userId))
+    .where(status ? eq(offers.status, status) : sql`true`)
+    .orderBy(asc(offers.createdAt), asc(offers.id))
+    .limit(500);
+  const ids = rows.map((r) => r.offer.id);
+  const events = ids.length ? await db.select().from(offerEvents).where(inArray(offerEvents.offerId, ids)).orderBy(asc(offerEvents.id)) : [];
+  return rows.map(({ offer, user }) => ({
+    ...toOffer(offer),
+    user,
+    category_id: offer.categoryId,
+    file_name: offer.fileName,
+    file_type: offer.fileType,
+    product_id: offer.productId,
+    events: events
+      .filter((e) => e.offerId === offer.id)
+      .map((e) => ({ from: e.fromStatus, to: e.toStatus, by: e.actor, note: e.note, at: Math.floor(e.createdAt.getTime() / 1000) })),
+  }));
+}
+
+export async function findOffer(db: Db, offerId: number): Promise<OfferRow> {
+  const [row] = await db.select().from(offers).where(eq(offers.id, offerId));
+  if (!row) throw notFound(NOT_YOURS);
+  return row;
+}

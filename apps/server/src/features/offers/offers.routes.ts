@@ -1,0 +1,142 @@
+import { amountToMinor, createOfferFields, OFFER_FILE_MAX_BYTES, OFFER_STYLES, offer, offerIdInput, offerStyle, okEnvelope } from '@atelier/shared';
+import { eq } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { categories, offers } from '../../db/schema';
+import { AppError } from '../../lib/app-error';
+import { currentUser, guard } from '../../lib/auth-guard';
+import { ok } from '../../lib/envelope';
+import { type CheckedFile, checkOfferFile, storeOfferFile } from './offer-file';
+import { createProductFromOffer, insertOffer, listUserOffers, moveOffer, toOffer } from './offers.queries';
+
+const FIELDS = ['title', 'description', 'category_id', 'price', 'confirm', 'keywords'] as const;
+
+/** Reads the create-offer form: text fields, and the one `media` file held in memory (at most 20 MB). */
+async function readOfferForm(request: FastifyRequest) {
+  const fields: Record<string, string> = {};
+  let file: { name: string; data: Buffer } | undefined;
+  let tooLarge = false;
+  // Not thrown: an oversized file is cut at the limit and marked truncated, and the rest of the form is still read.
+  const options = { throwFileSizeLimit: false, limits: { fileSize: OFFER_FILE_MAX_BYTES, files: 1, fields: 20, fieldSize: 64 * 1024 } };
+  for await (const part of request.parts(options)) {
+    if (part.type === 'file') {
+      if (part.fieldname !== 'media' || file) {
+        part.file.resume();
+        continue;
+      }
+      const data = await part.toBuffer();
+      if (part.file.truncated) tooLarge = true;
+      else file = { name: part.filename ?? '', data };
+    } else if ((FIELDS as readonly string[]).includes(part.fieldname) && typeof part.value === 'string') {
+      fields[part.fieldname] = part.value;
+    }
+  }
+  return { fields, file, tooLarge };
+}
+
+/** The creator's side of offers (SPEC §7 /offer/*). Payout requests live in features/payouts. */
+export const offersRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get('/offer/styles', { schema: { tags: ['offers'], response: { 200: okEnvelope(z.array(offerStyle)) } } }, async () =>
+    ok(OFFER_STYLES.map((s) => ({ ...s }))),
+  );
+
+  app.get('/offer/history', { config: guard('verified'), schema: { tags: ['offers'], response: { 200: okEnvelope(z.array(offer)) } } }, async (request) =>
+    ok(await listUserOffers(app.db, currentUser(request).id)),
+  );
+
+  app.post(
+    '/offer/create',
+    { config: guard('verified'), schema: { tags: ['offers'], consumes: ['multipart/form-data'], response: { 200: okEnvelope(offer) } } },
+    async (request) => {
+      const user = currentUser(request);
+      if (!request.isMultipart()) throw new AppError('VALIDATION', 'Please upload a file.', { media: ['Please upload a file.'] });
+      const form = await readOfferForm(request);
+      const errors: Record<string, string[]> = {};
+      const parsed = createOfferFields.safeParse(form.fields);
+      if (!parsed.success) {
+        for (const issue of parsed.error.issues) {
+          const field = String(issue.path[0] ?? 'title');
+          errors[field] ??= [issue.message];
+        }
+      }
+      let checked: CheckedFile | undefined;
+      if (form.tooLarge) errors.media = ['File size exceeds 20MB limit'];
+      else if (!form.file || form.file.data.length === 0) errors.media = ['Please upload a file.'];
+      else {
+        const result = checkOfferFile(form.file.name, form.file.data);
+        if ('error' in result) errors.media = [result.error];
+        else checked = result;
+      }
+      if (parsed.success) {
+        const [category] = await app.db.select({ id: categories.id }).from(categories).where(eq(categories.id, parsed.data.category_id));
+        if (!category) errors.category_id = ['Please select a category.'];
+      }
+      if (Object.keys(errors).length || !parsed.success || !checked || !form.file) {
+        throw new AppError('VALIDATION', Object.values(errors)[0]?.[0] ?? 'The given data was invalid.', errors);
+      }
+      const input = parsed.data;
+      let stored: Awaited<ReturnType<typeof storeOfferFile>>;
+      try {
+        stored = await storeOfferFile(app.storage, { data: form.file.data, checked, title: input.title });
+      } catch (err) {
+        request.log.info({ err }, 'offer file could not be read');
+        throw new AppError('VALIDATION', 'This file could not be read.', { media: ['This file could not be read.'] });
+      }
+      const row = await app.db.transaction((tx) =>
+        insertOffer(tx, {
+          userId: user.id,
+          title: input.title,
+          description: input.description,
+          categoryId: input.category_id,
+          userPriceMinor: amountToMinor(input.price),
+          aiGenerated: input.confirm,
+          keywords: input.keywords.trim(),
+          docType: stored.docType,
+          fileType: stored.fileType,
+          // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters (NUL among them) cannot be stored in text
+          fileName: form.file!.name.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 200) || 'file',
+          originalPath: stored.originalPath,
+          previewPath: stored.previewPath,
+        }),
+      );
+      request.log.info({ offerId: row.id, fileType: stored.fileType }, 'offer created');
+      return ok(toOffer(row), 'Your offer successfully sent');
+    },
+  );
+
+  /** The creator accepts the counter-offer: the work becomes a platform-owned draft product. */
+  app.post(
+    '/offer/approve',
+    { config: guard('verified'), schema: { tags: ['offers'], body: offerIdInput, response: { 200: okEnvelope(offer) } } },
+    async (request) => {
+      const user = currentUser(request);
+      const row = await app.db.transaction(async (tx) => {
+        const moved = await moveOffer(tx, {
+          offerId: request.body.id,
+          ownerId: user.id,
+          to: 'approved',
+          actor: 'creator',
+          actorId: user.id,
+          require: (o) => (o.servicePriceMinor === null ? 'This offer has no price to accept yet.' : null),
+        });
+        const productId = await createProductFromOffer(tx, moved);
+        const [withProduct] = await tx.update(offers).set({ productId }).where(eq(offers.id, moved.id)).returning();
+        return withProduct!;
+      });
+      return ok(toOffer(row), 'Deal is accepted');
+    },
+  );
+
+  app.post(
+    '/offer/decline',
+    { config: guard('verified'), schema: { tags: ['offers'], body: offerIdInput, response: { 200: okEnvelope(offer) } } },
+    async (request) => {
+      const user = currentUser(request);
+      const row = await app.db.transaction((tx) =>
+        moveOffer(tx, { offerId: request.body.id, ownerId: user.id, to: 'declined_by_user', actor: 'creator', actorId: user.id }),
+      );
+      return ok(toOffer(row), 'Deal is declined');
+    },
+  );
+};

@@ -1,0 +1,79 @@
+import { adminPayoutOutcome, adminPayoutsQuery, isIbanValid, okEnvelope, payout } from '@atelier/shared';
+import { and, asc, eq } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { payouts } from '../../db/schema';
+import { guard } from '../../lib/auth-guard';
+import { ok } from '../../lib/envelope';
+import { listPayouts, settlePayout, toPayout } from './payouts';
+import { sepaCreditTransferXml } from './sepa-export';
+
+const payoutIdParams = z.object({
+  id: z.coerce.number({ error: 'The payout id must be a number.' }).int().positive().max(Number.MAX_SAFE_INTEGER, 'This payout id is out of range.'),
+});
+
+/** Staff payouts queue, under /api/admin: masked details only; a SEPA transfer is marked done (or any payout failed) here. */
+export const payoutsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/payouts',
+    { config: guard('admin'), schema: { tags: ['admin'], querystring: adminPayoutsQuery, response: { 200: okEnvelope(z.array(payout)) } } },
+    async (request) => ok((await listPayouts(app.db, request.query.status)).map(toPayout)),
+  );
+
+  app.post(
+    '/payouts/:id/complete',
+    { config: guard('admin'), schema: { tags: ['admin'], params: payoutIdParams, body: adminPayoutOutcome, response: { 200: okEnvelope(payout) } } },
+    async (request) => {
+      const staffId = request.user!.id;
+      const row = await settlePayout(app.db, {
+        payoutId: request.params.id,
+        outcome: request.body.outcome,
+        reason: request.body.reason,
+        actor: 'staff',
+        actorId: staffId,
+      });
+      request.log.info({ payoutId: request.params.id, outcome: request.body.outcome, by: staffId }, 'payout settled by staff');
+      return ok(toPayout(row!), request.body.outcome === 'paid' ? 'The payout is marked paid.' : 'The payout is marked failed.');
+    },
+  );
+
+  /**
+   * The processing SEPA payouts as a pain.001 credit-transfer file for the platform's bank (debtor
+   * account from the query). Staff mark each transfer paid once the bank has executed it.
+   */
+  app.get(
+    '/payouts/sepa-export',
+    {
+      config: guard('admin'),
+      schema: {
+        tags: ['admin'],
+        querystring: z.object({
+          debtor_iban: z
+            .string({ error: "Please give the platform's IBAN." })
+            .max(50)
+            .transform((v) => v.replace(/\s+/g, '').toUpperCase())
+            .refine(isIbanValid, 'Please enter a valid IBAN'),
+          debtor_name: z.string().trim().min(1).max(70).default('Atelier'),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const rows = await app.db
+        .select()
+        .from(payouts)
+        .where(and(eq(payouts.status, 'processing'), eq(payouts.method, 'sepa')))
+        .orderBy(asc(payouts.id));
+      const xml = sepaCreditTransferXml(rows, {
+        secret: app.config.sessionSecret,
+        debtorIban: request.query.debtor_iban,
+        debtorName: request.query.debtor_name,
+      });
+      request.log.info({ payouts: rows.length, by: request.user?.id }, 'SEPA payouts exported');
+      return reply
+        .header('content-type', 'application/xml; charset=utf-8')
+        .header('content-disposition', `attachment; filename="sepa-payouts-${new Date().toISOString().slice(0, 10)}.xml"`)
+        .header('cache-control', 'no-store')
+        .send(xml);
+    },
+  );
+};
