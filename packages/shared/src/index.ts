@@ -1,5 +1,6 @@
 export * from './auth';
 export * from './cart';
+export * from './chat';
 export * from './catalog';
 export * from './constants';
 export * from './deposits';
@@ -10,5 +11,6 @@ export { en, type TranslationKey } from './i18n/en';
 export { isLocale, LOCALES, type Locale, splitLocale } from './i18n/locales';
 export * from './ledger';
 export * from './money';
+export * from './notifications';
 export * from './orders';
 export * from './settings';
