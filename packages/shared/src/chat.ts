@@ -82,7 +82,11 @@ export const chatMessage = z.object({
 });
 export type ChatMessage = z.infer<typeof chatMessage>;
 
-const positiveId = (what: string) => z.coerce.number({ error: `Please choose a ${what}.` }).int().positive({ error: `Please choose a ${what}.` });
+const positiveId = (what: string) =>
+  z.coerce
+    .number({ error: `Please choose a ${what}.` })
+    .int()
+    .positive({ error: `Please choose a ${what}.` });
 
 /** POST /chat: with whom (or about which product: its author). */
 export const openChatInput = z.union([z.object({ recipient_id: positiveId('person') }), z.object({ product_id: positiveId('product') })], {
@@ -108,7 +112,9 @@ export const sendChatMessageJson = z.union([
 export type SendChatMessageJson = z.infer<typeof sendChatMessageJson>;
 export { priceAmount as chatPriceAmount };
 
-export const unlockInput = z.object({ message_id: z.coerce.number({ error: 'Please choose a message.' }).int().positive({ error: 'Please choose a message.' }) });
+export const unlockInput = z.object({
+  message_id: z.coerce.number({ error: 'Please choose a message.' }).int().positive({ error: 'Please choose a message.' }),
+});
 export type UnlockInput = z.infer<typeof unlockInput>;
 
 /** SPEC §7 unlock: a direct success (the widget path, payment_type 'widget', is not built yet). */
