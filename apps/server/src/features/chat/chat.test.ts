@@ -267,6 +267,30 @@ describe('the commission deal', () => {
     expect((await creator.client.get('/api/notifications/unread-count')).json().payload.notifications).toBe(0);
   });
 
+  it('10 parallel unlocks of one image charge once (with and without Idempotency-Key)', async () => {
+    const { buyer, creator, chatId } = await pair();
+    await send(creator.client, chatId, { type: 'price_proposal', amount: 12.5 });
+    await send(buyer.client, chatId, { action: 'accept_price' });
+    const locked = await sendForm(creator.client, chatId, form({ is_locked: '1' }, { name: 'owl.png', type: 'image/png', data: await png() }));
+    expect(locked.json().payload.price).toMatchObject({ amount: 12.5 });
+    const messageId = locked.json().payload.id;
+    await fund(t.app, buyer.id, 5000);
+    const revenueBefore = await revenueMinor(t.app);
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        buyer.client.post(`/api/chat/${chatId}/unlock`, { message_id: messageId }, i % 2 ? { 'idempotency-key': 'same-unlock' } : undefined),
+      ),
+    );
+    expect(answers.map((r) => r.statusCode)).toEqual(Array(10).fill(200));
+    for (const r of answers) expect(r.json().payload.message).toMatchObject({ id: messageId, is_locked: false });
+    expect(await balanceMinor(t.app, buyer.id)).toBe(5000 - 1250);
+    expect(await balanceMinor(t.app, creator.id)).toBe(1000);
+    expect((await revenueMinor(t.app)) - revenueBefore).toBe(250);
+    expect(await checkLedger(t.app.db)).toEqual({ unbalancedTransactions: [], driftedAccounts: [], totalMinor: 0 });
+    const unlockedNotes = (await creator.client.get('/api/notifications')).json().payload.filter((n: { kind: string }) => n.kind === 'image_unlocked');
+    expect(unlockedNotes).toHaveLength(1);
+  });
+
   it('a product opens the chat with its author and puts the product card first', async () => {
     const author = await person();
     const buyer = await person();

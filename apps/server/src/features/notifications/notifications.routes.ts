@@ -25,10 +25,11 @@ async function unreadChatMessages(db: Db, userId: number): Promise<number> {
 export const notificationsRoutes: FastifyPluginAsyncZod<{ heartbeatMs?: number }> = async (app, opts) => {
   const hub = await createEventHub(app.database, app.log);
   const streams = new Set<() => void>();
-  app.addHook('onClose', async () => {
+  // Streams end before the server stops taking connections (it would wait for them), the LISTEN after.
+  app.addHook('preClose', async () => {
     for (const end of [...streams]) end();
-    await hub.close();
   });
+  app.addHook('onClose', () => hub.close());
   const tags = ['notifications'];
 
   /** SPEC has no call for the bell: GET /notifications (paged, newest first) and POST /notifications/read. */
