@@ -297,5 +297,5 @@ export const jobs = pgTable(
     index('jobs_finished_idx').on(t.finishedAt),
   ],
 );
-export * from './commerce-schema';
 export * from './chat-schema';
+export * from './commerce-schema';
