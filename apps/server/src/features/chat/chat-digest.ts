@@ -15,11 +15,11 @@ export async function scheduleUnreadDigest(tx: Db, userId: number, after = UNREA
 }
 
 /**
- * Sends one e-mail about the messages the user left unread for 10 minutes and has not been told of;
- * messages too young for this digest get a later one.
+ * Runs 10 minutes after the first message of a batch: one e-mail about every message the user has
+ * still not read and has not been told of (younger ones of the same batch included). The next
+ * message after it starts a new batch.
  */
-export async function sendUnreadDigest(app: FastifyInstance, userId: number, now = new Date()) {
-  const cutoff = new Date(now.getTime() - UNREAD_DIGEST_DELAY_MS);
+export async function sendUnreadDigest(app: FastifyInstance, userId: number) {
   const [user] = await app.db.select({ email: users.email, name: users.name, deletedAt: users.deletedAt }).from(users).where(eq(users.id, userId));
   if (!user || user.deletedAt) return;
   await app.db.transaction(async (txRaw) => {
@@ -28,35 +28,18 @@ export async function sendUnreadDigest(app: FastifyInstance, userId: number, now
       .select({ id: chats.id })
       .from(chats)
       .where(or(eq(chats.senderId, userId), eq(chats.recipientId, userId)));
-    const pending = await tx
-      .select({ id: chatMessages.id, createdAt: chatMessages.createdAt })
-      .from(chatMessages)
+    const due = await tx
+      .update(chatMessages)
+      .set({ digestedAt: sql`now()` })
       .where(and(inArray(chatMessages.chatId, mine), ne(chatMessages.userId, userId), isNull(chatMessages.readAt), isNull(chatMessages.digestedAt)))
-      .for('update', { of: chatMessages, skipLocked: true });
-    const due = pending.filter((m) => m.createdAt <= cutoff);
-    const later = pending.filter((m) => m.createdAt > cutoff);
-    if (due.length) {
-      await tx
-        .update(chatMessages)
-        .set({ digestedAt: sql`now()` })
-        .where(
-          inArray(
-            chatMessages.id,
-            due.map((m) => m.id),
-          ),
-        );
-      const count = due.length === 1 ? 'one unread message' : `${due.length} unread messages`;
-      await sendMail(tx, {
-        to: user.email,
-        subject: `You have ${count} on Atelier`,
-        text: `Hello ${user.name},\n\nYou have ${count} in your chats. Read them here:\n${app.config.publicUrl}/dashboard/chat\n`,
-      });
-    }
-    if (later.length) {
-      const oldest = Math.min(...later.map((m) => m.createdAt.getTime()));
-      // This job still runs, so the singleton would refuse: the follow-up goes without a key.
-      await enqueue(tx, UNREAD_DIGEST_JOB, { userId }, { runAt: new Date(oldest + UNREAD_DIGEST_DELAY_MS) });
-    }
+      .returning({ id: chatMessages.id });
+    if (!due.length) return;
+    const count = due.length === 1 ? 'one unread message' : `${due.length} unread messages`;
+    await sendMail(tx, {
+      to: user.email,
+      subject: `You have ${count} on Atelier`,
+      text: `Hello ${user.name},\n\nYou have ${count} in your chats. Read them here:\n${app.config.publicUrl}/dashboard/chat\n`,
+    });
   });
 }
 

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { multipartFile, registerUser } from '../../../test/accounts';
+import { lastMailTo, registerUser } from '../../../test/accounts';
 import { balanceMinor, fund, revenueMinor, userIdByEmail } from '../../../test/commerce';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
 import { chatMessages, products } from '../../db/schema';
@@ -156,6 +156,28 @@ describe('conversations', () => {
     expect((await send(creator.client, chatId, { message: 'hi' })).statusCode).toBe(403);
     await creator.client.post(`/api/chat/${chatId}/unblock`);
     expect((await send(buyer.client, chatId, { message: 'hello?' })).statusCode).toBe(200);
+  });
+
+  it('messages left unread for 10 minutes bring one e-mail digest, through the job queue', async () => {
+    const { buyer, creator, chatId } = await pair();
+    await send(buyer.client, chatId, { message: 'first' });
+    await send(buyer.client, chatId, { message: 'second' });
+    expect((await creator.client.get('/api/notifications/unread-count')).json().payload).toEqual({ notifications: 2, chat_messages: 2 });
+    await t.app.jobs.runDue();
+    expect((await lastMailTo(t.app, creator.email))?.subject ?? '').not.toMatch(/unread/);
+    await t.app.jobs.runDue({ at: new Date(Date.now() + 11 * 60 * 1000) });
+    const mail = await lastMailTo(t.app, creator.email);
+    expect(mail?.subject).toBe('You have 2 unread messages on Atelier');
+    expect(mail?.text).toContain('/dashboard/chat');
+    // Told once: the next digest names only what came after, and nothing once it is read.
+    await send(buyer.client, chatId, { message: 'third' });
+    await t.app.jobs.runDue({ at: new Date(Date.now() + 11 * 60 * 1000) });
+    expect((await lastMailTo(t.app, creator.email))?.subject).toBe('You have one unread message on Atelier');
+    const told = (await lastMailTo(t.app, creator.email))?.id;
+    await send(buyer.client, chatId, { message: 'fourth' });
+    await creator.client.get(`/api/chat/${chatId}/messages`);
+    await t.app.jobs.runDue({ at: new Date(Date.now() + 11 * 60 * 1000) });
+    expect((await lastMailTo(t.app, creator.email))?.id).toBe(told);
   });
 
   it('sending is rate-limited (429)', async () => {
