@@ -12,10 +12,12 @@ import type { Database, Db } from './db/client';
 import { authRoutes } from './features/auth';
 import { cartRoutes } from './features/cart';
 import { catalogAdminRoutes, catalogRoutes } from './features/catalog';
+import { chatRoutes } from './features/chat';
 import { devMailRoutes } from './features/dev-mail/dev-mail.routes';
 import { generationRoutes } from './features/generation';
 import { healthRoutes } from './features/health/health.routes';
 import { ledgerRoutes } from './features/ledger';
+import { notificationsRoutes } from './features/notifications';
 import { offersAdminRoutes, offersRoutes } from './features/offers';
 import { ordersRoutes } from './features/orders';
 import { paymentsRoutes } from './features/payments';
@@ -200,6 +202,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(generationRoutes);
       await api.register(offersRoutes);
       await api.register(payoutsRoutes);
+      await api.register(chatRoutes);
+      await api.register(notificationsRoutes);
       // Staff calls: every route in this scope declares guard('admin').
       await api.register(
         async (admin) => {

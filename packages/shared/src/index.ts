@@ -1,6 +1,7 @@
 export * from './auth';
 export * from './cart';
 export * from './catalog';
+export * from './chat';
 export * from './constants';
 export * from './deposits';
 export * from './envelope';
@@ -11,6 +12,7 @@ export { en, type TranslationKey } from './i18n/en';
 export { isLocale, LOCALES, type Locale, splitLocale } from './i18n/locales';
 export * from './ledger';
 export * from './money';
+export * from './notifications';
 export * from './offers';
 export * from './orders';
 export * from './payouts';

@@ -42,6 +42,8 @@ export const users = pgTable(
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     phoneVerifiedAt: timestamp('phone_verified_at', { withTimezone: true }),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    /** Presence (migration 0010): moved at most once a minute; online means seen in the last 2 minutes. */
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -295,5 +297,6 @@ export const jobs = pgTable(
     index('jobs_finished_idx').on(t.finishedAt),
   ],
 );
+export * from './chat-schema';
 export * from './commerce-schema';
 export * from './offers-schema';

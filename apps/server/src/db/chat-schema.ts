@@ -1,0 +1,83 @@
+/**
+ * Chat and notification tables (migration 0010_chat). A chat joins two people once (a unique index on
+ * the unordered pair); `status` follows features/chat/chat-states.ts.
+ */
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { products, users } from './schema';
+
+const id = () => bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity();
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const userRef = (name: string) =>
+  bigint(name, { mode: 'number' })
+    .notNull()
+    .references(() => users.id);
+
+export const chats = pgTable(
+  'chats',
+  {
+    id: id(),
+    /** Who opened the conversation (the buyer in a deal). */
+    senderId: userRef('sender_id'),
+    /** Who was contacted (the creator in a deal: only they propose prices and send locked images). */
+    recipientId: userRef('recipient_id'),
+    status: text('status').notNull().default('active'),
+    /** The proposed (then agreed) price in EUR cents, while a deal runs. */
+    dealPriceMinor: bigint('deal_price_minor', { mode: 'number' }),
+    blockedBySender: boolean('blocked_by_sender').notNull().default(false),
+    blockedByRecipient: boolean('blocked_by_recipient').notNull().default(false),
+    lastMessageAt: timestamp('last_message_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('chats_pair_idx').on(sql`least(${t.senderId}, ${t.recipientId})`, sql`greatest(${t.senderId}, ${t.recipientId})`),
+    index('chats_sender_idx').on(t.senderId),
+    index('chats_recipient_idx').on(t.recipientId),
+  ],
+);
+
+export const chatMessages = pgTable(
+  'chat_messages',
+  {
+    id: id(),
+    chatId: bigint('chat_id', { mode: 'number' })
+      .notNull()
+      .references(() => chats.id, { onDelete: 'cascade' }),
+    /** The author; a system message of the deal carries the participant whose step it records. */
+    userId: userRef('user_id'),
+    /** text | system | product | price_proposal | attachment | locked_image */
+    kind: text('kind').notNull().default('text'),
+    body: text('body'),
+    productId: bigint('product_id', { mode: 'number' }).references(() => products.id),
+    /** Private storage key of the attachment (the original of a locked image). */
+    attachmentKey: text('attachment_key'),
+    attachmentName: text('attachment_name'),
+    /** Public storage key of a locked image's blurred, watermarked preview. */
+    previewKey: text('preview_key'),
+    isLocked: boolean('is_locked').notNull().default(false),
+    priceMinor: bigint('price_minor', { mode: 'number' }),
+    unlockedAt: timestamp('unlocked_at', { withTimezone: true }),
+    /** When the other participant read it; null while unread. */
+    readAt: timestamp('read_at', { withTimezone: true }),
+    /** When an unread-messages digest mentioned it (one e-mail per batch). */
+    digestedAt: timestamp('digested_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('chat_messages_chat_idx').on(t.chatId, t.id), index('chat_messages_unread_idx').on(t.chatId).where(sql`read_at is null`)],
+);
+
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: id(),
+    userId: userRef('user_id'),
+    kind: text('kind').notNull(),
+    text: text('text').notNull(),
+    link: text('link'),
+    chatId: bigint('chat_id', { mode: 'number' }).references(() => chats.id, { onDelete: 'cascade' }),
+    data: jsonb('data').notNull().default({}),
+    readAt: timestamp('read_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('notifications_user_idx').on(t.userId, t.id), index('notifications_unread_idx').on(t.userId).where(sql`read_at is null`)],
+);

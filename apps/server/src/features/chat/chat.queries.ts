@@ -1,0 +1,246 @@
+import { CHAT_ONLINE_WINDOW_MS, type Chat, type ChatMessage, type ChatParty, type ChatStatus, formatPrice } from '@atelier/shared';
+import { and, count, desc, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { chatMessages, chats, products, users } from '../../db/schema';
+import { type DisplayCurrency, displayAmount } from '../../lib/display-currency';
+import { publicUrl } from '../../lib/storage';
+
+export type ChatRow = typeof chats.$inferSelect;
+export type MessageRow = typeof chatMessages.$inferSelect;
+type UserRow = Pick<typeof users.$inferSelect, 'id' | 'nickname' | 'name' | 'surname' | 'avatarPath' | 'hourlyRateMinor' | 'lastSeenAt'>;
+
+const partyColumns = {
+  id: users.id,
+  nickname: users.nickname,
+  name: users.name,
+  surname: users.surname,
+  avatarPath: users.avatarPath,
+  hourlyRateMinor: users.hourlyRateMinor,
+  lastSeenAt: users.lastSeenAt,
+};
+
+/** Presence: the user was seen by a call in the last 2 minutes. */
+export const isOnline = (lastSeenAt: Date | null, now = Date.now()) => lastSeenAt !== null && now - lastSeenAt.getTime() < CHAT_ONLINE_WINDOW_MS;
+
+/** Moves last_seen_at, at most once a minute (one cheap conditional update per call). */
+export async function touchLastSeen(db: Db, userId: number): Promise<void> {
+  await db.execute(sql`update users set last_seen_at = now() where id = ${userId} and (last_seen_at is null or last_seen_at < now() - interval '1 minute')`);
+}
+
+/** The chat if `userId` takes part in it; anyone else gets nothing (the caller answers 404). */
+export async function findChatFor(db: Db, chatId: number, userId: number, opts: { lock?: boolean } = {}): Promise<ChatRow | null> {
+  const query = db
+    .select()
+    .from(chats)
+    .where(and(eq(chats.id, chatId), or(eq(chats.senderId, userId), eq(chats.recipientId, userId))))
+    .limit(1);
+  const [row] = opts.lock ? await query.for('update') : await query;
+  return row ?? null;
+}
+
+/** The conversation between two people, opened by `senderId` if there is none yet (one per pair). */
+export async function openChat(db: Db, senderId: number, recipientId: number): Promise<{ chat: ChatRow; created: boolean }> {
+  const inserted = await db.insert(chats).values({ senderId, recipientId }).onConflictDoNothing().returning();
+  if (inserted[0]) return { chat: inserted[0], created: true };
+  const [found] = await db
+    .select()
+    .from(chats)
+    .where(
+      sql`least(${chats.senderId}, ${chats.recipientId}) = ${Math.min(senderId, recipientId)} and greatest(${chats.senderId}, ${chats.recipientId}) = ${Math.max(senderId, recipientId)}`,
+    )
+    .limit(1);
+  return { chat: found!, created: false };
+}
+
+export async function activeUser(db: Db, userId: number) {
+  const [row] = await db.select({ id: users.id, deletedAt: users.deletedAt }).from(users).where(eq(users.id, userId)).limit(1);
+  return row && !row.deletedAt ? row : null;
+}
+
+export async function insertMessage(db: Db, values: typeof chatMessages.$inferInsert): Promise<MessageRow> {
+  const [row] = await db.insert(chatMessages).values(values).returning();
+  await db.update(chats).set({ lastMessageAt: row!.createdAt }).where(eq(chats.id, values.chatId));
+  return row!;
+}
+
+export async function setChatStatus(db: Db, chatId: number, status: ChatStatus, dealPriceMinor?: number | null) {
+  await db
+    .update(chats)
+    .set({ status, ...(dealPriceMinor !== undefined ? { dealPriceMinor } : {}) })
+    .where(eq(chats.id, chatId));
+}
+
+/** Marks the other participant's messages read; returns how many were unread. */
+export async function markChatRead(db: Db, chatId: number, readerId: number): Promise<number> {
+  const rows = await db
+    .update(chatMessages)
+    .set({ readAt: new Date() })
+    .where(and(eq(chatMessages.chatId, chatId), ne(chatMessages.userId, readerId), isNull(chatMessages.readAt)))
+    .returning({ id: chatMessages.id });
+  return rows.length;
+}
+
+function toParty(u: UserRow, currency: DisplayCurrency, now: number): ChatParty {
+  return {
+    id: u.id,
+    nickname: u.nickname,
+    first_name: u.name,
+    last_name: u.surname,
+    avatar: publicUrl(u.avatarPath),
+    isOnline: isOnline(u.lastSeenAt, now),
+    hourly_rate: displayAmount(Number(u.hourlyRateMinor), currency),
+  };
+}
+
+/** What the chat list shows as a message's text. */
+function previewText(row: Pick<MessageRow, 'kind' | 'body' | 'attachmentName'>): string | null {
+  if (row.body) return row.body;
+  if (row.kind === 'locked_image') return 'Locked image';
+  if (row.kind === 'attachment') return row.attachmentName ?? 'Attachment';
+  if (row.kind === 'price_proposal') return 'Price offered';
+  if (row.kind === 'product') return 'Product';
+  return null;
+}
+
+/** The user's chats in the SPEC §3 shape, newest activity first (one id when `onlyId` is given). */
+export async function listChats(db: Db, userId: number, currency: DisplayCurrency, onlyId?: number): Promise<Chat[]> {
+  const rows = await db
+    .select()
+    .from(chats)
+    .where(and(or(eq(chats.senderId, userId), eq(chats.recipientId, userId)), onlyId ? eq(chats.id, onlyId) : undefined))
+    .orderBy(desc(chats.lastMessageAt), desc(chats.id));
+  if (!rows.length) return [];
+  const ids = rows.map((r) => r.id);
+  const people = await db
+    .select(partyColumns)
+    .from(users)
+    .where(inArray(users.id, [...new Set(rows.flatMap((r) => [r.senderId, r.recipientId]))]));
+  const unread = await db
+    .select({ chatId: chatMessages.chatId, n: count() })
+    .from(chatMessages)
+    .where(and(inArray(chatMessages.chatId, ids), ne(chatMessages.userId, userId), isNull(chatMessages.readAt)))
+    .groupBy(chatMessages.chatId);
+  const last = await db
+    .selectDistinctOn([chatMessages.chatId], {
+      chatId: chatMessages.chatId,
+      kind: chatMessages.kind,
+      body: chatMessages.body,
+      attachmentName: chatMessages.attachmentName,
+    })
+    .from(chatMessages)
+    .where(inArray(chatMessages.chatId, ids))
+    .orderBy(chatMessages.chatId, desc(chatMessages.id));
+  const now = Date.now();
+  return rows.map((r) => {
+    const sender = toParty(people.find((p) => p.id === r.senderId)!, currency, now);
+    const recipient = toParty(people.find((p) => p.id === r.recipientId)!, currency, now);
+    const other = r.senderId === userId ? recipient : sender;
+    const unreadCount = Number(unread.find((u) => u.chatId === r.id)?.n ?? 0);
+    const lastRow = last.find((m) => m.chatId === r.id);
+    const iAmSender = r.senderId === userId;
+    return {
+      id: r.id,
+      status: r.status as ChatStatus,
+      sender,
+      recipient,
+      name: `${other.first_name} ${other.last_name}`.trim() || 'User',
+      avatar: other.avatar,
+      rate: other.hourly_rate,
+      isOnline: other.isOnline,
+      unreadCount,
+      unread_messages_count: unreadCount,
+      last_message: lastRow ? previewText(lastRow) : null,
+      last_message_at: r.lastMessageAt.toISOString(),
+      blocked_by_me: iAmSender ? r.blockedBySender : r.blockedByRecipient,
+      blocked_me: iAmSender ? r.blockedByRecipient : r.blockedBySender,
+    };
+  });
+}
+
+export const attachmentPath = (chatId: number, messageId: number) => `/api/chat/${chatId}/messages/${messageId}/attachment`;
+
+/**
+ * A message as `viewerId` sees it. A locked image shows its public blurred preview until it is
+ * paid; then the buyer gets the original through the attachment call (the author keeps the preview).
+ */
+export function toChatMessage(
+  row: MessageRow,
+  viewerId: number,
+  currency: DisplayCurrency,
+  product?: { id: number; slug: string; title: string; previewPath: string | null } | null,
+): ChatMessage {
+  let attachmentUrl: string | null = null;
+  let isPreview = false;
+  if (row.kind === 'attachment' && row.attachmentKey) attachmentUrl = attachmentPath(row.chatId, row.id);
+  if (row.kind === 'locked_image') {
+    const paidForViewer = row.unlockedAt !== null && row.userId !== viewerId;
+    attachmentUrl = paidForViewer ? attachmentPath(row.chatId, row.id) : publicUrl(row.previewKey);
+    isPreview = !paidForViewer;
+  }
+  const price =
+    row.priceMinor !== null
+      ? (() => {
+          const amount = displayAmount(Number(row.priceMinor), currency);
+          return { amount, formatted: formatPrice(amount, currency.symbol, currency.decimals) };
+        })()
+      : null;
+  const text = row.kind === 'price_proposal' && price ? `Price offered: ${price.formatted}` : row.body;
+  return {
+    id: row.id,
+    message: text,
+    created_at: row.createdAt.toISOString(),
+    user: { id: row.userId },
+    type: row.kind,
+    attachment_url: attachmentUrl,
+    attachment_name: row.attachmentName,
+    is_locked: row.kind === 'locked_image' && row.unlockedAt === null,
+    is_preview: isPreview,
+    price,
+    product: product ? { id: product.id, slug: product.slug, title: product.title, preview_url: publicUrl(product.previewPath) } : null,
+  };
+}
+
+async function productsById(db: Db, ids: number[]) {
+  if (!ids.length) return [];
+  return db
+    .select({ id: products.id, slug: products.slug, title: products.title, previewPath: products.previewPath })
+    .from(products)
+    .where(inArray(products.id, ids));
+}
+
+/** Page `page` of a chat, counted from the newest; each page in time order. */
+export async function listMessages(db: Db, chatId: number, viewerId: number, currency: DisplayCurrency, page: number, pageSize: number) {
+  const rows = await db
+    .select()
+    .from(chatMessages)
+    .where(eq(chatMessages.chatId, chatId))
+    .orderBy(desc(chatMessages.id))
+    .limit(pageSize + 1)
+    .offset((page - 1) * pageSize);
+  const pageRows = rows.slice(0, pageSize).reverse();
+  const cards = await productsById(db, [...new Set(pageRows.map((r) => r.productId).filter((id): id is number => id !== null))]);
+  return {
+    items: pageRows.map((r) => toChatMessage(r, viewerId, currency, cards.find((p) => p.id === r.productId) ?? null)),
+    hasMore: rows.length > pageSize,
+  };
+}
+
+export async function messageWithCard(db: Db, row: MessageRow, viewerId: number, currency: DisplayCurrency): Promise<ChatMessage> {
+  const [card] = row.productId ? await productsById(db, [row.productId]) : [];
+  return toChatMessage(row, viewerId, currency, card ?? null);
+}
+
+export async function findMessage(db: Db, chatId: number, messageId: number, opts: { lock?: boolean } = {}): Promise<MessageRow | null> {
+  const query = db
+    .select()
+    .from(chatMessages)
+    .where(and(eq(chatMessages.chatId, chatId), eq(chatMessages.id, messageId)))
+    .limit(1);
+  const [row] = opts.lock ? await query.for('update') : await query;
+  return row ?? null;
+}
+
+export async function displayName(db: Db, userId: number): Promise<string> {
+  const [u] = await db.select({ name: users.name, surname: users.surname }).from(users).where(eq(users.id, userId)).limit(1);
+  return `${u?.name ?? ''} ${u?.surname ?? ''}`.trim() || 'User';
+}

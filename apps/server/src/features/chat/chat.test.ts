@@ -1,0 +1,333 @@
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lastMailTo, registerUser } from '../../../test/accounts';
+import { balanceMinor, fund, revenueMinor, userIdByEmail } from '../../../test/commerce';
+import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
+import { chatMessages, products } from '../../db/schema';
+import { setSetting } from '../../lib/settings';
+import { checkLedger } from '../ledger';
+import { CHAT_SEND_LIMIT } from './chat.routes';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+  await setSetting(t.app.db, 'is_reg_enabled', true);
+});
+afterAll(() => t.close());
+
+async function person() {
+  const { client, person: p } = await registerUser(t.app);
+  return { client, id: await userIdByEmail(t.app, p.email), email: p.email };
+}
+
+/** A buyer, a creator, and the chat the buyer opened with the creator. */
+async function pair() {
+  const buyer = await person();
+  const creator = await person();
+  const res = await buyer.client.post('/api/chat', { recipient_id: creator.id });
+  expect(res.statusCode).toBe(200);
+  return { buyer, creator, chatId: res.json().payload.id as number };
+}
+
+const png = () =>
+  sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 200, g: 40, b: 90 } } })
+    .png()
+    .toBuffer();
+
+/** A multipart body with text fields and one file, as a browser's FormData sends it. */
+function form(fields: Record<string, string>, file?: { name: string; type: string; data: Buffer }) {
+  const boundary = `----chat${Math.random().toString(16).slice(2)}`;
+  const parts: Buffer[] = [];
+  for (const [k, v] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  if (file) {
+    parts.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="attachment"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`),
+    );
+    parts.push(file.data, Buffer.from('\r\n'));
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+const send = (c: TestClient, chatId: number, body: unknown) => c.post(`/api/chat/${chatId}/messages`, body);
+const sendForm = (c: TestClient, chatId: number, f: ReturnType<typeof form>) => c.request('POST', `/api/chat/${chatId}/messages`, f);
+
+describe('conversations', () => {
+  it('a guest gets 401', async () => {
+    const guest = new TestClient(t.app);
+    expect((await guest.get('/api/chat')).statusCode).toBe(401);
+    expect((await guest.post('/api/chat', { recipient_id: 1 })).statusCode).toBe(401);
+    expect((await guest.get('/api/notifications')).statusCode).toBe(401);
+    expect((await guest.get('/api/events')).statusCode).toBe(401);
+  });
+
+  it('opens one chat per pair, lists it in the SPEC shape, and pages messages', async () => {
+    const { buyer, creator, chatId } = await pair();
+    const again = await buyer.client.post('/api/chat', { recipient_id: creator.id });
+    expect(again.json().payload.id).toBe(chatId);
+    const reverse = await creator.client.post('/api/chat', { recipient_id: buyer.id });
+    expect(reverse.json().payload.id).toBe(chatId);
+    expect((await buyer.client.post('/api/chat', { recipient_id: buyer.id })).statusCode).toBe(422);
+    expect((await buyer.client.post('/api/chat', { recipient_id: 999999 })).statusCode).toBe(404);
+
+    expect((await send(buyer.client, chatId, { message: 'Hello, can you paint a fox?' })).statusCode).toBe(200);
+    const list = (await creator.client.get('/api/chat')).json().payload;
+    expect(list[0]).toMatchObject({
+      id: chatId,
+      status: 'active',
+      name: 'Ines Duarte',
+      isOnline: true,
+      unreadCount: 1,
+      unread_messages_count: 1,
+      last_message: 'Hello, can you paint a fox?',
+      rate: 0,
+      sender: { id: buyer.id, first_name: 'Ines', last_name: 'Duarte', isOnline: true, hourly_rate: 0 },
+      recipient: { id: creator.id },
+    });
+    const page = (await creator.client.get(`/api/chat/${chatId}/messages`)).json();
+    expect(page.links).toEqual({ next: null });
+    expect(page.payload).toEqual([
+      expect.objectContaining({
+        message: 'Hello, can you paint a fox?',
+        user: { id: buyer.id },
+        is_locked: false,
+        is_preview: false,
+        price: null,
+        attachment_url: null,
+      }),
+    ]);
+    // Opening it read it.
+    expect((await creator.client.get('/api/chat')).json().payload[0].unreadCount).toBe(0);
+    // Pages of 30, newest first.
+    await t.app.db.insert(chatMessages).values(Array.from({ length: 30 }, (_, i) => ({ chatId, userId: buyer.id, body: `m${i}` })));
+    const first = (await buyer.client.get(`/api/chat/${chatId}/messages`)).json();
+    expect(first.payload).toHaveLength(30);
+    expect(first.payload.at(-1).message).toBe('m29');
+    expect(first.links.next).toBe(`/api/chat/${chatId}/messages?page=2`);
+    const second = (await buyer.client.get(first.links.next)).json();
+    expect(second.payload.map((m: { message: string }) => m.message)).toEqual(['Hello, can you paint a fox?']);
+  });
+
+  it('a third user gets 404 for the chat, its messages, sending, unlocking and its files', async () => {
+    const { buyer, chatId } = await pair();
+    const sent = await sendForm(buyer.client, chatId, form({ message: 'sketch' }, { name: 'sketch.png', type: 'image/png', data: await png() }));
+    expect(sent.statusCode).toBe(200);
+    const url = sent.json().payload.attachment_url as string;
+    expect(url).toBe(`/api/chat/${chatId}/messages/${sent.json().payload.id}/attachment`);
+    expect((await buyer.client.get(url)).statusCode).toBe(200);
+    const stranger = await person();
+    expect((await stranger.client.get(`/api/chat/${chatId}/messages`)).statusCode).toBe(404);
+    expect((await send(stranger.client, chatId, { message: 'hi' })).statusCode).toBe(404);
+    expect((await stranger.client.post(`/api/chat/${chatId}/unlock`, { message_id: sent.json().payload.id })).statusCode).toBe(404);
+    expect((await stranger.client.get(url)).statusCode).toBe(404);
+    expect((await stranger.client.get('/api/chat')).json().payload).toEqual([]);
+  });
+
+  it('refuses empty, whitespace, too long and wrong-type messages with 422', async () => {
+    const { buyer, chatId } = await pair();
+    for (const body of [{ message: '' }, { message: '   \n ' }, {}, { message: 'x'.repeat(5001) }]) {
+      const res = await send(buyer.client, chatId, body);
+      expect(res.statusCode).toBe(422);
+      expect(res.json().status).toBe('ERROR');
+    }
+    expect((await send(buyer.client, chatId, { message: 'x'.repeat(5000) })).statusCode).toBe(200);
+    const exe = await sendForm(buyer.client, chatId, form({}, { name: 'cat.png', type: 'image/png', data: Buffer.from('MZ\x90\x00 this is a program') }));
+    expect(exe.statusCode).toBe(422);
+    expect(exe.json().errors.attachment[0]).toMatch(/image .* or a document/);
+    const pdf = await sendForm(buyer.client, chatId, form({}, { name: 'brief.pdf', type: 'application/pdf', data: Buffer.from('%PDF-1.4\n%...') }));
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.json().payload.attachment_name).toBe('brief.pdf');
+    const big = await sendForm(
+      buyer.client,
+      chatId,
+      form({}, { name: 'big.pdf', type: 'application/pdf', data: Buffer.concat([Buffer.from('%PDF-'), Buffer.alloc(20 * 1024 * 1024)]) }),
+    );
+    expect(big.statusCode).toBe(422);
+    expect(big.json().errors.attachment[0]).toBe('The attachment may be at most 20 MB.');
+  });
+
+  it('a blocked party cannot send (403) until unblocked', async () => {
+    const { buyer, creator, chatId } = await pair();
+    const blocked = await creator.client.post(`/api/chat/${chatId}/block`);
+    expect(blocked.json().payload).toMatchObject({ blocked_by_me: true, blocked_me: false });
+    const res = await send(buyer.client, chatId, { message: 'hello?' });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().message).toBe('You cannot send messages in this chat: this person has blocked you.');
+    expect((await send(creator.client, chatId, { message: 'hi' })).statusCode).toBe(403);
+    await creator.client.post(`/api/chat/${chatId}/unblock`);
+    expect((await send(buyer.client, chatId, { message: 'hello?' })).statusCode).toBe(200);
+  });
+
+  it('messages left unread for 10 minutes bring one e-mail digest, through the job queue', async () => {
+    const { buyer, creator, chatId } = await pair();
+    await send(buyer.client, chatId, { message: 'first' });
+    await send(buyer.client, chatId, { message: 'second' });
+    expect((await creator.client.get('/api/notifications/unread-count')).json().payload).toEqual({ notifications: 2, chat_messages: 2 });
+    await t.app.jobs.runDue();
+    expect((await lastMailTo(t.app, creator.email))?.subject ?? '').not.toMatch(/unread/);
+    await t.app.jobs.runDue({ at: new Date(Date.now() + 11 * 60 * 1000) });
+    const mail = await lastMailTo(t.app, creator.email);
+    expect(mail?.subject).toBe('You have 2 unread messages on Atelier');
+    expect(mail?.text).toContain('/dashboard/chat');
+    // Told once: the next digest names only what came after, and nothing once it is read.
+    await send(buyer.client, chatId, { message: 'third' });
+    await t.app.jobs.runDue({ at: new Date(Date.now() + 11 * 60 * 1000) });
+    expect((await lastMailTo(t.app, creator.email))?.subject).toBe('You have one unread message on Atelier');
+    const told = (await lastMailTo(t.app, creator.email))?.id;
+    await send(buyer.client, chatId, { message: 'fourth' });
+    await creator.client.get(`/api/chat/${chatId}/messages`);
+    await t.app.jobs.runDue({ at: new Date(Date.now() + 11 * 60 * 1000) });
+    expect((await lastMailTo(t.app, creator.email))?.id).toBe(told);
+  });
+
+  it('sending is rate-limited (429)', async () => {
+    const { buyer, chatId } = await pair();
+    for (let i = 0; i < CHAT_SEND_LIMIT.limit; i++) expect((await send(buyer.client, chatId, { message: `n${i}` })).statusCode).toBe(200);
+    const res = await send(buyer.client, chatId, { message: 'one more' });
+    expect(res.statusCode).toBe(429);
+    expect(res.headers['retry-after']).toBeDefined();
+  });
+});
+
+describe('the commission deal', () => {
+  it('proposal, negotiation, acceptance, locked image, unlock: money moves once and the original reaches the buyer only', async () => {
+    const { buyer, creator, chatId } = await pair();
+    const status = async () => (await buyer.client.get('/api/chat')).json().payload.find((c: { id: number }) => c.id === chatId).status;
+
+    // Illegal moves change nothing.
+    expect((await send(buyer.client, chatId, { action: 'accept_price' })).statusCode).toBe(409);
+    expect((await send(buyer.client, chatId, { type: 'price_proposal', amount: 10 })).statusCode).toBe(409);
+    const early = await sendForm(creator.client, chatId, form({ is_locked: '1', price: '10' }, { name: 'art.png', type: 'image/png', data: await png() }));
+    expect(early.statusCode).toBe(409);
+    expect(await status()).toBe('active');
+
+    const proposal = await send(creator.client, chatId, { type: 'price_proposal', amount: 30 });
+    expect(proposal.statusCode).toBe(200);
+    expect(proposal.json().payload).toMatchObject({ type: 'price_proposal', message: 'Price offered: 30.00 €', price: { amount: 30, formatted: '30.00 €' } });
+    expect(await status()).toBe('price_proposed');
+    expect((await send(creator.client, chatId, { action: 'accept_price' })).statusCode).toBe(409);
+    const negotiate = await send(buyer.client, chatId, { action: 'negotiate_price' });
+    expect(negotiate.json().payload).toMatchObject({ type: 'system', message: 'Asking for a better price' });
+    expect(await status()).toBe('active');
+    await send(creator.client, chatId, { type: 'price_proposal', amount: 25 });
+    expect((await send(buyer.client, chatId, { action: 'accept_price' })).json().payload.message).toBe('Price accepted');
+    expect(await status()).toBe('generating');
+
+    const original = await png();
+    const locked = await sendForm(
+      creator.client,
+      chatId,
+      form({ is_locked: '1', price: '25', message: 'Here it is' }, { name: 'fox.png', type: 'image/png', data: original }),
+    );
+    expect(locked.statusCode).toBe(200);
+    const messageId = locked.json().payload.id as number;
+    expect(await status()).toBe('waiting_payment');
+
+    // The buyer sees a public, blurred WebP preview; the original is not reachable before payment.
+    const seen = (await buyer.client.get(`/api/chat/${chatId}/messages`)).json().payload.find((m: { id: number }) => m.id === messageId);
+    expect(seen).toMatchObject({ is_locked: true, is_preview: true, price: { amount: 25 } });
+    expect(seen.attachment_url).toMatch(/^\/storage\/chat-previews\/[0-9a-f]+\.webp$/);
+    const preview = await new TestClient(t.app).get(seen.attachment_url);
+    expect(preview.statusCode).toBe(200);
+    expect(preview.rawPayload.equals(original)).toBe(false);
+    const fileUrl = `/api/chat/${chatId}/messages/${messageId}/attachment`;
+    expect((await buyer.client.get(fileUrl)).statusCode).toBe(404);
+    expect((await creator.client.get(fileUrl)).statusCode).toBe(404);
+
+    // Too little money: 422 naming the shortfall, nothing unlocked.
+    await fund(t.app, buyer.id, 1000);
+    const short = await buyer.client.post(`/api/chat/${chatId}/unlock`, { message_id: messageId });
+    expect(short.statusCode).toBe(422);
+    expect(short.json().errors.balance[0]).toBe('Your balance is too low: 15.00 € is missing. Please add funds to continue.');
+    expect(await status()).toBe('waiting_payment');
+
+    await fund(t.app, buyer.id, 2000);
+    const revenueBefore = await revenueMinor(t.app);
+    expect((await creator.client.post(`/api/chat/${chatId}/unlock`, { message_id: messageId })).statusCode).toBe(403);
+    const paid = await buyer.client.post(`/api/chat/${chatId}/unlock`, { message_id: messageId }, { 'idempotency-key': 'unlock-1' });
+    expect(paid.statusCode).toBe(200);
+    expect(paid.json().payload).toMatchObject({ status: 'Success', message: { is_locked: false, is_preview: false, attachment_url: fileUrl } });
+    const again = await buyer.client.post(`/api/chat/${chatId}/unlock`, { message_id: messageId });
+    expect(again.statusCode).toBe(200);
+    expect(await balanceMinor(t.app, buyer.id)).toBe(500);
+    expect(await balanceMinor(t.app, creator.id)).toBe(2000);
+    expect((await revenueMinor(t.app)) - revenueBefore).toBe(500);
+    expect(await checkLedger(t.app.db)).toEqual({ unbalancedTransactions: [], driftedAccounts: [], totalMinor: 0 });
+    expect(await status()).toBe('active');
+
+    const download = await buyer.client.get(fileUrl);
+    expect(download.statusCode).toBe(200);
+    expect(download.rawPayload.equals(original)).toBe(true);
+    expect((await creator.client.get(fileUrl)).statusCode).toBe(404);
+
+    // A message with no price cannot be unlocked.
+    const text = await send(buyer.client, chatId, { message: 'Thanks!' });
+    const noPrice = await buyer.client.post(`/api/chat/${chatId}/unlock`, { message_id: text.json().payload.id });
+    expect(noPrice.statusCode).toBe(422);
+    expect(noPrice.json().message).toBe('Cannot unlock: No price set for this image.');
+
+    // Every step is in the conversation, and the bell has them.
+    const all = (await buyer.client.get(`/api/chat/${chatId}/messages`))
+      .json()
+      .payload.map((m: { type: string; message: string | null }) => m.message ?? m.type);
+    expect(all).toEqual([
+      'Price offered: 30.00 €',
+      'Asking for a better price',
+      'Price offered: 25.00 €',
+      'Price accepted',
+      'Here it is',
+      'Image unlocked',
+      'Thanks!',
+    ]);
+    const bell = (await creator.client.get('/api/notifications')).json();
+    expect(bell.payload.map((n: { kind: string }) => n.kind)).toEqual(['new_message', 'image_unlocked', 'price_accepted', 'price_negotiated']);
+    expect(bell.unread_count).toBe(4);
+    expect(bell.payload[0]).toMatchObject({ link: `/dashboard/chat?chat=${chatId}`, chat_id: chatId, read: false });
+    const read = await creator.client.post('/api/notifications/read', { ids: [bell.payload[0].id] });
+    expect(read.json().payload).toEqual({ marked: 1, unread_count: 3 });
+    await creator.client.post('/api/notifications/read', {});
+    expect((await creator.client.get('/api/notifications/unread-count')).json().payload.notifications).toBe(0);
+  });
+
+  it('10 parallel unlocks of one image charge once (with and without Idempotency-Key)', async () => {
+    const { buyer, creator, chatId } = await pair();
+    await send(creator.client, chatId, { type: 'price_proposal', amount: 12.5 });
+    await send(buyer.client, chatId, { action: 'accept_price' });
+    const locked = await sendForm(creator.client, chatId, form({ is_locked: '1' }, { name: 'owl.png', type: 'image/png', data: await png() }));
+    expect(locked.json().payload.price).toMatchObject({ amount: 12.5 });
+    const messageId = locked.json().payload.id;
+    await fund(t.app, buyer.id, 5000);
+    const revenueBefore = await revenueMinor(t.app);
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        buyer.client.post(`/api/chat/${chatId}/unlock`, { message_id: messageId }, i % 2 ? { 'idempotency-key': 'same-unlock' } : undefined),
+      ),
+    );
+    expect(answers.map((r) => r.statusCode)).toEqual(Array(10).fill(200));
+    for (const r of answers) expect(r.json().payload.message).toMatchObject({ id: messageId, is_locked: false });
+    expect(await balanceMinor(t.app, buyer.id)).toBe(5000 - 1250);
+    expect(await balanceMinor(t.app, creator.id)).toBe(1000);
+    expect((await revenueMinor(t.app)) - revenueBefore).toBe(250);
+    expect(await checkLedger(t.app.db)).toEqual({ unbalancedTransactions: [], driftedAccounts: [], totalMinor: 0 });
+    const unlockedNotes = (await creator.client.get('/api/notifications')).json().payload.filter((n: { kind: string }) => n.kind === 'image_unlocked');
+    expect(unlockedNotes).toHaveLength(1);
+  });
+
+  it('a product opens the chat with its author and puts the product card first', async () => {
+    const author = await person();
+    const buyer = await person();
+    const [product] = await t.app.db
+      .insert(products)
+      .values({ slug: `chat-card-${author.id}`, title: 'Fox in snow', productType: 'image', authorId: author.id, priceMinor: 900, status: 'published' })
+      .returning({ id: products.id });
+    const productId = product!.id;
+    const res = await buyer.client.post('/api/chat', { product_id: productId });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().payload.recipient.id).toBe(author.id);
+    const messages = (await buyer.client.get(`/api/chat/${res.json().payload.id}/messages`)).json().payload;
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatchObject({ type: 'product', message: 'Fox in snow', product: { id: productId, title: 'Fox in snow' } });
+    await buyer.client.post('/api/chat', { product_id: productId });
+    expect((await buyer.client.get(`/api/chat/${res.json().payload.id}/messages`)).json().payload).toHaveLength(1);
+  });
+});

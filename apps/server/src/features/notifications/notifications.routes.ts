@@ -1,0 +1,125 @@
+import { markNotificationsReadInput, NOTIFICATIONS_PAGE_SIZE, notificationsPage, notificationsQuery, okEnvelope, unreadCounts } from '@atelier/shared';
+import { and, count, eq, isNull, ne, or, sql } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Db } from '../../db/client';
+import { chatMessages, chats, sessions } from '../../db/schema';
+import { currentUser, guard } from '../../lib/auth-guard';
+import { ok } from '../../lib/envelope';
+import { createEventHub } from './event-hub';
+import { listNotifications, markNotificationsRead, notificationsAfter, unreadNotificationCount } from './notifications';
+
+/** A comment line keeps proxies from closing an idle stream; the session is checked at the same beat. */
+export const EVENTS_HEARTBEAT_MS = 25_000;
+
+/** Unread chat messages addressed to the user, over all their chats. */
+async function unreadChatMessages(db: Db, userId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(chatMessages)
+    .innerJoin(chats, eq(chats.id, chatMessages.chatId))
+    .where(and(or(eq(chats.senderId, userId), eq(chats.recipientId, userId)), ne(chatMessages.userId, userId), isNull(chatMessages.readAt)));
+  return Number(row?.n ?? 0);
+}
+
+export const notificationsRoutes: FastifyPluginAsyncZod<{ heartbeatMs?: number }> = async (app, opts) => {
+  const hub = await createEventHub(app.database, app.log);
+  const streams = new Set<() => void>();
+  // Streams end before the server stops taking connections (it would wait for them), the LISTEN after.
+  app.addHook('preClose', async () => {
+    for (const end of [...streams]) end();
+  });
+  app.addHook('onClose', () => hub.close());
+  const tags = ['notifications'];
+
+  /** SPEC has no call for the bell: GET /notifications (paged, newest first) and POST /notifications/read. */
+  app.get(
+    '/notifications',
+    { config: guard('user'), schema: { tags, querystring: notificationsQuery, response: { 200: notificationsPage } } },
+    async (request) => {
+      const userId = currentUser(request).id;
+      const { page } = request.query;
+      const { items, hasMore } = await listNotifications(app.db, userId, page, NOTIFICATIONS_PAGE_SIZE);
+      return {
+        status: 'OK' as const,
+        payload: items,
+        unread_count: await unreadNotificationCount(app.db, userId),
+        links: { next: hasMore ? `/api/notifications?page=${page + 1}` : null },
+      };
+    },
+  );
+
+  app.post(
+    '/notifications/read',
+    {
+      config: guard('user'),
+      schema: { tags, body: markNotificationsReadInput, response: { 200: okEnvelope(z.object({ marked: z.number().int(), unread_count: z.number().int() })) } },
+    },
+    async (request) => {
+      const userId = currentUser(request).id;
+      const marked = await markNotificationsRead(app.db, userId, request.body.ids);
+      return ok({ marked, unread_count: await unreadNotificationCount(app.db, userId) });
+    },
+  );
+
+  app.get('/notifications/unread-count', { config: guard('user'), schema: { tags, response: { 200: okEnvelope(unreadCounts) } } }, async (request) => {
+    const userId = currentUser(request).id;
+    return ok({ notifications: await unreadNotificationCount(app.db, userId), chat_messages: await unreadChatMessages(app.db, userId) });
+  });
+
+  /**
+   * Server-Sent Events for the signed-in user: `event: <kind>` with `{kind, chatId, notificationId}`;
+   * the client refetches what the event names. Events tied to a notification carry its id, so a
+   * reconnect with Last-Event-ID replays what was missed. Ends when the session does (logout).
+   */
+  app.get('/events', { config: guard('user'), compress: false, schema: { tags, hide: true } }, async (request, reply) => {
+    const userId = currentUser(request).id;
+    const sessionId = request.session?.id;
+    const heartbeatMs = opts.heartbeatMs ?? EVENTS_HEARTBEAT_MS;
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    res.write(`retry: 5000\n\n`);
+    const write = (signal: { kind: string; chatId: number | null; notificationId: number | null }) => {
+      const data = JSON.stringify({ kind: signal.kind, chatId: signal.chatId, notificationId: signal.notificationId });
+      res.write(`${signal.notificationId ? `id: ${signal.notificationId}\n` : ''}event: ${signal.kind}\ndata: ${data}\n\n`);
+    };
+    let ended = false;
+    const unsubscribe = hub.subscribe(userId, write);
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      clearInterval(beat);
+      unsubscribe();
+      streams.delete(end);
+      res.end();
+    };
+    streams.add(end);
+    const beat = setInterval(async () => {
+      if (ended) return;
+      res.write(': ping\n\n');
+      try {
+        const [alive] = sessionId ? await app.db.select({ id: sessions.id }).from(sessions).where(eq(sessions.id, sessionId)).limit(1) : [];
+        if (!alive) end();
+        else
+          await app.db.execute(
+            sql`update users set last_seen_at = now() where id = ${userId} and (last_seen_at is null or last_seen_at < now() - interval '1 minute')`,
+          );
+      } catch {
+        // A failed check leaves the stream open; the next beat tries again.
+      }
+    }, heartbeatMs);
+    beat.unref();
+    request.raw.on('close', end);
+    const lastId = Number(request.headers['last-event-id']);
+    if (Number.isSafeInteger(lastId) && lastId > 0) {
+      for (const row of await notificationsAfter(app.db, userId, lastId)) write({ kind: row.kind, chatId: row.chatId, notificationId: row.id });
+    }
+    write({ kind: 'ready', chatId: null, notificationId: null });
+  });
+};

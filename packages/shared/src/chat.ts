@@ -1,0 +1,130 @@
+import { z } from 'zod';
+
+/** SPEC §9 and issue 11: chat limits and texts shared by server and web. */
+export const CHAT_MESSAGE_MAX_CHARS = 5000;
+export const CHAT_ATTACHMENT_MAX_BYTES = 20 * 1024 * 1024;
+export const CHAT_MESSAGES_PAGE_SIZE = 30;
+/** A user is online when seen in the last 2 minutes; last_seen_at moves at most once a minute. */
+export const CHAT_ONLINE_WINDOW_MS = 2 * 60 * 1000;
+/** SPEC §9: the unread badge shows 9+ above 9. */
+export const UNREAD_BADGE_CAP = 9;
+export const formatUnreadBadge = (count: number): string => (count > UNREAD_BADGE_CAP ? `${UNREAD_BADGE_CAP}+` : String(count));
+
+export const CHAT_STATUSES = ['active', 'price_proposed', 'generating', 'waiting_payment'] as const;
+export const chatStatus = z.enum(CHAT_STATUSES);
+export type ChatStatus = z.infer<typeof chatStatus>;
+
+/** The label the conversation header shows for a status (none while active). */
+export const CHAT_STATUS_LABELS: Record<ChatStatus, string | null> = {
+  active: null,
+  price_proposed: 'Price offered',
+  generating: 'Creating artwork...',
+  waiting_payment: 'Waiting for payment',
+};
+
+/** The fixed texts the server writes into the conversation at each step of the deal. */
+export const CHAT_SYSTEM_MESSAGES = {
+  priceAccepted: 'Price accepted',
+  negotiate: 'Asking for a better price',
+  imageUnlocked: 'Image unlocked',
+  noPrice: 'Cannot unlock: No price set for this image.',
+} as const;
+
+/** One side of a conversation (SPEC §3 Chat: sender, recipient). `hourly_rate` in the display currency. */
+export const chatParty = z.object({
+  id: z.number().int(),
+  nickname: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  avatar: z.string().nullable(),
+  isOnline: z.boolean(),
+  hourly_rate: z.number(),
+});
+export type ChatParty = z.infer<typeof chatParty>;
+
+/** SPEC §3 Chat, as the signed-in user sees it: name, avatar, rate and isOnline are the other party's. */
+export const chat = z.object({
+  id: z.number().int(),
+  status: chatStatus,
+  sender: chatParty,
+  recipient: chatParty,
+  name: z.string(),
+  avatar: z.string().nullable(),
+  /** The other party's hourly rate in the display currency. */
+  rate: z.number(),
+  isOnline: z.boolean(),
+  /** The true count; the web caps the badge with formatUnreadBadge. */
+  unreadCount: z.number().int(),
+  unread_messages_count: z.number().int(),
+  last_message: z.string().nullable(),
+  /** ISO time of the newest message (or of the opening). */
+  last_message_at: z.string(),
+  /** Whether the signed-in user blocked the other party, and whether they were blocked. */
+  blocked_by_me: z.boolean(),
+  blocked_me: z.boolean(),
+});
+export type Chat = z.infer<typeof chat>;
+
+/** SPEC §3 Chat message. `price` in the display currency; `attachment_url` is a preview while locked. */
+export const chatMessage = z.object({
+  id: z.number().int(),
+  message: z.string().nullable(),
+  created_at: z.string(),
+  user: z.object({ id: z.number().int() }),
+  /** text, system (a fixed deal message), product (the card a chat opened from), price_proposal, attachment, locked_image. */
+  type: z.string(),
+  attachment_url: z.string().nullable(),
+  attachment_name: z.string().nullable(),
+  is_locked: z.boolean(),
+  is_preview: z.boolean(),
+  price: z.object({ amount: z.number(), formatted: z.string() }).nullable(),
+  product: z.object({ id: z.number().int(), slug: z.string(), title: z.string(), preview_url: z.string().nullable() }).nullable(),
+});
+export type ChatMessage = z.infer<typeof chatMessage>;
+
+const positiveId = (what: string) =>
+  z.coerce
+    .number({ error: `Please choose a ${what}.` })
+    .int()
+    .positive({ error: `Please choose a ${what}.` });
+
+/** POST /chat: with whom (or about which product: its author). */
+export const openChatInput = z.union([z.object({ recipient_id: positiveId('person') }), z.object({ product_id: positiveId('product') })], {
+  error: 'Please choose a person or a product.',
+});
+export type OpenChatInput = z.infer<typeof openChatInput>;
+
+export const chatIdParams = z.object({ chatId: z.coerce.number().int().positive() });
+export const chatMessagesQuery = z.object({ page: z.coerce.number().int().min(1).max(100_000).default(1) });
+
+/** Amounts a client types are major units of the base currency (EUR), e.g. 25 or 25.5. */
+const priceAmount = z.coerce
+  .number({ error: 'Please enter a price.' })
+  .positive({ error: 'The price must be more than 0.' })
+  .max(100_000, { error: 'The price must be at most 100000.' });
+
+/** The JSON bodies of POST /chat/{id}/messages: a text, a price proposal, or an answer to one. */
+export const sendChatMessageJson = z.union([
+  z.object({ type: z.literal('price_proposal'), amount: priceAmount }),
+  z.object({ action: z.enum(['accept_price', 'negotiate_price']) }),
+  z.object({ message: z.string() }),
+]);
+export type SendChatMessageJson = z.infer<typeof sendChatMessageJson>;
+export { priceAmount as chatPriceAmount };
+
+export const unlockInput = z.object({
+  message_id: z.coerce.number({ error: 'Please choose a message.' }).int().positive({ error: 'Please choose a message.' }),
+});
+export type UnlockInput = z.infer<typeof unlockInput>;
+
+/** SPEC §7 unlock: a direct success (the widget path, payment_type 'widget', is not built yet). */
+export const unlockResult = z.object({ status: z.literal('Success'), message: chatMessage });
+export type UnlockResult = z.infer<typeof unlockResult>;
+
+/** GET /chat/{id}/messages: the envelope carries `links.next` beside the payload (SPEC §7). */
+export const chatMessagesPage = z.object({
+  status: z.literal('OK'),
+  payload: z.array(chatMessage),
+  links: z.object({ next: z.string().nullable() }),
+});
+export type ChatMessagesPage = z.infer<typeof chatMessagesPage>;

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+
+/** Every kind of notification; chat kinds are written by the chat, the others by their features. */
+export const NOTIFICATION_KINDS = [
+  'new_message',
+  'price_proposed',
+  'price_accepted',
+  'price_negotiated',
+  'image_ready',
+  'image_unlocked',
+  'offer_status',
+  'payout_paid',
+  'deposit_succeeded',
+  'sale_made',
+] as const;
+export const notificationKind = z.enum(NOTIFICATION_KINDS);
+export type NotificationKind = z.infer<typeof notificationKind>;
+
+export const NOTIFICATIONS_PAGE_SIZE = 20;
+
+export const notification = z.object({
+  id: z.number().int(),
+  kind: notificationKind,
+  text: z.string(),
+  /** Where the item leads in the web app, e.g. /dashboard/chat?chat=12. */
+  link: z.string().nullable(),
+  chat_id: z.number().int().nullable(),
+  read: z.boolean(),
+  created_at: z.string(),
+});
+export type Notification = z.infer<typeof notification>;
+
+export const notificationsQuery = z.object({ page: z.coerce.number().int().min(1).max(100_000).default(1) });
+
+export const notificationsPage = z.object({
+  status: z.literal('OK'),
+  payload: z.array(notification),
+  unread_count: z.number().int(),
+  links: z.object({ next: z.string().nullable() }),
+});
+export type NotificationsPage = z.infer<typeof notificationsPage>;
+
+/** POST /notifications/read: these ids, or every one when `ids` is left out. */
+export const markNotificationsReadInput = z.object({ ids: z.array(z.number().int().positive()).max(500).optional() });
+
+export const unreadCounts = z.object({ notifications: z.number().int(), chat_messages: z.number().int() });
+export type UnreadCounts = z.infer<typeof unreadCounts>;
+
+/** What the event stream (GET /api/events) says: `event: <kind>`, `data: LiveEvent`. */
+export const liveEvent = z.object({
+  kind: z.string(),
+  chatId: z.number().int().nullable(),
+  notificationId: z.number().int().nullable(),
+});
+export type LiveEvent = z.infer<typeof liveEvent>;
