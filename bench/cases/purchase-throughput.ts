@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { and, asc, eq, inArray, like, sql } from 'drizzle-orm';
-import pg from 'pg';
 import { buildApp } from '../../apps/server/src/app';
 import { loadConfig } from '../../apps/server/src/config';
 import type { Db } from '../../apps/server/src/db/client';
@@ -24,6 +22,7 @@ import { hashPassword } from '../../apps/server/src/lib/passwords';
 import { seedDatabase } from '../../apps/server/src/seeders';
 import { type LoadLane, runLoad } from '../http-load';
 import type { BenchCase } from '../run';
+import { createScratchDatabase } from '../scratch-db';
 import { bulkInsertProducts } from '../seed-products';
 
 const BUYERS = 16;
@@ -96,13 +95,8 @@ async function heldMinor(db: Db): Promise<number> {
 export const purchaseThroughput: BenchCase = {
   name: 'purchase throughput (PostgreSQL, 16 buyers) vs authenticated GET /user/profile',
   async run() {
-    const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-    const name = `atelier_bench_${randomBytes(5).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
+    const scratch = await createScratchDatabase();
+    const url = new URL(scratch.url);
     const dataDir = await mkdtemp(path.join(tmpdir(), 'atelier-bench-'));
     const config = loadConfig({
       NODE_ENV: 'production',
@@ -238,8 +232,7 @@ export const purchaseThroughput: BenchCase = {
     } finally {
       if (app) await app.close();
       await database.close();
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
+      await scratch.drop();
       await rm(dataDir, { recursive: true, force: true });
     }
   },

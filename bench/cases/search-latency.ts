@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { openDatabase } from '../../apps/server/src/db/client';
 import { runMigrations } from '../../apps/server/src/db/migrate';
 import { listProducts } from '../../apps/server/src/features/catalog/catalog.queries';
 import { percentile } from '../http-load';
 import type { BenchCase } from '../run';
+import { createScratchDatabase } from '../scratch-db';
 import { bulkInsertProducts } from '../seed-products';
 
 const PRODUCTS = 100_000;
@@ -66,13 +65,8 @@ const SEARCHES = [
 export const searchLatency: BenchCase = {
   name: 'search latency p95 (100k products, PostgreSQL) vs select 1',
   async run() {
-    const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-    const name = `atelier_bench_${randomBytes(5).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
+    const scratch = await createScratchDatabase();
+    const url = new URL(scratch.url);
     const database = await openDatabase({ url: url.toString(), pgliteDir: '' });
     try {
       await runMigrations(database);
@@ -119,8 +113,7 @@ export const searchLatency: BenchCase = {
       };
     } finally {
       await database.close();
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
+      await scratch.drop();
     }
   },
 };
