@@ -15,7 +15,7 @@ declare module 'fastify' {
     auth?: AuthLevel;
   }
   interface FastifyRequest {
-    /** The signed-in, not deleted user, loaded once per request by the guard hook (null for a guest). */
+    /** On a guarded route, the signed-in, not deleted user, loaded once by the guard hook (else null). */
     user: CurrentUser | null;
   }
 }
@@ -33,13 +33,14 @@ const signInFirst = () => new AppError('UNAUTHENTICATED', 'Please sign in to con
 export function registerGuards(app: FastifyInstance) {
   app.decorateRequest('user', null);
   app.addHook('preValidation', async (request) => {
+    // Only guarded routes pay for the user row: public reads by signed-in visitors stay one query lighter.
+    const level = request.routeOptions.config?.auth;
+    if (!level) return;
     const userId = request.session?.userId;
     if (userId != null) {
       const [row] = await app.db.select().from(users).where(eq(users.id, userId)).limit(1);
       request.user = row && !row.deletedAt ? row : null;
     }
-    const level = request.routeOptions.config?.auth;
-    if (!level) return;
     const user = request.user;
     if (!user) throw signInFirst();
     if (level === 'admin' && user.role !== 'admin') throw new AppError('FORBIDDEN', 'This action is for moderators only.');

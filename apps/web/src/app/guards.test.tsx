@@ -1,13 +1,10 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { I18nextProvider } from 'react-i18next';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { createMemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ToastProvider } from '../components/ui/toast';
 import { authKey, LoginForm, RegisterForm } from '../features/auth';
 import { siteKeys } from '../features/site';
-import { i18n } from '../lib/i18n';
 import { createQueryClient } from '../lib/query-client';
+import { renderRouter } from '../test/render';
 import { GuestOnly } from './guards';
 
 const user = { id: 1, name: 'Ana', surname: 'Silva', nickname: 'ana', email: 'ana@example.com', is_email_verified: true };
@@ -55,15 +52,7 @@ function renderPages(path: string, auth: { authenticated: boolean; user: unknown
     ],
     { initialEntries: [path] },
   );
-  render(
-    <QueryClientProvider client={queryClient}>
-      <I18nextProvider i18n={i18n}>
-        <ToastProvider>
-          <RouterProvider router={router} />
-        </ToastProvider>
-      </I18nextProvider>
-    </QueryClientProvider>,
-  );
+  renderRouter(router, queryClient);
   return router;
 }
 
@@ -132,15 +121,7 @@ describe('sign-in forms while signed in', () => {
       ],
       { initialEntries: ['/login'] },
     );
-    render(
-      <QueryClientProvider client={queryClient}>
-        <I18nextProvider i18n={i18n}>
-          <ToastProvider>
-            <RouterProvider router={router} />
-          </ToastProvider>
-        </I18nextProvider>
-      </QueryClientProvider>,
-    );
+    renderRouter(router, queryClient);
     expect((screen.getByRole('button', { name: 'Sign In' }) as HTMLButtonElement).disabled).toBe(true);
     await router.navigate('/register');
     await waitFor(() => expect((screen.getByRole('button', { name: 'Register' }) as HTMLButtonElement).disabled).toBe(true));

@@ -9,8 +9,12 @@ import { createQueryClient } from '../lib/query-client';
 
 /** Renders a component with the app's real providers: query client, words, toasts and a router. */
 export function renderWithApp(ui: ReactNode, { path = '/' }: { path?: string } = {}) {
-  const queryClient = createQueryClient();
   const router = createMemoryRouter([{ path: '*', element: ui }], { initialEntries: [path] });
+  return renderRouter(router);
+}
+
+/** Renders a router of the test's own (several routes, lazy pages) with the app's real providers. */
+export function renderRouter(router: ReturnType<typeof createMemoryRouter>, queryClient = createQueryClient()) {
   const result = render(
     <QueryClientProvider client={queryClient}>
       <I18nextProvider i18n={i18n}>

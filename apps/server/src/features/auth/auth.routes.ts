@@ -80,7 +80,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/register', { schema: { tags: ['auth'], body: registerInput, response: { 200: okMessage } } }, async (request, reply) => {
     // A second account must not silently replace the one this browser is signed in with.
-    if (request.user) throw new AppError('CONFLICT', `You are signed in as ${request.user.email}. Log out first to create another account.`);
+    const signedIn = request.session?.userId != null ? await findUserById(app.db, request.session.userId) : undefined;
+    if (signedIn && !signedIn.deletedAt) throw new AppError('CONFLICT', `You are signed in as ${signedIn.email}. Log out first to create another account.`);
     const settings = await app.settings.get();
     if (!settings.is_reg_enabled) throw new AppError('FORBIDDEN', 'Registration is currently closed. Please try again later.');
     await enforceRateLimit(app.db, `register:${request.ip}`, { limit: 10, windowSeconds: 3600 }, 'Too many sign-ups from this address.');

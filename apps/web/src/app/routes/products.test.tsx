@@ -1,12 +1,9 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
-import { I18nextProvider } from 'react-i18next';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { screen } from '@testing-library/react';
+import { createMemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ToastProvider } from '../../components/ui/toast';
 import { siteKeys } from '../../features/site';
-import { i18n } from '../../lib/i18n';
 import { createQueryClient } from '../../lib/query-client';
+import { renderRouter } from '../../test/render';
 import { Component as PackPage } from './pack';
 import { Component as ProductsPage } from './products';
 
@@ -52,15 +49,7 @@ describe('a pack opened as a product', () => {
       ],
       { initialEntries: ['/products/12'] },
     );
-    render(
-      <QueryClientProvider client={queryClient}>
-        <I18nextProvider i18n={i18n}>
-          <ToastProvider>
-            <RouterProvider router={router} />
-          </ToastProvider>
-        </I18nextProvider>
-      </QueryClientProvider>,
-    );
+    renderRouter(router, queryClient);
     expect(await screen.findByRole('heading', { level: 1, name: 'Night Lights Collection' })).toBeTruthy();
     await vi.waitFor(() => expect(router.state.location.pathname).toBe('/packs/night-lights-collection'));
     // Replaced, not pushed: Back does not return to the product address that moves on again.
