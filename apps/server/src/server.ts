@@ -6,6 +6,9 @@ import { type Database, openDatabase } from './db/client';
 import { runMigrations } from './db/migrate';
 import { seedDatabase } from './seeders';
 
+/** On shutdown, the listener closes only after this long without a new connection. */
+const QUIET_BEFORE_CLOSE_MS = 250;
+
 /** A problem the operator can fix, printed as one clear sentence instead of a stack trace. */
 class StartError extends Error {}
 
@@ -45,12 +48,29 @@ export async function startServer(config: Config, opts: { logStream?: { write(li
   // Demo accounts exist only on a local, non-production start (SEED_DEMO), so printing them there is safe.
   for (const account of seeded.demoAccounts) app.log.info(`Demo account: ${account.email} / ${account.password} (${account.role})`);
 
+  // What the drain waits for: no request in flight, and no new connection for a quiet moment. Only
+  // then is the listener closed, since connections still waiting in the accept queue would be reset.
+  let inFlight = 0;
+  let lastConnectionAt = Date.now();
+  app.server.on('connection', () => {
+    lastConnectionAt = Date.now();
+  });
+  app.addHook('onRequest', async () => {
+    inFlight += 1;
+  });
+  app.addHook('onResponse', async () => {
+    inFlight -= 1;
+  });
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
   let closing: Promise<number> | null = null;
   const shutdown = (signal: string) => {
     closing ??= (async () => {
       app.log.info({ signal }, 'shutting down: draining requests');
       app.lifecycle.draining = true;
-      await new Promise((r) => setTimeout(r, config.shutdownGraceMs));
+      await sleep(config.shutdownGraceMs);
+      const giveUpAt = Date.now() + config.shutdownTimeoutMs;
+      while ((inFlight > 0 || Date.now() - lastConnectionAt < QUIET_BEFORE_CLOSE_MS) && Date.now() < giveUpAt) await sleep(25);
       const timer = setTimeout(() => {
         app.log.error('requests still running at the shutdown time limit; closing their connections');
         app.server.closeAllConnections();
