@@ -369,4 +369,12 @@ export const de: Record<TranslationKey, string> = {
   'orders.status_Failed': 'Fehlgeschlagen',
   'orders.browse': 'Zum Shop',
   'dashboard.deposits': 'Einzahlungen',
+
+  // Offers and payouts, the creator's side (issue 10).
+
+  // The back office, /admin (issue 10).
+
+  // Chat and notifications (issue 11).
+
+  // New-user polish (issue 12).
 };

@@ -367,6 +367,14 @@ export const en = {
   'dashboard.deposits': 'Deposit history',
 
   'upload.size_exceeds': 'File size exceeds {{maxSize}}MB',
+
+  // Offers and payouts, the creator's side (issue 10).
+
+  // The back office, /admin (issue 10).
+
+  // Chat and notifications (issue 11).
+
+  // New-user polish (issue 12).
 } as const;
 
 export type TranslationKey = keyof typeof en;
