@@ -1,0 +1,52 @@
+import { type ReactNode, useEffect, useId, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { CloseIcon } from '../../../components/ui/icons';
+
+/**
+ * One dialog frame for every offer dialog: a modal with its title, Escape and the close button
+ * close it, focus moves in on opening and back where it was on closing, and the page behind does
+ * not scroll.
+ */
+export function Modal({ title, onClose, children, wide = false }: { title: ReactNode; onClose: () => void; children: ReactNode; wide?: boolean }) {
+  const { t } = useTranslation();
+  const titleId = useId();
+  const box = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    const before = document.activeElement as HTMLElement | null;
+    const first = box.current?.querySelector<HTMLElement>('input:not([type="hidden"]):not([disabled]), select, textarea, button:not(.modal-close)');
+    (first ?? box.current)?.focus();
+    document.body.classList.add('no-scroll');
+    return () => {
+      document.body.classList.remove('no-scroll');
+      before?.focus?.();
+    };
+  }, []);
+
+  return (
+    <div className="modal-backdrop">
+      <div
+        ref={box}
+        className={wide ? 'modal wide' : 'modal'}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        tabIndex={-1}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') {
+            e.stopPropagation();
+            onClose();
+          }
+        }}
+      >
+        <div className="modal-head">
+          <h2 id={titleId}>{title}</h2>
+          <button type="button" className="icon-button modal-close" aria-label={t('offers.close')} onClick={onClose}>
+            <CloseIcon size={20} />
+          </button>
+        </div>
+        {children}
+      </div>
+    </div>
+  );
+}
