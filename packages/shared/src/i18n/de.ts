@@ -422,6 +422,7 @@ export const de: Record<TranslationKey, string> = {
   'offers.upload_too_big': 'Die Datei ist größer als {{maxSize}} MB',
   'offers.upload_type': 'Dieser Dateityp wird nicht unterstützt',
   'offers.upload_remove': '{{name}} entfernen',
+  'offers.upload_remove_short': 'Entfernen',
   'offers.details_title': 'Angebotsdetails',
   'offers.your_price': 'Ihr Preis',
   'offers.service_price': 'Unser Angebot',

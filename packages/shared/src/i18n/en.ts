@@ -420,6 +420,7 @@ export const en = {
   'offers.upload_too_big': 'File size exceeds {{maxSize}}MB limit',
   'offers.upload_type': 'File type not supported',
   'offers.upload_remove': 'Remove {{name}}',
+  'offers.upload_remove_short': 'Remove',
   'offers.details_title': 'Offer details',
   'offers.your_price': 'Your price',
   'offers.service_price': 'Our offer',

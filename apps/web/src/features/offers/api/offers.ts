@@ -29,10 +29,14 @@ export function offerErrorMessage(err: unknown, fallback: string): string {
   return fallback;
 }
 
+/** How often the list is asked again while a payout is on its way, so `paid` shows without a reload. */
+export const PAYOUT_POLL_MS = 5000;
+
 /** GET /api/offer/history: the signed-in creator's offers, newest first. */
 export function useOffers() {
-  return useQuery({
+  return useQuery<Offer[]>({
     queryKey: offerKeys.history,
+    refetchInterval: (query) => (query.state.data?.some((o) => o.status === 'payout_processing') ? PAYOUT_POLL_MS : false),
     queryFn: async ({ signal }) => {
       try {
         return await api<Offer[]>('/api/offer/history', { signal });

@@ -80,13 +80,29 @@ export function FileUpload({
       >
         {value ? (
           <div className="upload-chosen">
-            {preview && <img src={preview} alt="" width={56} height={56} />}
+            {preview && (
+              <img
+                src={preview}
+                alt=""
+                width={56}
+                height={56}
+                onError={(e) => {
+                  e.currentTarget.hidden = true;
+                }}
+              />
+            )}
             <div className="upload-chosen-text">
               <strong>{value.name}</strong>
               <span className="muted small">{sizeText(value.size)}</span>
             </div>
-            <button type="button" className="link-button" onClick={() => onChange(null)} disabled={disabled}>
-              {t('offers.upload_remove', { name: value.name })}
+            <button
+              type="button"
+              className="link-button"
+              onClick={() => onChange(null)}
+              disabled={disabled}
+              aria-label={t('offers.upload_remove', { name: value.name })}
+            >
+              {t('offers.upload_remove_short')}
             </button>
           </div>
         ) : (

@@ -76,4 +76,13 @@ describe('My projects', () => {
     expect(await screen.findByText('API error. Please contact support.', undefined, { timeout: 6000 })).toBeTruthy();
     await waitFor(() => expect(screen.getByRole('alert')).toBeTruthy());
   });
+
+  it('asks again while a payout is processing, so the offer turns Paid without a reload', async () => {
+    let status: 'payout_processing' | 'paid' = 'payout_processing';
+    fakeApi({ 'GET /api/offer/history': () => okAnswer([offerFixture({ status, service_price: 40 })]) });
+    renderWithApp(<MyProjects />);
+    expect(await screen.findByText('Payout processing')).toBeTruthy();
+    status = 'paid';
+    expect(await screen.findByText('Paid', undefined, { timeout: 8000 })).toBeTruthy();
+  }, 10_000);
 });

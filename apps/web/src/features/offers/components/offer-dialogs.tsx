@@ -95,13 +95,13 @@ function OfferDetails({ offer, onPay, onDeclined }: { offer: Offer; onPay: () =>
           </p>
         )}
         {canAnswer && <p className="offer-callout">{t('offers.offer_text', { amount: formatPrice(offer.service_price!, symbol) })}</p>}
-        {offer.status === 'pending' && <p className="offer-callout">{t('offers.sent_text')}</p>}
+        {offer.status === 'pending' && <p className="offer-callout neutral">{t('offers.sent_text')}</p>}
         {offer.status === 'approved' && (
           <p className={payoutFailed ? 'offer-callout warn' : 'offer-callout'} role={payoutFailed ? 'alert' : undefined}>
             {payoutFailed ? t('offers.payout_failed', { reason: offer.status_note }) : t('offers.approved_text')}
           </p>
         )}
-        {offer.status === 'payout_processing' && <p className="offer-callout">{t('offers.processing_text')}</p>}
+        {offer.status === 'payout_processing' && <p className="offer-callout neutral">{t('offers.processing_text')}</p>}
         {offer.status === 'paid' && <p className="offer-callout ok">{t('offers.paid_text')}</p>}
         <FormError message={error} />
         {canAnswer && (

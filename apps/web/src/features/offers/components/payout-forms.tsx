@@ -102,7 +102,6 @@ export function ContactDetailsForm({
             value={values[f]}
             onChange={set(f)}
             aria-invalid={missing.includes(f) || undefined}
-            className={f === 'address' ? 'wide' : undefined}
           />
         ))}
         <div className="field">
@@ -263,7 +262,7 @@ export function CardPayoutForm({ offer, contact, onDone, onBack }: { offer: Offe
         error={fe.card_number}
         disabled={busy}
       />
-      <div className="payout-grid">
+      <div className="payout-grid pair">
         <Field
           label={t('payout.expire_month')}
           inputMode="numeric"
