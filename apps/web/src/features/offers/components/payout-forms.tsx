@@ -51,7 +51,8 @@ export function ContactDetailsForm({
   const [filled, setFilled] = useState(initial !== null);
 
   useEffect(() => {
-    if (filled || !saved.isFetched) return;
+    // Wait for the current answer: a cached one may predate the last payout's details.
+    if (filled || !saved.isFetched || saved.isFetching) return;
     const d = saved.data;
     if (d) {
       setValues({
@@ -66,7 +67,7 @@ export function ContactDetailsForm({
       });
     }
     setFilled(true);
-  }, [filled, saved.isFetched, saved.data]);
+  }, [filled, saved.isFetched, saved.isFetching, saved.data]);
 
   if (!filled) return <Spinner label={t('app.loading')} />;
 
