@@ -58,6 +58,8 @@ describe('Create-offer dialog', () => {
 
     send();
     await shows('Please enter a title.');
+    // The field with the problem gets the focus, so the creator sees it on a small screen too.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Title')));
     fireEvent.change(screen.getByLabelText('Title'), { target: { value: 'Harbour at Dawn' } });
     send();
     await shows('Please select a category.');

@@ -11,6 +11,7 @@ import { useCategories } from '../../catalog';
 import { offerErrorMessage, useCreateOffer, useOfferStyles } from '../api/offers';
 import { FileUpload } from './file-upload';
 import { Modal } from './modal';
+import { useRevealErrors } from './reveal-errors';
 
 type FormValues = { title: string; description: string; category_id: string; price: string; styles: string[]; confirm: boolean };
 type ErrorField = keyof FormValues | 'media';
@@ -49,22 +50,20 @@ export function CreateOfferDialog({ onClose }: { onClose: () => void }) {
   const [progress, setProgress] = useState(0);
   const [formError, setFormError] = useState<string | null>(null);
   const [sent, setSent] = useState(false);
+  const errorsShown = useRevealErrors<HTMLFormElement>();
   const {
     register,
     handleSubmit,
     setError,
     clearErrors,
-    setFocus,
     formState: { errors },
   } = useForm<FormValues>({ defaultValues: { title: '', description: '', category_id: '', price: '', styles: [], confirm: true } });
 
   function fail(field: ErrorField, message: string) {
     toast.error(message);
     if (field === 'media') setFileError(message);
-    else {
-      setError(field, { type: 'client', message });
-      if (field !== 'styles') setFocus(field);
-    }
+    else setError(field, { type: 'client', message });
+    errorsShown.reveal();
   }
 
   async function submit(values: FormValues) {
@@ -103,7 +102,8 @@ export function CreateOfferDialog({ onClose }: { onClose: () => void }) {
           else setError(field, { type: 'server', message });
         }
       }
-      if (!placed) {
+      if (placed) errorsShown.reveal();
+      else {
         const message = offerErrorMessage(err, t('offers.create_error'));
         setFormError(message);
         toast.error(message);
@@ -127,7 +127,7 @@ export function CreateOfferDialog({ onClose }: { onClose: () => void }) {
   return (
     <Modal title={t('offers.create_title')} onClose={busy ? () => {} : onClose} wide>
       <p className="muted modal-intro">{t('offers.create_intro')}</p>
-      <form className="offer-form" onSubmit={handleSubmit(submit)} noValidate aria-busy={busy}>
+      <form className="offer-form" onSubmit={handleSubmit(submit)} noValidate aria-busy={busy} ref={errorsShown.ref}>
         <Field label={t('offers.field_title')} maxLength={200} error={errors.title?.message} disabled={busy} {...register('title')} />
         <TextAreaField
           label={t('offers.field_description')}

@@ -84,6 +84,7 @@ describe('A counter-offer’s dialogs', () => {
     click('Continue');
     const errors = await within(contact).findByRole('alert');
     expect(within(errors).getByText('Please fix the following errors:')).toBeTruthy();
+    await waitFor(() => expect(document.activeElement).toBe(errors));
     expect(
       within(errors)
         .getAllByRole('listitem')

@@ -5,6 +5,7 @@ import { Field, FormError } from '../../../components/ui/field';
 import { Spinner } from '../../../components/ui/spinner';
 import { ApiError } from '../../../lib/api-client';
 import { offerErrorMessage, type PayoutBody, useContactDetails, useCountries, useRequestPayout } from '../api/offers';
+import { useRevealErrors } from './reveal-errors';
 
 export type PayoutMethod = 'card' | 'sepa';
 
@@ -49,6 +50,7 @@ export function ContactDetailsForm({
   const [method, setMethod] = useState<PayoutMethod>(initialMethod);
   const [missing, setMissing] = useState<ContactField[]>([]);
   const [filled, setFilled] = useState(initial !== null);
+  const errorsShown = useRevealErrors<HTMLFormElement>();
 
   useEffect(() => {
     // Wait for the current answer: a cached one may predate the last payout's details.
@@ -77,14 +79,14 @@ export function ContactDetailsForm({
     e.preventDefault();
     const empty = CONTACT_FIELDS.filter((f) => !values[f].trim());
     setMissing(empty);
-    if (empty.length) return;
+    if (empty.length) return errorsShown.reveal();
     onNext(Object.fromEntries(CONTACT_FIELDS.map((f) => [f, values[f].trim()])) as Contact, method);
   }
 
   return (
-    <form className="payout-form" onSubmit={submit} noValidate>
+    <form className="payout-form" onSubmit={submit} noValidate ref={errorsShown.ref}>
       {missing.length > 0 && (
-        <div className="form-errors" role="alert" id={ids.errors}>
+        <div className="form-errors" role="alert" id={ids.errors} tabIndex={-1}>
           <p>{t('payout.fix_errors')}</p>
           <ul>
             {missing.map((f) => (
@@ -224,12 +226,16 @@ export function CardPayoutForm({ offer, contact, onDone, onBack }: { offer: Offe
   const errors = useServerErrors(CARD_FIELDS);
   const [v, setV] = useState({ card_number: '', expire_month: '', expire_year: '', terms: false });
   const holder = `${contact.first_name} ${contact.last_name}`.trim();
+  const errorsShown = useRevealErrors<HTMLFormElement>();
 
   async function submit(e: FormEvent) {
     e.preventDefault();
     errors.clear();
     const failed = checkCard(v);
-    if (failed) return errors.setField(failed.field, t(failed.key));
+    if (failed) {
+      errors.setField(failed.field, t(failed.key));
+      return errorsShown.reveal();
+    }
     const body: PayoutBody = {
       ...contactBody(contact, offer.id),
       paymentType: 'card',
@@ -244,13 +250,14 @@ export function CardPayoutForm({ offer, contact, onDone, onBack }: { offer: Offe
       onDone();
     } catch (err) {
       errors.take(err);
+      errorsShown.reveal();
     }
   }
 
   const fe = errors.fieldErrors;
   const busy = payout.isPending;
   return (
-    <form className="payout-form" onSubmit={submit} noValidate aria-busy={busy}>
+    <form className="payout-form" onSubmit={submit} noValidate aria-busy={busy} ref={errorsShown.ref}>
       <PayoutAmount offer={offer} />
       <Field
         label={t('payout.card_number')}
