@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, okAnswer } from '../../../test/fake-api';
-import { renderWithApp } from '../../../test/render';
+import { jsonAnswer, renderWithApp } from '../../../test/render';
 import { fakeUpload } from '../testing/fake-upload';
 import { CreateOfferDialog } from './create-offer-dialog';
 
@@ -158,5 +158,12 @@ describe('Create-offer dialog', () => {
     // The form stays open with what was typed, so the creator can fix it.
     expect((screen.getByLabelText('Title') as HTMLInputElement).value).toBe('Harbour');
     expect(screen.queryByRole('dialog', { name: 'Your offer successfully sent' })).toBeNull();
+  });
+
+  it('says when the categories could not be loaded, with a retry', async () => {
+    fakeApi({ 'GET /api/categories': () => jsonAnswer(404, {}), 'GET /api/offer/styles': () => okAnswer(styles) });
+    renderWithApp(<CreateOfferDialog onClose={() => {}} />);
+    expect(await screen.findByText('Failed to load categories.')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
   });
 });

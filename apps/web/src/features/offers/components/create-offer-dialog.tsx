@@ -169,6 +169,14 @@ export function CreateOfferDialog({ onClose }: { onClose: () => void }) {
                 {errors.category_id.message}
               </p>
             )}
+            {categories.isError && !errors.category_id && (
+              <p className="field-error" role="alert">
+                {t('categories.load_error')}{' '}
+                <button type="button" className="link-button" onClick={() => categories.refetch()}>
+                  {t('products.retry')}
+                </button>
+              </p>
+            )}
           </div>
           <Field
             label={t('offers.field_price', { symbol: '€' })}

@@ -87,7 +87,7 @@ export function FileUpload({
                 width={56}
                 height={56}
                 onError={(e) => {
-                  e.currentTarget.hidden = true;
+                  e.currentTarget.style.display = 'none';
                 }}
               />
             )}
