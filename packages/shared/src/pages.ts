@@ -128,7 +128,7 @@ export const PAGES = {
   verification: { path: '/verification', module: 'verification', title: 'auth.phone_title', access: 'signed-in' },
   'verify-email': { path: '/email/verify', module: 'verify-email', title: 'auth.verify_title', background: 'auth', access: 'signed-in' },
   dashboard: { path: '/dashboard', module: 'dashboard', title: 'nav.my_profile', access: 'signed-in' },
-  'dashboard-projects': { parent: 'dashboard', path: '', module: 'placeholder', title: 'dashboard.my_projects' },
+  'dashboard-projects': { parent: 'dashboard', path: '', module: 'dashboard-projects', title: 'dashboard.my_projects' },
   'dashboard-orders': { parent: 'dashboard', path: 'orders', module: 'dashboard-orders', title: 'dashboard.order_history' },
   'dashboard-contact': { parent: 'dashboard', path: 'contact', module: 'dashboard-contact', title: 'dashboard.contact_information' },
   'dashboard-chat': { parent: 'dashboard', path: 'chat', module: 'placeholder', title: 'dashboard.chat' },

@@ -83,6 +83,14 @@ export async function ensureCsrfCookie(): Promise<void> {
   await fetch('/sanctum/csrf-cookie', { credentials: 'include' });
 }
 
+/** The SPEC §8 global reactions to a failed call (401, 419, 403); uploads sent with XMLHttpRequest use it too. */
+export function reactToFailure(status: number, message: string) {
+  if (status === 401) handlers.onUnauthenticated?.();
+  else if (status === 419) handlers.onCsrfExpired?.();
+  else if (status === 403 && message === EMAIL_NOT_VERIFIED) handlers.onEmailNotVerified?.();
+  else if (status === 403) handlers.onForbidden?.();
+}
+
 /** Raw response for a call (downloads use it); throws ApiError with the server's message on failure. */
 export async function apiResponse(path: string, opts: RequestOptions = {}): Promise<Response> {
   const method = opts.method ?? 'GET';
@@ -122,12 +130,7 @@ export async function apiResponse(path: string, opts: RequestOptions = {}): Prom
   } catch {
     /* not JSON: keep the generic message */
   }
-  if (!opts.quiet) {
-    if (res.status === 401) handlers.onUnauthenticated?.();
-    else if (res.status === 419) handlers.onCsrfExpired?.();
-    else if (res.status === 403 && message === EMAIL_NOT_VERIFIED) handlers.onEmailNotVerified?.();
-    else if (res.status === 403) handlers.onForbidden?.();
-  }
+  if (!opts.quiet) reactToFailure(res.status, message);
   throw new ApiError(message, res.status, errors);
 }
 

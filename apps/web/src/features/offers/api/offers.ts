@@ -1,0 +1,166 @@
+import type { CardPayoutInput, Country, Offer, OfferStyle, SavedContactDetails, SepaPayoutInput } from '@atelier/shared';
+import { OFFER_STYLES } from '@atelier/shared';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError, api, apiEnvelope, currentLanguage, ensureCsrfCookie, reactToFailure } from '../../../lib/api-client';
+import { readCookie } from '../../../lib/cookies';
+import { i18n } from '../../../lib/i18n';
+
+export const offerKeys = {
+  history: ['offers', 'history'] as const,
+  styles: ['offers', 'styles'] as const,
+  contact: ['offers', 'contact-details'] as const,
+  countries: ['site', 'countries'] as const,
+};
+
+/**
+ * SPEC §8 offers: two known server faults get their own words; otherwise the first message of the
+ * answer's errors, then its message, then the exception's message, then the call's default.
+ */
+export function offerErrorMessage(err: unknown, fallback: string): string {
+  if (err instanceof ApiError) {
+    if (err.status === 500 && /array offset on null/i.test(err.message)) return i18n.t('offers.api_error');
+    if (err.status === 500 && err.message.includes('Gateway')) return i18n.t('offers.gateway_error');
+    const first = Object.values(err.errors).find((messages) => messages?.length)?.[0];
+    if (first) return first;
+    if (err.message && !err.message.startsWith('Request failed') && !err.message.startsWith('Unexpected answer')) return err.message;
+    return fallback;
+  }
+  if (err instanceof Error && err.message) return err.message;
+  return fallback;
+}
+
+/** How often the list is asked again while a payout is on its way, so `paid` shows without a reload. */
+export const PAYOUT_POLL_MS = 5000;
+
+/** GET /api/offer/history: the signed-in creator's offers, newest first. */
+export function useOffers() {
+  return useQuery<Offer[]>({
+    queryKey: offerKeys.history,
+    refetchInterval: (query) => (query.state.data?.some((o) => o.status === 'payout_processing') ? PAYOUT_POLL_MS : false),
+    queryFn: async ({ signal }) => {
+      try {
+        return await api<Offer[]>('/api/offer/history', { signal });
+      } catch (err) {
+        if (err instanceof ApiError) throw new ApiError(offerErrorMessage(err, i18n.t('offers.fetch_error')), err.status, err.errors);
+        throw err;
+      }
+    },
+  });
+}
+
+/** GET /api/offer/styles: the nine styles; the bundled list stands in until the answer comes. */
+export function useOfferStyles() {
+  return useQuery({
+    queryKey: offerKeys.styles,
+    queryFn: ({ signal }) => api<OfferStyle[]>('/api/offer/styles', { signal }),
+    placeholderData: OFFER_STYLES.map((s) => ({ ...s })),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+/** GET /api/countries, fetched once and kept (SPEC §7). */
+export function useCountries() {
+  return useQuery({
+    queryKey: offerKeys.countries,
+    queryFn: ({ signal }) => api<Country[]>('/api/countries', { signal }),
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+/** GET /api/offer/contact-details: the last payout's contact details, else the profile's. */
+export function useContactDetails(enabled = true) {
+  return useQuery({
+    queryKey: offerKeys.contact,
+    queryFn: ({ signal }) => api<SavedContactDetails>('/api/offer/contact-details', { signal }),
+    enabled,
+    retry: false,
+  });
+}
+
+export type OfferAnswer = { status: 'OK'; payload: Offer; message?: string };
+
+/**
+ * POST /api/offer/create as multipart, sent with XMLHttpRequest (the one browser API that reports
+ * upload progress), with the same XSRF header, language and envelope handling as every other call.
+ */
+export async function uploadOffer(form: FormData, onProgress: (percent: number) => void): Promise<OfferAnswer> {
+  await ensureCsrfCookie();
+  return new Promise<OfferAnswer>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', '/api/offer/create');
+    xhr.withCredentials = true;
+    xhr.setRequestHeader('Accept', 'application/json');
+    xhr.setRequestHeader('X-XSRF-TOKEN', readCookie('XSRF-TOKEN') ?? '');
+    xhr.setRequestHeader('X-Frontend-Language', currentLanguage());
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable && e.total > 0) onProgress(Math.min(100, Math.round((e.loaded / e.total) * 100)));
+    };
+    xhr.onerror = () => reject(new ApiError(i18n.t('app.connection_error'), 0));
+    xhr.onload = () => {
+      let data: { status?: string; message?: string; errors?: Record<string, string[]>; payload?: Offer } = {};
+      try {
+        data = JSON.parse(xhr.responseText);
+      } catch {
+        /* not JSON: the generic message below */
+      }
+      if (xhr.status >= 200 && xhr.status < 300 && data.status === 'OK') {
+        onProgress(100);
+        resolve(data as OfferAnswer);
+        return;
+      }
+      const message = typeof data.message === 'string' ? data.message : `Request failed (${xhr.status}).`;
+      reactToFailure(xhr.status, message);
+      reject(new ApiError(message, xhr.status, data.errors && typeof data.errors === 'object' ? data.errors : {}));
+    };
+    xhr.send(form);
+  });
+}
+
+/** SPEC §4: every successful action reloads the offer list. */
+function useReloadOffers() {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: offerKeys.history });
+}
+
+export function useCreateOffer() {
+  const reload = useReloadOffers();
+  return useMutation({
+    mutationFn: ({ form, onProgress }: { form: FormData; onProgress: (percent: number) => void }) => uploadOffer(form, onProgress),
+    onSuccess: reload,
+  });
+}
+
+export function useApproveOffer() {
+  const reload = useReloadOffers();
+  return useMutation({
+    mutationFn: (id: number) => apiEnvelope<OfferAnswer>('/api/offer/approve', { method: 'POST', body: { id } }),
+    onSuccess: reload,
+  });
+}
+
+export function useDeclineOffer() {
+  const reload = useReloadOffers();
+  return useMutation({
+    mutationFn: (id: number) => apiEnvelope<OfferAnswer>('/api/offer/decline', { method: 'POST', body: { id } }),
+    onSuccess: reload,
+  });
+}
+
+/** The SPEC §3 payout payloads as the form sends them (the server parses and checks them again). */
+export type CardPayoutBody = Omit<CardPayoutInput, 'terms' | 'paymentType'> & { paymentType: 'card'; terms: boolean };
+export type SepaPayoutBody = Omit<SepaPayoutInput, 'paymentType'> & { paymentType: 'sepa' };
+export type PayoutBody = CardPayoutBody | SepaPayoutBody;
+
+/** POST /api/offer/request-payout/{card|sepa}; the contact details are remembered for next time. */
+export function useRequestPayout() {
+  const reload = useReloadOffers();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: PayoutBody) => apiEnvelope<OfferAnswer>(`/api/offer/request-payout/${body.paymentType}`, { method: 'POST', body }),
+    onSuccess: () => {
+      void reload();
+      void queryClient.invalidateQueries({ queryKey: offerKeys.contact });
+    },
+  });
+}

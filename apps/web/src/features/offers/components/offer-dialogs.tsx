@@ -1,0 +1,186 @@
+import { formatPrice, type Offer } from '@atelier/shared';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { FormError } from '../../../components/ui/field';
+import { formatDateTime } from '../../../lib/format-date';
+import { Price } from '../../catalog';
+import { offerErrorMessage, useApproveOffer, useDeclineOffer } from '../api/offers';
+import { useCurrencySymbol } from './currency-symbol';
+import { Modal } from './modal';
+import { OfferStatusLabel, OfferTypeIcon } from './offer-status';
+import { BankPayoutForm, CardPayoutForm, type Contact, ContactDetailsForm, type PayoutMethod } from './payout-forms';
+
+type Step =
+  | { kind: 'details' }
+  | { kind: 'contact'; contact: Contact | null; method: PayoutMethod }
+  | { kind: 'payment'; contact: Contact; method: PayoutMethod }
+  | { kind: 'result'; outcome: 'completed' | 'declined'; method?: PayoutMethod };
+
+/** The offer's details, and for a counter-offer what it leads to (SPEC §2 offer payout dialogs). */
+function OfferDetails({ offer, onPay, onDeclined }: { offer: Offer; onPay: () => void; onDeclined: () => void }) {
+  const { t } = useTranslation();
+  const symbolOf = useCurrencySymbol();
+  const symbol = symbolOf(offer.currency);
+  const approve = useApproveOffer();
+  const decline = useDeclineOffer();
+  const [error, setError] = useState<string | null>(null);
+  const busy = approve.isPending || decline.isPending;
+
+  async function accept() {
+    setError(null);
+    try {
+      await approve.mutateAsync(offer.id);
+      onPay();
+    } catch (err) {
+      setError(offerErrorMessage(err, t('offers.approve_error')));
+    }
+  }
+
+  async function refuse() {
+    setError(null);
+    try {
+      await decline.mutateAsync(offer.id);
+      onDeclined();
+    } catch (err) {
+      setError(offerErrorMessage(err, t('offers.decline_error')));
+    }
+  }
+
+  const canAnswer = offer.status === 'offer' && offer.service_price !== null;
+  const payoutFailed = offer.status === 'approved' && offer.status_note;
+  return (
+    <div className="offer-details">
+      <div className="offer-details-media">
+        {offer.imageUrl ? <img src={offer.imageUrl} alt="" width={480} height={360} /> : <OfferTypeIcon type={offer.doc_type} />}
+      </div>
+      <div className="offer-details-body">
+        <h3>{offer.title}</h3>
+        <dl className="offer-facts">
+          <div>
+            <dt>{t('offers.status')}</dt>
+            <dd>
+              <OfferStatusLabel status={offer.status} />
+            </dd>
+          </div>
+          <div>
+            <dt>{t('offers.your_price')}</dt>
+            <dd>
+              <Price amount={offer.user_price} symbol={symbol} />
+            </dd>
+          </div>
+          {offer.service_price !== null && (
+            <div>
+              <dt>{t('offers.service_price')}</dt>
+              <dd data-testid="service-price">
+                <Price amount={offer.service_price} symbol={symbol} />
+              </dd>
+            </div>
+          )}
+          <div>
+            <dt>{t('offers.created_at')}</dt>
+            <dd>{formatDateTime(offer.created_at, true)}</dd>
+          </div>
+        </dl>
+        {offer.description && <p className="offer-description">{offer.description}</p>}
+        {offer.tags.length > 0 && (
+          <ul className="offer-tags" aria-label={t('offers.tags')}>
+            {offer.tags.map((tag) => (
+              <li key={tag.name}>#{tag.name}</li>
+            ))}
+          </ul>
+        )}
+        {offer.status_note && !payoutFailed && (
+          <p className="offer-note">
+            <strong>{t('offers.note')}:</strong> {offer.status_note}
+          </p>
+        )}
+        {canAnswer && <p className="offer-callout">{t('offers.offer_text', { amount: formatPrice(offer.service_price!, symbol) })}</p>}
+        {offer.status === 'pending' && <p className="offer-callout neutral">{t('offers.sent_text')}</p>}
+        {offer.status === 'approved' && (
+          <p className={payoutFailed ? 'offer-callout warn' : 'offer-callout'} role={payoutFailed ? 'alert' : undefined}>
+            {payoutFailed ? t('offers.payout_failed', { reason: offer.status_note }) : t('offers.approved_text')}
+          </p>
+        )}
+        {offer.status === 'payout_processing' && <p className="offer-callout neutral">{t('offers.processing_text')}</p>}
+        {offer.status === 'paid' && <p className="offer-callout ok">{t('offers.paid_text')}</p>}
+        <FormError message={error} />
+        {canAnswer && (
+          <div className="modal-actions">
+            <button type="button" className="button" onClick={refuse} disabled={busy}>
+              {decline.isPending ? t('auth.processing') : t('offers.decline')}
+            </button>
+            <button type="button" className="button primary" onClick={accept} disabled={busy}>
+              {approve.isPending ? t('auth.processing') : t('offers.accept')}
+            </button>
+          </div>
+        )}
+        {offer.status === 'approved' && (
+          <div className="modal-actions">
+            <button type="button" className="button primary" onClick={onPay}>
+              {payoutFailed ? t('offers.payout_retry') : t('offers.get_paid')}
+            </button>
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/**
+ * One offer's dialogs in sequence: details; for a counter-offer Accept leads to contact details,
+ * then payment details (card, or bank transfer), then the result; Decline straight to the result.
+ */
+export function OfferDialogs({ offer, onClose }: { offer: Offer; onClose: () => void }) {
+  const { t } = useTranslation();
+  const [step, setStep] = useState<Step>({ kind: 'details' });
+
+  switch (step.kind) {
+    case 'details':
+      return (
+        <Modal title={t('offers.details_title')} onClose={onClose} wide>
+          <OfferDetails
+            offer={offer}
+            onPay={() => setStep({ kind: 'contact', contact: null, method: 'card' })}
+            onDeclined={() => setStep({ kind: 'result', outcome: 'declined' })}
+          />
+        </Modal>
+      );
+    case 'contact':
+      return (
+        <Modal title={t('payout.contact_title')} onClose={onClose} wide>
+          <ContactDetailsForm
+            initial={step.contact}
+            initialMethod={step.method}
+            onNext={(contact, method) => setStep({ kind: 'payment', contact, method })}
+            onCancel={onClose}
+          />
+        </Modal>
+      );
+    case 'payment': {
+      const back = () => setStep({ kind: 'contact', contact: step.contact, method: step.method });
+      const done = () => setStep({ kind: 'result', outcome: 'completed', method: step.method });
+      return (
+        <Modal title={`${t('payout.payment_title')} · ${t(`payout.method_${step.method}`)}`} onClose={onClose}>
+          {step.method === 'card' ? (
+            <CardPayoutForm offer={offer} contact={step.contact} onDone={done} onBack={back} />
+          ) : (
+            <BankPayoutForm offer={offer} contact={step.contact} onDone={done} onBack={back} />
+          )}
+        </Modal>
+      );
+    }
+    case 'result':
+      return (
+        <Modal title={step.outcome === 'completed' ? t('payout.completed') : t('payout.declined')} onClose={onClose}>
+          <div className="deal-result" data-outcome={step.outcome}>
+            <p>{step.outcome === 'declined' ? t('payout.declined_text') : step.method === 'sepa' ? t('payout.completed_sepa') : t('payout.completed_card')}</p>
+            <div className="modal-actions">
+              <button type="button" className="button primary" onClick={onClose}>
+                {t('offers.close')}
+              </button>
+            </div>
+          </div>
+        </Modal>
+      );
+  }
+}
