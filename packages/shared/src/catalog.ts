@@ -93,6 +93,8 @@ export const catalogQuery = z.object({
   categories_id: categoryIds,
   'categories_id[]': categoryIds,
   search: searchParam,
+  /** Only this creator's works: a nickname (case-insensitive) or a user id, as in /profile/{nickname}. */
+  author: slugOrIdParam('author', 60).optional(),
   currency: currencyParam,
 });
 export type CatalogQuery = z.infer<typeof catalogQuery>;

@@ -61,7 +61,7 @@ export const useSigningIn = () => useIsMutating({ mutationKey: signInKey }) > 0;
  * SPEC §4: after login or register, load the profile, then go to verify-email when verification is
  * on and the e-mail is unverified; otherwise to the redirect query, or the dashboard.
  */
-function useAfterSignIn() {
+function useAfterSignIn(opts: { welcome?: boolean } = {}) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [params] = useSearchParams();
@@ -71,7 +71,11 @@ function useAfterSignIn() {
     const settings = queryClient.getQueryData<SiteSettings>(siteKeys.settings);
     const mustVerify = settings?.is_email_verification_enabled && state.user && !state.user.is_email_verified;
     // Awaited, so the request counts as running until the next page is there (useSigningIn).
-    await navigate(mustVerify ? '/email/verify' : (safeRedirect(params.get('redirect')) ?? '/dashboard'), { replace: true });
+    // A new account's first screen greets it (router state, so a reload does not greet again).
+    await navigate(mustVerify ? '/email/verify' : (safeRedirect(params.get('redirect')) ?? '/dashboard'), {
+      replace: true,
+      state: opts.welcome ? { welcome: true } : undefined,
+    });
   };
 }
 
@@ -112,7 +116,7 @@ export function useLogin() {
 
 export function useRegister() {
   const queryClient = useQueryClient();
-  const after = useAfterSignIn();
+  const after = useAfterSignIn({ welcome: true });
   return useMutation({
     mutationKey: signInKey,
     mutationFn: async (input: RegisterInput) => {

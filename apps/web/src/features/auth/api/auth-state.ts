@@ -25,3 +25,15 @@ export const authQuery = { queryKey: authKey, queryFn: fetchAuthState, staleTime
 export function useAuth() {
   return useQuery(authQuery);
 }
+
+/**
+ * Set while the visitor is logging out: a protected page that is still on screen for a moment (the
+ * router moves home in a transition) sends them home, not to login with a redirect back (SPEC §4).
+ */
+let leaving = false;
+export function markLoggingOut(on: boolean) {
+  leaving = on;
+}
+export function isLoggingOut(): boolean {
+  return leaving;
+}

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { api } from '../../../lib/api-client';
-import { authKey } from './auth-state';
+import { authKey, markLoggingOut } from './auth-state';
 
 /** SPEC §4: logout clears client state immediately, calls the server, and goes home. */
 export function useLogout() {
@@ -9,7 +9,9 @@ export function useLogout() {
   const navigate = useNavigate();
   return useMutation({
     mutationFn: async () => {
-      // Leave the protected page first, so its guard does not send the user to login.
+      // Leave the protected page first, so its guard does not send the user to login; until the
+      // next sign-in, a protected page still rendering sends a guest home as well.
+      markLoggingOut(true);
       await navigate('/');
       queryClient.setQueryData(authKey, { authenticated: false, user: null });
       queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'site' && q.queryKey[0] !== 'auth' });
