@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, NavLink, Outlet, useLocation } from 'react-router';
-import { authKey, useAuth, useLogout } from '../../features/auth';
+import { Link, NavLink, Outlet } from 'react-router';
+import { authKey, useAuth, useLogout, useNewAccountWelcome } from '../../features/auth';
 import { BalanceCard } from '../../features/deposits';
 import { DEFAULT_AVATAR } from '../../features/profile';
 import { selectedCurrency } from '../../lib/api-client';
@@ -15,7 +15,7 @@ export function Component() {
   const logout = useLogout();
   const queryClient = useQueryClient();
   const currency = useRef(selectedCurrency());
-  const welcome = (useLocation().state as { welcome?: boolean } | null)?.welcome === true;
+  const welcome = useNewAccountWelcome();
 
   // SPEC §2: profile data is reloaded when the currency changes.
   useEffect(() => {

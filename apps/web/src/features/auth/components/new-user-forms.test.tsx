@@ -130,9 +130,11 @@ describe('register form in the browser (issue 12)', () => {
     fireEvent.click(screen.getByRole('checkbox'));
     submitRegister();
     await waitFor(() => expect(document.querySelectorAll('.toast[data-kind="error"]').length).toBe(1));
+    expect(sessionStorage.getItem('atelier:new-account')).toBeNull();
     submitRegister();
     expect(await screen.findByText('Dashboard page')).toBeTruthy();
-    expect(router.state.location.state).toEqual({ welcome: true });
+    expect(router.state.location.pathname).toBe('/dashboard');
+    expect(sessionStorage.getItem('atelier:new-account')).toBe('1');
     expect(document.querySelectorAll('.toast[data-kind="error"]').length).toBe(0);
     const toasts = document.querySelector('.toasts') as HTMLElement;
     expect(within(toasts).getByText('Welcome to Atelier, Ana! Your account is ready.')).toBeTruthy();
