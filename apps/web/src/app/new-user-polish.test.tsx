@@ -100,7 +100,8 @@ describe('card taglines (issue 12)', () => {
     const image = truthfulTagline({ id: 1, product_type: 'image' }, 7, t);
     expect(['Personal & commercial use', 'PNG, 3840x2160', '4K JPG + usage rights']).toContain(image);
     expect(truthfulTagline({ id: 2, product_type: 'prompt' }, 7, t)).toBe('Prompt · works with any image model');
-    expect(truthfulTagline({ id: 3, product_type: 'doc' }, 7, t)).toBe('Text · download the full document');
+    expect(truthfulTagline({ id: 3, product_type: 'doc' }, 7, t)).toBe('Text · the full document to download');
+    expect(truthfulTagline({ id: 3, product_type: 'doc', file_type: 'PDF' }, 7, t)).toBe('PDF · the full document to download');
     const items = [{}, {}, {}] as Product[];
     expect(truthfulTagline({ id: 4, product_type: 'pack', items }, 7, t)).toBe('Pack · 3 works');
     expect(truthfulTagline({ id: 4, product_type: 'pack', items: items.slice(0, 1) }, 7, t)).toBe('Pack · 1 work');

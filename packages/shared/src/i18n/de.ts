@@ -381,6 +381,7 @@ export const de: Record<TranslationKey, string> = {
   'products.results_for_one': '{{count}} Ergebnis für „{{search}}“',
   'products.tagline_prompt': 'Prompt · funktioniert mit jedem Bildmodell',
   'products.tagline_doc': 'Text · das vollständige Dokument zum Herunterladen',
+  'products.tagline_doc_file': '{{type}} · das vollständige Dokument zum Herunterladen',
   'products.tagline_pack_one': 'Paket · {{count}} Werk',
   'products.tagline_pack_other': 'Paket · {{count}} Werke',
   'products.tagline_pack_plain': 'Paket · mehrere Werke in einem Kauf',

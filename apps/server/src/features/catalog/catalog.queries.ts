@@ -18,6 +18,7 @@ const productFields = {
   categoryId: products.categoryId,
   priceMinor: products.priceMinor,
   previewPath: products.previewPath,
+  originalName: products.originalName,
   createdAt: products.createdAt,
   authorName: users.name,
   authorSurname: users.surname,
@@ -34,6 +35,7 @@ type ProductRow = {
   categoryId: number | null;
   priceMinor: number;
   previewPath: string | null;
+  originalName: string | null;
   createdAt: Date;
   authorName: string;
   authorSurname: string;
@@ -41,6 +43,12 @@ type ProductRow = {
   authorAvatarPath: string | null;
   tags: string[];
 };
+
+/** "Essay.PDF" → "PDF": the file's kind by its extension (1 to 5 letters or digits), or null. */
+export function fileType(name: string | null): string | null {
+  const ext = name ? /\.([a-z0-9]{1,5})$/i.exec(name)?.[1] : undefined;
+  return ext ? ext.toUpperCase() : null;
+}
 
 const storageUrl = (key: string | null) => (key ? `/storage/${key}` : null);
 
@@ -59,6 +67,7 @@ function toProduct(row: ProductRow, currency: DisplayCurrency): ProductBase {
     doc_url: row.previewPath,
     imageUrl: storageUrl(row.previewPath),
     imageSrcSet: previewSrcSet(row.previewPath),
+    file_type: fileType(row.originalName),
     tags: Array.isArray(row.tags) ? row.tags : [],
     price: displayAmount(Number(row.priceMinor), currency),
     currency: currency.code,

@@ -42,6 +42,7 @@ describe('catalogue list', () => {
         'currencySymbol',
         'description',
         'doc_url',
+        'file_type',
         'id',
         'imageSrcSet',
         'imageUrl',
@@ -103,6 +104,20 @@ describe('catalogue list', () => {
     expect(inTwo).toBeLessThan(body.meta.total);
     const repeated = (await get(`/api/products/catalog?categories_id=${childIds[0]}&categories_id=${childIds[1]}&limit=48`)).json();
     expect(repeated.meta.total).toBe(inTwo);
+  });
+});
+
+describe('file type of a product', () => {
+  it('names the kind of file a buyer gets by its extension, and none for a prompt', async () => {
+    const docs = (await get('/api/products/catalog?product_type=doc&limit=48')).json().payload as (P & { file_type: string | null })[];
+    const stored = await t.app.db.select({ slug: products.slug, name: products.originalName }).from(products).where(eq(products.productType, 'doc'));
+    expect(docs.length).toBeGreaterThan(0);
+    for (const doc of docs) {
+      const name = stored.find((r) => r.slug === doc.slug)!.name!;
+      expect(doc.file_type).toBe(name.split('.').pop()!.toUpperCase());
+    }
+    const prompts = (await get('/api/products/catalog?product_type=prompt&limit=48')).json().payload as { file_type: string | null }[];
+    expect(prompts.every((p) => p.file_type === null)).toBe(true);
   });
 });
 

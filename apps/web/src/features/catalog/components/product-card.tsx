@@ -38,7 +38,7 @@ export function truthfulTagline(
     case 'prompt':
       return t('products.tagline_prompt');
     case 'doc':
-      return t('products.tagline_doc');
+      return product.file_type ? t('products.tagline_doc_file', { type: product.file_type }) : t('products.tagline_doc');
     case 'pack':
       return product.items ? t('products.tagline_pack', { count: product.items.length }) : t('products.tagline_pack_plain');
   }
