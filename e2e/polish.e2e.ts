@@ -363,7 +363,7 @@ describe('creator profiles and card taglines', () => {
     await context.close();
   });
 
-  it('carousel cards: prompts say what they are, never an image format', async () => {
+  it('carousel cards: prompts and texts say what they are, never an image format', async () => {
     const { context, page } = await visitor();
     await open(page, `${baseUrl()}/`);
     const panel = page.getByRole('tabpanel');
@@ -371,6 +371,14 @@ describe('creator profiles and card taglines', () => {
     const lines = await panel.locator('.card-tagline').allTextContents();
     expect(lines.length).toBeGreaterThan(0);
     expect(new Set(lines)).toEqual(new Set(['Prompt · works with any image model']));
+
+    await page.getByRole('tab', { name: 'Text' }).click();
+    await panel.locator('.card-type', { hasText: 'Texts' }).first().waitFor();
+    const texts = await panel.locator('.card-tagline').allTextContents();
+    expect(texts.length).toBeGreaterThan(0);
+    // The file type is the real one of each text (the seed's are plain-text files).
+    for (const line of texts) expect(line).toMatch(/^[A-Z0-9]{2,5} · the full document to download$/);
+    expect(texts.join(' ')).not.toMatch(/PNG|JPG|4K/);
     await context.close();
   });
 });
