@@ -1,6 +1,6 @@
 import { Navigate, Outlet, useLocation, useSearchParams } from 'react-router';
 import { FullScreenSpinner } from '../components/ui/spinner';
-import { isLoggingOut, markLoggingOut, safeRedirect, useAuth, useSigningIn } from '../features/auth';
+import { isLoggingOut, safeRedirect, useAuth, useSigningIn } from '../features/auth';
 
 /** Protected pages send a guest to login with the original path in ?redirect= (SPEC §2). */
 export function RequireAuth() {
@@ -13,8 +13,6 @@ export function RequireAuth() {
     const redirect = location.pathname + location.search + location.hash;
     return <Navigate to={`/login?redirect=${encodeURIComponent(redirect)}`} replace />;
   }
-  // Signed in again: a later lost session goes to login as usual (idempotent, so safe in render).
-  markLoggingOut(false);
   return <Outlet />;
 }
 

@@ -53,6 +53,12 @@ describe('log out (issue 12, SPEC §4)', () => {
     expect(await screen.findByText('Home page')).toBeTruthy();
     expect(router.state.location.pathname + router.state.location.search).toBe('/');
     expect(screen.queryByText('Login page')).toBeNull();
+
+    // Later, a guest who opens a protected page goes to login with the way back, as before.
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    await act(() => router.navigate('/dashboard'));
+    expect(await screen.findByText('Login page')).toBeTruthy();
+    expect(router.state.location.search).toBe('?redirect=%2Fdashboard');
   });
 });
 

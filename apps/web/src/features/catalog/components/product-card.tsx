@@ -28,7 +28,7 @@ export function cardTagline(productId: number, seed: number): string {
  * image cards get one; prompts, texts and packs say what is true of them.
  */
 export function truthfulTagline(
-  product: Pick<ProductBase, 'id' | 'product_type'> & { items?: unknown[] },
+  product: Pick<ProductBase, 'id' | 'product_type'> & { file_type?: string | null; items?: unknown[] },
   seed: number,
   t: (key: string, opts?: Record<string, unknown>) => string,
 ): string {
