@@ -54,3 +54,16 @@ export function catalogApiQuery(p: CatalogParams): Record<string, string | numbe
     search: p.search.trim() || undefined,
   };
 }
+
+/** A creator's works on /profile/{nickname}?sort= &page=: paged like the shop, sortable. */
+export type CreatorWorksParams = { author: string; page: number; sort: string };
+
+export function parseCreatorWorksUrl(author: string, query: URLSearchParams): CreatorWorksParams {
+  const { page, sort } = parseCatalogUrl(undefined, query);
+  return { author, page, sort };
+}
+
+/** The query of GET /api/products/catalog for a creator's works. */
+export function creatorWorksApiQuery(p: CreatorWorksParams): Record<string, string | number | undefined> {
+  return { author: p.author, page: p.page, limit: CATALOG_PAGE_SIZE, sort: p.sort || CATALOG_DEFAULT_SORT };
+}

@@ -34,6 +34,8 @@ export const productBase = z.object({
   imageUrl: z.string().nullable(),
   /** The preview in each width it is stored at (an HTML srcset), so a browser downloads the size it shows. */
   imageSrcSet: z.string().nullable(),
+  /** The kind of file a buyer gets, from its name (PDF, TXT, PNG); null without a file (prompts, packs). */
+  file_type: z.string().nullable(),
   tags: z.array(z.string()),
   /** In the requested currency, rounded once to 2 decimals. */
   price: z.number(),
@@ -93,6 +95,8 @@ export const catalogQuery = z.object({
   categories_id: categoryIds,
   'categories_id[]': categoryIds,
   search: searchParam,
+  /** Only this creator's works: a nickname (case-insensitive) or a user id, as in /profile/{nickname}. */
+  author: slugOrIdParam('author', 60).optional(),
   currency: currencyParam,
 });
 export type CatalogQuery = z.infer<typeof catalogQuery>;

@@ -1,4 +1,4 @@
-import { catalogApiQuery, isProductType, parseCatalogUrl } from './catalog-url';
+import { catalogApiQuery, creatorWorksApiQuery, isProductType, parseCatalogUrl, parseCreatorWorksUrl } from './catalog-url';
 import { RANDOM_PRODUCTS_PER_TYPE } from './constants';
 import { type Locale, splitLocale } from './i18n/locales';
 
@@ -97,7 +97,10 @@ export const PAGES = {
     title: 'nav.my_profile',
     background: 'profile',
     ssr: true,
-    preload: ({ username }) => [{ path: `/api/user/public-profile/${enc(username!)}` }],
+    preload: ({ username }, search) => [
+      { path: `/api/user/public-profile/${enc(username!)}` },
+      { path: '/api/products/catalog', query: creatorWorksApiQuery(parseCreatorWorksUrl(username!, search)), priced: true },
+    ],
     head: ({ username }) => ({ kind: 'profile', key: username! }),
   },
   contact: { path: '/contact', module: 'contact', title: 'pages.contact_title', ssr: true },

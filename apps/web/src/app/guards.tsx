@@ -1,6 +1,6 @@
 import { Navigate, Outlet, useLocation, useSearchParams } from 'react-router';
 import { FullScreenSpinner } from '../components/ui/spinner';
-import { safeRedirect, useAuth, useSigningIn } from '../features/auth';
+import { isLoggingOut, safeRedirect, useAuth, useSigningIn } from '../features/auth';
 
 /** Protected pages send a guest to login with the original path in ?redirect= (SPEC §2). */
 export function RequireAuth() {
@@ -8,6 +8,8 @@ export function RequireAuth() {
   const location = useLocation();
   if (auth.isPending) return <FullScreenSpinner />;
   if (!auth.data?.authenticated) {
+    // Logging out goes home (SPEC §4), whichever protected page the button was on.
+    if (isLoggingOut()) return <Navigate to="/" replace />;
     const redirect = location.pathname + location.search + location.hash;
     return <Navigate to={`/login?redirect=${encodeURIComponent(redirect)}`} replace />;
   }

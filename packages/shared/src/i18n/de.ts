@@ -490,4 +490,31 @@ export const de: Record<TranslationKey, string> = {
   // Chat and notifications (issue 11).
 
   // New-user polish (issue 12).
+  'products.results_one': '{{count}} Ergebnis',
+  'products.results_for_one': '{{count}} Ergebnis für „{{search}}“',
+  'products.tagline_prompt': 'Prompt · funktioniert mit jedem Bildmodell',
+  'products.tagline_doc': 'Text · das vollständige Dokument zum Herunterladen',
+  'products.tagline_doc_file': '{{type}} · das vollständige Dokument zum Herunterladen',
+  'products.tagline_pack_one': 'Paket · {{count}} Werk',
+  'products.tagline_pack_other': 'Paket · {{count}} Werke',
+  'products.tagline_pack_plain': 'Paket · mehrere Werke in einem Kauf',
+  'auth.reset_link_invalid':
+    'Dieser Link zum Zurücksetzen ist ungültig oder unvollständig. Links aus unserer E-Mail enthalten einen Token; er wurde vielleicht abgeschnitten.',
+  'auth.reset_link_new': 'Gib deine E-Mail-Adresse ein, und wir senden dir einen neuen Link.',
+  'auth.welcome_new': 'Willkommen bei Atelier, {{name}}! Dein Konto ist bereit.',
+  'dashboard.welcome_title': 'Willkommen, {{name}}!',
+  'dashboard.welcome_text':
+    'Dein Konto ist bereit. Stöbere im Shop nach Prompts, Texten und Bildern, oder vervollständige dein Profil, damit Käufer dich kennenlernen.',
+  'dashboard.welcome_shop': 'Zum Shop',
+  'dashboard.welcome_profile': 'Profil vervollständigen',
+  'footer.social_link': 'Atelier auf {{network}} (öffnet in einem neuen Tab)',
+  'profile.phone_unverified': 'Diese Nummer ist noch nicht bestätigt.',
+  'profile.phone_verify_link': 'Telefon bestätigen',
+  'profile.phone_verified': 'Bestätigt.',
+  'profile.rate_label': 'Stundensatz',
+  'profile.rate_none': 'Nicht angegeben',
+  'profile.member_label': 'Mitglied seit',
+  'profile.works_label': 'Werke',
+  'profile.works_heading': 'Werke von @{{nickname}}',
+  'profile.works_empty': 'Noch keine veröffentlichten Werke.',
 };

@@ -488,6 +488,31 @@ export const en = {
   // Chat and notifications (issue 11).
 
   // New-user polish (issue 12).
+  'products.results_one': '{{count}} result',
+  'products.results_for_one': '{{count}} result for “{{search}}”',
+  'products.tagline_prompt': 'Prompt · works with any image model',
+  'products.tagline_doc': 'Text · the full document to download',
+  'products.tagline_doc_file': '{{type}} · the full document to download',
+  'products.tagline_pack_one': 'Pack · {{count}} work',
+  'products.tagline_pack_other': 'Pack · {{count}} works',
+  'products.tagline_pack_plain': 'Pack · several works in one purchase',
+  'auth.reset_link_invalid': 'This reset link is invalid or incomplete. Links from our e-mail carry a token; it may have been cut off.',
+  'auth.reset_link_new': 'Enter your e-mail address and we will send you a new link.',
+  'auth.welcome_new': 'Welcome to Atelier, {{name}}! Your account is ready.',
+  'dashboard.welcome_title': 'Welcome, {{name}}!',
+  'dashboard.welcome_text': 'Your account is ready. Browse the shop for prompts, texts and images, or complete your profile so buyers get to know you.',
+  'dashboard.welcome_shop': 'Browse the shop',
+  'dashboard.welcome_profile': 'Complete your profile',
+  'footer.social_link': 'Atelier on {{network}} (opens in a new tab)',
+  'profile.phone_unverified': 'This number is not verified yet.',
+  'profile.phone_verify_link': 'Verify your phone',
+  'profile.phone_verified': 'Verified.',
+  'profile.rate_label': 'Hourly rate',
+  'profile.rate_none': 'Not stated',
+  'profile.member_label': 'Member since',
+  'profile.works_label': 'Works',
+  'profile.works_heading': 'Works by @{{nickname}}',
+  'profile.works_empty': 'No published works yet.',
 } as const;
 
 export type TranslationKey = keyof typeof en;

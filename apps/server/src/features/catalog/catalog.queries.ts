@@ -18,6 +18,7 @@ const productFields = {
   categoryId: products.categoryId,
   priceMinor: products.priceMinor,
   previewPath: products.previewPath,
+  originalName: products.originalName,
   createdAt: products.createdAt,
   authorName: users.name,
   authorSurname: users.surname,
@@ -34,6 +35,7 @@ type ProductRow = {
   categoryId: number | null;
   priceMinor: number;
   previewPath: string | null;
+  originalName: string | null;
   createdAt: Date;
   authorName: string;
   authorSurname: string;
@@ -41,6 +43,12 @@ type ProductRow = {
   authorAvatarPath: string | null;
   tags: string[];
 };
+
+/** "Essay.PDF" → "PDF": the file's kind by its extension (1 to 5 letters or digits), or null. */
+export function fileType(name: string | null): string | null {
+  const ext = name ? /\.([a-z0-9]{1,5})$/i.exec(name)?.[1] : undefined;
+  return ext ? ext.toUpperCase() : null;
+}
 
 const storageUrl = (key: string | null) => (key ? `/storage/${key}` : null);
 
@@ -59,6 +67,7 @@ function toProduct(row: ProductRow, currency: DisplayCurrency): ProductBase {
     doc_url: row.previewPath,
     imageUrl: storageUrl(row.previewPath),
     imageSrcSet: previewSrcSet(row.previewPath),
+    file_type: fileType(row.originalName),
     tags: Array.isArray(row.tags) ? row.tags : [],
     price: displayAmount(Number(row.priceMinor), currency),
     currency: currency.code,
@@ -112,7 +121,15 @@ export type ListFilter = {
   /** Packs only: those holding at least one published item of this type (`pack`: every pack). */
   itemType?: ProductType;
   search?: string;
+  /** Only the works of this creator: a nickname (case-insensitive) or a user id. */
+  author?: string;
 };
+
+/** The creator a key names: a user id, or a nickname in any case (as /profile/{nickname} reads it). */
+function byAuthor(key: string): SQL {
+  const id = idFromKey(key);
+  return id !== null ? sql`(${users.id} = ${id} or lower(${users.nickname}) = ${key.toLowerCase()})` : sql`lower(${users.nickname}) = ${key.toLowerCase()}`;
+}
 
 /**
  * The search as full text reads it (websearch syntax, so any input is safe), and the same query with
@@ -151,6 +168,7 @@ export async function listProducts(
   if (filter.productType) base.push(eq(products.productType, filter.productType));
   if (filter.categoryIds?.length) base.push(inCategoryTrees(filter.categoryIds));
   if (filter.itemType && filter.itemType !== 'pack') base.push(holdsItemsOf(filter.itemType));
+  if (filter.author) base.push(byAuthor(filter.author));
 
   const offset = (filter.page - 1) * filter.limit;
   const metaOf = (total: number) => ({ total, pages: Math.ceil(total / filter.limit), page: filter.page, limit: filter.limit });
@@ -169,7 +187,13 @@ export async function listProducts(
     rows = found.ids.map((id) => byId.get(id)).filter((r): r is ProductRow => r !== undefined);
   } else {
     // The total depends on the filter, not the page: every page of one filter shares it.
-    const filterKey = JSON.stringify(['count', filter.productType ?? null, filter.categoryIds ?? [], filter.itemType ?? null]);
+    const filterKey = JSON.stringify([
+      'count',
+      filter.productType ?? null,
+      filter.categoryIds ?? [],
+      filter.itemType ?? null,
+      filter.author?.toLowerCase() ?? null,
+    ]);
     total = await memo(filterKey, () => countProducts(db, and(...base)));
     if (offset >= total) return { payload: [], meta: metaOf(total) };
     rows = (await selectProducts(db)

@@ -73,7 +73,7 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
     (request, reply) => {
       const q = request.query;
       const categoryIds = [...(q.categories_id ?? []), ...(q['categories_id[]'] ?? [])];
-      const filter = { page: q.page, limit: q.limit, sort: q.sort, productType: q.product_type, categoryIds, search: q.search || undefined };
+      const filter = { page: q.page, limit: q.limit, sort: q.sort, productType: q.product_type, categoryIds, search: q.search || undefined, author: q.author };
       return sendShared(request, reply, catalogAnswer, async (currency) => ({
         status: 'OK' as const,
         ...(await listProducts(app.db, filter, currency, memo)),

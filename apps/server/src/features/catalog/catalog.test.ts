@@ -1,7 +1,7 @@
 import { and, count, eq, inArray, ne, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/test-app';
-import { categories, products, tags } from '../../db/schema';
+import { categories, products, tags, users } from '../../db/schema';
 
 let t: TestApp;
 
@@ -42,6 +42,7 @@ describe('catalogue list', () => {
         'currencySymbol',
         'description',
         'doc_url',
+        'file_type',
         'id',
         'imageSrcSet',
         'imageUrl',
@@ -103,6 +104,57 @@ describe('catalogue list', () => {
     expect(inTwo).toBeLessThan(body.meta.total);
     const repeated = (await get(`/api/products/catalog?categories_id=${childIds[0]}&categories_id=${childIds[1]}&limit=48`)).json();
     expect(repeated.meta.total).toBe(inTwo);
+  });
+});
+
+describe('file type of a product', () => {
+  it('names the kind of file a buyer gets by its extension, and none for a prompt', async () => {
+    const docs = (await get('/api/products/catalog?product_type=doc&limit=48')).json().payload as (P & { file_type: string | null })[];
+    const stored = await t.app.db.select({ slug: products.slug, name: products.originalName }).from(products).where(eq(products.productType, 'doc'));
+    expect(docs.length).toBeGreaterThan(0);
+    for (const doc of docs) {
+      const name = stored.find((r) => r.slug === doc.slug)!.name!;
+      expect(doc.file_type).toBe(name.split('.').pop()!.toUpperCase());
+    }
+    const prompts = (await get('/api/products/catalog?product_type=prompt&limit=48')).json().payload as { file_type: string | null }[];
+    expect(prompts.every((p) => p.file_type === null)).toBe(true);
+  });
+});
+
+describe('works of one creator', () => {
+  const authorId = async (nickname: string) => {
+    const [row] = await t.app.db.select({ id: users.id }).from(users).where(eq(users.nickname, nickname));
+    return Number(row!.id);
+  };
+
+  it('lists only the works of the author a nickname (any case) or an id names, paged and sorted', async () => {
+    const id = await authorId('sofia');
+    const all = (await get('/api/products/catalog?author=sofia&limit=48')).json();
+    expect(all.meta.total).toBe(await publishedCount(eq(products.authorId, id), { packs: true }));
+    expect(all.meta.total).toBeGreaterThan(6);
+    expect(all.payload.every((p: P & { authorNickname: string }) => p.authorNickname === 'sofia')).toBe(true);
+    // The public profile counts the same works.
+    expect((await get('/api/user/public-profile/sofia')).json().payload.products_count).toBe(all.meta.total);
+
+    const upper = (await get('/api/products/catalog?author=SOFIA&limit=48')).json();
+    expect(upper.payload.map((p: P) => p.id)).toEqual(all.payload.map((p: P) => p.id));
+    const byId = (await get(`/api/products/catalog?author=${id}&limit=48`)).json();
+    expect(byId.payload.map((p: P) => p.id)).toEqual(all.payload.map((p: P) => p.id));
+
+    const cheapFirst = (await get('/api/products/catalog?author=sofia&sort=price~asc&limit=48')).json();
+    const prices = cheapFirst.payload.map((p: P) => p.price);
+    expect(prices).toEqual([...prices].sort((a: number, b: number) => a - b));
+    const second = (await get('/api/products/catalog?author=sofia&page=2')).json();
+    expect(second.meta).toMatchObject({ total: all.meta.total, page: 2, limit: 6 });
+    expect(second.payload.map((p: P) => p.id)).toEqual(all.payload.slice(6, 12).map((p: P) => p.id));
+  });
+
+  it('answers an unknown author with an empty list, and refuses an overlong one with 422 naming the field', async () => {
+    const none = (await get('/api/products/catalog?author=nobody-here')).json();
+    expect(none).toMatchObject({ status: 'OK', payload: [], meta: { total: 0, pages: 0 } });
+    const long = await get(`/api/products/catalog?author=${'a'.repeat(61)}`);
+    expect(long.statusCode).toBe(422);
+    expect(Object.keys(long.json().errors)).toEqual(['author']);
   });
 });
 

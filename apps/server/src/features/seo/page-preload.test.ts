@@ -90,6 +90,18 @@ describe('API answers inside the HTML of a page', () => {
     expect(body.payload.map((p) => p.title)).toContain('Aurora Over Fjords');
   });
 
+  it("answers a creator profile's works, paged and sorted as its URL says (issue 12)", async () => {
+    const preload = preloadOf((await page('/profile/sofia?sort=price~asc&page=2')).body);
+    expect(preload['/api/user/public-profile/sofia']?.status).toBe(200);
+    const key = '/api/products/catalog?author=sofia&limit=6&page=2&sort=price%7Easc';
+    const body = bodyOf<{ payload: { authorNickname: string; price: number }[]; meta: { page: number } }>(preload, key);
+    expect(body.meta.page).toBe(2);
+    expect(body.payload.length).toBeGreaterThan(0);
+    expect(body.payload.every((p) => p.authorNickname === 'sofia')).toBe(true);
+    const prices = body.payload.map((p) => p.price);
+    expect(prices).toEqual([...prices].sort((a, b) => a - b));
+  });
+
   it('answers the home carousel and a static page', async () => {
     const home = preloadOf((await page('/')).body);
     const random = bodyOf<{ payload: { product_type: string }[] }>(home, '/api/products/random?limit=10&product_type=prompt');

@@ -6,6 +6,7 @@ import { Outlet, useLocation, useMatches, useNavigate } from 'react-router';
 import { authKey } from '../../features/auth';
 import { CookieConsent } from '../../features/cookie-consent';
 import { setGlobalApiHandlers } from '../../lib/api-client';
+import { PageTitleProvider } from '../../lib/page-title';
 import type { RouteMeta } from '../route-meta';
 import { Header } from './header';
 
@@ -29,11 +30,6 @@ export function AppLayout() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const bare = meta.background === 'auth';
-
-  useEffect(() => {
-    const title = t(meta.title, { defaultValue: meta.title });
-    document.title = title === 'Atelier' ? 'Atelier' : `${title} — Atelier`;
-  }, [meta.title, t]);
 
   useEffect(() => {
     document.body.dataset.background = meta.background ?? 'default';
@@ -64,20 +60,22 @@ export function AppLayout() {
   }, [navigate, queryClient]);
 
   return (
-    <div className="shell">
-      <a className="skip-link" href="#main">
-        {t('nav.skip_to_content')}
-      </a>
-      {!bare && <Header />}
-      <main id="main" className="main">
-        <Outlet />
-      </main>
-      {!bare && (
-        <Suspense fallback={null}>
-          <Footer />
-        </Suspense>
-      )}
-      <CookieConsent />
-    </div>
+    <PageTitleProvider fallback={t(meta.title, { defaultValue: meta.title })}>
+      <div className="shell">
+        <a className="skip-link" href="#main">
+          {t('nav.skip_to_content')}
+        </a>
+        <CookieConsent />
+        {!bare && <Header />}
+        <main id="main" className="main">
+          <Outlet />
+        </main>
+        {!bare && (
+          <Suspense fallback={null}>
+            <Footer />
+          </Suspense>
+        )}
+      </div>
+    </PageTitleProvider>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { footerCategoryLinks } from './footer';
+import { footerCategoryLinks, socialNetworkName } from './footer';
 
 describe('footer category links (SPEC §2)', () => {
   const categories = [
@@ -17,5 +17,15 @@ describe('footer category links (SPEC §2)', () => {
       { id: 4, label: 'Prompts', to: '/products?type=prompt' },
       { id: 5, label: 'Misc', to: '/products?category=5' },
     ]);
+  });
+});
+
+describe('footer social links (issue 12)', () => {
+  it('names the network a link leads to, or its host, so each icon has an accessible name', () => {
+    expect(socialNetworkName('https://www.instagram.com/atelier')).toBe('Instagram');
+    expect(socialNetworkName('https://x.com/atelier')).toBe('X');
+    expect(socialNetworkName('https://m.facebook.com/atelier')).toBe('Facebook');
+    expect(socialNetworkName('https://social.example.org/@atelier')).toBe('social.example.org');
+    expect(socialNetworkName('not a url')).toBeNull();
   });
 });

@@ -6,6 +6,34 @@ import { LogoMark, MailIcon, MastercardIcon, SecureIcon, VisaIcon } from '../../
 import { useCategories } from '../../features/catalog';
 import { useSettings, useSocialLinks, useStaticPages } from '../../features/site';
 
+const NETWORKS: Record<string, string> = {
+  'instagram.com': 'Instagram',
+  'facebook.com': 'Facebook',
+  'x.com': 'X',
+  'twitter.com': 'X',
+  'youtube.com': 'YouTube',
+  'linkedin.com': 'LinkedIn',
+  'pinterest.com': 'Pinterest',
+  'behance.net': 'Behance',
+  'dribbble.com': 'Dribbble',
+  'tiktok.com': 'TikTok',
+  'github.com': 'GitHub',
+  'threads.net': 'Threads',
+  'mastodon.social': 'Mastodon',
+};
+
+/** The network a social link leads to, by name ("Instagram"), else its host ("example.org"); null for a broken URL. */
+export function socialNetworkName(url: string): string | null {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase().replace(/^(www|m)\./, '');
+  } catch {
+    return null;
+  }
+  const known = Object.keys(NETWORKS).find((k) => host === k || host.endsWith(`.${k}`));
+  return known ? NETWORKS[known]! : host;
+}
+
 /** SPEC §2: one link per top-level category, typed by the first url segment; 'image' categories read ARTS. */
 export function footerCategoryLinks(categories: readonly Category[], arts: string) {
   return categories
@@ -97,7 +125,13 @@ export function Footer() {
               <ul className="social-icons">
                 {social.data.map((s) => (
                   <li key={s.id}>
-                    <a href={s.url} target="_blank" rel="noopener noreferrer" aria-label={new URL(s.url).hostname.replace(/^www\./, '')}>
+                    <a
+                      href={s.url}
+                      target="_blank"
+                      rel="noopener noreferrer"
+                      aria-label={t('footer.social_link', { network: socialNetworkName(s.url) ?? s.url })}
+                      title={socialNetworkName(s.url) ?? undefined}
+                    >
                       <img
                         src={s.image.startsWith('/') || s.image.startsWith('http') ? s.image : `/storage/${s.image}`}
                         alt=""

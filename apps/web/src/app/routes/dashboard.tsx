@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { NavLink, Outlet } from 'react-router';
-import { authKey, useAuth, useLogout } from '../../features/auth';
+import { Link, NavLink, Outlet } from 'react-router';
+import { authKey, useAuth, useLogout, useNewAccountWelcome } from '../../features/auth';
 import { BalanceCard } from '../../features/deposits';
 import { DEFAULT_AVATAR } from '../../features/profile';
 import { selectedCurrency } from '../../lib/api-client';
@@ -15,6 +15,7 @@ export function Component() {
   const logout = useLogout();
   const queryClient = useQueryClient();
   const currency = useRef(selectedCurrency());
+  const welcome = useNewAccountWelcome();
 
   // SPEC §2: profile data is reloaded when the currency changes.
   useEffect(() => {
@@ -55,6 +56,25 @@ export function Component() {
           <NavLink to="/dashboard/chat">{t('dashboard.chat')}</NavLink>
         </nav>
       </header>
+      {welcome && user && (
+        <section className="panel welcome-panel" role="status" data-testid="welcome">
+          <h2>{t('dashboard.welcome_title', { name: user.name })}</h2>
+          <p>{t('dashboard.welcome_text')}</p>
+          <div className="welcome-actions">
+            <Link className="button primary" to="/products">
+              {t('dashboard.welcome_shop')}
+            </Link>
+            <Link className="button" to="/dashboard/contact">
+              {t('dashboard.welcome_profile')}
+            </Link>
+            {user.phone && !user.is_phone_verified && (
+              <Link className="button" to="/verification">
+                {t('profile.phone_verify_link')}
+              </Link>
+            )}
+          </div>
+        </section>
+      )}
       <BalanceCard />
       <Outlet />
     </div>

@@ -1,6 +1,6 @@
 import type { Category, ProductType } from '@atelier/shared';
 import { CATALOG_DEBOUNCE_MS, CATALOG_PAGE_SIZE, PRODUCT_TYPES } from '@atelier/shared/constants';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { SearchIcon } from '../../components/ui/icons';
@@ -8,9 +8,9 @@ import {
   type CatalogParams,
   catalogUrl,
   isProductType,
+  Pagination,
   ProductCard,
   ProductDetails,
-  pageWindow,
   parseCatalogUrl,
   SORTS,
   useCatalog,
@@ -77,6 +77,7 @@ function ProductList() {
   const params = parseCatalogUrl(param, query);
   const [text, setText] = useState(params.search);
   const sortId = useId();
+  const top = useRef<HTMLDivElement>(null);
 
   // Back/forward (or the header search) changed the URL: the box follows it.
   useEffect(() => setText(params.search), [params.search]);
@@ -96,7 +97,7 @@ function ProductList() {
   const hasFilters = Boolean(params.search || params.type || params.categories.length);
 
   return (
-    <div className="shop">
+    <div className="shop" ref={top}>
       <div className="shop-head">
         <div>
           <h1>{params.type ? t(TYPE_LABEL[params.type]) : t('products.title')}</h1>
@@ -188,49 +189,7 @@ function ProductList() {
         )}
       </div>
 
-      {pages > 1 && (
-        <nav className="pagination" aria-label={t('products.pagination')}>
-          {params.page > 1 ? (
-            <Link to={catalogUrl({ ...params, page: params.page - 1 })} className="page-link" rel="prev">
-              {t('products.previous')}
-            </Link>
-          ) : (
-            <span className="page-link disabled" aria-disabled="true">
-              {t('products.previous')}
-            </span>
-          )}
-          <span className="page-numbers">
-            {pageWindow(params.page, pages).map((n, i) =>
-              n === null ? (
-                // biome-ignore lint/suspicious/noArrayIndexKey: gaps have no identity.
-                <span key={`gap-${i}`} className="page-gap" aria-hidden="true">
-                  …
-                </span>
-              ) : (
-                <Link
-                  key={n}
-                  to={catalogUrl({ ...params, page: n })}
-                  className="page-link"
-                  aria-current={n === params.page ? 'page' : undefined}
-                  aria-label={t('products.page', { page: n })}
-                >
-                  {n}
-                </Link>
-              ),
-            )}
-          </span>
-          {params.page < pages ? (
-            <Link to={catalogUrl({ ...params, page: params.page + 1 })} className="page-link" rel="next">
-              {t('products.next')}
-            </Link>
-          ) : (
-            <span className="page-link disabled" aria-disabled="true">
-              {t('products.next')}
-            </span>
-          )}
-        </nav>
-      )}
-      {pages > 1 && <p className="page-status muted">{t('products.page_of', { page: params.page, pages })}</p>}
+      <Pagination page={params.page} pages={pages} hrefFor={(page) => catalogUrl({ ...params, page })} top={top} />
     </div>
   );
 }

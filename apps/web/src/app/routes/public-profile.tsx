@@ -1,15 +1,29 @@
+import { parseCreatorWorksUrl } from '@atelier/shared/catalog-url';
+import { useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { Spinner } from '../../components/ui/spinner';
+import { Pagination, ProductCard, SORTS, useCreatorWorks } from '../../features/catalog';
 import { DEFAULT_AVATAR, usePublicProfile } from '../../features/profile';
 import '../../features/profile/components/profile.css';
+import { usePageTitle } from '../../lib/page-title';
 import { Component as NotFound } from './not-found';
 
-/** A creator's public page: no e-mail or phone, only what they chose to show. */
+/** The profile's own address for a page and sort of its works (defaults left out, as in the shop). */
+function worksUrl(username: string, page: number, sort: string): string {
+  const q = new URLSearchParams();
+  if (sort !== SORTS[0].value) q.set('sort', sort);
+  if (page > 1) q.set('page', String(page));
+  const text = q.toString();
+  return `/profile/${encodeURIComponent(username)}${text ? `?${text}` : ''}`;
+}
+
+/** A creator's public page: no e-mail or phone, only what they chose to show, and their works. */
 export function Component() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { username = '' } = useParams();
   const profile = usePublicProfile(username);
+  usePageTitle(profile.data ? `${profile.data.name} ${profile.data.surname}` : undefined);
   if (profile.isPending) return <Spinner label={t('app.loading')} />;
   if (profile.isError) return <NotFound />;
   const p = profile.data;
@@ -23,16 +37,84 @@ export function Component() {
           </h1>
           <p>@{p.nickname}</p>
         </div>
+        {/* The place for the creator's actions: "Contact the creator" arrives with chat (issue 11). */}
+        <div className="public-profile-actions" data-testid="profile-actions" />
       </header>
       <section className="panel">
         <h2>{t('profile.about')}</h2>
         <p>{p.about_me || t('profile.no_about')}</p>
-        <div className="stat-row">
-          {p.hourly_rate > 0 && <p>{t('profile.rate', { rate: p.hourly_rate.toFixed(2) })}</p>}
-          <p>{t('profile.works', { count: p.products_count })}</p>
-          <p>{t('profile.member_since', { date: new Date(p.created_at * 1000).toLocaleDateString('en-GB', { timeZone: 'UTC' }) })}</p>
-        </div>
+        <dl className="stat-row profile-facts">
+          <div>
+            <dt>{t('profile.rate_label')}</dt>
+            <dd>{p.hourly_rate > 0 ? t('profile.rate', { rate: p.hourly_rate.toFixed(2) }) : t('profile.rate_none')}</dd>
+          </div>
+          <div>
+            <dt>{t('profile.member_label')}</dt>
+            <dd>{new Date(p.created_at * 1000).toLocaleDateString(i18n.language, { month: 'long', year: 'numeric', timeZone: 'UTC' })}</dd>
+          </div>
+          <div>
+            <dt>{t('profile.works_label')}</dt>
+            <dd>{t('profile.works', { count: p.products_count })}</dd>
+          </div>
+        </dl>
       </section>
+      <CreatorWorks username={username} nickname={p.nickname} />
     </article>
+  );
+}
+
+/** The creator's published works, paged like the shop and sortable; the state lives in the URL. */
+function CreatorWorks({ username, nickname }: { username: string; nickname: string }) {
+  const { t } = useTranslation();
+  const [query] = useSearchParams();
+  const navigate = useNavigate();
+  const sortId = useId();
+  const headingId = useId();
+  const top = useRef<HTMLElement>(null);
+  const params = parseCreatorWorksUrl(username, query);
+  const works = useCreatorWorks(params);
+  const list = works.data?.payload ?? [];
+  const pages = works.data?.meta.pages ?? 0;
+  return (
+    <section className="panel creator-works scroll-anchor" ref={top} aria-labelledby={headingId}>
+      <div className="creator-works-head">
+        <h2 id={headingId}>{t('profile.works_heading', { nickname })}</h2>
+        <div className="field-inline">
+          <label htmlFor={sortId}>{t('products.sort')}</label>
+          <select
+            id={sortId}
+            value={params.sort}
+            onChange={(e) => navigate(worksUrl(username, 1, e.target.value), { replace: true, preventScrollReset: true })}
+          >
+            {SORTS.map((s) => (
+              <option key={s.value} value={s.value}>
+                {t(s.label)}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      {works.isError ? (
+        <div className="state-block" role="alert">
+          <p>{t('products.load_error')}</p>
+          <button type="button" className="button" onClick={() => works.refetch()}>
+            {t('products.retry')}
+          </button>
+        </div>
+      ) : works.isPending ? (
+        <Spinner label={t('app.loading')} />
+      ) : list.length === 0 ? (
+        <p className="muted">{t('profile.works_empty')}</p>
+      ) : (
+        <ul className={`product-grid${works.isPlaceholderData ? ' is-stale' : ''}`} data-testid="creator-works">
+          {list.map((product) => (
+            <li key={product.id}>
+              <ProductCard product={product} headingLevel={3} />
+            </li>
+          ))}
+        </ul>
+      )}
+      <Pagination page={params.page} pages={pages} hrefFor={(page) => worksUrl(username, page, params.sort)} top={top} />
+    </section>
   );
 }

@@ -1,7 +1,8 @@
+import './field.css';
 import { forwardRef, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes, useId } from 'react';
 
-/** Label, control and the error underneath, wired for screen readers; shared by Field and TextAreaField. */
-function FieldFrame({
+/** Label, control and the hint or error underneath, wired for screen readers: the one field layout of every form. */
+export function FieldFrame({
   id,
   label,
   error,
@@ -17,11 +18,17 @@ function FieldFrame({
   const autoId = useId();
   const inputId = id ?? autoId;
   const errorId = `${inputId}-error`;
+  const hintId = `${inputId}-hint`;
+  const describedBy = error ? errorId : hint ? hintId : undefined;
   return (
     <div className="field">
       <label htmlFor={inputId}>{label}</label>
-      {control({ id: inputId, 'aria-invalid': error ? true : undefined, 'aria-describedby': error ? errorId : undefined })}
-      {hint && !error && <p className="field-hint">{hint}</p>}
+      {control({ id: inputId, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy })}
+      {hint && !error && (
+        <p className="field-hint" id={hintId}>
+          {hint}
+        </p>
+      )}
       {error && (
         <p className="field-error" id={errorId} role="alert">
           {error}
@@ -38,11 +45,11 @@ export const Field = forwardRef<HTMLInputElement, FieldProps>(function Field({ l
   return <FieldFrame id={id} label={label} error={error} hint={hint} control={(a11y) => <input ref={ref} {...a11y} {...input} />} />;
 });
 
-type TextAreaFieldProps = TextareaHTMLAttributes<HTMLTextAreaElement> & { label: ReactNode; error?: string };
+type TextAreaFieldProps = TextareaHTMLAttributes<HTMLTextAreaElement> & { label: ReactNode; error?: string; hint?: ReactNode };
 
 /** The multi-line sibling of Field. */
-export const TextAreaField = forwardRef<HTMLTextAreaElement, TextAreaFieldProps>(function TextAreaField({ label, error, id, ...textarea }, ref) {
-  return <FieldFrame id={id} label={label} error={error} control={(a11y) => <textarea ref={ref} {...a11y} {...textarea} />} />;
+export const TextAreaField = forwardRef<HTMLTextAreaElement, TextAreaFieldProps>(function TextAreaField({ label, error, hint, id, ...textarea }, ref) {
+  return <FieldFrame id={id} label={label} error={error} hint={hint} control={(a11y) => <textarea ref={ref} {...a11y} {...textarea} />} />;
 });
 
 export function FormError({ message }: { message?: string | null }) {

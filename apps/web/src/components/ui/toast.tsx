@@ -3,7 +3,8 @@ import { createContext, type ReactNode, useCallback, useContext, useMemo, useRef
 
 export type ToastKind = keyof typeof TOAST_DURATION_MS;
 type Toast = { id: number; kind: ToastKind; text: string };
-type ToastApi = Record<ToastKind, (text: string) => void>;
+/** `clear(kind?)`: takes away the toasts on screen (of one kind), e.g. the errors of failed attempts once one succeeds. */
+type ToastApi = Record<ToastKind, (text: string) => void> & { clear: (kind?: ToastKind) => void };
 
 const ToastContext = createContext<ToastApi | null>(null);
 
@@ -22,6 +23,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
       info: (text) => push('info', text),
       warning: (text) => push('warning', text),
       error: (text) => push('error', text),
+      clear: (kind) => setToasts((list) => (kind ? list.filter((t) => t.kind !== kind) : [])),
     }),
     [push],
   );

@@ -4,7 +4,11 @@ import { Link } from 'react-router';
 import { useSettings, useStaticPages } from '../site';
 import { type Consent, injectAnalyticsTag, readConsent, saveConsent } from './consent';
 
-/** SPEC §2 cookie consent panel: shown until the visitor chooses; the choice hides it for good. */
+/**
+ * SPEC §2 cookie consent panel: shown until the visitor chooses; the choice hides it for good. It is
+ * a bar in the page's flow above the header, not a layer over it, so it never covers a form's submit
+ * button or the first content: the page moves down by its height instead.
+ */
 export function CookieConsent() {
   const { t } = useTranslation();
   const [consent, setConsent] = useState<Consent | null>(readConsent);
@@ -30,51 +34,55 @@ export function CookieConsent() {
 
   return (
     <section className="cookie-panel" aria-labelledby={titleId} data-testid="cookie-consent">
-      <h2 id={titleId} className="cookie-title">
-        {t('cookie.title')}
-      </h2>
-      <p className="cookie-intro">
-        {t('cookie.intro')} {cookiePage && <Link to={`/page/${cookiePage.slug}`}>{t('cookie.policy_link')}</Link>}
-      </p>
-      {customizing && (
-        <form
-          className="cookie-form"
-          aria-label={t('cookie.preferences')}
-          onSubmit={(e) => {
-            e.preventDefault();
-            choose('custom');
-          }}
-        >
-          <div className="cookie-category">
-            <label className="cookie-check">
-              <input type="checkbox" checked disabled />
-              <span>{t('cookie.essentials')}</span>
-              <span className="pill">{t('cookie.always_on')}</span>
-            </label>
-            <button type="button" className="link-button" aria-expanded={details} aria-controls={detailsId} onClick={() => setDetails((d) => !d)}>
-              {details ? t('cookie.hide_details') : t('cookie.show_details')}
+      <div className="cookie-inner">
+        <div className="cookie-text">
+          <h2 id={titleId} className="cookie-title">
+            {t('cookie.title')}
+          </h2>
+          <p className="cookie-intro">
+            {t('cookie.intro')} {cookiePage && <Link to={`/page/${cookiePage.slug}`}>{t('cookie.policy_link')}</Link>}
+          </p>
+        </div>
+        {customizing && (
+          <form
+            className="cookie-form"
+            aria-label={t('cookie.preferences')}
+            onSubmit={(e) => {
+              e.preventDefault();
+              choose('custom');
+            }}
+          >
+            <div className="cookie-category">
+              <label className="cookie-check">
+                <input type="checkbox" checked disabled />
+                <span>{t('cookie.essentials')}</span>
+                <span className="pill">{t('cookie.always_on')}</span>
+              </label>
+              <button type="button" className="link-button" aria-expanded={details} aria-controls={detailsId} onClick={() => setDetails((d) => !d)}>
+                {details ? t('cookie.hide_details') : t('cookie.show_details')}
+              </button>
+              <p id={detailsId} className="cookie-details" hidden={!details}>
+                {t('cookie.essentials_details')}
+              </p>
+            </div>
+            <button type="submit" className="button primary">
+              {t('cookie.save_settings')}
             </button>
-            <p id={detailsId} className="cookie-details" hidden={!details}>
-              {t('cookie.essentials_details')}
-            </p>
-          </div>
-          <button type="submit" className="button primary">
-            {t('cookie.save_settings')}
-          </button>
-        </form>
-      )}
-      <div className="cookie-actions">
-        <button type="button" className="button ghost" onClick={() => choose('essential')}>
-          {t('cookie.only_essentials')}
-        </button>
-        {!customizing && (
-          <button type="button" className="button ghost" onClick={() => setCustomizing(true)} aria-expanded={customizing}>
-            {t('cookie.customize')}
-          </button>
+          </form>
         )}
-        <button type="button" className="button primary" onClick={() => choose('all')}>
-          {t('cookie.accept_all')}
-        </button>
+        <div className="cookie-actions">
+          <button type="button" className="button ghost" onClick={() => choose('essential')}>
+            {t('cookie.only_essentials')}
+          </button>
+          {!customizing && (
+            <button type="button" className="button ghost" onClick={() => setCustomizing(true)} aria-expanded={customizing}>
+              {t('cookie.customize')}
+            </button>
+          )}
+          <button type="button" className="button primary" onClick={() => choose('all')}>
+            {t('cookie.accept_all')}
+          </button>
+        </div>
       </div>
     </section>
   );

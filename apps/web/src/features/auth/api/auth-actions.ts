@@ -3,7 +3,7 @@ import { type QueryClient, useIsMutating, useMutation, useQueryClient } from '@t
 import { useNavigate, useSearchParams } from 'react-router';
 import { api, apiEnvelope } from '../../../lib/api-client';
 import { siteKeys } from '../../site';
-import { type AuthState, authKey, fetchAuthState } from './auth-state';
+import { type AuthState, authKey, fetchAuthState, markNewAccount } from './auth-state';
 
 type Message = { status: 'OK'; message: string };
 
@@ -61,7 +61,7 @@ export const useSigningIn = () => useIsMutating({ mutationKey: signInKey }) > 0;
  * SPEC §4: after login or register, load the profile, then go to verify-email when verification is
  * on and the e-mail is unverified; otherwise to the redirect query, or the dashboard.
  */
-function useAfterSignIn() {
+function useAfterSignIn(opts: { newAccount?: boolean } = {}) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [params] = useSearchParams();
@@ -71,6 +71,8 @@ function useAfterSignIn() {
     const settings = queryClient.getQueryData<SiteSettings>(siteKeys.settings);
     const mustVerify = settings?.is_email_verification_enabled && state.user && !state.user.is_email_verified;
     // Awaited, so the request counts as running until the next page is there (useSigningIn).
+    // A new account's first screen greets it (once).
+    if (opts.newAccount) markNewAccount();
     await navigate(mustVerify ? '/email/verify' : (safeRedirect(params.get('redirect')) ?? '/dashboard'), { replace: true });
   };
 }
@@ -112,7 +114,7 @@ export function useLogin() {
 
 export function useRegister() {
   const queryClient = useQueryClient();
-  const after = useAfterSignIn();
+  const after = useAfterSignIn({ newAccount: true });
   return useMutation({
     mutationKey: signInKey,
     mutationFn: async (input: RegisterInput) => {

@@ -1,5 +1,6 @@
 import type { IsAuthAnswer, UserProfile } from '@atelier/shared';
 import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { ApiError, api, apiEnvelope } from '../../../lib/api-client';
 
 /** `profileFailed`: the session is fine but the profile could not be loaded (SPEC §4 shows a toast). */
@@ -24,4 +25,46 @@ export const authQuery = { queryKey: authKey, queryFn: fetchAuthState, staleTime
 
 export function useAuth() {
   return useQuery(authQuery);
+}
+
+/**
+ * Set while the visitor is logging out: a protected page that is still on screen for a moment (the
+ * router moves home in a transition) sends them home, not to login with a redirect back (SPEC §4).
+ */
+let leaving = false;
+export function markLoggingOut(on: boolean) {
+  leaving = on;
+}
+export function isLoggingOut(): boolean {
+  return leaving;
+}
+
+const WELCOME_KEY = 'atelier:new-account';
+
+/** Remembers, for this tab, that an account was just made: its first screen greets it once. */
+export function markNewAccount() {
+  try {
+    sessionStorage.setItem(WELCOME_KEY, '1');
+  } catch {
+    /* storage off: no greeting panel, the toast still greets */
+  }
+}
+
+/** True on the first screen after registering (once; a reload or the next visit does not greet again). */
+export function useNewAccountWelcome(): boolean {
+  const [welcome] = useState(() => {
+    try {
+      return sessionStorage.getItem(WELCOME_KEY) === '1';
+    } catch {
+      return false;
+    }
+  });
+  useEffect(() => {
+    try {
+      sessionStorage.removeItem(WELCOME_KEY);
+    } catch {
+      /* nothing to forget */
+    }
+  }, []);
+  return welcome;
 }

@@ -10,11 +10,11 @@ import { useToast } from '../../../components/ui/toast';
 import { applyServerErrors, messageOf } from '../../../lib/form-errors';
 import { useForgotPassword, useResetPassword } from '../api/auth-actions';
 
-export function ForgotPasswordForm() {
+export function ForgotPasswordForm({ email = '', intro }: { email?: string; intro?: string }) {
   const { t } = useTranslation();
   const forgot = useForgotPassword();
   const [sent, setSent] = useState<string | null>(null);
-  const form = useForm<ForgotPasswordInput>({ resolver: zodResolver(forgotPasswordInput), defaultValues: { email: '' } });
+  const form = useForm<ForgotPasswordInput>({ resolver: zodResolver(forgotPasswordInput), defaultValues: { email } });
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
@@ -36,7 +36,7 @@ export function ForgotPasswordForm() {
   }
   return (
     <form className="form-grid" onSubmit={onSubmit} noValidate>
-      <p className="auth-note">{t('auth.forgot_intro')}</p>
+      <p className="auth-note">{intro ?? t('auth.forgot_intro')}</p>
       <Field label={t('auth.email')} type="email" autoComplete="email" error={form.formState.errors.email?.message} {...form.register('email')} />
       <FormError message={form.formState.errors.root?.message} />
       <SubmitButton pending={forgot.isPending} label={t('auth.send_reset_link')} block />
@@ -47,7 +47,27 @@ export function ForgotPasswordForm() {
   );
 }
 
+/** A reset link without a usable token: said at once, with the form that sends a new link. */
+function InvalidResetLink({ email }: { email: string }) {
+  const { t } = useTranslation();
+  return (
+    <div className="form-grid" data-testid="reset-link-invalid">
+      <p className="form-error" role="alert">
+        {t('auth.reset_link_invalid')}
+      </p>
+      <ForgotPasswordForm email={email} intro={t('auth.reset_link_new')} />
+    </div>
+  );
+}
+
 export function ResetPasswordForm() {
+  const [params] = useSearchParams();
+  // The same rule the form would apply on submit, applied before anything is typed.
+  if (!resetPasswordInput.shape.token.safeParse(params.get('token') ?? '').success) return <InvalidResetLink email={params.get('email') ?? ''} />;
+  return <ResetPasswordFields />;
+}
+
+function ResetPasswordFields() {
   const { t } = useTranslation();
   const toast = useToast();
   const navigate = useNavigate();

@@ -2,17 +2,15 @@ import { type RegisterInput, registerInput } from '@atelier/shared/auth';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
 import { Trans, useTranslation } from 'react-i18next';
-import { PhoneInput } from 'react-international-phone';
-import 'react-international-phone/style.css';
 import { Link, useSearchParams } from 'react-router';
 import { Field, FormError } from '../../../components/ui/field';
+import { PhoneField } from '../../../components/ui/phone-field';
 import { SubmitButton } from '../../../components/ui/submit-button';
 import { useToast } from '../../../components/ui/toast';
 import { applyServerErrors, messageOf } from '../../../lib/form-errors';
 import { useStaticPages } from '../../site';
 import { AlreadySignedInError, useRegister } from '../api/auth-actions';
 import { useAuth } from '../api/auth-state';
-import { phoneFlags } from './phone-flags';
 
 const FIELDS = ['name', 'surname', 'email', 'phone', 'password', 'passConfirm', 'terms_agreed'] as const;
 
@@ -36,6 +34,9 @@ export function RegisterForm() {
   const onSubmit = form.handleSubmit(async (values) => {
     try {
       await register.mutateAsync(values);
+      // The errors of earlier tries are stale now: the new account is there.
+      toast.clear('error');
+      toast.success(t('auth.welcome_new', { name: values.name }));
     } catch (err) {
       if (err instanceof AlreadySignedInError) return toast.info(t('auth.already_signed_in'));
       const placed = applyServerErrors(err, form.setError, FIELDS);
@@ -51,34 +52,20 @@ export function RegisterForm() {
         <Field label={t('auth.surname')} autoComplete="family-name" error={errors.surname?.message} {...form.register('surname')} />
       </div>
       <Field label={t('auth.email')} type="email" autoComplete="email" error={errors.email?.message} {...form.register('email')} />
-      <div className="field phone-field">
-        <label htmlFor="register-phone">{t('auth.phone')}</label>
-        <Controller
-          control={form.control}
-          name="phone"
-          render={({ field }) => (
-            <PhoneInput
-              defaultCountry="pt"
-              flags={phoneFlags}
-              value={field.value}
-              onChange={(phone) => field.onChange(phone)}
-              inputProps={{
-                id: 'register-phone',
-                name: 'phone',
-                maxLength: 25,
-                autoComplete: 'tel',
-                'aria-invalid': errors.phone ? true : undefined,
-                onBlur: field.onBlur,
-              }}
-            />
-          )}
-        />
-        {errors.phone && (
-          <p className="field-error" role="alert">
-            {errors.phone.message}
-          </p>
+      <Controller
+        control={form.control}
+        name="phone"
+        render={({ field }) => (
+          <PhoneField
+            id="register-phone"
+            label={t('auth.phone')}
+            value={field.value}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            error={errors.phone?.message}
+          />
         )}
-      </div>
+      />
       <div className="form-grid two">
         <Field
           label={t('auth.password')}

@@ -1,5 +1,5 @@
 import type { CatalogMeta, Category, Product, ProductType } from '@atelier/shared';
-import { type CatalogParams, catalogApiQuery } from '@atelier/shared/catalog-url';
+import { type CatalogParams, type CreatorWorksParams, catalogApiQuery, creatorWorksApiQuery } from '@atelier/shared/catalog-url';
 import { RANDOM_PRODUCTS_PER_TYPE } from '@atelier/shared/constants';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
@@ -19,6 +19,7 @@ export const catalogKeys = {
   random: (type: ProductType, currency: string | null) => ['catalog', 'random', type, currency] as const,
   product: (slug: string, currency: string | null) => ['catalog', 'product', slug, currency] as const,
   pack: (slug: string, currency: string | null) => ['catalog', 'pack', slug, currency] as const,
+  creator: (p: CreatorWorksParams, currency: string | null) => ['catalog', 'creator', p, currency] as const,
 };
 
 /** `currency`: the code the answer's prices must be in (it is part of every price query's key). */
@@ -62,6 +63,17 @@ export function useProduct(slug: string) {
     queryKey: catalogKeys.product(slug, currency.code),
     queryFn: ({ signal }) => api<Product>(`/api/products/${encodeURIComponent(slug)}/info`, { signal, currency: currency.code }),
     enabled: currency.ready,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** A creator's works (the catalogue filtered by author), paged and sorted as the profile's URL says. */
+export function useCreatorWorks(p: CreatorWorksParams) {
+  const currency = useSelectedCurrency();
+  return useQuery({
+    queryKey: catalogKeys.creator(p, currency.code),
+    queryFn: ({ signal }) => apiEnvelope<CatalogAnswer>('/api/products/catalog', { signal, query: creatorWorksApiQuery(p), currency: currency.code }),
+    enabled: currency.ready && p.author !== '',
     placeholderData: keepPreviousData,
   });
 }

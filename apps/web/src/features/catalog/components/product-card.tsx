@@ -23,6 +23,27 @@ export function cardTagline(productId: number, seed: number): string {
   return CARD_TAGLINES[Math.floor(unit * CARD_TAGLINES.length)] ?? CARD_TAGLINES[0];
 }
 
+/**
+ * The line a card shows under its price. SPEC §9's random taglines describe image files, so only
+ * image cards get one; prompts, texts and packs say what is true of them.
+ */
+export function truthfulTagline(
+  product: Pick<ProductBase, 'id' | 'product_type'> & { file_type?: string | null; items?: unknown[] },
+  seed: number,
+  t: (key: string, opts?: Record<string, unknown>) => string,
+): string {
+  switch (product.product_type) {
+    case 'image':
+      return cardTagline(product.id, seed);
+    case 'prompt':
+      return t('products.tagline_prompt');
+    case 'doc':
+      return product.file_type ? t('products.tagline_doc_file', { type: product.file_type }) : t('products.tagline_doc');
+    case 'pack':
+      return product.items ? t('products.tagline_pack', { count: product.items.length }) : t('products.tagline_pack_plain');
+  }
+}
+
 /** How wide a card is shown (styles.css: the grid's 280 px minimum columns, the carousel's slides). */
 const CARD_SIZES = '(min-width: 1200px) 380px, (min-width: 640px) 50vw, calc(100vw - 32px)';
 
@@ -34,7 +55,8 @@ type Props = { product: ProductBase; eager?: boolean; tagline?: boolean; heading
 export function ProductCard({ product, eager = false, tagline = false, headingLevel = 3 }: Props) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const { t } = useTranslation();
-  const [line] = useState(() => cardTagline(product.id, pageSeed()));
+  const [seed] = useState(pageSeed);
+  const line = truthfulTagline(product, seed, t);
   return (
     <article className="card" data-testid="product-card">
       <Link to={productHref(product)} className="card-link">

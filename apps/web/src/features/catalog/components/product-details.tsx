@@ -1,8 +1,9 @@
 import type { Product } from '@atelier/shared';
-import { type ReactNode, useEffect } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiError } from '../../../lib/api-client';
+import { usePageTitle } from '../../../lib/page-title';
 import { Price } from './price';
 import { ProductCard } from './product-card';
 
@@ -18,9 +19,7 @@ export function ProductDetails({ query, actions }: { query: Query; actions?: (pr
   const { t } = useTranslation();
   const product = query.data;
 
-  useEffect(() => {
-    if (product) document.title = `${product.title} — Atelier`;
-  }, [product]);
+  usePageTitle(product?.title);
 
   if (query.isPending) return <DetailsSkeleton />;
   if (query.isError || !product) {

@@ -65,7 +65,10 @@ export function DepositHistory() {
   return (
     <section aria-labelledby="deposits-title">
       <div className="deposits-head">
-        <h2 id="deposits-title">{t('deposit.history_title')}</h2>
+        {/* The dashboard's tab already names the screen: the heading is for screen readers only. */}
+        <h2 id="deposits-title" className="visually-hidden">
+          {t('deposit.history_title')}
+        </h2>
       </div>
       {body}
     </section>

@@ -53,6 +53,7 @@ export function PasswordChangeForm() {
             type="password"
             autoComplete="new-password"
             error={errors.new_password?.message}
+            hint={t('auth.password_hint')}
             {...form.register('new_password')}
           />
           <Field

@@ -1,8 +1,10 @@
 import { type UpdateProfileInput, updateProfileInput } from '@atelier/shared/auth';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { type Resolver, useForm } from 'react-hook-form';
+import { Controller, type Resolver, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { Field, FormError, TextAreaField } from '../../../components/ui/field';
+import { PhoneField } from '../../../components/ui/phone-field';
 import { SubmitButton } from '../../../components/ui/submit-button';
 import { useToast } from '../../../components/ui/toast';
 import { applyServerErrors, messageOf } from '../../../lib/form-errors';
@@ -43,7 +45,7 @@ export function PersonalDetailsForm() {
   });
 
   return (
-    <section className="panel" aria-labelledby="details-title">
+    <section className="panel form-panel" aria-labelledby="details-title">
       <h2 id="details-title">{t('profile.personal_details')}</h2>
       <form className="form-grid" onSubmit={onSubmit} noValidate>
         <div className="form-grid two">
@@ -52,14 +54,28 @@ export function PersonalDetailsForm() {
         </div>
         <div className="form-grid two">
           <Field label={t('auth.email')} type="email" autoComplete="email" error={errors.email?.message} {...form.register('email')} />
-          <Field
-            label={t('auth.phone')}
-            type="tel"
-            autoComplete="tel"
-            maxLength={25}
-            error={errors.phone?.message}
-            hint={t('profile.phone_hint')}
-            {...form.register('phone')}
+          <Controller
+            control={form.control}
+            name="phone"
+            render={({ field }) => (
+              <PhoneField
+                id="profile-phone"
+                label={t('auth.phone')}
+                value={field.value}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                error={errors.phone?.message}
+                hint={
+                  user?.phone && !user.is_phone_verified ? (
+                    <>
+                      {t('profile.phone_unverified')} <Link to="/verification">{t('profile.phone_verify_link')}</Link>
+                    </>
+                  ) : user?.phone && user.is_phone_verified ? (
+                    t('profile.phone_verified')
+                  ) : undefined
+                }
+              />
+            )}
           />
         </div>
         <div className="form-grid two">
