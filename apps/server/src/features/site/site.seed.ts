@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { de, en } from '@atelier/shared';
 import { sql } from 'drizzle-orm';
 import { currencies, languages, socialLinks, translations } from '../../db/schema';
@@ -54,12 +55,12 @@ export const demoSiteSeeder: Seeder = {
 };
 
 /**
- * The bundled dictionaries (English and the full German one). A new version of the words gets a new
- * seeder name, so databases seeded before it receive the words too; edits made since stay untouched
- * only for keys the bundle does not have.
+ * The bundled dictionaries (English and the full German one). The seeder's name carries a digest of
+ * the words, so any change to them is a new seeder that databases seeded before it run too, without
+ * anyone remembering to rename it; edits made since stay untouched only for keys the bundle does not have.
  */
 export const dictionariesSeeder: Seeder = {
-  name: 'dictionaries-2',
+  name: `dictionaries-${createHash('sha256').update(JSON.stringify([en, de])).digest('hex').slice(0, 12)}`,
   demo: false,
   async run(tx) {
     for (const [locale, words] of [
