@@ -60,7 +60,10 @@ export const demoSiteSeeder: Seeder = {
  * anyone remembering to rename it; edits made since stay untouched only for keys the bundle does not have.
  */
 export const dictionariesSeeder: Seeder = {
-  name: `dictionaries-${createHash('sha256').update(JSON.stringify([en, de])).digest('hex').slice(0, 12)}`,
+  name: `dictionaries-${createHash('sha256')
+    .update(JSON.stringify([en, de]))
+    .digest('hex')
+    .slice(0, 12)}`,
   demo: false,
   async run(tx) {
     for (const [locale, words] of [
