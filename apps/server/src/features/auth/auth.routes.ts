@@ -23,7 +23,6 @@ import { clearRateLimit, enforceRateLimit, hitRateLimit } from '../../lib/rate-l
 import { endUserSessions, isSignedIn, startSession } from '../../lib/session';
 import {
   checkEmailVerification,
-  EMAIL_LINK_MINUTES,
   findUserByEmail,
   findUserById,
   generateNickname,

@@ -17,7 +17,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import sharp from 'sharp';
 import { z } from 'zod';
 import { products, sessions, users } from '../../db/schema';
-import { AppError, notFound, validationError } from '../../lib/app-error';
+import { notFound, validationError } from '../../lib/app-error';
 import { currentUser, guard } from '../../lib/auth-guard';
 import { requestedCurrency, resolveDisplayCurrency } from '../../lib/display-currency';
 import { ok } from '../../lib/envelope';
@@ -28,7 +28,6 @@ import { balanceAnswer } from '../ledger';
 import { sendVerificationMail } from './users.mail';
 import {
   countPublishedProducts,
-  findUserById,
   findUserByIdOrNickname,
   isEmailTaken,
   isNicknameTaken,
