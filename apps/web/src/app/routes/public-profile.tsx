@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { Spinner } from '../../components/ui/spinner';
+import { ContactCreatorButton } from '../../features/chat';
 import { DEFAULT_AVATAR, usePublicProfile } from '../../features/profile';
 import '../../features/profile/components/profile.css';
 import { Component as NotFound } from './not-found';
@@ -22,6 +23,7 @@ export function Component() {
             {p.name} {p.surname}
           </h1>
           <p>@{p.nickname}</p>
+          <ContactCreatorButton target={{ recipient_id: p.id }} className="button primary" />
         </div>
       </header>
       <section className="panel">
