@@ -20,7 +20,7 @@ export function NotificationsButton() {
   const counts = useUnreadCounts(signedIn);
   const list = useNotifications(signedIn && open);
   const markRead = useMarkNotificationsRead();
-  const unread = signedIn ? (list.data?.unread_count ?? counts.data?.notifications ?? 0) : 0;
+  const unread = signedIn ? (counts.data?.notifications ?? 0) : 0;
 
   useEffect(() => {
     if (!open) return;

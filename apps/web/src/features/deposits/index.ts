@@ -9,4 +9,4 @@ export { HeaderBalance } from './components/header-balance';
 export { PaymentFailed, PaymentSuccess } from './components/payment-result';
 export { PaymentWidget, widgetOutcome } from './components/payment-widget';
 export { ProcessingPayment } from './components/processing-payment';
-export { addFundsUrl } from './return-to';
+export { addFundsUrl, rememberReturn } from './return-to';

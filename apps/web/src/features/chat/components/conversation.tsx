@@ -182,7 +182,15 @@ export function Conversation({ chat, meId }: Props) {
           disabled={busy || upload.isPending}
           onClick={() => fileInput.current?.click()}
         >
-          📎
+          <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
+            <path
+              d="M16.5 6.5 8.9 14.1a2 2 0 0 0 2.8 2.8l7.4-7.4a4 4 0 0 0-5.7-5.7L5.8 11.4a6 6 0 0 0 8.5 8.5l6.2-6.2"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="1.8"
+              strokeLinecap="round"
+            />
+          </svg>
         </button>
         <textarea
           className="composer-input"

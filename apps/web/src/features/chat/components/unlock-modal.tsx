@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useToast } from '../../../components/ui/toast';
 import { serverMessageOr } from '../../../lib/form-errors';
 import { newIdempotencyKey } from '../../../lib/idempotency-key';
-import { PaymentWidget, useDepositStatus, widgetOutcome } from '../../deposits';
+import { PaymentWidget, rememberReturn, useDepositStatus, widgetOutcome } from '../../deposits';
 import { useUnlock } from '../api/chat';
 
 type Props = { chatId: number; message: ChatMessage; onClose: () => void };
@@ -47,7 +47,11 @@ export function UnlockModal({ chatId, message, onClose }: Props) {
       if (result.status === 'Success') {
         toast.success(t('chat.unlocked'));
         onClose();
-      } else setCard({ data: result.widget_data, orderId: result.order_id });
+      } else {
+        // A provider's form may take the whole tab to the payment pages; their success page leads back here.
+        rememberReturn(`/dashboard/chat?chat=${chatId}`);
+        setCard({ data: result.widget_data, orderId: result.order_id });
+      }
     } catch (err) {
       key.current = newIdempotencyKey();
       setError(serverMessageOr(err, t('chat.unlock_failed')));
