@@ -35,7 +35,7 @@ export function ContactCreatorButton({ target, className = 'button ghost' }: Pro
   }
 
   return (
-    <button type="button" className={className} onClick={contact} disabled={open.isPending} data-testid="contact-creator">
+    <button type="button" className={className} onClick={contact} disabled={open.isPending || auth.isPending} data-testid="contact-creator">
       {t('products.contact_creator')}
     </button>
   );
