@@ -1,6 +1,7 @@
 import { catalogThroughput } from './cases/catalog-throughput';
 import { purchaseThroughput } from './cases/purchase-throughput';
 import { searchLatency } from './cases/search-latency';
+import { sseFanout } from './cases/sse-fanout';
 
 /**
  * `npm run bench`: each case measures a target and a baseline in the same run and prints their ratio,
@@ -9,7 +10,7 @@ import { searchLatency } from './cases/search-latency';
 export type BenchResult = { name: string; value: number; baseline: number; unit: string; ratio: number; target: string; pass: boolean };
 export type BenchCase = { name: string; run: () => Promise<BenchResult> };
 
-const cases: BenchCase[] = [catalogThroughput, searchLatency, purchaseThroughput];
+const cases: BenchCase[] = [catalogThroughput, searchLatency, purchaseThroughput, sseFanout];
 
 const only = process.argv.slice(2);
 const selected = only.length ? cases.filter((c) => only.some((o) => c.name.includes(o))) : cases;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { widgetData } from './deposits';
 
 /** SPEC §9 and issue 11: chat limits and texts shared by server and web. */
 export const CHAT_MESSAGE_MAX_CHARS = 5000;
@@ -117,8 +118,15 @@ export const unlockInput = z.object({
 });
 export type UnlockInput = z.infer<typeof unlockInput>;
 
-/** SPEC §7 unlock: a direct success (the widget path, payment_type 'widget', is not built yet). */
-export const unlockResult = z.object({ status: z.literal('Success'), message: chatMessage });
+/**
+ * SPEC §7 unlock: a direct success paid from the balance, or, when the balance is short, a card
+ * payment of exactly the price through the widget (`payment_type: "widget"`); the provider's webhook
+ * then completes the unlock. `order_id` is the card payment, for its status (GET /deposit/status).
+ */
+export const unlockResult = z.union([
+  z.object({ status: z.literal('Success'), message: chatMessage }),
+  z.object({ status: z.literal('Pending'), payment_type: z.literal('widget'), widget_data: widgetData, order_id: z.number().int() }),
+]);
 export type UnlockResult = z.infer<typeof unlockResult>;
 
 /** GET /chat/{id}/messages: the envelope carries `links.next` beside the payload (SPEC §7). */
@@ -128,3 +136,7 @@ export const chatMessagesPage = z.object({
   links: z.object({ next: z.string().nullable() }),
 });
 export type ChatMessagesPage = z.infer<typeof chatMessagesPage>;
+
+/** SPEC §9 scroll rules: within 100 px of the end counts as at the bottom; a scroll the app makes is flagged for 150 ms. */
+export const CHAT_NEAR_BOTTOM_PX = 100;
+export const CHAT_SCROLL_FLAG_MS = 150;

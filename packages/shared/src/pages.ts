@@ -134,7 +134,7 @@ export const PAGES = {
   'dashboard-projects': { parent: 'dashboard', path: '', module: 'dashboard-projects', title: 'dashboard.my_projects' },
   'dashboard-orders': { parent: 'dashboard', path: 'orders', module: 'dashboard-orders', title: 'dashboard.order_history' },
   'dashboard-contact': { parent: 'dashboard', path: 'contact', module: 'dashboard-contact', title: 'dashboard.contact_information' },
-  'dashboard-chat': { parent: 'dashboard', path: 'chat', module: 'placeholder', title: 'dashboard.chat' },
+  'dashboard-chat': { parent: 'dashboard', path: 'chat', module: 'dashboard-chat', title: 'dashboard.chat' },
   'dashboard-deposits': { parent: 'dashboard', path: 'deposits', module: 'dashboard-deposits', title: 'dashboard.deposits' },
   'deposit-create': { path: '/deposit/create', module: 'deposit-create', title: 'deposit.title', access: 'signed-in' },
   'success-payment': { path: '/success-payment', module: 'success-payment', title: 'payment.success_title', access: 'signed-in' },

@@ -167,6 +167,11 @@ export const deposits = pgTable(
     cardBrand: text('card_brand'),
     cardLast4: text('card_last4'),
     ledgerTransactionId: bigint('ledger_transaction_id', { mode: 'number' }).references(() => ledgerTransactions.id),
+    /**
+     * What the card payment is for besides the balance, e.g. `{kind: "chat_unlock", chatId, messageId}`:
+     * the credit and the purchase it pays run in one transaction when the webhook arrives. Null for Add Funds.
+     */
+    purpose: jsonb('purpose').$type<{ kind: string } & Record<string, unknown>>(),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

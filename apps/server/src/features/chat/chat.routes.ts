@@ -33,9 +33,10 @@ import { ok } from '../../lib/envelope';
 import { idempotencyKeyOf, runIdempotent } from '../../lib/idempotency';
 import { enforceRateLimit } from '../../lib/rate-limit';
 import { sendStoredFile } from '../../lib/storage';
-import { commissionOf, getCommerceSettings, InsufficientFunds, PLATFORM_REVENUE, systemAccountId, transfer, userAccountId } from '../ledger';
+import { balanceOf, commissionOf, getCommerceSettings, InsufficientFunds, PLATFORM_REVENUE, systemAccountId, transfer, userAccountId } from '../ledger';
 import { notify, publishEvent } from '../notifications';
 import { shortfallMessage } from '../orders';
+import { registerDepositPurpose, startWidgetPayment } from '../payments';
 import {
   activeUser,
   type ChatRow,
@@ -126,6 +127,67 @@ function checkText(text: string | null, required: boolean): string | null {
   return trimmed;
 }
 
+/** Writes a message and tells the other participant (a notification, the live stream, a digest later). */
+async function deliver(
+  tx: Db,
+  chat: ChatRow,
+  authorId: number,
+  values: Omit<Parameters<typeof insertMessage>[1], 'chatId' | 'userId'>,
+  kind: NotificationKind,
+  text: string,
+): Promise<MessageRow> {
+  const row = await insertMessage(tx, { chatId: chat.id, userId: authorId, ...values });
+  const to = otherOf(chat, authorId);
+  await notify(tx, { userId: to, kind, text, link: chatLink(chat.id), chatId: chat.id, data: { messageId: row.id } });
+  await publishEvent(tx, { userId: authorId, kind: 'chat_updated', chatId: chat.id, notificationId: null });
+  await scheduleUnreadDigest(tx, to);
+  return row;
+}
+
+/**
+ * Pays a locked image from the buyer's balance, on the locked chat and message rows: buyer →
+ * creator (price less the commission) and → platform revenue, keyed by the message so it happens
+ * once. Paying the image the deal waits for ends the deal. Throws InsufficientFunds when short.
+ */
+async function payUnlock(tx: Db, lockedChat: ChatRow, row: MessageRow, buyerId: number): Promise<MessageRow> {
+  const price = Number(row.priceMinor);
+  const settings = await getCommerceSettings(tx);
+  const commission = commissionOf(price, settings.commission_percent);
+  await transfer(tx, {
+    lines: [
+      { accountId: await userAccountId(tx, buyerId), amountMinor: -price },
+      { accountId: await userAccountId(tx, row.userId), amountMinor: price - commission },
+      { accountId: await systemAccountId(tx, PLATFORM_REVENUE), amountMinor: commission },
+    ],
+    reason: 'chat image unlock',
+    idempotency: `chat-unlock:${row.id}`,
+  });
+  const [unlocked] = await tx.update(chatMessages).set({ unlockedAt: new Date(), isLocked: false }).where(eq(chatMessages.id, row.id)).returning();
+  // An older locked image leaves the status as it is.
+  if (lockedChat.status === 'waiting_payment') await setChatStatus(tx, lockedChat.id, advance(lockedChat, 'unlock_paid', buyerId), null);
+  await deliver(
+    tx,
+    lockedChat,
+    buyerId,
+    { kind: 'system', body: CHAT_SYSTEM_MESSAGES.imageUnlocked },
+    'image_unlocked',
+    `${await displayName(tx, buyerId)} unlocked your image`,
+  );
+  return unlocked!;
+}
+
+/** The card payment's webhook completes the unlock it was started for (once; a paid image stays paid). */
+export const CHAT_UNLOCK_PURPOSE = 'chat_unlock';
+registerDepositPurpose(CHAT_UNLOCK_PURPOSE, async (tx, deposit) => {
+  const chatId = Number(deposit.purpose.chatId);
+  const messageId = Number(deposit.purpose.messageId);
+  const lockedChat = await findChatFor(tx, chatId, deposit.userId, { lock: true });
+  const row = lockedChat ? await findMessage(tx, chatId, messageId, { lock: true }) : null;
+  // Already paid (from the balance meanwhile) or gone: the credit stays on the buyer's balance.
+  if (!lockedChat || !row || row.unlockedAt || row.priceMinor === null || row.userId === deposit.userId) return;
+  await payUnlock(tx, lockedChat, row, deposit.userId);
+});
+
 export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
   registerUnreadDigest(app);
   const tags = ['chat'];
@@ -138,23 +200,6 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
     const chat = await findChatFor(app.db, chatId, userId);
     if (!chat) throw notFound(MESSAGES.notFound);
     return chat;
-  }
-
-  /** Writes a message and tells the other participant (a notification, the live stream, a digest later). */
-  async function deliver(
-    tx: Db,
-    chat: ChatRow,
-    authorId: number,
-    values: Omit<Parameters<typeof insertMessage>[1], 'chatId' | 'userId'>,
-    kind: NotificationKind,
-    text: string,
-  ): Promise<MessageRow> {
-    const row = await insertMessage(tx, { chatId: chat.id, userId: authorId, ...values });
-    const to = otherOf(chat, authorId);
-    await notify(tx, { userId: to, kind, text, link: chatLink(chat.id), chatId: chat.id, data: { messageId: row.id } });
-    await publishEvent(tx, { userId: authorId, kind: 'chat_updated', chatId: chat.id, notificationId: null });
-    await scheduleUnreadDigest(tx, to);
-    return row;
   }
 
   app.post('/chat', { config: guard('user'), schema: { tags, body: openChatInput, response: { 200: okEnvelope(chatSchema) } } }, async (request) => {
@@ -336,8 +381,8 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
    * Pays a locked image from the buyer's balance through the ledger: the creator gets the price less
    * the commission, the platform the commission, in one transaction with the chat and message rows
    * locked. A second unlock (parallel or later, with or without Idempotency-Key) charges nothing.
-   * Not built yet: the card widget answer (`payment_type: "widget"`) when the balance is short;
-   * a short balance is a 422 naming the shortfall.
+   * When the balance is short the answer is a card payment of exactly the price through the
+   * widget (`payment_type: "widget"`, `widget_data`, `order_id`); its webhook completes the unlock.
    */
   app.post(
     '/chat/:chatId/unlock',
@@ -358,36 +403,23 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
           const row = (await findMessage(tx, chat.id, message.id, { lock: true }))!;
           if (row.unlockedAt) return { status: 'Success' as const, message: toChatMessage(row, me.id, currency) };
           const price = Number(row.priceMinor);
-          const settings = await getCommerceSettings(tx);
-          const commission = commissionOf(price, settings.commission_percent);
-          const buyerAccount = await userAccountId(tx, me.id);
-          try {
-            await transfer(tx, {
-              lines: [
-                { accountId: buyerAccount, amountMinor: -price },
-                { accountId: await userAccountId(tx, row.userId), amountMinor: price - commission },
-                { accountId: await systemAccountId(tx, PLATFORM_REVENUE), amountMinor: commission },
-              ],
-              reason: 'chat image unlock',
-              idempotency: `chat-unlock:${row.id}`,
+          // SPEC §7: a short balance pays by card, exactly the price; the provider's webhook unlocks.
+          if ((await balanceOf(tx, me.id)) < price) {
+            const card = await startWidgetPayment(tx, app.config, {
+              userId: me.id,
+              email: me.email,
+              amountMinor: price,
+              purpose: { kind: CHAT_UNLOCK_PURPOSE, chatId: chat.id, messageId: row.id },
             });
+            return { status: 'Pending' as const, payment_type: 'widget' as const, ...card };
+          }
+          try {
+            const unlocked = await payUnlock(tx, lockedChat, row, me.id);
+            return { status: 'Success' as const, message: toChatMessage(unlocked, me.id, currency) as ChatMessage };
           } catch (err) {
-            if (err instanceof InsufficientFunds && err.accountId === buyerAccount)
-              throw validationError({ balance: shortfallMessage(err.shortfallMinor, currency) });
+            if (err instanceof InsufficientFunds) throw validationError({ balance: shortfallMessage(err.shortfallMinor, currency) });
             throw err;
           }
-          const [unlocked] = await tx.update(chatMessages).set({ unlockedAt: new Date(), isLocked: false }).where(eq(chatMessages.id, row.id)).returning();
-          // Paying the image the deal waits for ends the deal; an older locked image leaves the status as it is.
-          if (lockedChat.status === 'waiting_payment') await setChatStatus(tx, chat.id, advance(lockedChat, 'unlock_paid', me.id), null);
-          await deliver(
-            tx,
-            lockedChat,
-            me.id,
-            { kind: 'system', body: CHAT_SYSTEM_MESSAGES.imageUnlocked },
-            'image_unlocked',
-            `${await displayName(tx, me.id)} unlocked your image`,
-          );
-          return { status: 'Success' as const, message: toChatMessage(unlocked!, me.id, currency) as ChatMessage };
         },
       );
       return ok(answer);

@@ -234,11 +234,16 @@ describe('the commission deal', () => {
     expect((await buyer.client.get(fileUrl)).statusCode).toBe(404);
     expect((await creator.client.get(fileUrl)).statusCode).toBe(404);
 
-    // Too little money: 422 naming the shortfall, nothing unlocked.
+    // Too little money: the answer is the card widget for exactly the price; nothing is unlocked yet.
     await fund(t.app, buyer.id, 1000);
     const short = await buyer.client.post(`/api/chat/${chatId}/unlock`, { message_id: messageId });
-    expect(short.statusCode).toBe(422);
-    expect(short.json().errors.balance[0]).toBe('Your balance is too low: 15.00 € is missing. Please add funds to continue.');
+    expect(short.statusCode).toBe(200);
+    expect(short.json().payload).toMatchObject({
+      status: 'Pending',
+      payment_type: 'widget',
+      widget_data: { payment_type: 'widget', public_key: 'pk_sandbox' },
+    });
+    expect(await balanceMinor(t.app, buyer.id)).toBe(1000);
     expect(await status()).toBe('waiting_payment');
 
     await fund(t.app, buyer.id, 2000);
@@ -287,6 +292,85 @@ describe('the commission deal', () => {
     expect(read.json().payload).toEqual({ marked: 1, unread_count: 3 });
     await creator.client.post('/api/notifications/read', {});
     expect((await creator.client.get('/api/notifications/unread-count')).json().payload.notifications).toBe(0);
+  });
+
+  it('a short balance unlocks through the sandbox card widget: the webhook credits and pays in one go, once', async () => {
+    const { buyer, creator, chatId } = await pair();
+    await send(creator.client, chatId, { type: 'price_proposal', amount: 20 });
+    await send(buyer.client, chatId, { action: 'accept_price' });
+    const locked = await sendForm(creator.client, chatId, form({ is_locked: '1' }, { name: 'owl.png', type: 'image/png', data: await png() }));
+    const messageId = locked.json().payload.id as number;
+    const fileUrl = `/api/chat/${chatId}/messages/${messageId}/attachment`;
+    const revenueBefore = await revenueMinor(t.app);
+    const unlock = () => buyer.client.post(`/api/chat/${chatId}/unlock`, { message_id: messageId });
+    const cardPage = (checkout: string) => `/api/payments/sandbox/pay/${checkout}?embed=1`;
+    const payCard = (checkout: string, number: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: cardPage(checkout),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ card_number: number, exp_month: '12', exp_year: String(new Date().getUTCFullYear() + 2), cvc: '123' }).toString(),
+      });
+    const depositStatus = async (orderId: number) => (await buyer.client.get(`/api/deposit/status?order_id=${orderId}`)).json().payload.status;
+
+    // A declined card: the payment fails, nothing is charged or unlocked.
+    const first = (await unlock()).json().payload;
+    expect(first).toMatchObject({ status: 'Pending', payment_type: 'widget' });
+    expect((await t.app.inject({ method: 'GET', url: cardPage(first.widget_data.checkout) })).body).toContain('20.00');
+    expect((await payCard(first.widget_data.checkout, '4000000000000002')).statusCode).toBe(303);
+    expect(await depositStatus(first.order_id)).toBe('failed');
+    expect((await buyer.client.get(fileUrl)).statusCode).toBe(404);
+
+    // 4242…: the webhook credits 20 € and pays the image with it, in one transaction.
+    const second = (await unlock()).json().payload;
+    expect(second.order_id).not.toBe(first.order_id);
+    expect((await payCard(second.widget_data.checkout, '4242424242424242')).statusCode).toBe(303);
+    expect(await depositStatus(second.order_id)).toBe('success');
+    expect(await balanceMinor(t.app, buyer.id)).toBe(0);
+    expect(await balanceMinor(t.app, creator.id)).toBe(1600);
+    expect((await revenueMinor(t.app)) - revenueBefore).toBe(400);
+    const download = await buyer.client.get(fileUrl);
+    expect(download.statusCode).toBe(200);
+    const chat = (await buyer.client.get('/api/chat')).json().payload.find((c: { id: number }) => c.id === chatId);
+    expect(chat.status).toBe('active');
+    const messages = (await buyer.client.get(`/api/chat/${chatId}/messages`)).json().payload;
+    expect(messages.at(-1)).toMatchObject({ type: 'system', message: 'Image unlocked' });
+    expect(messages.find((m: { id: number }) => m.id === messageId)).toMatchObject({ is_locked: false, attachment_url: fileUrl });
+
+    // Asking again is a plain success that charges nothing.
+    expect((await unlock()).json().payload).toMatchObject({ status: 'Success', message: { id: messageId, is_locked: false } });
+    expect(await balanceMinor(t.app, buyer.id)).toBe(0);
+    const notes = (await creator.client.get('/api/notifications')).json().payload.filter((n: { kind: string }) => n.kind === 'image_unlocked');
+    expect(notes).toHaveLength(1);
+    expect(await checkLedger(t.app.db)).toEqual({ unbalancedTransactions: [], driftedAccounts: [], totalMinor: 0 });
+  });
+
+  it('a card payment that lands after the image was paid from the balance stays on the balance (charged once)', async () => {
+    const { buyer, creator, chatId } = await pair();
+    await send(creator.client, chatId, { type: 'price_proposal', amount: 10 });
+    await send(buyer.client, chatId, { action: 'accept_price' });
+    const locked = await sendForm(creator.client, chatId, form({ is_locked: '1' }, { name: 'owl.png', type: 'image/png', data: await png() }));
+    const messageId = locked.json().payload.id as number;
+    const pending = (await buyer.client.post(`/api/chat/${chatId}/unlock`, { message_id: messageId })).json().payload;
+    expect(pending.status).toBe('Pending');
+    await fund(t.app, buyer.id, 1000);
+    expect((await buyer.client.post(`/api/chat/${chatId}/unlock`, { message_id: messageId })).json().payload.status).toBe('Success');
+    expect(await balanceMinor(t.app, buyer.id)).toBe(0);
+    const paid = await t.app.inject({
+      method: 'POST',
+      url: `/api/payments/sandbox/pay/${pending.widget_data.checkout}?embed=1`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({
+        card_number: '4242424242424242',
+        exp_month: '12',
+        exp_year: String(new Date().getUTCFullYear() + 2),
+        cvc: '123',
+      }).toString(),
+    });
+    expect(paid.statusCode).toBe(303);
+    expect(await balanceMinor(t.app, buyer.id)).toBe(1000);
+    expect(await balanceMinor(t.app, creator.id)).toBe(800);
+    expect(await checkLedger(t.app.db)).toEqual({ unbalancedTransactions: [], driftedAccounts: [], totalMinor: 0 });
   });
 
   it('10 parallel unlocks of one image charge once (with and without Idempotency-Key)', async () => {

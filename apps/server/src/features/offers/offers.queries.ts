@@ -5,6 +5,7 @@ import { offerEvents, offers, products, productTags, tags, users } from '../../d
 import { AppError, notFound } from '../../lib/app-error';
 import { mailHtml, sendMail } from '../../lib/mail';
 import { publicUrl } from '../../lib/storage';
+import { notify } from '../notifications';
 import { canTransition, illegalMoveMessage, type OfferActor } from './offer-states';
 
 export type OfferRow = typeof offers.$inferSelect;
@@ -102,6 +103,19 @@ export async function moveOffer(tx: Db, opts: MoveOptions): Promise<OfferRow> {
     .returning();
   await tx.insert(offerEvents).values({ offerId: current.id, fromStatus: from, toStatus: opts.to, actor: opts.actor, actorId: opts.actorId ?? null, note });
   await mailCreator(tx, updated!, note);
+  // The creator's bell: every move the creator did not make themself (staff, the payout provider).
+  if (opts.actor !== 'creator') {
+    const paid = opts.to === 'paid';
+    await notify(tx, {
+      userId: current.userId,
+      kind: paid ? 'payout_paid' : 'offer_status',
+      text: paid
+        ? `Your payout for "${current.title.slice(0, 80)}" is paid.`
+        : `Your offer "${current.title.slice(0, 80)}" is now ${opts.to.replace(/_/g, ' ')}.`,
+      link: '/dashboard',
+      data: { offerId: current.id, status: opts.to },
+    });
+  }
   return updated!;
 }
 

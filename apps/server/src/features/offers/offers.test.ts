@@ -473,6 +473,24 @@ describe('the creator answers a counter-offer', () => {
     expect((await new TestClient(t.app).get(`/api/products/${product!.slug}/info`)).statusCode).toBe(200);
   });
 
+  it("the creator's bell hears of staff moves and the paid payout, not of the creator's own moves", async () => {
+    const { client, offerId } = await counteredOffer(40);
+    const bell = async () =>
+      (await client.get('/api/notifications')).json() as { payload: { kind: string; text: string; link: string }[]; unread_count: number };
+    const afterCounter = await bell();
+    expect(afterCounter.payload).toEqual([
+      expect.objectContaining({ kind: 'offer_status', text: expect.stringContaining('is now offer'), link: '/dashboard' }),
+    ]);
+    expect((await client.post('/api/offer/approve', { id: offerId })).statusCode).toBe(200);
+    expect((await client.post('/api/offer/request-payout/card', cardPayload(offerId))).statusCode).toBe(200);
+    expect((await bell()).payload).toHaveLength(1);
+    await runJobsAfter(60);
+    const afterPaid = await bell();
+    expect(afterPaid.payload.map((n) => n.kind)).toEqual(['payout_paid', 'offer_status']);
+    expect(afterPaid.payload[0]!.text).toContain('is paid');
+    expect(afterPaid.unread_count).toBe(2);
+  });
+
   it('two payout requests at once: one payout, the other 409', async () => {
     const { client, offerId } = await counteredOffer(15);
     await client.post('/api/offer/approve', { id: offerId });

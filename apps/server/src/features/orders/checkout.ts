@@ -5,6 +5,7 @@ import { cartItems, orderItems, orders, packItems, products, userProducts, users
 import { validationError } from '../../lib/app-error';
 import type { DisplayCurrency } from '../../lib/display-currency';
 import { accountIds, commissionOf, getCommerceSettings, InsufficientFunds, openTransfer, PLATFORM_REVENUE, postTransfer, type TransferLine } from '../ledger';
+import { notify } from '../notifications';
 import { ownedAmong } from './orders.queries';
 
 /**
@@ -201,6 +202,21 @@ export async function purchaseProducts(
       throw validationError({ balance: shortfallMessage(err.shortfallMinor, opts.currency) });
     }
     throw err;
+  }
+  // Each author who earns from this sale hears of it (a platform-owned product earns its author nothing now).
+  const earned = new Map<number, string[]>();
+  for (const p of bought) {
+    const commission = p.platformOwned ? p.priceMinor : commissionOf(p.priceMinor, settings.commission_percent);
+    if (p.priceMinor - commission > 0 && p.authorId !== buyerId) earned.set(p.authorId, [...(earned.get(p.authorId) ?? []), p.title]);
+  }
+  for (const [authorId, titles] of earned) {
+    await notify(tx, {
+      userId: authorId,
+      kind: 'sale_made',
+      text: titles.length === 1 ? `You sold "${titles[0]!.slice(0, 80)}".` : `You sold ${titles.length} works.`,
+      link: '/dashboard',
+      data: { orderId },
+    });
   }
   return orderId;
 }

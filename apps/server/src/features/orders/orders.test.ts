@@ -1,9 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastMailTo, registerUser } from '../../../test/accounts';
 import { balanceMinor, fund, revenueMinor, seededProducts, userIdByEmail } from '../../../test/commerce';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
-import { packItems, products, users } from '../../db/schema';
+import { notifications, packItems, products, users } from '../../db/schema';
 import { checkLedger } from '../ledger';
 
 let t: TestApp;
@@ -165,6 +165,31 @@ describe('purchases', () => {
     // Another user may use the same key for their own request.
     const c = await buyer(Number(image.priceMinor));
     expect((await c.client.post('/api/purchase/buy', { item_id: image.id }, headers)).statusCode).toBe(200);
+  });
+
+  it("a sale rings the author's bell, in the purchase's transaction; a platform-owned sale earns no notice", async () => {
+    const [, image] = await seededProducts(t.app, 'image');
+    const { authorId, price } = await authorOf(image!.id);
+    const sales = async () =>
+      t.app.db
+        .select()
+        .from(notifications)
+        .where(and(eq(notifications.userId, authorId), eq(notifications.kind, 'sale_made')));
+    const before = (await sales()).length;
+    const refused = await buyer(price - 1);
+    expect((await refused.client.post('/api/purchase/buy', { item_id: image!.id })).statusCode).toBe(422);
+    expect(await sales()).toHaveLength(before);
+    const b = await buyer(price);
+    expect((await b.client.post('/api/purchase/buy', { item_id: image!.id })).statusCode).toBe(200);
+    const after = await sales();
+    expect(after).toHaveLength(before + 1);
+    expect(after.at(-1)).toMatchObject({ text: `You sold "${image!.title}".`, link: '/dashboard' });
+
+    await t.app.db.update(products).set({ platformOwned: true }).where(eq(products.id, image!.id));
+    const c = await buyer(price);
+    expect((await c.client.post('/api/purchase/buy', { item_id: image!.id })).statusCode).toBe(200);
+    expect(await sales()).toHaveLength(before + 1);
+    await t.app.db.update(products).set({ platformOwned: false }).where(eq(products.id, image!.id));
   });
 
   it('a platform-owned product credits revenue in full', async () => {

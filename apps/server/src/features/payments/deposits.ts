@@ -11,6 +11,8 @@ export const DEPOSIT_RECEIPT_JOB = 'receipts.deposit';
 export const EXPIRE_DEPOSITS_JOB = 'deposits.expire';
 
 import { clearingAccountCode, getCommerceSettings, systemAccountId, transfer, userAccountId } from '../ledger';
+import { notify } from '../notifications';
+import { runDepositPurpose } from './card-payments';
 import { type DepositEvent, nextDepositStatus } from './deposit-states';
 import type { PaymentEvent } from './provider';
 
@@ -142,6 +144,17 @@ export async function applyPaymentEvent(app: FastifyInstance, provider: string, 
         .where(eq(deposits.id, deposit.id));
       // The receipt is a job written with the credit: it cannot be lost, nor sent for a rolled-back credit.
       await enqueue(tx, DEPOSIT_RECEIPT_JOB, { depositId: deposit.id });
+      // A payment for something (a chat image) pays for it now, from the credit; Add Funds rings the bell.
+      if (deposit.purpose)
+        await runDepositPurpose(tx, { id: deposit.id, userId: deposit.userId, amountMinor: Number(deposit.amountMinor), purpose: deposit.purpose });
+      else
+        await notify(tx, {
+          userId: deposit.userId,
+          kind: 'deposit_succeeded',
+          text: `Your deposit of ${formatPrice(minorToAmount(Number(deposit.currencyAmountMinor)), deposit.currency)} is credited.`,
+          link: '/dashboard/deposits',
+          data: { depositId: deposit.id },
+        });
       credited = deposit.id;
     } else {
       await tx

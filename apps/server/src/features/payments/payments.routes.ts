@@ -33,10 +33,9 @@ import {
 /** Pending deposits are looked at this often; one left for 30 minutes fails. */
 const EXPIRY_SWEEP_MS = 5 * 60_000;
 
+import { paymentProviderFor } from './card-payments';
 import type { PaymentProvider } from './provider';
 import { sandboxRoutes } from './sandbox/sandbox.routes';
-import { createSandboxProvider } from './sandbox/sandbox-provider';
-import { createStripeProvider } from './stripe/stripe-provider';
 
 /** Deposits (Add Funds) and the payment provider chosen by configuration (PAYMENT_PROVIDER). */
 export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -53,7 +52,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onReady', async () => {
     await scheduleSweep(app.db, Date.now());
   });
-  const provider: PaymentProvider = app.config.payments.provider === 'stripe' ? createStripeProvider(app.config) : createSandboxProvider(app.config);
+  const provider: PaymentProvider = paymentProviderFor(app.config);
   const tags = ['deposits'];
 
   app.post('/deposit/validate-amount', { config: guard('user'), schema: { tags, body: depositAmountInput, response: { 200: okMessage } } }, async (request) => {

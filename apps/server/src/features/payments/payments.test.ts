@@ -182,6 +182,19 @@ describe('sandbox card payments', () => {
     expect(await balanceMinor(t.app, u.id)).toBe(0);
   });
 
+  it('a credited deposit rings the bell once; a declined one does not', async () => {
+    const { client } = await user();
+    const bell = async () => (await client.get('/api/notifications')).json().payload as { kind: string; text: string; link: string }[];
+    const declined = await checkout(client, 12);
+    await postForm(new URL(declined.redirect_url!).pathname, card('4000000000000002'));
+    expect(await bell()).toEqual([]);
+    const started = await checkout(client, 12);
+    await postForm(new URL(started.redirect_url!).pathname, card('4242424242424242'));
+    expect(await bell()).toEqual([
+      expect.objectContaining({ kind: 'deposit_succeeded', text: 'Your deposit of 12.00 EUR is credited.', link: '/dashboard/deposits' }),
+    ]);
+  });
+
   it('4000…3220 asks for 3-D Secure: Complete credits, Fail does not', async () => {
     const u = await user();
     const first = await checkout(u.client, 40);

@@ -3,8 +3,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useMatches, useNavigate } from 'react-router';
-import { authKey } from '../../features/auth';
+import { authKey, useAuth } from '../../features/auth';
 import { CookieConsent } from '../../features/cookie-consent';
+import { useLiveEvents } from '../../features/notifications';
 import { setGlobalApiHandlers } from '../../lib/api-client';
 import { PageTitleProvider } from '../../lib/page-title';
 import type { RouteMeta } from '../route-meta';
@@ -30,6 +31,8 @@ export function AppLayout() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const bare = meta.background === 'auth';
+  // One live stream per signed-in tab (chat, badges, the bell); it closes when the user signs out.
+  useLiveEvents(useAuth().data?.user?.id ?? null);
 
   useEffect(() => {
     document.body.dataset.background = meta.background ?? 'default';

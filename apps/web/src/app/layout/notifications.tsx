@@ -1,13 +1,27 @@
+import { formatUnreadBadge } from '@atelier/shared';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { BellIcon } from '../../components/ui/icons';
+import { useAuth } from '../../features/auth';
+import { useMarkNotificationsRead, useNotifications, useUnreadCounts } from '../../features/notifications';
 
-/** SPEC §2 notifications button: its dropdown says there is nothing yet. */
+/**
+ * SPEC §2 notifications button: the unread count (9+), and a dropdown listing the notifications,
+ * each linking to its subject; opening one marks it read. Guests and an empty list see 'no
+ * notifications yet'. Kept current by the live stream (or polled while it is closed).
+ */
 export function NotificationsButton() {
   const { t } = useTranslation();
+  const signedIn = useAuth().data?.authenticated === true;
   const [open, setOpen] = useState(false);
   const box = useRef<HTMLDivElement>(null);
   const id = useId();
+  const counts = useUnreadCounts(signedIn);
+  const list = useNotifications(signedIn && open);
+  const markRead = useMarkNotificationsRead();
+  const unread = signedIn ? (counts.data?.notifications ?? 0) : 0;
+
   useEffect(() => {
     if (!open) return;
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setOpen(false);
@@ -19,22 +33,58 @@ export function NotificationsButton() {
       document.removeEventListener('mousedown', onClick);
     };
   }, [open]);
+
+  const items = signedIn ? (list.data?.payload ?? []) : [];
   return (
     <div className="popover-anchor" ref={box}>
       <button
         type="button"
         className="icon-button"
-        aria-label={t('nav.notifications')}
+        aria-label={unread > 0 ? `${t('nav.notifications')} (${t('notifications.unread', { count: unread })})` : t('nav.notifications')}
         aria-expanded={open}
         aria-controls={id}
         onClick={() => setOpen((o) => !o)}
+        data-testid="notifications-button"
       >
         <BellIcon />
+        {unread > 0 && (
+          <span className="badge" data-testid="notifications-badge">
+            {formatUnreadBadge(unread)}
+          </span>
+        )}
       </button>
       {open && (
-        <div id={id} className="popover" role="status">
-          <strong>{t('nav.notifications')}</strong>
-          <p className="muted">{t('nav.no_notifications')}</p>
+        <div id={id} className="popover notifications-popover" role="status" data-testid="notifications-dropdown">
+          <div className="notifications-head">
+            <strong>{t('nav.notifications')}</strong>
+            {unread > 0 && (
+              <button type="button" className="link-button small" onClick={() => markRead.mutate(undefined)}>
+                {t('notifications.mark_all_read')}
+              </button>
+            )}
+          </div>
+          {items.length === 0 ? (
+            <p className="muted">{t('nav.no_notifications')}</p>
+          ) : (
+            <ul className="notifications-list">
+              {items.map((n) => (
+                <li key={n.id} data-unread={n.read ? undefined : 'true'}>
+                  <Link
+                    to={n.link ?? '/dashboard'}
+                    onClick={() => {
+                      if (!n.read) markRead.mutate([n.id]);
+                      setOpen(false);
+                    }}
+                  >
+                    <span>{n.text}</span>
+                    <time className="muted small" dateTime={n.created_at}>
+                      {new Date(n.created_at).toLocaleString('en-GB', { dateStyle: 'short', timeStyle: 'short' })}
+                    </time>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          )}
         </div>
       )}
     </div>

@@ -1,12 +1,16 @@
 import type { Product } from '@atelier/shared';
 import { AddToCartButton } from '../../features/cart';
+import { ContactCreatorButton } from '../../features/chat';
 import { PurchaseActions } from '../../features/orders';
 
-/** The buy box of the product and pack pages: orders' Buy now / 'You own this' with cart's Add to cart. */
+/** The buy box of the product and pack pages: orders' Buy now / 'You own this' with cart's Add to cart, and chat's Contact the creator. */
 export function productActions(product: Product) {
   return (
-    <PurchaseActions product={product}>
-      <AddToCartButton productId={product.id} productType={product.product_type} />
-    </PurchaseActions>
+    <>
+      <PurchaseActions product={product}>
+        <AddToCartButton productId={product.id} productType={product.product_type} />
+      </PurchaseActions>
+      <ContactCreatorButton target={{ product_id: product.id }} />
+    </>
   );
 }

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { Spinner } from '../../components/ui/spinner';
 import { Pagination, ProductCard, SORTS, useCreatorWorks } from '../../features/catalog';
+import { ContactCreatorButton } from '../../features/chat';
 import { DEFAULT_AVATAR, usePublicProfile } from '../../features/profile';
 import '../../features/profile/components/profile.css';
 import { usePageTitle } from '../../lib/page-title';
@@ -37,8 +38,9 @@ export function Component() {
           </h1>
           <p>@{p.nickname}</p>
         </div>
-        {/* The place for the creator's actions: "Contact the creator" arrives with chat (issue 11). */}
-        <div className="public-profile-actions" data-testid="profile-actions" />
+        <div className="public-profile-actions" data-testid="profile-actions">
+          <ContactCreatorButton target={{ recipient_id: p.id }} className="button primary" />
+        </div>
       </header>
       <section className="panel">
         <h2>{t('profile.about')}</h2>

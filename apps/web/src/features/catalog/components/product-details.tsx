@@ -81,15 +81,7 @@ export function ProductDetails({ query, actions }: { query: Query; actions?: (pr
             <Price amount={product.price} symbol={product.currencySymbol} className="price-large" />
             <p className="muted small">{t('products.license')}</p>
             {actions ? (
-              <>
-                {actions(product)}
-                <button type="button" className="button ghost" disabled aria-describedby="chat-soon">
-                  {t('products.contact_creator')}
-                </button>
-                <p id="chat-soon" className="muted small">
-                  {t('products.chat_soon')}
-                </p>
-              </>
+              actions(product)
             ) : (
               <>
                 <div className="buy-actions">

@@ -1,0 +1,67 @@
+import { fireEvent, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeApi, okAnswer } from '../../test/fake-api';
+import { jsonAnswer, renderWithApp } from '../../test/render';
+import { NotificationsButton } from './notifications';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const signedIn = {
+  'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: true }),
+  'GET /api/user/profile': () => okAnswer({ id: 3, name: 'Ines', surname: 'Costa', nickname: 'ines' }),
+};
+const note = (id: number, read: boolean, text: string, link: string | null) => ({
+  id,
+  kind: 'new_message',
+  text,
+  link,
+  chat_id: 12,
+  read,
+  created_at: new Date().toISOString(),
+});
+
+describe('header notifications', () => {
+  it('shows the unread count capped at 9+, lists notifications linking to their subject, and marks one read when opened', async () => {
+    let unread = 12;
+    const calls = fakeApi({
+      ...signedIn,
+      'GET /api/notifications/unread-count': () => okAnswer({ notifications: unread, chat_messages: 3 }),
+      'GET /api/notifications': () =>
+        jsonAnswer(200, {
+          status: 'OK',
+          payload: [
+            note(41, false, 'New message from Sofia Marin', '/dashboard/chat?chat=12'),
+            note(40, true, 'Your deposit of 25.00 EUR is credited.', '/dashboard/deposits'),
+          ],
+          unread_count: unread,
+          links: { next: null },
+        }),
+      'POST /api/notifications/read': () => {
+        unread = 11;
+        return okAnswer({ marked: 1, unread_count: 11 });
+      },
+    });
+    renderWithApp(<NotificationsButton />);
+    expect((await screen.findByTestId('notifications-badge')).textContent).toBe('9+');
+    fireEvent.click(screen.getByRole('button', { name: /Notifications/ }));
+    const link = await screen.findByRole('link', { name: /New message from Sofia Marin/ });
+    expect(link.getAttribute('href')).toBe('/dashboard/chat?chat=12');
+    expect(link.closest('li')?.getAttribute('data-unread')).toBe('true');
+    expect(
+      screen
+        .getByRole('link', { name: /deposit/ })
+        .closest('li')
+        ?.getAttribute('data-unread'),
+    ).toBeNull();
+    fireEvent.click(link);
+    await vi.waitFor(() => expect(calls.find((c) => c.path === '/api/notifications/read')?.body).toEqual({ ids: [41] }));
+  });
+
+  it('a guest sees no badge and the SPEC words', async () => {
+    fakeApi({ 'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: false }) });
+    renderWithApp(<NotificationsButton />);
+    fireEvent.click(screen.getByRole('button', { name: 'Notifications' }));
+    expect(await screen.findByText('no notifications yet')).toBeTruthy();
+    expect(screen.queryByTestId('notifications-badge')).toBeNull();
+  });
+});

@@ -1,0 +1,5 @@
+import { ChatView } from '../../features/chat';
+
+export function Component() {
+  return <ChatView />;
+}

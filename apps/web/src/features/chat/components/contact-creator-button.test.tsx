@@ -1,0 +1,49 @@
+import { fireEvent, screen } from '@testing-library/react';
+import { createMemoryRouter } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeApi, okAnswer } from '../../../test/fake-api';
+import { jsonAnswer, renderRouter } from '../../../test/render';
+import { chatOf } from './chat-test-data';
+import { ContactCreatorButton } from './contact-creator-button';
+
+afterEach(() => vi.unstubAllGlobals());
+
+function renderOnProductPage() {
+  const router = createMemoryRouter(
+    [
+      { path: '/products/:slug', element: <ContactCreatorButton target={{ product_id: 30 }} /> },
+      { path: '*', element: <p>elsewhere</p> },
+    ],
+    { initialEntries: ['/products/harbour-at-dusk'] },
+  );
+  return renderRouter(router);
+}
+
+describe('Contact the creator', () => {
+  it('opens the chat about the product and goes to the Chat tab with it selected', async () => {
+    const calls = fakeApi({
+      'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: true }),
+      'GET /api/user/profile': () => okAnswer({ id: 3, name: 'Ines', surname: 'Costa', nickname: 'ines' }),
+      'POST /api/chat': () => okAnswer(chatOf({ id: 12 })),
+    });
+    const { router } = renderOnProductPage();
+    await vi.waitFor(() => expect(calls.some((c) => c.path === '/api/user/profile')).toBe(true));
+    const button = (await screen.findByRole('button', { name: 'Contact the creator' })) as HTMLButtonElement;
+    await vi.waitFor(() => expect(button.disabled).toBe(false));
+    fireEvent.click(button);
+    await vi.waitFor(() => expect(router.state.location.pathname + router.state.location.search).toBe('/dashboard/chat?chat=12'));
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ product_id: 30 });
+  });
+
+  it('sends a guest to sign in, with the way back', async () => {
+    const calls = fakeApi({ 'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: false }) });
+    const { router } = renderOnProductPage();
+    await vi.waitFor(() => expect(calls.some((c) => c.path === '/api/is-auth')).toBe(true));
+    const button = (await screen.findByRole('button', { name: 'Contact the creator' })) as HTMLButtonElement;
+    await vi.waitFor(() => expect(button.disabled).toBe(false));
+    fireEvent.click(button);
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(router.state.location.search).toBe('?redirect=%2Fproducts%2Fharbour-at-dusk');
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+  });
+});

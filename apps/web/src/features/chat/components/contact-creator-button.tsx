@@ -1,0 +1,42 @@
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import { useToast } from '../../../components/ui/toast';
+import { serverMessageOr } from '../../../lib/form-errors';
+import { useAuth } from '../../auth';
+import { useOpenChat } from '../api/chat';
+
+type Props = { target: { product_id: number } | { recipient_id: number }; className?: string };
+
+/**
+ * "Contact the creator": opens (or finds) the conversation and goes to the Chat tab with it
+ * selected. A guest goes to sign in first and comes back here.
+ */
+export function ContactCreatorButton({ target, className = 'button ghost' }: Props) {
+  const { t } = useTranslation();
+  const auth = useAuth();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const toast = useToast();
+  const open = useOpenChat();
+  const meId = auth.data?.user?.id;
+  if ('recipient_id' in target && target.recipient_id === meId) return null;
+
+  async function contact() {
+    if (!auth.data?.authenticated) {
+      navigate(`/login?redirect=${encodeURIComponent(location.pathname + location.search)}`);
+      return;
+    }
+    try {
+      const chat = await open.mutateAsync(target);
+      navigate(`/dashboard/chat?chat=${chat.id}`);
+    } catch (err) {
+      toast.error(serverMessageOr(err, t('chat.open_failed')));
+    }
+  }
+
+  return (
+    <button type="button" className={className} onClick={contact} disabled={open.isPending || auth.isPending} data-testid="contact-creator">
+      {t('products.contact_creator')}
+    </button>
+  );
+}

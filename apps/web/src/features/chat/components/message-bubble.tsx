@@ -1,0 +1,99 @@
+import type { ChatMessage } from '@atelier/shared';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { formatMessageTime } from './chat-format';
+
+const IMAGE_NAME = /\.(png|jpe?g|gif|webp)$/i;
+
+function LockIcon() {
+  return (
+    <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
+      <rect x="5" y="11" width="14" height="10" rx="2" fill="currentColor" />
+      <path d="M8 11V8a4 4 0 0 1 8 0v3" fill="none" stroke="currentColor" strokeWidth="2" />
+    </svg>
+  );
+}
+
+type Props = { message: ChatMessage; own: boolean; onUnlock: (message: ChatMessage) => void };
+
+/** One message: own bubbles yellow, the other party's teal, the deal's fixed steps centred, time HH:MM. */
+export function MessageBubble({ message, own, onUnlock }: Props) {
+  const { t } = useTranslation();
+  const time = (
+    <time className="bubble-time" dateTime={message.created_at}>
+      {formatMessageTime(message.created_at)}
+    </time>
+  );
+  if (message.type === 'system') {
+    return (
+      <li className="chat-system" data-testid="chat-message">
+        <span>{message.message}</span> {time}
+      </li>
+    );
+  }
+  let body: React.ReactNode = message.message ? <p className="bubble-text">{message.message}</p> : null;
+  if (message.type === 'product' && message.product) {
+    body = (
+      <Link className="bubble-product" to={`/products/${message.product.slug}`}>
+        {message.product.preview_url && <img src={message.product.preview_url} alt="" width={64} height={48} />}
+        <span>
+          <span className="muted small">{t('chat.about_product')}</span>
+          <strong>{message.product.title}</strong>
+        </span>
+      </Link>
+    );
+  }
+  if (message.type === 'locked_image' && message.attachment_url) {
+    const image = <img src={message.attachment_url} alt={message.attachment_name ?? ''} width={240} height={180} />;
+    if (message.is_locked && !own) {
+      body = (
+        <button type="button" className="locked-image" onClick={() => onUnlock(message)} data-testid="locked-image">
+          {image}
+          <span className="locked-overlay">
+            <LockIcon />
+            <span className="locked-cta">{t('chat.unlock')}</span>
+            <span className="locked-price">{message.price?.formatted}</span>
+          </span>
+        </button>
+      );
+    } else if (message.is_preview) {
+      body = (
+        <span className="locked-image own" data-testid="locked-image">
+          {image}
+          <span className="locked-overlay">
+            <LockIcon />
+            <span className="locked-price">
+              {message.is_locked ? t('chat.locked_for', { price: message.price?.formatted ?? '' }) : t('chat.paid', { price: message.price?.formatted ?? '' })}
+            </span>
+          </span>
+        </span>
+      );
+    } else {
+      body = (
+        <a className="bubble-image" href={message.attachment_url} target="_blank" rel="noopener" data-testid="unlocked-image">
+          {image}
+        </a>
+      );
+    }
+  } else if (message.type === 'attachment' && message.attachment_url) {
+    const isImage = IMAGE_NAME.test(message.attachment_name ?? '');
+    body = (
+      <>
+        <a className="bubble-file" href={message.attachment_url} target="_blank" rel="noopener">
+          {isImage ? (
+            <img src={message.attachment_url} alt={message.attachment_name ?? ''} width={240} height={180} />
+          ) : (
+            (message.attachment_name ?? t('chat.attachment'))
+          )}
+        </a>
+        {message.message && <p className="bubble-text">{message.message}</p>}
+      </>
+    );
+  }
+  return (
+    <li className={`bubble ${own ? 'own' : 'other'}${message.type === 'price_proposal' ? ' proposal' : ''}`} data-testid="chat-message">
+      {body}
+      {time}
+    </li>
+  );
+}

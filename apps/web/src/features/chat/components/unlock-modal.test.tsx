@@ -1,0 +1,100 @@
+import { fireEvent, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeApi, okAnswer } from '../../../test/fake-api';
+import { jsonAnswer, renderWithApp } from '../../../test/render';
+import { chatOf, messageOf } from './chat-test-data';
+import { Conversation } from './conversation';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const locked = messageOf({
+  id: 8,
+  type: 'locked_image',
+  user: { id: 7 },
+  message: null,
+  attachment_url: '/storage/chat-previews/abc.webp',
+  is_locked: true,
+  is_preview: true,
+  price: { amount: 40, formatted: '40.00€' },
+});
+const unlocked = { ...locked, is_locked: false, is_preview: false, attachment_url: '/api/chat/12/messages/8/attachment' };
+
+function api(messages: () => unknown[], unlock: () => Response, extra = {}) {
+  return fakeApi({
+    'GET /api/chat/12/messages': () => jsonAnswer(200, { status: 'OK', payload: messages(), links: { next: null } }),
+    'POST /api/chat/12/unlock': unlock,
+    ...extra,
+  });
+}
+
+describe('unlock modal', () => {
+  it('the buyer sees the image blurred with Unlock and the price; confirming pays from the balance and opens it in a new tab', async () => {
+    let paid = false;
+    const calls = api(
+      () => [paid ? unlocked : locked],
+      () => {
+        paid = true;
+        return okAnswer({ status: 'Success', message: unlocked });
+      },
+    );
+    renderWithApp(<Conversation chat={chatOf({ status: 'waiting_payment' })} meId={3} />);
+    const image = await screen.findByTestId('locked-image');
+    expect(image.textContent).toContain('Unlock');
+    expect(image.textContent).toContain('40.00€');
+    fireEvent.click(image);
+    const dialog = screen.getByRole('dialog', { name: 'Unlock this image' });
+    expect(dialog.textContent).toContain('Pay the price to see and download the original image.');
+    expect(screen.getByTestId('unlock-amount').textContent).toBe('40.00€');
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    fireEvent.click(screen.getByTestId('locked-image'));
+    fireEvent.click(screen.getByRole('button', { name: 'Unlock' }));
+    expect(await screen.findByText('Image unlocked')).toBeTruthy();
+    const link = await screen.findByTestId('unlocked-image');
+    expect(link.getAttribute('href')).toBe('/api/chat/12/messages/8/attachment');
+    expect(link.getAttribute('target')).toBe('_blank');
+    expect(calls.find((c) => c.path === '/api/chat/12/unlock')?.body).toEqual({ message_id: 8 });
+    expect(calls.find((c) => c.path === '/api/chat/12/unlock')?.headers['Idempotency-Key']).toBeTruthy();
+  });
+
+  it('the creator sees their own locked image without Unlock', async () => {
+    api(
+      () => [locked],
+      () => jsonAnswer(403, {}),
+    );
+    renderWithApp(<Conversation chat={chatOf({ status: 'waiting_payment' })} meId={7} />);
+    const image = await screen.findByTestId('locked-image');
+    expect(image.tagName).toBe('SPAN');
+    expect(image.textContent).toContain('Locked · 40.00€');
+  });
+
+  it('a refusal shows the server message', async () => {
+    api(
+      () => [locked],
+      () => jsonAnswer(422, { status: 'ERROR', message: 'Cannot unlock: No price set for this image.' }),
+    );
+    renderWithApp(<Conversation chat={chatOf({ status: 'waiting_payment' })} meId={3} />);
+    fireEvent.click(await screen.findByTestId('locked-image'));
+    fireEvent.click(screen.getByRole('button', { name: 'Unlock' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Cannot unlock: No price set for this image.');
+  });
+
+  it('a short balance brings the card widget; a declined card says Payment failed', async () => {
+    api(
+      () => [locked],
+      () =>
+        okAnswer({
+          status: 'Pending',
+          payment_type: 'widget',
+          order_id: 55,
+          widget_data: { checkout_url: '/never-loads.js', checkout: 'tok', public_key: 'pk_sandbox', payment_type: 'widget' },
+        }),
+      { 'GET /api/deposit/status': () => okAnswer({ status: 'failed', error_message: 'Your card was declined.', redirect_url: null }) },
+    );
+    renderWithApp(<Conversation chat={chatOf({ status: 'waiting_payment' })} meId={3} />);
+    fireEvent.click(await screen.findByTestId('locked-image'));
+    fireEvent.click(screen.getByRole('button', { name: 'Unlock' }));
+    expect(await screen.findByText('Your balance does not cover the price: pay it by card.')).toBeTruthy();
+    expect(await screen.findByText('Payment failed')).toBeTruthy();
+  });
+});

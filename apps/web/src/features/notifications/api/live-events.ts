@@ -1,0 +1,89 @@
+import { type LiveEvent, liveEvent } from '@atelier/shared';
+import { type QueryClient, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useSyncExternalStore } from 'react';
+
+/**
+ * The live stream (GET /api/events, Server-Sent Events): one EventSource per signed-in tab. Each
+ * event names what changed, and the matching cached answers are refetched. While the stream is not
+ * open, screens fall back to the SPEC's 5-second polling (`useLiveConnected()` says which).
+ */
+let connected = false;
+const listeners = new Set<() => void>();
+function setConnected(next: boolean) {
+  if (connected === next) return;
+  connected = next;
+  for (const l of listeners) l();
+}
+const subscribe = (l: () => void) => {
+  listeners.add(l);
+  return () => listeners.delete(l);
+};
+
+/** Whether the live stream is open now (false on the server and before it opens). */
+export function useLiveConnected(): boolean {
+  return useSyncExternalStore(
+    subscribe,
+    () => connected,
+    () => false,
+  );
+}
+
+/** The cached answers an event makes stale. */
+export function applyLiveEvent(queryClient: QueryClient, event: LiveEvent) {
+  if (event.chatId !== null) void queryClient.invalidateQueries({ queryKey: ['chat-messages', event.chatId] });
+  void queryClient.invalidateQueries({ queryKey: ['chats'] });
+  void queryClient.invalidateQueries({ queryKey: ['notifications'] });
+  if (event.kind === 'image_unlocked' || event.kind === 'deposit_succeeded' || event.kind === 'sale_made' || event.kind === 'payout_paid')
+    void queryClient.invalidateQueries({ queryKey: ['balance'] });
+}
+
+const KINDS = [
+  'ready',
+  'chat_updated',
+  'chat_read',
+  'new_message',
+  'price_proposed',
+  'price_accepted',
+  'price_negotiated',
+  'image_ready',
+  'image_unlocked',
+  'offer_status',
+  'payout_paid',
+  'deposit_succeeded',
+  'sale_made',
+];
+
+/** Opens the stream for a signed-in user and closes it when they sign out (userId becomes null). */
+export function useLiveEvents(userId: number | null) {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (userId === null || typeof EventSource === 'undefined') return;
+    const source = new EventSource('/api/events', { withCredentials: true });
+    let wasOpen = false;
+    const onEvent = (e: MessageEvent) => {
+      let parsed: LiveEvent;
+      try {
+        parsed = liveEvent.parse(JSON.parse(e.data));
+      } catch {
+        return;
+      }
+      if (parsed.kind === 'ready') {
+        // Back after an outage: what happened meanwhile is fetched once.
+        if (wasOpen) applyLiveEvent(queryClient, parsed);
+        wasOpen = true;
+        setConnected(true);
+        return;
+      }
+      applyLiveEvent(queryClient, parsed);
+    };
+    for (const kind of KINDS) source.addEventListener(kind, onEvent as EventListener);
+    source.onerror = () => {
+      setConnected(false);
+      // A closed stream (signed out, 401) is not retried by the browser; polling takes over.
+    };
+    return () => {
+      source.close();
+      setConnected(false);
+    };
+  }, [userId, queryClient]);
+}

@@ -1,0 +1,235 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseUrl, launch, open, screenshot } from './browser';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(() => browser?.close());
+
+/** SPEC §2: the buyer sees the creator's move without reloading; the issue asks for it within 2 s. */
+const LIVE = { timeout: 2000 };
+
+async function newContext(): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.addCookies([{ name: 'cookie_consent', value: 'essential', url: baseUrl() }]);
+  const page = await context.newPage();
+  page.on('dialog', (d) => {
+    throw new Error(`unexpected browser dialog: ${d.message()}`);
+  });
+  return { context, page };
+}
+
+async function register(page: Page) {
+  await open(page, `${baseUrl()}/register`);
+  await page.getByLabel('First name').fill('Ines');
+  await page.getByLabel('Surname').fill('Carvalho');
+  await page.getByLabel('Email').fill(`chat.buyer.${Date.now()}@example.com`);
+  await page.getByLabel('Phone').click();
+  await page.getByLabel('Phone').press('End');
+  await page.getByLabel('Phone').pressSequentially(`91${String(Date.now()).slice(-7)}`);
+  await page.getByLabel('Password', { exact: true }).fill('amber-orchard-51');
+  await page.getByLabel('Confirm password').fill('amber-orchard-51');
+  await page.getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Register' }).click();
+  await page.waitForURL(`${baseUrl()}/dashboard`);
+}
+
+async function signIn(page: Page, email: string) {
+  await open(page, `${baseUrl()}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill('atelier-demo');
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL(`${baseUrl()}/dashboard`);
+}
+
+async function balanceMinor(context: BrowserContext): Promise<number> {
+  const res = await context.request.get(`${baseUrl()}/api/balance?currency=EUR`);
+  return ((await res.json()) as { payload: { amount_minor: number } }).payload.amount_minor;
+}
+
+/** The sandbox's card form (the hosted page, or the widget's frame). */
+async function fillCard(form: Page | ReturnType<Page['frameLocator']>, card: string) {
+  await form.getByLabel('Card number').fill(card);
+  await form.getByLabel('Month').fill('12');
+  await form.getByLabel('Year').fill(String(new Date().getUTCFullYear() + 2));
+  await form.getByLabel('CVC').fill('123');
+  await form.getByRole('button', { name: /^Pay / }).click();
+}
+
+/** Add Funds through the sandbox's hosted card page, as commerce.e2e.ts does. */
+async function deposit(page: Page, amount: string) {
+  await open(page, `${baseUrl()}/deposit/create`);
+  await page.getByLabel('Amount').fill(amount);
+  await page.getByRole('radio', { name: 'Card (test payment)' }).check();
+  await page.getByRole('button', { name: 'Continue to payment' }).click();
+  await page.waitForURL(/\/api\/payments\/sandbox\/pay\//);
+  await fillCard(page, '4242 4242 4242 4242');
+  await page.waitForURL(`${baseUrl()}/success-payment`);
+}
+
+/** Both screen widths of the chat tab, for a person to look at; nothing sticks out sideways at 375 px. */
+async function shoot(page: Page, name: string) {
+  await screenshot(page, `${name}-1280`);
+  await page.setViewportSize({ width: 375, height: 812 });
+  const [scrollWidth, width] = (await page.evaluate('[document.scrollingElement.scrollWidth, window.innerWidth]')) as [number, number];
+  expect(scrollWidth).toBeLessThanOrEqual(width);
+  await screenshot(page, `${name}-375`);
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+const conversation = (page: Page) => page.getByTestId('conversation');
+const lastBubble = (page: Page) => conversation(page).getByTestId('chat-message').last();
+
+describe('chat and commissions in the browser', () => {
+  it('buyer and creator agree a price live, the buyer unlocks from the balance and by card, the bell and badges follow', async () => {
+    const seller = await newContext();
+    const buyer = await newContext();
+    await signIn(seller.page, 'seller@example.com');
+    await register(buyer.page);
+    await deposit(buyer.page, '25');
+    expect(await balanceMinor(buyer.context)).toBe(2500);
+
+    // 1. The buyer opens one of the creator's products and contacts the creator.
+    const catalog = (await (await fetch(`${baseUrl()}/api/products/catalog?limit=48`)).json()) as {
+      payload: { slug: string; title: string; authorNickname: string }[];
+    };
+    const product = catalog.payload.find((p) => p.authorNickname === 'sofia')!;
+    await open(buyer.page, `${baseUrl()}/products/${product.slug}`);
+    await buyer.page.getByRole('button', { name: 'Contact the creator' }).click();
+    await buyer.page.waitForURL(/\/dashboard\/chat\?chat=\d+$/);
+    const chatId = Number(new URL(buyer.page.url()).searchParams.get('chat'));
+    await conversation(buyer.page).getByText(product.title).waitFor();
+    await conversation(buyer.page)
+      .getByRole('link', { name: /Sofia Marin/ })
+      .waitFor();
+
+    // The creator's list has the chat with its unread badge, cleared once it is opened.
+    await open(seller.page, `${baseUrl()}/dashboard/chat`);
+    const sellerItem = seller.page.locator(`a[href="/dashboard/chat?chat=${chatId}"]`);
+    await sellerItem.getByText('Ines Carvalho').waitFor();
+    await sellerItem.click();
+    await conversation(seller.page).getByText(product.title).waitFor();
+    await sellerItem.getByTestId('chat-unread').waitFor({ state: 'detached' });
+
+    // 2. The creator proposes a price; the buyer sees it within 2 s without reloading.
+    await seller.page.getByLabel('Your price').fill('30');
+    await seller.page.getByRole('button', { name: 'Propose price' }).click();
+    await lastBubble(buyer.page).getByText('Price offered: 30.00 €').waitFor(LIVE);
+    await buyer.page.getByTestId('chat-status').getByText('Price offered').waitFor(LIVE);
+    await buyer.page.getByText('Artist is working on your image...').waitFor();
+    expect(await buyer.page.getByRole('textbox', { name: 'Message' }).isDisabled()).toBe(true);
+    await shoot(buyer.page, 'chat-buyer-price-offered');
+
+    // 3. The buyer negotiates once, then accepts the new price.
+    await buyer.page.getByRole('button', { name: 'Negotiate Price' }).click();
+    await lastBubble(seller.page).getByText('Asking for a better price').waitFor(LIVE);
+    await seller.page.getByLabel('Your price').fill('25');
+    await seller.page.getByRole('button', { name: 'Propose price' }).click();
+    await lastBubble(buyer.page).getByText('Price offered: 25.00 €').waitFor(LIVE);
+    await buyer.page.getByRole('button', { name: 'Accept Price' }).click();
+    await buyer.page.getByText('Price accepted. Artist is creating your image...').waitFor();
+    await seller.page.getByTestId('chat-status').getByText('Creating artwork...').waitFor(LIVE);
+
+    // 4. The creator sends the finished image locked; the buyer sees it blurred with its price.
+    const image = await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 40, g: 120, b: 200 } } })
+      .png()
+      .toBuffer();
+    await seller.page.getByLabel('Finished image').setInputFiles({ name: 'harbour.png', mimeType: 'image/png', buffer: image });
+    expect(await seller.page.getByLabel('Price').inputValue()).toBe('25');
+    await seller.page.getByRole('button', { name: 'Send locked image' }).click();
+    await seller.page.getByTestId('locked-image').getByText('Locked · 25.00 €').waitFor();
+    await shoot(seller.page, 'chat-creator-locked-sent');
+    const locked = buyer.page.getByTestId('locked-image');
+    await locked.getByText('25.00 €').waitFor(LIVE);
+    // (typed without the DOM library: the page's globals are reached through globalThis)
+    const filter = await locked
+      .locator('img')
+      .evaluate((img) => (globalThis as unknown as { getComputedStyle(e: unknown): { filter: string } }).getComputedStyle(img).filter);
+    expect(filter).toContain('blur');
+    await buyer.page.getByTestId('chat-status').getByText('Waiting for payment').waitFor();
+    await shoot(buyer.page, 'chat-buyer-locked');
+
+    // 5a. The buyer unlocks it from the balance: the modal shows the amount, the image opens in a new tab.
+    await locked.click();
+    const modal = buyer.page.getByRole('dialog', { name: 'Unlock this image' });
+    await modal.getByTestId('unlock-amount').getByText('25.00 €').waitFor();
+    await screenshot(buyer.page, 'chat-unlock-modal-1280');
+    await modal.getByRole('button', { name: 'Unlock' }).click();
+    await buyer.page.getByText('Image unlocked').first().waitFor();
+    const opened = buyer.page.getByTestId('unlocked-image');
+    await opened.waitFor();
+    expect(await opened.getAttribute('target')).toBe('_blank');
+    const original = await buyer.context.request.get(`${baseUrl()}${await opened.getAttribute('href')}`);
+    expect(original.status()).toBe(200);
+    expect(Buffer.compare(await original.body(), image)).toBe(0);
+    expect(await balanceMinor(buyer.context)).toBe(0);
+    await lastBubble(seller.page).getByText('Image unlocked').waitFor(LIVE);
+
+    // 5b. A second commission with the balance emptied: the card widget pays it.
+    await seller.page.getByLabel('Your price').fill('10');
+    await seller.page.getByRole('button', { name: 'Propose price' }).click();
+    await buyer.page.getByRole('button', { name: 'Accept Price' }).click(LIVE);
+    await seller.page.getByLabel('Finished image').setInputFiles({ name: 'second.png', mimeType: 'image/png', buffer: image }, LIVE);
+    await seller.page.getByRole('button', { name: 'Send locked image' }).click();
+    const second = buyer.page.getByTestId('locked-image');
+    await second.getByText('10.00 €').waitFor(LIVE);
+    await second.click();
+    await modal.getByRole('button', { name: 'Unlock' }).click();
+    await modal.getByText('Your balance does not cover the price: pay it by card.').waitFor();
+    const frame = modal.frameLocator('iframe[title="Test card payment"]');
+    await frame.getByLabel('Card number').waitFor();
+    await screenshot(buyer.page, 'chat-unlock-widget-1280');
+    await fillCard(frame, '4242 4242 4242 4242');
+    // The sandbox's form takes the tab through processing to the success page, which leads back to the chat.
+    await buyer.page.waitForURL(`${baseUrl()}/success-payment`, { timeout: 20_000 });
+    await buyer.page.getByRole('button', { name: 'Back to your purchase' }).click();
+    await buyer.page.waitForURL(`${baseUrl()}/dashboard/chat?chat=${chatId}`);
+    await buyer.page.getByTestId('unlocked-image').nth(1).waitFor();
+    expect(await balanceMinor(buyer.context)).toBe(0);
+    await buyer.page.getByTestId('chat-status').waitFor({ state: 'detached' });
+
+    // 6. The bell shows the notifications; the chat's unread badge clears when the chat is opened.
+    await open(seller.page, `${baseUrl()}/dashboard`);
+    const bell = seller.page.getByTestId('notifications-button');
+    await seller.page.getByTestId('notifications-badge').waitFor();
+    await bell.click();
+    const dropdown = seller.page.getByTestId('notifications-dropdown');
+    await dropdown.getByText('Ines Carvalho unlocked your image').first().waitFor();
+    await screenshot(seller.page, 'notifications-dropdown-1280');
+    await dropdown.getByRole('button', { name: 'Mark all as read' }).click();
+    await seller.page.getByTestId('notifications-badge').waitFor({ state: 'detached' });
+    await seller.page.keyboard.press('Escape');
+    await dropdown.waitFor({ state: 'detached' });
+
+    await buyer.page.getByRole('textbox', { name: 'Message' }).fill('Thank you, it is perfect!');
+    await buyer.page.getByRole('textbox', { name: 'Message' }).press('Enter');
+    await seller.page.getByTestId('notifications-badge').waitFor(LIVE);
+    await bell.click();
+    await seller.page
+      .getByTestId('notifications-dropdown')
+      .getByRole('link', { name: /New message from Ines Carvalho/ })
+      .click();
+    await seller.page.waitForURL(`${baseUrl()}/dashboard/chat?chat=${chatId}`);
+    await lastBubble(seller.page).getByText('Thank you, it is perfect!').waitFor();
+    await sellerItem.getByTestId('chat-unread').waitFor({ state: 'detached' });
+    await shoot(seller.page, 'chat-creator');
+
+    // Logging out closes the live stream: the page stops holding /api/events open.
+    const streamOpened = seller.page.waitForRequest((r) => r.url().endsWith('/api/events'));
+    await open(seller.page, `${baseUrl()}/dashboard`);
+    await streamOpened;
+    const streamEnded = new Promise<void>((resolve) => {
+      const done = (r: { url(): string }) => r.url().endsWith('/api/events') && resolve();
+      seller.page.on('requestfailed', done);
+      seller.page.on('requestfinished', done);
+    });
+    await seller.page.getByRole('button', { name: 'Log out' }).first().click();
+    await seller.page.waitForURL(`${baseUrl()}/`);
+    await streamEnded;
+    await seller.context.close();
+    await buyer.context.close();
+  });
+});
