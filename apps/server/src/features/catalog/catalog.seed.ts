@@ -1,19 +1,12 @@
 import { inArray } from 'drizzle-orm';
 import { categories, packItems, products, productTags, tags, users } from '../../db/schema';
 import { demoAccounts, demoCategories, demoCreators, demoDocs, demoImages, demoPacks, demoPassword, demoPrompts } from '../../db/seed-content';
-import { renderArtwork, renderAvatar } from '../../db/seed-images';
 import type { Seeder } from '../../db/seeding';
 import { hashPassword } from '../../lib/passwords';
-import { savePreview } from '../../lib/previews';
+import { produceDemoFiles } from './art/cache';
+import { demoKeys, promptTextFor, slugify } from './art/works';
 
-export function slugify(text: string): string {
-  return text
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[^\w\s-]/g, '')
-    .trim()
-    .replace(/[\s_-]+/g, '-');
-}
+export { slugify };
 
 /** The store's category tree. */
 export const categoriesSeeder: Seeder = {
@@ -50,17 +43,11 @@ export const demoCatalogSeeder: Seeder = {
   name: 'demo-catalog',
   demo: true,
   async prepare({ storage, imageSize }) {
-    for (const person of people) {
-      await storage.putPublic(`avatars/demo/${person.nickname}-150.webp`, await renderAvatar(person.nickname, 150));
-      await storage.putPublic(`avatars/demo/${person.nickname}-300.webp`, await renderAvatar(person.nickname, 300));
-    }
-    for (const p of [...allProducts, ...demoPacks.map((p) => ({ ...p, kind: 'pack' as const }))]) {
-      const slug = slugify(p.title);
-      const art = await renderArtwork(slug, p.kind, imageSize);
-      await savePreview(storage, `products/${slug}/preview.webp`, art.preview);
-      if (art.original) await storage.putPrivate(`products/${slug}/original.png`, art.original);
-      if (p.kind === 'doc') await storage.putPrivate(`products/${slug}/${slug}.txt`, Buffer.from(`${p.title}\n\n${p.description}\n`));
-    }
+    // Previews, originals and avatars: copied from the build's pictures, or drawn now (tests, dev).
+    await produceDemoFiles(imageSize, async (f) => {
+      if (f.visibility === 'public') await storage.putPublic(f.key, f.data);
+      else await storage.putPrivate(f.key, f.data);
+    });
   },
   async run(tx) {
     const demoHash = await hashPassword(demoPassword);
@@ -122,10 +109,10 @@ export const demoCatalogSeeder: Seeder = {
           categoryId: categoryIds.get(p.category) ?? null,
           authorId: userIds.get(author)!,
           priceMinor: p.price,
-          previewPath: `products/${slug}/preview.webp`,
-          originalPath: p.kind === 'image' ? `products/${slug}/original.png` : p.kind === 'doc' ? `products/${slug}/${slug}.txt` : null,
-          originalName: p.kind === 'image' ? `${slug}.png` : p.kind === 'doc' ? `${slug}.txt` : null,
-          promptText: p.kind === 'prompt' ? `${p.description} Style: ${p.tags.join(', ')}. --ar 4:3 --quality 2` : null,
+          previewPath: demoKeys({ slug, kind: p.kind }).preview,
+          originalPath: demoKeys({ slug, kind: p.kind }).original,
+          originalName: demoKeys({ slug, kind: p.kind }).originalName,
+          promptText: p.kind === 'prompt' ? promptTextFor(p) : null,
           popularity: (i * 37) % 101,
           createdAt: new Date(start + i * 36 * 3600 * 1000),
         })
