@@ -1,4 +1,5 @@
 import { catalogThroughput } from './cases/catalog-throughput';
+import { firstStart } from './cases/first-start';
 import { purchaseThroughput } from './cases/purchase-throughput';
 import { searchLatency } from './cases/search-latency';
 
@@ -9,7 +10,7 @@ import { searchLatency } from './cases/search-latency';
 export type BenchResult = { name: string; value: number; baseline: number; unit: string; ratio: number; target: string; pass: boolean };
 export type BenchCase = { name: string; run: () => Promise<BenchResult> };
 
-const cases: BenchCase[] = [catalogThroughput, searchLatency, purchaseThroughput];
+const cases: BenchCase[] = [catalogThroughput, searchLatency, purchaseThroughput, firstStart];
 
 const only = process.argv.slice(2);
 const selected = only.length ? cases.filter((c) => only.some((o) => c.name.includes(o))) : cases;
