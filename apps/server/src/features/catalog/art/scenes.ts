@@ -67,19 +67,25 @@ function wave(yBase: number, amp: number, len: number, phase: number, bottom = V
 type Scene = (r: Rng) => string;
 
 const aurora: Scene = (r) => {
-  const ribbons = [0, 1, 2]
-    .map((i) => {
-      const y = 150 + i * 60 + between(r, -20, 20);
-      let d = `M-60,${f(y)}`;
-      for (let x = 60; x <= 1080; x += 120) d += `Q${f(x - 60)},${f(y + between(r, -90, 90))} ${x},${f(y + between(r, -40, 40))}`;
-      return `<path d="${d}" stroke="url(#au${i % 2})" stroke-width="${f(between(r, 70, 120))}" fill="none" opacity="${f(between(r, 0.45, 0.7))}" filter="url(#b18)"/><path d="${d}" stroke="url(#au${i % 2})" stroke-width="150" stroke-dasharray="2 7" fill="none" opacity="0.35" filter="url(#b3)" transform="translate(0,-40)"/>`;
-    })
-    .join('');
-  return `<defs>${linear('sky', ['#01040f', '#061a33', '#0c3b4d'])}${linear('au0', ['#22d3ee', '#34d399', '#a78bfa'], false)}${linear('au1', ['#a78bfa', '#2dd4bf', '#4ade80'], false)}${linear('water', ['#051426', '#020812'])}${blur('b18', 18)}${blur('b3', 3)}<clipPath id="wc"><rect y="520" width="960" height="200"/></clipPath></defs>
-<rect width="960" height="720" fill="url(#sky)"/>${stars(r, 160, 420)}<g id="aur">${ribbons}</g>
-${ridge(r, 400, 120, 0.55, '#1d3b57', 'opacity="0.9"')}${ridge(r, 455, 110, 0.55, '#0f2236')}${ridge(r, 500, 70, 0.5, '#07111d')}
-<rect y="520" width="960" height="200" fill="url(#water)"/><g clip-path="url(#wc)" opacity="0.28"><use href="#aur" transform="translate(0,1040) scale(1,-1)"/></g>
-<rect y="518" width="960" height="3" fill="#5eead4" opacity="0.25"/>`;
+  /** One curtain of light: thin vertical rays standing on a wavy line, bright green below, violet above. */
+  const curtain = (base: number, tiltPerPx: number, amp: number, tall: number, fill: string, opacity: number) => {
+    const phase = r() * 6;
+    const len = between(r, 380, 620);
+    const rays: string[] = [];
+    for (let x = -10; x < 970; x += 5) {
+      const y = base + x * tiltPerPx + Math.sin(phase + (x / len) * Math.PI * 2) * amp;
+      const h = tall * (0.55 + 0.45 * Math.sin(x / 37 + phase) ** 2) * between(r, 0.8, 1.1);
+      rays.push(`<rect x="${x}" y="${f(y - h)}" width="5" height="${f(h)}" fill="url(#${fill})" opacity="${f(opacity * between(r, 0.55, 1))}"/>`);
+    }
+    return rays.join('');
+  };
+  const main = curtain(330, -0.16, 38, 210, 'cur', 0.9);
+  const second = curtain(250, 0.05, 26, 150, 'cur2', 0.55);
+  return `<defs>${linear('sky', ['#010310', '#04142a', '#0a2f42'])}<linearGradient id="cur" x1="0" y1="1" x2="0" y2="0"><stop offset="0" stop-color="#b7ffcf" stop-opacity="0.95"/><stop offset="0.12" stop-color="#34d399"/><stop offset="0.55" stop-color="#14b8a6" stop-opacity="0.6"/><stop offset="1" stop-color="#a78bfa" stop-opacity="0"/></linearGradient><linearGradient id="cur2" x1="0" y1="1" x2="0" y2="0"><stop offset="0" stop-color="#c4b5fd" stop-opacity="0.9"/><stop offset="0.4" stop-color="#818cf8" stop-opacity="0.5"/><stop offset="1" stop-color="#f0abfc" stop-opacity="0"/></linearGradient>${linear('water', ['#06182b', '#01060d'])}${blur('b22', 22)}${blur('b2', 2.2)}<clipPath id="wc"><rect y="520" width="960" height="200"/></clipPath></defs>
+<rect width="960" height="720" fill="url(#sky)"/>${stars(r, 180, 460)}<g id="aur"><g filter="url(#b22)" opacity="0.8">${second}${main}</g><g filter="url(#b2)">${second}${main}</g></g>
+${ridge(r, 410, 110, 0.55, '#16324a', 'opacity="0.92"')}${ridge(r, 465, 95, 0.55, '#0b1d2e')}${ridge(r, 505, 55, 0.5, '#040c16')}
+<rect y="520" width="960" height="200" fill="url(#water)"/><g clip-path="url(#wc)" opacity="0.35"><use href="#aur" transform="translate(0,520) scale(1,-0.45) translate(0,-520)"/></g>
+<rect y="519" width="960" height="2" fill="#6ee7b7" opacity="0.3"/>`;
 };
 
 const neonAlley: Scene = (r) => {
@@ -164,17 +170,26 @@ const desertMap: Scene = (r) => {
 
 const glasshouse: Scene = (r) => {
   const panes: string[] = [];
-  for (let x = 80; x <= 880; x += 80)
-    panes.push(
-      `<line x1="${x}" y1="${f(250 - Math.sqrt(Math.max(0, 400 ** 2 - (x - 480) ** 2)) * 0.45)}" x2="${x}" y2="720" stroke="#f5f5f0" stroke-width="6" opacity="0.8"/>`,
-    );
+  for (let x = 140; x <= 820; x += 85) panes.push(`<line x1="${x}" y1="0" x2="${x}" y2="720" stroke="#f5f5f0" stroke-width="6" opacity="0.8"/>`);
   for (let y = 260; y < 720; y += 90) panes.push(`<line x1="60" y1="${y}" x2="900" y2="${y}" stroke="#f5f5f0" stroke-width="4" opacity="0.7"/>`);
   const ferns = Array.from({ length: 9 }, (_, i) => {
     const x = 60 + i * 105 + between(r, -20, 20);
     const h = between(r, 150, 260);
     const fronds = Array.from({ length: 7 }, (_, k) => {
       const a = -70 + k * 23 + between(r, -6, 6);
-      return `<path d="M0,0 Q${f(h * 0.2)},${f(-h * 0.6)} ${f(h * 0.08)},${f(-h)}" stroke="${k % 2 ? '#2f7d46' : '#3f9a58'}" stroke-width="14" stroke-linecap="round" fill="none" transform="rotate(${f(a)})"/>`;
+      const colour = k % 2 ? '#2f7d46' : '#3f9a58';
+      const leaflets: string[] = [];
+      for (let t = 0.12; t < 0.97; t += 0.07) {
+        const x = 2 * (1 - t) * t * h * 0.2 + t * t * h * 0.08;
+        const y = 2 * (1 - t) * t * -h * 0.6 + t * t * -h;
+        const len = 26 * (1 - t) + 6;
+        for (const side of [-1, 1]) {
+          leaflets.push(
+            `<ellipse cx="${f(x + (side * len) / 2)}" cy="${f(y - len * 0.25)}" rx="${f(len / 2)}" ry="${f(3 + (1 - t) * 3)}" fill="${colour}" transform="rotate(${side * -28} ${f(x)} ${f(y)})"/>`,
+          );
+        }
+      }
+      return `<g transform="rotate(${f(a)})"><path d="M0,0 Q${f(h * 0.2)},${f(-h * 0.6)} ${f(h * 0.08)},${f(-h)}" stroke="#25623a" stroke-width="4" fill="none"/>${leaflets.join('')}</g>`;
     }).join('');
     return `<g transform="translate(${f(x)},720)">${fronds}</g>`;
   }).join('');
@@ -183,7 +198,7 @@ const glasshouse: Scene = (r) => {
     (_, i) => `<polygon points="${180 + i * 110},0 ${240 + i * 110},0 ${520 + i * 90},720 ${420 + i * 90},720" fill="#fff7cc" opacity="0.16"/>`,
   ).join('');
   return `<defs>${linear('sky', ['#fff3c4', '#cfe9d6', '#9cc9a8'])}${blur('b4', 4)}</defs><rect width="960" height="720" fill="url(#sky)"/>
-<path d="M60,720 L60,260 Q480,-40 900,260 L900,720" fill="#e8f5e9" opacity="0.35"/>${panes.join('')}<g filter="url(#b4)">${rays}</g>${ferns}<rect y="690" width="960" height="30" fill="#4b3a2a"/>`;
+<path d="M60,720 L60,260 Q480,-40 900,260 L900,720" fill="#e8f5e9" opacity="0.35"/><clipPath id="arch"><path d="M60,720 L60,260 Q480,-40 900,260 L900,720Z"/></clipPath><g clip-path="url(#arch)">${panes.join('')}</g><path d="M60,720 L60,260 Q480,-40 900,260 L900,720" fill="none" stroke="#f5f5f0" stroke-width="10"/><g filter="url(#b4)">${rays}</g>${ferns}<rect y="690" width="960" height="30" fill="#4b3a2a"/>`;
 };
 
 const orbit: Scene = (r) => {
@@ -296,7 +311,9 @@ const alpineLake: Scene = (r) => {
     const h = between(r, 30, 70);
     return `<polygon points="${f(x)},${f(430 - h)} ${f(x - h * 0.28)},430 ${f(x + h * 0.28)},430" fill="#14361f"/>`;
   }).join('');
-  return `<defs>${linear('sky', ['#5fa8e8', '#a9d4f5', '#e6f3fb'])}${linear('lake', ['#3d6e94', '#1d3a52'])}<clipPath id="snowline"><rect width="960" height="215"/></clipPath><clipPath id="wc"><rect y="432" width="960" height="288"/></clipPath>${blur('b2', 2)}</defs>
+  const zig = Array.from({ length: 49 }, (_, i) => `${i * 20},${f(165 + (i % 2 ? 22 : 0) + between(r, -10, 14))}`).join(' ');
+  const snowline = `0,0 960,0 ${zig.split(' ').reverse().join(' ')}`;
+  return `<defs>${linear('sky', ['#5fa8e8', '#a9d4f5', '#e6f3fb'])}${linear('lake', ['#3d6e94', '#1d3a52'])}<clipPath id="snowline"><polygon points="${snowline}"/></clipPath><clipPath id="wc"><rect y="432" width="960" height="288"/></clipPath>${blur('b2', 2)}</defs>
 <rect width="960" height="440" fill="url(#sky)"/><ellipse cx="260" cy="120" rx="120" ry="26" fill="#fff" opacity="0.7"/><ellipse cx="700" cy="90" rx="90" ry="18" fill="#fff" opacity="0.6"/>
 <g id="mt">${peaks}${snow}<rect y="400" width="960" height="32" fill="#254a2f"/>${pines}</g>
 <rect y="432" width="960" height="288" fill="url(#lake)"/><g clip-path="url(#wc)" opacity="0.55" filter="url(#b2)"><use href="#mt" transform="translate(0,864) scale(1,-1)"/></g><rect y="432" width="960" height="2" fill="#fff" opacity="0.5"/>`;
