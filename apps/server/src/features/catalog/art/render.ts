@@ -152,8 +152,14 @@ async function documentPreview(work: DemoWork, width: number, height: number): P
 
 const TEXT_MODEL_CATEGORIES = ['prompts/chatgpt'];
 
+/** Whether a work's collage picture is a page of text (kept from its left edge when cropped). */
+function textSampled(slug: string): boolean {
+  const w = demoWorks.find((x) => x.slug === slug);
+  return !!w && w.kind === 'prompt' && w.category !== null && TEXT_MODEL_CATEGORIES.includes(w.category);
+}
+
 /** A prompt's preview: a sample result on the left, the prompt's card on the right. */
-async function promptPreview(work: DemoWork, width: number, height: number): Promise<Buffer> {
+async function promptPreview(work: DemoWork, width: number, height: number): Promise<{ preview: Buffer; sample: Buffer }> {
   const s = width / 960;
   const h0 = hue(work.slug);
   const sampleW = Math.round(width * 0.54);
@@ -172,6 +178,7 @@ async function promptPreview(work: DemoWork, width: number, height: number): Pro
   const mask = Buffer.from(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${sampleW}" height="${sampleH}"><rect width="${sampleW}" height="${sampleH}" rx="${radius}" fill="#fff"/></svg>`,
   );
+  const unrounded = sample;
   sample = await png(sharp(sample).composite([{ input: mask, blend: 'dest-in' }]));
 
   const cardX = Math.round(width * 0.62);
@@ -213,7 +220,7 @@ async function promptPreview(work: DemoWork, width: number, height: number): Pro
     `<svg xmlns="http://www.w3.org/2000/svg" width="${label.width + Math.round(24 * s)}" height="${label.height + Math.round(12 * s)}"><rect width="100%" height="100%" rx="${Math.round(12 * s)}" fill="#000" fill-opacity="0.55"/></svg>`,
   );
   const base = await sharp(Buffer.from(bg)).png().toBuffer();
-  return png(
+  const preview = await png(
     sharp(base).composite([
       { input: sample, left: sx, top: sy },
       { input: pill, left: sx + Math.round(14 * s), top: sy + Math.round(14 * s) },
@@ -223,6 +230,7 @@ async function promptPreview(work: DemoWork, width: number, height: number): Pro
       { input: await clip(head), left: cardX + pad, top: cardY + pad + Math.round(52 * s) },
     ]),
   );
+  return { preview, sample: unrounded };
 }
 
 /** A pack's preview: its items' pictures, one large and the rest beside it. */
@@ -258,7 +266,7 @@ async function packPreview(work: DemoWork, width: number, height: number, itemPi
     );
     const tile = await png(
       sharp(pic)
-        .resize(box.w, box.h, { fit: 'cover' })
+        .resize(box.w, box.h, { fit: 'cover', position: textSampled(work.items[i]!) ? 'left top' : 'centre' })
         .composite([{ input: mask, blend: 'dest-in' }]),
     );
     tiles.push({ input: tile, left: box.x, top: box.y });
@@ -269,6 +277,7 @@ async function packPreview(work: DemoWork, width: number, height: number, itemPi
   return png(sharp(base).composite(tiles));
 }
 
+/** `picture`: what a pack's collage shows of the work (unmarked); `files`: what goes to storage. */
 type Rendered = { picture: Buffer; files: DemoFile[] };
 
 /** One work's files: its preview copies and its private original (image or document). */
@@ -277,6 +286,7 @@ export async function renderWork(work: DemoWork, size: SeedImageSize, itemPictur
   const keys = demoKeys(work);
   const files: DemoFile[] = [];
   let picture: Buffer;
+  let collagePicture: Buffer | null = null;
   if (work.kind === 'image') {
     const [ow, oh] = ART_SIZES[size].original;
     const original = await paintScene(work.slug, ow, oh);
@@ -288,13 +298,16 @@ export async function renderWork(work: DemoWork, size: SeedImageSize, itemPictur
     const text = doc ? documentText(work.title, work.description, doc) : `${work.title}\n\n${work.description}\n`;
     files.push({ visibility: 'private', key: keys.original!, data: Buffer.from(text) });
   } else if (work.kind === 'prompt') {
-    picture = await promptPreview(work, pw, ph);
+    const made = await promptPreview(work, pw, ph);
+    picture = made.preview;
+    // In a pack's collage, a prompt shows its sample result.
+    collagePicture = made.sample;
   } else {
     picture = await packPreview(work, pw, ph, itemPictures);
   }
   const marked = await watermark(picture, pw, ph);
   for (const f of await previewFiles(keys.preview, marked)) files.push({ visibility: 'public', ...f });
-  return { picture, files };
+  return { picture: collagePicture ?? picture, files };
 }
 
 /** Runs `task` over `items`, at most `limit` at a time. */
