@@ -60,6 +60,20 @@ export async function produceDemoFiles(size: SeedImageSize, put: (file: DemoFile
       return 'built';
     }
   }
+  if (size === 'small') {
+    // Tests seed many databases in one process: the tiny pictures are drawn once per process.
+    smallFiles ??= (async () => {
+      const files: DemoFile[] = [];
+      await renderDemoFiles('small', async (f) => {
+        files.push(f);
+      });
+      return files;
+    })();
+    for (const f of await smallFiles) await put(f);
+    return 'drawn';
+  }
   await renderDemoFiles(size, put);
   return 'drawn';
 }
+
+let smallFiles: Promise<DemoFile[]> | null = null;

@@ -221,5 +221,5 @@ export const demoDocuments: Record<string, DemoDocument> = {
 /** The whole document as plain text: the original a buyer downloads. */
 export function documentText(title: string, description: string, doc: DemoDocument): string {
   const body = doc.sections.map((s) => `${s.heading}\n${'-'.repeat(Math.min(60, s.heading.length))}\n\n${s.paragraphs.join('\n\n')}`).join('\n\n');
-  return `${title.toUpperCase()}\n${doc.kicker}\n\n${description}\n\n${body}\n`;
+  return `${title}\n${'='.repeat(title.length)}\n${doc.kicker}\n\n${description}\n\n${body}\n`;
 }
