@@ -40,8 +40,8 @@ describe('demo pictures', () => {
         if (diff < closest.diff) closest = { a: thumbs[i]!.slug, b: thumbs[j]!.slug, diff };
       }
     }
-    // Two renders of one scene differ by under 1; different scenes by tens.
-    expect(closest.diff, `${closest.a} and ${closest.b} look alike`).toBeGreaterThan(8);
+    // A picture scores 0 against itself; the closest two demo previews score about 17.
+    expect(closest.diff, `${closest.a} and ${closest.b} look alike`).toBeGreaterThan(12);
   });
 
   it('writes the smaller copies of each preview and a private full-resolution original for images', async () => {

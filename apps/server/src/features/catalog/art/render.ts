@@ -123,7 +123,7 @@ async function paperPage(title: string, description: string | null, doc: DemoDoc
     .extract({ left: 0, top: 0, width: text.width, height: Math.max(1, textH) })
     .png()
     .toBuffer();
-  const rule = `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><rect width="${w}" height="${band}" fill="${accent}"/><rect x="${margin}" y="${h - band * 2}" width="${w - margin * 2}" height="${Math.max(1, band / 4)}" fill="#d6d3d1"/></svg>`;
+  const rule = `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><rect width="${w}" height="${band}" fill="${accent}"/><rect x="${margin}" y="${Math.round(h * 0.95)}" width="${w - margin * 2}" height="${Math.max(1, Math.round(h * 0.003))}" fill="#d6d3d1"/></svg>`;
   return png(
     sharp({ create: { width: w, height: h, channels: 4, background: '#fffdf8' } }).composite([
       { input: Buffer.from(rule) },
@@ -139,9 +139,11 @@ async function documentPreview(work: DemoWork, width: number, height: number): P
   const accent = hsl(h0, 60, 38);
   const pageW = Math.round(width * 0.58);
   const r = rngFor(`desk:${work.slug}`);
-  const left = Math.round(width * (0.16 + r() * 0.08));
+  // Pages lie in different places, and every other one has a coloured header, so no two look alike.
+  const index = Math.max(0, demoWorks.filter((w) => w.kind === work.kind).indexOf(work));
+  const left = Math.round(width * ([0.08, 0.21, 0.34][index % 3]! + r() * 0.03));
   const top = Math.round(height * 0.07);
-  const page = await paperPage(work.title, work.description, doc, pageW, height - top, accent);
+  const page = await paperPage(work.title, work.description, doc, pageW, height - top, accent, index % 2 ? 0.11 : 0);
   const desk = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 960 720"><defs><linearGradient id="d" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="hsl(${h0} 35% 72%)"/><stop offset="1" stop-color="hsl(${(h0 + 30) % 360} 40% 48%)"/></linearGradient><filter id="s" x="-20%" y="-20%" width="140%" height="140%"><feGaussianBlur stdDeviation="14"/></filter></defs>
 <rect width="960" height="720" fill="url(#d)"/><circle cx="${Math.round(r() * 960)}" cy="${Math.round(r() * 720)}" r="${200 + Math.round(r() * 160)}" fill="hsl(${(h0 + 180) % 360} 50% 60%)" opacity="0.25"/>
 <g transform="rotate(${(3 + r() * 3).toFixed(1)} 480 360)"><rect x="${(left / width) * 960 + 40}" y="${(top / height) * 720 + 20}" width="${0.58 * 960}" height="760" fill="#000" opacity="0.35" filter="url(#s)"/><rect x="${(left / width) * 960 + 30}" y="${(top / height) * 720 + 10}" width="${0.58 * 960}" height="760" fill="#f5f1e8"/></g>
@@ -164,7 +166,12 @@ async function promptPreview(work: DemoWork, width: number, height: number): Pro
   const h0 = hue(work.slug);
   const sampleW = Math.round(width * 0.54);
   const sampleH = Math.round(height * 0.86);
-  const sx = Math.round(width * 0.04);
+  // Every other prompt has its card on the left, so prompts of one kind do not look alike.
+  const index = Math.max(0, demoWorks.filter((w) => w.kind === work.kind).indexOf(work));
+  const flip = index % 2 === 1;
+  const sampleX = flip ? 0.42 : 0.04;
+  const cardXf = flip ? 0.04 : 0.62;
+  const sx = Math.round(width * sampleX);
   const sy = Math.round(height * 0.07);
   const textSample = work.category !== null && TEXT_MODEL_CATEGORIES.includes(work.category);
   let sample: Buffer;
@@ -181,15 +188,15 @@ async function promptPreview(work: DemoWork, width: number, height: number): Pro
   const unrounded = sample;
   sample = await png(sharp(sample).composite([{ input: mask, blend: 'dest-in' }]));
 
-  const cardX = Math.round(width * 0.62);
+  const cardX = Math.round(width * cardXf);
   const cardW = Math.round(width * 0.34);
   const cardY = Math.round(height * 0.1);
   const cardH = Math.round(height * 0.8);
   const pad = Math.round(26 * s);
   const bg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 960 720"><defs><linearGradient id="b" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="hsl(${h0} 45% 14%)"/><stop offset="1" stop-color="hsl(${(h0 + 40) % 360} 50% 24%)"/></linearGradient><filter id="s" x="-20%" y="-20%" width="140%" height="140%"><feGaussianBlur stdDeviation="12"/></filter></defs>
-<rect width="960" height="720" fill="url(#b)"/><rect x="${38 + 8}" y="${50 + 12}" width="${0.54 * 960}" height="${0.86 * 720}" rx="18" fill="#000" opacity="0.5" filter="url(#s)"/>
-<rect x="${0.62 * 960 + 6}" y="${0.1 * 720 + 10}" width="${0.34 * 960}" height="${0.8 * 720}" rx="20" fill="#000" opacity="0.45" filter="url(#s)"/><rect x="${0.62 * 960}" y="${0.1 * 720}" width="${0.34 * 960}" height="${0.8 * 720}" rx="20" fill="#fbfaf7"/>
-<rect x="${0.62 * 960 + 26}" y="${0.1 * 720 + 26}" width="86" height="26" rx="13" fill="hsl(${h0} 55% 40%)"/></svg>`;
+<rect width="960" height="720" fill="url(#b)"/><rect x="${sampleX * 960 + 8}" y="${50 + 12}" width="${0.54 * 960}" height="${0.86 * 720}" rx="18" fill="#000" opacity="0.5" filter="url(#s)"/>
+<rect x="${cardXf * 960 + 6}" y="${0.1 * 720 + 10}" width="${0.34 * 960}" height="${0.8 * 720}" rx="20" fill="#000" opacity="0.45" filter="url(#s)"/><rect x="${cardXf * 960}" y="${0.1 * 720}" width="${0.34 * 960}" height="${0.8 * 720}" rx="20" fill="#fbfaf7"/>
+<rect x="${cardXf * 960 + 26}" y="${0.1 * 720 + 26}" width="112" height="32" rx="16" fill="hsl(${h0} 55% 40%)"/></svg>`;
 
   const words = promptTextFor(work).split(' ');
   const shown = words.slice(0, 6).join(' ');
@@ -210,7 +217,7 @@ async function promptPreview(work: DemoWork, width: number, height: number): Pro
     .blur(Math.max(0.3, 5 * s))
     .png()
     .toBuffer();
-  const tag = await renderText(`<span foreground="#ffffff" weight="bold">PROMPT</span>`, { width: 86 * s, size: 13 * s, font: 'mono', align: 'centre' });
+  const tag = await renderText(`<span foreground="#ffffff" weight="bold">PROMPT</span>`, { width: 112 * s, size: 17 * s, font: 'mono', align: 'centre' });
   const label = await renderText(`<span foreground="#ffffff" weight="bold">${textSample ? 'Sample answer' : 'Sample result'}</span>`, {
     width: 300 * s,
     size: 15 * s,
@@ -225,7 +232,11 @@ async function promptPreview(work: DemoWork, width: number, height: number): Pro
       { input: sample, left: sx, top: sy },
       { input: pill, left: sx + Math.round(14 * s), top: sy + Math.round(14 * s) },
       { input: label.data, left: sx + Math.round(26 * s), top: sy + Math.round(20 * s) },
-      { input: tag.data, left: cardX + Math.round(26 * s), top: cardY + Math.round(26 * s) + Math.max(0, Math.round((26 * s - tag.height) / 2)) },
+      {
+        input: tag.data,
+        left: cardX + Math.round(26 * s) + Math.max(0, Math.round((112 * s - tag.width) / 2)),
+        top: cardY + Math.round(26 * s) + Math.max(0, Math.round((32 * s - tag.height) / 2)),
+      },
       { input: blurred, left: cardX + pad, top: cardY + pad + Math.round(52 * s) },
       { input: await clip(head), left: cardX + pad, top: cardY + pad + Math.round(52 * s) },
     ]),
