@@ -89,4 +89,25 @@ describe('demo pictures', () => {
     expect(light).toBeGreaterThan(dark * 3);
     expect(dark).toBeGreaterThan(200);
   });
+
+  it('marks every preview subtly: the picture stays as it was, with a label in its lower right corner', async () => {
+    const work = demoWorks.find((w) => w.slug === 'harbour-at-dusk')!;
+    const { picture, files: made } = await renderWork(work, 'full', new Map());
+    const marked = made.find((f) => f.key === demoKeys(work).preview)!.data;
+    const grey = (img: Buffer) => sharp(img).resize(960, 720).greyscale().raw().toBuffer();
+    const [a, b] = await Promise.all([grey(picture), grey(marked)]);
+    const region = (x0: number, y0: number, x1: number, y1: number) => {
+      let sum = 0;
+      let n = 0;
+      for (let y = y0; y < y1; y++) {
+        for (let x = x0; x < x1; x++) {
+          sum += Math.abs(a[y * 960 + x]! - b[y * 960 + x]!);
+          n++;
+        }
+      }
+      return sum / n;
+    };
+    expect(region(0, 0, 960, 720)).toBeLessThan(6);
+    expect(region(760, 670, 950, 710)).toBeGreaterThan(region(0, 0, 960, 720) * 3);
+  });
 });
