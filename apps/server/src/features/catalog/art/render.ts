@@ -118,7 +118,9 @@ async function paperPage(title: string, description: string | null, doc: DemoDoc
   const margin = Math.round(w * 0.1);
   const text = await renderText(pageMarkup(title, description, doc, w, accent), { width: w - margin * 2, size: (15.5 * w) / 560, spacing: (6 * w) / 560 });
   const band = Math.max(1, Math.round(h * (header || 0.018)));
-  const textH = Math.min(text.height, h - margin - band);
+  const textTop = Math.round(margin * 0.8) + band;
+  // The text stops above the rule at the foot of the page.
+  const textH = Math.min(text.height, Math.round(h * 0.93) - textTop);
   const cropped = await sharp(text.data)
     .extract({ left: 0, top: 0, width: text.width, height: Math.max(1, textH) })
     .png()
@@ -127,13 +129,13 @@ async function paperPage(title: string, description: string | null, doc: DemoDoc
   return png(
     sharp({ create: { width: w, height: h, channels: 4, background: '#fffdf8' } }).composite([
       { input: Buffer.from(rule) },
-      { input: cropped, left: margin, top: Math.round(margin * 0.8) + band },
+      { input: cropped, left: margin, top: textTop },
     ]),
   );
 }
 
 /** A text's preview: its first page lying on a coloured desk, a second page behind it. */
-async function documentPreview(work: DemoWork, width: number, height: number): Promise<Buffer> {
+async function documentPreview(work: DemoWork, width: number, height: number): Promise<{ preview: Buffer; page: Buffer }> {
   const doc = demoDocuments[work.slug] ?? { kicker: 'Document', sections: [{ heading: work.title, paragraphs: [work.description] }] };
   const h0 = hue(work.slug);
   const accent = hsl(h0, 60, 38);
@@ -149,10 +151,15 @@ async function documentPreview(work: DemoWork, width: number, height: number): P
 <g transform="rotate(${(3 + r() * 3).toFixed(1)} 480 360)"><rect x="${(left / width) * 960 + 40}" y="${(top / height) * 720 + 20}" width="${0.58 * 960}" height="760" fill="#000" opacity="0.35" filter="url(#s)"/><rect x="${(left / width) * 960 + 30}" y="${(top / height) * 720 + 10}" width="${0.58 * 960}" height="760" fill="#f5f1e8"/></g>
 <rect x="${(left / width) * 960 + 10}" y="${(top / height) * 720 + 14}" width="${0.58 * 960}" height="760" fill="#000" opacity="0.45" filter="url(#s)"/></svg>`;
   const base = await sharp(Buffer.from(desk)).png().toBuffer();
-  return png(sharp(base).composite([{ input: page, left, top }, grain(width, height, work.slug, 14)]));
+  const preview = await png(sharp(base).composite([{ input: page, left, top }, grain(width, height, work.slug, 14)]));
+  return { preview, page };
 }
 
 const TEXT_MODEL_CATEGORIES = ['prompts/chatgpt'];
+
+function isDocument(slug: string): boolean {
+  return demoWorks.some((w) => w.slug === slug && w.kind === 'doc');
+}
 
 /** Whether a work's collage picture is a page of text (kept from its left edge when cropped). */
 function textSampled(slug: string): boolean {
@@ -277,7 +284,7 @@ async function packPreview(work: DemoWork, width: number, height: number, itemPi
     );
     const tile = await png(
       sharp(pic)
-        .resize(box.w, box.h, { fit: 'cover', position: textSampled(work.items[i]!) ? 'left top' : 'centre' })
+        .resize(box.w, box.h, { fit: 'cover', position: textSampled(work.items[i]!) ? 'left top' : isDocument(work.items[i]!) ? 'top' : 'centre' })
         .composite([{ input: mask, blend: 'dest-in' }]),
     );
     tiles.push({ input: tile, left: box.x, top: box.y });
@@ -304,7 +311,10 @@ export async function renderWork(work: DemoWork, size: SeedImageSize, itemPictur
     files.push({ visibility: 'private', key: keys.original!, data: original });
     picture = await png(sharp(original).resize(pw, ph));
   } else if (work.kind === 'doc') {
-    picture = await documentPreview(work, pw, ph);
+    const made = await documentPreview(work, pw, ph);
+    picture = made.preview;
+    // In a pack's collage, a text shows its first page.
+    collagePicture = made.page;
     const doc = demoDocuments[work.slug];
     const text = doc ? documentText(work.title, work.description, doc) : `${work.title}\n\n${work.description}\n`;
     files.push({ visibility: 'private', key: keys.original!, data: Buffer.from(text) });
