@@ -12,14 +12,22 @@ export function previewVariantKey(key: string, width: number): string {
 }
 
 /**
+ * The files of a preview under `key`: the WebP preview (at most PREVIEW_MAX_WIDTH wide) and its smaller
+ * copies, as storage keys with their bytes.
+ */
+export async function previewFiles(key: string, image: Buffer): Promise<Array<{ key: string; data: Buffer }>> {
+  if (!key.endsWith('.webp')) throw new Error(`A preview key must end in .webp: ${key}`);
+  const resize = (width: number) => sharp(image).resize({ width, withoutEnlargement: true }).webp({ quality: 78 }).toBuffer();
+  const [full, ...copies] = await Promise.all([resize(PREVIEW_MAX_WIDTH), ...PREVIEW_VARIANT_WIDTHS.map(resize)]);
+  return [{ key, data: full! }, ...PREVIEW_VARIANT_WIDTHS.map((w, i) => ({ key: previewVariantKey(key, w), data: copies[i]! }))];
+}
+
+/**
  * Writes a WebP preview under `key` (at most PREVIEW_MAX_WIDTH wide) and its smaller copies beside it.
  * Every product preview goes through here, which is what lets previewSrcSet name the copies.
  */
 export async function savePreview(storage: Storage, key: string, image: Buffer): Promise<void> {
-  if (!key.endsWith('.webp')) throw new Error(`A preview key must end in .webp: ${key}`);
-  const resize = (width: number) => sharp(image).resize({ width, withoutEnlargement: true }).webp({ quality: 78 }).toBuffer();
-  await storage.putPublic(key, await resize(PREVIEW_MAX_WIDTH));
-  for (const width of PREVIEW_VARIANT_WIDTHS) await storage.putPublic(previewVariantKey(key, width), await resize(width));
+  for (const file of await previewFiles(key, image)) await storage.putPublic(file.key, file.data);
 }
 
 /** The `srcset` of a preview saved by savePreview: each copy with its width. */

@@ -1,19 +1,12 @@
 import { inArray } from 'drizzle-orm';
 import { categories, packItems, products, productTags, tags, users } from '../../db/schema';
 import { demoAccounts, demoCategories, demoCreators, demoDocs, demoImages, demoPacks, demoPassword, demoPrompts } from '../../db/seed-content';
-import { renderArtwork, renderAvatar } from '../../db/seed-images';
 import type { Seeder } from '../../db/seeding';
 import { hashPassword } from '../../lib/passwords';
-import { savePreview } from '../../lib/previews';
+import { produceDemoFiles } from './art/cache';
+import { demoKeys, promptTextFor, slugify } from './art/works';
 
-export function slugify(text: string): string {
-  return text
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[^\w\s-]/g, '')
-    .trim()
-    .replace(/[\s_-]+/g, '-');
-}
+export { slugify };
 
 /** The store's category tree. */
 export const categoriesSeeder: Seeder = {
@@ -50,26 +43,19 @@ export const demoCatalogSeeder: Seeder = {
   name: 'demo-catalog',
   demo: true,
   async prepare({ storage, imageSize }) {
-    for (const person of people) {
-      await storage.putPublic(`avatars/demo/${person.nickname}-150.webp`, await renderAvatar(person.nickname, 150));
-      await storage.putPublic(`avatars/demo/${person.nickname}-300.webp`, await renderAvatar(person.nickname, 300));
-    }
-    for (const p of [...allProducts, ...demoPacks.map((p) => ({ ...p, kind: 'pack' as const }))]) {
-      const slug = slugify(p.title);
-      const art = await renderArtwork(slug, p.kind, imageSize);
-      await savePreview(storage, `products/${slug}/preview.webp`, art.preview);
-      if (art.original) await storage.putPrivate(`products/${slug}/original.png`, art.original);
-      if (p.kind === 'doc') await storage.putPrivate(`products/${slug}/${slug}.txt`, Buffer.from(`${p.title}\n\n${p.description}\n`));
-    }
+    // Previews, originals and avatars: copied from the build's pictures, or drawn now (tests, dev).
+    await produceDemoFiles(imageSize, async (f) => {
+      if (f.visibility === 'public') await storage.putPublic(f.key, f.data);
+      else await storage.putPrivate(f.key, f.data);
+    });
   },
   async run(tx) {
-    const demoHash = await hashPassword(demoPassword);
-    const lockedHash = await hashPassword(crypto.randomUUID() + crypto.randomUUID());
-    const userIds = new Map<string, number>();
-    for (const person of people) {
-      const [row] = await tx
-        .insert(users)
-        .values({
+    // Few statements, many rows each: a first start spends its time answering, not inserting.
+    const [demoHash, lockedHash] = await Promise.all([hashPassword(demoPassword), hashPassword(crypto.randomUUID() + crypto.randomUUID())]);
+    const userRows = await tx
+      .insert(users)
+      .values(
+        people.map((person) => ({
           email: person.email,
           passwordHash: person.canSignIn ? demoHash : lockedHash,
           name: person.name,
@@ -81,10 +67,10 @@ export const demoCatalogSeeder: Seeder = {
           role: person.role,
           avatarPath: `avatars/demo/${person.nickname}-150.webp`,
           emailVerifiedAt: new Date(),
-        })
-        .returning({ id: users.id });
-      userIds.set(person.nickname, row!.id);
-    }
+        })),
+      )
+      .returning({ id: users.id, nickname: users.nickname });
+    const userIds = new Map(userRows.map((u) => [u.nickname, u.id]));
 
     const categoryRows = await tx
       .select({ id: categories.id, url: categories.url })
@@ -97,63 +83,73 @@ export const demoCatalogSeeder: Seeder = {
       );
     const categoryIds = new Map(categoryRows.map((c) => [c.url, c.id]));
 
-    const tagIds = new Map<string, number>();
-    async function tagId(name: string) {
-      const known = tagIds.get(name);
-      if (known) return known;
-      const [row] = await tx.insert(tags).values({ name }).returning({ id: tags.id });
-      tagIds.set(name, row!.id);
-      return row!.id;
-    }
+    // Tags in the order they first appear, as one insert.
+    const tagNames = [...new Set([...allProducts.flatMap((p) => p.tags), ...demoPacks.flatMap((p) => p.tags)])];
+    const tagRows = await tx
+      .insert(tags)
+      .values(tagNames.map((name) => ({ name })))
+      .returning({ id: tags.id, name: tags.name });
+    const tagIds = new Map(tagRows.map((t) => [t.name, t.id]));
 
     const authors = ['sofia', 'leohart', 'mirachen', 'tomasweber'];
-    const productIds = new Map<string, number>();
     const start = Date.now() - allProducts.length * 36 * 3600 * 1000;
-    for (const [i, p] of allProducts.entries()) {
-      const slug = slugify(p.title);
-      const author = p.kind === 'doc' ? (i % 2 ? 'leohart' : 'sofia') : authors[i % authors.length]!;
-      const [row] = await tx
-        .insert(products)
-        .values({
-          slug,
-          title: p.title,
-          description: p.description,
-          productType: p.kind,
-          categoryId: categoryIds.get(p.category) ?? null,
-          authorId: userIds.get(author)!,
-          priceMinor: p.price,
-          previewPath: `products/${slug}/preview.webp`,
-          originalPath: p.kind === 'image' ? `products/${slug}/original.png` : p.kind === 'doc' ? `products/${slug}/${slug}.txt` : null,
-          originalName: p.kind === 'image' ? `${slug}.png` : p.kind === 'doc' ? `${slug}.txt` : null,
-          promptText: p.kind === 'prompt' ? `${p.description} Style: ${p.tags.join(', ')}. --ar 4:3 --quality 2` : null,
-          popularity: (i * 37) % 101,
-          createdAt: new Date(start + i * 36 * 3600 * 1000),
-        })
-        .returning({ id: products.id });
-      productIds.set(p.title, row!.id);
-      for (const t of p.tags) await tx.insert(productTags).values({ productId: row!.id, tagId: await tagId(t) });
-    }
+    const productRows = await tx
+      .insert(products)
+      .values(
+        allProducts.map((p, i) => {
+          const slug = slugify(p.title);
+          const author = p.kind === 'doc' ? (i % 2 ? 'leohart' : 'sofia') : authors[i % authors.length]!;
+          const keys = demoKeys({ slug, kind: p.kind });
+          return {
+            slug,
+            title: p.title,
+            description: p.description,
+            productType: p.kind,
+            categoryId: categoryIds.get(p.category) ?? null,
+            authorId: userIds.get(author)!,
+            priceMinor: p.price,
+            previewPath: keys.preview,
+            originalPath: keys.original,
+            originalName: keys.originalName,
+            promptText: p.kind === 'prompt' ? promptTextFor(p) : null,
+            popularity: (i * 37) % 101,
+            createdAt: new Date(start + i * 36 * 3600 * 1000),
+          };
+        }),
+      )
+      .returning({ id: products.id, slug: products.slug });
+    const productIds = new Map(productRows.map((r) => [r.slug, r.id]));
 
-    for (const [i, pack] of demoPacks.entries()) {
-      const slug = slugify(pack.title);
-      const [row] = await tx
-        .insert(products)
-        .values({
-          slug,
-          title: pack.title,
-          description: pack.description,
-          productType: 'pack',
-          categoryId: null,
-          authorId: userIds.get(i === 1 ? 'leohart' : 'sofia')!,
-          priceMinor: pack.price,
-          previewPath: `products/${slug}/preview.webp`,
-          popularity: 50 + i,
-        })
-        .returning({ id: products.id });
-      for (const [position, title] of pack.items.entries()) {
-        await tx.insert(packItems).values({ packId: row!.id, productId: productIds.get(title)!, position });
-      }
-      for (const t of pack.tags) await tx.insert(productTags).values({ productId: row!.id, tagId: await tagId(t) });
-    }
+    const packRows = await tx
+      .insert(products)
+      .values(
+        demoPacks.map((pack, i) => {
+          const slug = slugify(pack.title);
+          return {
+            slug,
+            title: pack.title,
+            description: pack.description,
+            productType: 'pack' as const,
+            categoryId: null,
+            authorId: userIds.get(i === 1 ? 'leohart' : 'sofia')!,
+            priceMinor: pack.price,
+            previewPath: demoKeys({ slug, kind: 'pack' }).preview,
+            popularity: 50 + i,
+          };
+        }),
+      )
+      .returning({ id: products.id, slug: products.slug });
+    for (const r of packRows) productIds.set(r.slug, r.id);
+
+    await tx
+      .insert(packItems)
+      .values(
+        demoPacks.flatMap((pack) =>
+          pack.items.map((title, position) => ({ packId: productIds.get(slugify(pack.title))!, productId: productIds.get(slugify(title))!, position })),
+        ),
+      );
+    await tx
+      .insert(productTags)
+      .values([...allProducts, ...demoPacks].flatMap((p) => p.tags.map((t) => ({ productId: productIds.get(slugify(p.title))!, tagId: tagIds.get(t)! }))));
   },
 };

@@ -1,0 +1,92 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseUrl, launch, open, screenshot } from './browser';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(() => browser?.close());
+
+type Shown = { src: string; width: number; complete: boolean };
+type PageGlobals = {
+  document: {
+    querySelectorAll(s: string): ArrayLike<{ currentSrc: string; src: string; naturalWidth: number; complete: boolean; loading: string }>;
+    scrollingElement: { scrollHeight: number };
+  };
+  scrollTo(x: number, y: number): void;
+  innerHeight: number;
+};
+
+/**
+ * Asks for every picture in main at once (the ones a carousel keeps off screen too), scrolls through the
+ * page, then waits until each has loaded or failed.
+ */
+async function loadAllPictures(page: Page): Promise<Shown[]> {
+  await page.evaluate(() => {
+    for (const img of Array.from((globalThis as unknown as PageGlobals).document.querySelectorAll('main img'))) img.loading = 'eager';
+  });
+  const height = await page.evaluate(() => (globalThis as unknown as PageGlobals).document.scrollingElement.scrollHeight);
+  const step = await page.evaluate(() => (globalThis as unknown as PageGlobals).innerHeight);
+  for (let y = 0; y < height; y += step) {
+    await page.evaluate((to) => (globalThis as unknown as PageGlobals).scrollTo(0, to), y);
+    await page.waitForTimeout(80);
+  }
+  await page.evaluate(() => (globalThis as unknown as PageGlobals).scrollTo(0, 0));
+  await page.waitForFunction(
+    () => Array.from((globalThis as unknown as PageGlobals).document.querySelectorAll('main img')).every((img) => img.complete),
+    undefined,
+    {
+      timeout: 15_000,
+    },
+  );
+  return page.evaluate(() =>
+    Array.from((globalThis as unknown as PageGlobals).document.querySelectorAll('main img')).map((img) => ({
+      src: img.currentSrc || img.src,
+      width: img.naturalWidth,
+      complete: img.complete,
+    })),
+  );
+}
+
+const viewports = [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'mobile', width: 375, height: 740 },
+] as const;
+
+describe('the demo works are visible', () => {
+  const pages: Array<{ name: string; path: () => Promise<string>; previews: number; heading?: RegExp }> = [
+    { name: 'home', path: async () => '/', previews: 4 },
+    { name: 'shop', path: async () => '/products', previews: 6 },
+    { name: 'image-product', path: async () => '/products/aurora-over-fjords', previews: 1, heading: /Aurora Over Fjords/ },
+    { name: 'prompt-product', path: async () => '/products/cinematic-portrait-prompt', previews: 1, heading: /Cinematic Portrait Prompt/ },
+    { name: 'text-product', path: async () => '/products/guide-to-sourdough', previews: 1, heading: /Guide to Sourdough/ },
+    { name: 'pack', path: async () => '/packs/night-lights-collection', previews: 1, heading: /Night Lights Collection/ },
+    { name: 'profile', path: async () => '/profile/sofia', previews: 0, heading: /Sofia/ },
+  ];
+
+  for (const vp of viewports) {
+    for (const p of pages) {
+      it(`${p.name} at ${vp.width} px shows its pictures, decoded`, async () => {
+        const context = await browser.newContext({ viewport: { width: vp.width, height: vp.height } });
+        await context.addCookies([{ name: 'cookie_consent', value: 'essential', url: baseUrl() }]);
+        const page = await context.newPage();
+        const failed: string[] = [];
+        page.on('response', (res) => {
+          if (res.url().includes('/storage/') && res.status() >= 400) failed.push(`${res.status()} ${res.url()}`);
+        });
+        await open(page, `${baseUrl()}${await p.path()}`);
+        if (p.heading) await page.getByRole('heading', { level: 1, name: p.heading }).waitFor();
+        else await page.locator('main img').first().waitFor();
+        const shown = await loadAllPictures(page);
+        const broken = shown.filter((img) => img.width === 0);
+        expect(broken, 'pictures that did not decode').toEqual([]);
+        expect(failed).toEqual([]);
+        expect(shown.filter((img) => img.src.includes('/storage/products/')).length).toBeGreaterThanOrEqual(p.previews);
+        if (p.previews === 0) expect(shown.length).toBeGreaterThan(0);
+        await screenshot(page, `pictures-${p.name}-${vp.width}`);
+        await context.close();
+      }, 60_000);
+    }
+  }
+});
