@@ -1,9 +1,11 @@
 /** The ledger's public face: other features import only this. */
 export { balanceAnswer } from './balance';
-export { type CommerceSettings, commissionOf, getCommerceSettings } from './commerce-settings';
+export { type CommerceSettings, commerceSettingsOf, commissionOf, getCommerceSettings } from './commerce-settings';
 export {
   accountIds,
   balanceOf,
+  type ChargeRow,
+  chargeStatement,
   checkLedger,
   clearingAccountCode,
   InsufficientFunds,
@@ -11,11 +13,14 @@ export {
   openTransfer,
   PLATFORM_REVENUE,
   postTransfer,
+  refusalOf,
   systemAccountId,
+  systemAccountIdSql,
   type TransferLine,
   totalUserBalances,
   transfer,
   userAccountId,
+  userAccountIdSql,
 } from './ledger';
 export { ledgerRoutes } from './ledger.routes';
 export { commerceSettingsSeeder } from './ledger.seed';

@@ -143,6 +143,9 @@ describe('purchases', () => {
     expect(typeof history[0].created_at).toBe('number');
     expect(history[0].items[0]).toMatchObject({ product_type: expect.any(String), seller: { nickname: expect.any(String) } });
     expect(history[0].items[0].info.tags.every((tag: { name: string }) => typeof tag.name === 'string')).toBe(true);
+    // The purchase answers with the order exactly as the history shows it (built from what was written).
+    expect(history[0]).toEqual(order);
+    expect(history[1]).toEqual(p.json().payload.order);
     const usd = (await b.client.get('/api/purchase/history?currency=USD')).json().payload;
     expect(usd[0]).toMatchObject({ currencyCode: 'USD', amount: Math.round(Number(pack!.priceMinor) * 1.08) / 100 });
   });
