@@ -11,6 +11,18 @@ import { ledgerAccounts, ledgerEntries, ledgerTransactions } from '../../db/sche
 
 /** System accounts. Clearing mirrors the money a provider collected for us, so it runs negative. */
 export const PLATFORM_REVENUE = 'platform:revenue';
+
+/**
+ * Sales credit the platform's revenue through this many accounts of kind `platform_revenue` (the
+ * first is PLATFORM_REVENUE itself), chosen by the buyer: one revenue row locked by every sale until
+ * its commit would make all purchases wait on each other's disk flush. The platform's revenue is the
+ * sum of these accounts (`platformRevenueMinor`).
+ */
+export const REVENUE_SHARDS = 8;
+export const revenueAccountCode = (shard: number) => (shard % REVENUE_SHARDS === 0 ? PLATFORM_REVENUE : `${PLATFORM_REVENUE}:${shard % REVENUE_SHARDS}`);
+/** The revenue account a buyer's purchases credit (a buyer's own purchases wait on each other anyway, on the buyer's account). */
+export const salesRevenueCode = (buyerId: number) => revenueAccountCode(buyerId);
+const isRevenueCode = (code: string) => code === PLATFORM_REVENUE || code.startsWith(`${PLATFORM_REVENUE}:`);
 export const clearingAccountCode = (provider: string) => `clearing:${provider}`;
 
 export type TransferLine = { accountId: number; amountMinor: number };
@@ -39,7 +51,7 @@ export async function userAccountId(db: Db, userId: number): Promise<number> {
 export async function systemAccountId(db: Db, code: string): Promise<number> {
   const [found] = await db.select({ id: ledgerAccounts.id }).from(ledgerAccounts).where(eq(ledgerAccounts.code, code)).limit(1);
   if (found) return found.id;
-  const kind = code === PLATFORM_REVENUE ? 'platform_revenue' : 'provider_clearing';
+  const kind = isRevenueCode(code) ? 'platform_revenue' : 'provider_clearing';
   await db
     .insert(ledgerAccounts)
     .values({ kind, code, allowNegative: kind === 'provider_clearing' })
@@ -247,6 +259,15 @@ export async function checkLedger(db: Db): Promise<LedgerCheck> {
     driftedAccounts: drifted.map((r) => Number(r.id)),
     totalMinor: Number(total?.total ?? 0),
   };
+}
+
+/** The platform's revenue: the sum of its revenue accounts (see REVENUE_SHARDS). */
+export async function platformRevenueMinor(db: Db): Promise<number> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${ledgerAccounts.balanceMinor}), 0)` })
+    .from(ledgerAccounts)
+    .where(eq(ledgerAccounts.kind, 'platform_revenue'));
+  return Number(row?.total ?? 0);
 }
 
 /** Sum of all user balances (tests and the bench compare it to deposits minus what was spent). */

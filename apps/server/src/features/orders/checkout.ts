@@ -10,8 +10,8 @@ import {
   chargeStatement,
   commissionOf,
   InsufficientFunds,
-  PLATFORM_REVENUE,
   refusalOf,
+  salesRevenueCode,
   systemAccountIdSql,
   type TransferLine,
   userAccountIdSql,
@@ -77,7 +77,7 @@ export async function loadSellables(db: Db, ids: number[], buyerId?: number) {
         : sql<null>`null`,
       authorAccountId: forBuyer ? sql<number | null>`${userAccountIdSql(sql`${products.authorId}`)}` : sql<null>`null`,
       buyerAccountId: forBuyer ? sql<number | null>`${userAccountIdSql(buyerId)}` : sql<null>`null`,
-      revenueAccountId: forBuyer ? sql<number | null>`${systemAccountIdSql(PLATFORM_REVENUE)}` : sql<null>`null`,
+      revenueAccountId: forBuyer ? sql<number | null>`${systemAccountIdSql(salesRevenueCode(buyerId ?? 0))}` : sql<null>`null`,
     })
     .from(products)
     .innerJoin(users, eq(users.id, products.authorId))
@@ -132,9 +132,9 @@ function allocate(totalMinor: number, weights: number[]): number[] {
  * Two statements: one reads what is bought (with what the buyer owns and the ledger accounts), then
  * one locks the accounts in id order, checks the balance, and only if the money may move writes the
  * journal, the order, its items, what the buyer now owns, the receipt job, and takes the products out
- * of the cart. Every sale credits the one platform revenue account, whose lock (held until commit)
- * serialises concurrent purchases: that statement is the last before the commit, and without a
- * caller's transaction it commits by itself, so the lock is never held across a round trip.
+ * of the cart. Accounts stay locked until commit, and a sale's are shared with other sales (the author,
+ * the buyer's revenue account): that statement is the last before the commit, and without a caller's
+ * transaction it commits by itself, so the locks are never held across a round trip.
  */
 export async function purchaseProducts(
   tx: Db,
@@ -167,9 +167,9 @@ export async function purchaseProducts(
   let revenue = sample.revenueAccountId;
   const authorAccount = new Map(bought.map((p) => [p.authorId, p.authorAccountId]));
   if (buyerAccount === null || revenue === null || [...authorAccount.values()].some((a) => a === null)) {
-    const accounts = await accountIds(tx, { userIds: [buyerId, ...bought.map((p) => p.authorId)], codes: [PLATFORM_REVENUE] });
+    const accounts = await accountIds(tx, { userIds: [buyerId, ...bought.map((p) => p.authorId)], codes: [salesRevenueCode(buyerId)] });
     buyerAccount = accounts.byUser.get(buyerId)!;
-    revenue = accounts.byCode.get(PLATFORM_REVENUE)!;
+    revenue = accounts.byCode.get(salesRevenueCode(buyerId))!;
     for (const p of bought) authorAccount.set(p.authorId, accounts.byUser.get(p.authorId)!);
   }
   const total = bought.reduce((s, p) => s + p.priceMinor, 0);
