@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { convertMinor, formatPrice, minorToAmount, type Order, type ProductType } from '@atelier/shared';
-import { asc, eq, inArray, sql } from 'drizzle-orm';
+import { asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { packItems, products, userProducts, users } from '../../db/schema';
 import { validationError } from '../../lib/app-error';
@@ -81,7 +82,10 @@ export async function loadSellables(db: Db, ids: number[], buyerId?: number) {
     })
     .from(products)
     .innerJoin(users, eq(users.id, products.authorId))
-    .where(inArray(products.id, ids));
+    .where(inArray(products.id, ids))
+    // A named statement is parsed and planned once per connection on PostgreSQL; its text depends only on this shape.
+    .prepare(`sellables_${forBuyer ? 'buyer' : 'any'}_${ids.length}`)
+    .execute();
   const id = (v: unknown) => (v == null ? null : Number(v));
   return rows.map((r) => ({
     ...r,
@@ -102,6 +106,21 @@ export async function saleProblem(db: Db, buyerId: number, product: Awaited<Retu
   const owned = product.owned ?? (await ownedAmong(db, buyerId, [product.id])).has(product.id);
   if (owned) return MESSAGES.owned;
   return null;
+}
+
+/**
+ * Runs a statement as a named prepared statement, so PostgreSQL parses and plans it once per
+ * connection for each distinct text (the name carries a hash of it); PGlite runs it as usual.
+ * Drizzle has no public call for a named raw statement: this is what `db.execute` does, plus the name.
+ */
+async function executeNamed(db: Db, prefix: string, statement: SQL): Promise<unknown> {
+  const internal = db as unknown as {
+    dialect: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } };
+    session: { prepareQuery(query: { sql: string; params: unknown[] }, fields: undefined, name: string, arrayMode: boolean): { execute(): Promise<unknown> } };
+  };
+  const query = internal.dialect.sqlToQuery(statement);
+  const name = `${prefix}_${createHash('sha1').update(query.sql).digest('hex').slice(0, 20)}`;
+  return internal.session.prepareQuery(query, undefined, name, false).execute();
 }
 
 function isUniqueViolation(err: unknown, constraint: string): boolean {
@@ -283,7 +302,7 @@ export async function purchaseProducts(
     select (select id from o) as order_id, (select created_s from o) as created_s, (select count(*) from written) as written, (select n from done) as done`;
   let result: { order_id: string | number | null; created_s: string | number | null; written: string | number }[];
   try {
-    result = ((await tx.execute(statement)) as unknown as { rows: typeof result }).rows;
+    result = ((await executeNamed(tx, 'purchase', statement)) as { rows: typeof result }).rows;
   } catch (err) {
     if (isUniqueViolation(err, 'user_products_pk')) throw validationError({ [field]: MESSAGES.owned });
     const refused = refusalOf(err);
