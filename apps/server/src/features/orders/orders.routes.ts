@@ -4,7 +4,6 @@ import {
   buyPackInput,
   buyPromptInput,
   downloadQuery,
-  type Order,
   okEnvelope,
   order as orderSchema,
   ownedQuery,
