@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { and, asc, eq, inArray, like, sql } from 'drizzle-orm';
+import { and, asc, inArray, like, sql } from 'drizzle-orm';
 import { buildApp } from '../../apps/server/src/app';
 import { loadConfig } from '../../apps/server/src/config';
 import type { Db } from '../../apps/server/src/db/client';
@@ -12,7 +12,7 @@ import { ledgerAccounts, orders, products, userProducts, users } from '../../app
 import {
   checkLedger,
   clearingAccountCode,
-  PLATFORM_REVENUE,
+  platformRevenueMinor,
   systemAccountId,
   totalUserBalances,
   transfer,
@@ -79,11 +79,9 @@ async function fund(db: Db, userId: number, minor: number) {
   });
 }
 
-/** Money held by users (buyers and authors) plus platform revenue: only deposits may change it. */
+/** Money held by users (buyers and authors) plus platform revenue (all its accounts): only deposits may change it. */
 async function heldMinor(db: Db): Promise<number> {
-  const revenue = await systemAccountId(db, PLATFORM_REVENUE);
-  const [row] = await db.select({ b: ledgerAccounts.balanceMinor }).from(ledgerAccounts).where(eq(ledgerAccounts.id, revenue));
-  return (await totalUserBalances(db)) + Number(row?.b ?? 0);
+  return (await totalUserBalances(db)) + (await platformRevenueMinor(db));
 }
 
 /**

@@ -1,7 +1,7 @@
 import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { ledgerAccounts, products, users } from '../src/db/schema';
-import { clearingAccountCode, PLATFORM_REVENUE, systemAccountId, transfer, userAccountId } from '../src/features/ledger';
+import { clearingAccountCode, platformRevenueMinor, systemAccountId, transfer, userAccountId } from '../src/features/ledger';
 
 export async function userIdByEmail(app: FastifyInstance, email: string): Promise<number> {
   const [u] = await app.db
@@ -31,10 +31,9 @@ export async function balanceMinor(app: FastifyInstance, userId: number): Promis
   return row ? Number(row.b) : 0;
 }
 
+/** The platform's revenue: the sum of its revenue accounts (sales spread over several, see REVENUE_SHARDS). */
 export async function revenueMinor(app: FastifyInstance): Promise<number> {
-  const id = await systemAccountId(app.db, PLATFORM_REVENUE);
-  const [row] = await app.db.select({ b: ledgerAccounts.balanceMinor }).from(ledgerAccounts).where(eq(ledgerAccounts.id, id));
-  return Number(row!.b);
+  return platformRevenueMinor(app.db);
 }
 
 /** Published seeded products of a type, oldest first (the seed's own order). */

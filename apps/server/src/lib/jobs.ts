@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
 import { jobs } from '../db/schema';
@@ -53,6 +53,15 @@ export async function enqueue(db: Db, name: string, payload: unknown = {}, opts:
     .onConflictDoNothing({ target: [jobs.name, jobs.singletonKey], where: sql`state in ('pending', 'running')` })
     .returning({ id: jobs.id });
   return rows[0]?.id ?? null;
+}
+
+/**
+ * The SQL that enqueues one job per row of `from` (a CTE of the caller's statement), its payload an
+ * expression over that row: for a caller that writes a job in the same statement as the rows it is
+ * about (a purchase's receipt), so it costs no round trip of its own. Same rules as `enqueue`.
+ */
+export function enqueueSql(name: string, payload: SQL, from: SQL): SQL {
+  return sql`insert into jobs (name, payload, run_at) select ${name}, ${payload}, now() from ${from} returning id`;
 }
 
 /** Finished jobs are kept this long for inspection, then deleted; failed ones stay until someone looks. */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../../../test/accounts';
 import { balanceMinor, fund, seededProducts, userIdByEmail } from '../../../test/commerce';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
-import { products } from '../../db/schema';
+import { packItems, products } from '../../db/schema';
 import { checkLedger } from '../ledger';
 
 let t: TestApp;
@@ -123,6 +123,42 @@ describe('cart', () => {
     const replay = await b.client.post('/api/cart/purchase', undefined, { 'idempotency-key': 'cart-1' });
     expect(replay.json()).toEqual(paid.json());
     expect((await b.client.get('/api/purchase/history')).json().payload).toHaveLength(1);
+    expect(await checkLedger(t.app.db)).toEqual({ unbalancedTransactions: [], driftedAccounts: [], totalMinor: 0 });
+  });
+
+  it('a cart holding a pack and one of its items buys both once; a pack whose item was bought before is still sold', async () => {
+    const packs = await seededProducts(t.app, 'pack');
+    const withContents = [];
+    for (const p of packs) {
+      const contents = await t.app.db.select().from(packItems).where(eq(packItems.packId, p.id));
+      if (contents.length >= 1) withContents.push({ pack: p, contents });
+    }
+    expect(withContents.length).toBeGreaterThan(0);
+    const { pack, contents } = withContents[0]!;
+    const [item] = await t.app.db.select().from(products).where(eq(products.id, contents[0]!.productId));
+    const total = Number(pack.priceMinor) + Number(item!.priceMinor);
+
+    // Pack and its item in one cart: one order, the item owned once, the money moved once.
+    const b = await buyer();
+    await fund(t.app, b.id, total);
+    expect((await b.client.post('/api/cart/items', { product_type: 'pack', product_id: pack.id })).statusCode).toBe(200);
+    expect((await b.client.post('/api/cart/items', { product_type: item!.productType, product_id: item!.id })).statusCode).toBe(200);
+    const paid = await b.client.post('/api/cart/purchase');
+    expect(paid.statusCode).toBe(200);
+    expect(paid.json().payload.order.amount).toBe(total / 100);
+    expect(await balanceMinor(t.app, b.id)).toBe(0);
+    expect((await b.client.get('/api/cart')).json().payload.items).toEqual([]);
+
+    // The item alone first, then the pack that contains it.
+    const c = await buyer();
+    await fund(t.app, c.id, total);
+    expect((await c.client.post('/api/purchase/buy', { item_id: item!.id })).statusCode).toBe(item!.productType === 'prompt' ? 422 : 200);
+    if (item!.productType === 'prompt') expect((await c.client.post('/api/purchase/prompt', { prompt_id: item!.id })).statusCode).toBe(200);
+    const packPaid = await c.client.post('/api/purchase/pack', { pack_id: pack.id });
+    expect(packPaid.statusCode).toBe(200);
+    expect(await balanceMinor(t.app, c.id)).toBe(0);
+    const owned = await c.client.get(`/api/purchase/owned?product_id=${item!.id}`);
+    expect(owned.json().payload.owned).toBe(true);
     expect(await checkLedger(t.app.db)).toEqual({ unbalancedTransactions: [], driftedAccounts: [], totalMinor: 0 });
   });
 });

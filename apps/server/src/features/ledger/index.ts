@@ -1,21 +1,30 @@
 /** The ledger's public face: other features import only this. */
 export { balanceAnswer } from './balance';
-export { type CommerceSettings, commissionOf, getCommerceSettings } from './commerce-settings';
+export { type CommerceSettings, commerceSettingsOf, commissionOf, getCommerceSettings } from './commerce-settings';
 export {
   accountIds,
   balanceOf,
+  type ChargeRow,
+  chargeStatement,
   checkLedger,
   clearingAccountCode,
   InsufficientFunds,
   type LedgerCheck,
   openTransfer,
   PLATFORM_REVENUE,
+  platformRevenueMinor,
   postTransfer,
+  REVENUE_SHARDS,
+  refusalOf,
+  revenueAccountCode,
+  salesRevenueCode,
   systemAccountId,
+  systemAccountIdSql,
   type TransferLine,
   totalUserBalances,
   transfer,
   userAccountId,
+  userAccountIdSql,
 } from './ledger';
 export { ledgerRoutes } from './ledger.routes';
 export { commerceSettingsSeeder } from './ledger.seed';

@@ -1,4 +1,4 @@
-import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { ledgerAccounts, ledgerEntries, ledgerTransactions } from '../../db/schema';
 
@@ -11,6 +11,18 @@ import { ledgerAccounts, ledgerEntries, ledgerTransactions } from '../../db/sche
 
 /** System accounts. Clearing mirrors the money a provider collected for us, so it runs negative. */
 export const PLATFORM_REVENUE = 'platform:revenue';
+
+/**
+ * Sales credit the platform's revenue through this many accounts of kind `platform_revenue` (the
+ * first is PLATFORM_REVENUE itself), chosen by the buyer: one revenue row locked by every sale until
+ * its commit would make all purchases wait on each other's disk flush. The platform's revenue is the
+ * sum of these accounts (`platformRevenueMinor`).
+ */
+export const REVENUE_SHARDS = 8;
+export const revenueAccountCode = (shard: number) => (shard % REVENUE_SHARDS === 0 ? PLATFORM_REVENUE : `${PLATFORM_REVENUE}:${shard % REVENUE_SHARDS}`);
+/** The revenue account a buyer's purchases credit (a buyer's own purchases wait on each other anyway, on the buyer's account). */
+export const salesRevenueCode = (buyerId: number) => revenueAccountCode(buyerId);
+const isRevenueCode = (code: string) => code === PLATFORM_REVENUE || code.startsWith(`${PLATFORM_REVENUE}:`);
 export const clearingAccountCode = (provider: string) => `clearing:${provider}`;
 
 export type TransferLine = { accountId: number; amountMinor: number };
@@ -39,7 +51,7 @@ export async function userAccountId(db: Db, userId: number): Promise<number> {
 export async function systemAccountId(db: Db, code: string): Promise<number> {
   const [found] = await db.select({ id: ledgerAccounts.id }).from(ledgerAccounts).where(eq(ledgerAccounts.code, code)).limit(1);
   if (found) return found.id;
-  const kind = code === PLATFORM_REVENUE ? 'platform_revenue' : 'provider_clearing';
+  const kind = isRevenueCode(code) ? 'platform_revenue' : 'provider_clearing';
   await db
     .insert(ledgerAccounts)
     .values({ kind, code, allowNegative: kind === 'provider_clearing' })
@@ -47,6 +59,11 @@ export async function systemAccountId(db: Db, code: string): Promise<number> {
   const [row] = await db.select({ id: ledgerAccounts.id }).from(ledgerAccounts).where(eq(ledgerAccounts.code, code)).limit(1);
   return row!.id;
 }
+
+/** A user's balance account id as a scalar subquery (null before the account exists), to be read with other rows. */
+export const userAccountIdSql = (userId: number | SQL) => sql`(select id from ledger_accounts where user_id = ${userId})`;
+/** A system account's id as a scalar subquery (null before it exists). */
+export const systemAccountIdSql = (code: string) => sql`(select id from ledger_accounts where code = ${code})`;
 
 /** Several accounts in one query: users' balance accounts by user id, system accounts by code, each created on first use. */
 export async function accountIds(db: Db, opts: { userIds: number[]; codes: string[] }): Promise<{ byUser: Map<number, number>; byCode: Map<string, number> }> {
@@ -128,25 +145,24 @@ export async function openTransfer(tx: Db, opts: { reason: string; idempotency?:
 }
 
 /**
- * The second half: locks the accounts (in id order), checks no non-negative account goes below zero
- * (InsufficientFunds), and writes the entries, all in one statement, so the locks, held until commit,
- * cost one round trip less. A caller whose sales all touch one shared account (platform revenue) calls
- * this last, just before it commits.
+ * The SQL of a transfer's second half, for a caller that writes its own records in the same
+ * statement (a purchase: its order rows are written only when the money may move). `ctes` lock the
+ * accounts in id order (`locked`) and check each line (`checked`); `allowed` is true when every
+ * account exists and none would go below zero; `entries(transactionId)` writes the journal entries
+ * (their trigger then moves the cached balances of the locked rows); `result` reports per line, and
+ * `verify` turns that report into InsufficientFunds or an error, as postTransfer does.
  */
-export async function postTransfer(tx: Db, transactionId: number, lines: TransferLine[]): Promise<void> {
+export function chargeStatement(lines: TransferLine[], opts: { after?: SQL } = {}) {
   const normalized = normalizeLines(lines);
   const merged = [...normalized].sort((a, b) => a.accountId - b.accountId);
-  if (!merged.length) return;
   const bigints = (values: number[]) =>
     sql`array[${sql.join(
       values.map((v) => sql`${v}`),
       sql`, `,
     )}]::bigint[]`;
-  // `locked` takes the row locks in id order; the entries are written only when every account exists
-  // and none would go below zero; their trigger then moves the cached balances of the locked rows.
-  const result = await tx.execute(sql`
-    with lines as (
+  const ctes = sql`lines as (
       select * from unnest(${bigints(merged.map((l) => l.accountId))}, ${bigints(merged.map((l) => l.amountMinor))}) as l(account_id, amount_minor)
+      ${opts.after ? sql`where ${opts.after}` : sql``}
     ),
     locked as materialized (
       select id, balance_minor, allow_negative from ledger_accounts where id in (select account_id from lines) order by id for update
@@ -156,25 +172,65 @@ export async function postTransfer(tx: Db, transactionId: number, lines: Transfe
              coalesce(k.balance_minor + l.amount_minor < 0 and not k.allow_negative, false) as short,
              k.balance_minor + l.amount_minor as after
       from lines l left join locked k on k.id = l.account_id
-    ),
-    written as (
-      insert into ledger_entries (transaction_id, account_id, amount_minor)
+    )`;
+  const allowed = sql`((select count(*) from locked) = ${merged.length} and not exists (select 1 from checked where short or not known))`;
+  const entries = (transactionId: SQL) => sql`insert into ledger_entries (transaction_id, account_id, amount_minor)
       select ${transactionId}, account_id, amount_minor from checked
-      where (select count(*) from locked) = ${merged.length} and not exists (select 1 from checked where short or not known)
+      where ${allowed}
       order by account_id
-      returning account_id
-    )
-    select account_id, known, short, after, (select count(*) from locked) as locked, (select count(*) from written) as written from checked`);
-  const rows = (
-    result as unknown as { rows: { account_id: string | number; known: boolean; short: boolean; after: string | number | null; written: string | number }[] }
-  ).rows;
-  if (rows.some((r) => !r.known)) throw new Error('A ledger transfer names an unknown account.');
-  // The first short account in the caller's order is the one reported, as before.
-  for (const line of normalized) {
-    const short = rows.find((r) => Number(r.account_id) === line.accountId && r.short);
-    if (short) throw new InsufficientFunds(line.accountId, -Number(short.after));
+      returning account_id`;
+  /**
+   * The entries, or for a line that may not be written, an error that undoes the whole statement
+   * (ledger_refuse, migration 0011: SQLSTATE LD001, read back by `refusalOf`). For a caller whose
+   * statement also writes the records the money pays for, so nothing is left half-written.
+   */
+  const entriesOrRefuse = (transactionId: SQL) => sql`insert into ledger_entries (transaction_id, account_id, amount_minor)
+      select ${transactionId}, account_id, amount_minor from checked
+      where not exists (select 1 from checked where case when short or not known then ledger_refuse(account_id, after, known) else false end)
+      order by account_id
+      returning account_id`;
+  /** One row per line, with the caller's `extra` columns; `written` is the name of the CTE holding `entries(…)`. */
+  const result = (extra: SQL = sql``) =>
+    sql`select account_id, known, short, after, (select count(*) from locked) as locked, (select count(*) from written) as written${extra} from checked`;
+  const verify = (rows: { account_id: string | number; known: boolean; short: boolean; after: string | number | null; written: string | number }[]) => {
+    if (rows.some((r) => !r.known)) throw new Error('A ledger transfer names an unknown account.');
+    // The first short account in the caller's order is the one reported, as before.
+    for (const line of normalized) {
+      const short = rows.find((r) => Number(r.account_id) === line.accountId && r.short);
+      if (short) throw new InsufficientFunds(line.accountId, -Number(short.after));
+    }
+    if (Number(rows[0]?.written ?? 0) !== merged.length) throw new Error('A ledger transfer wrote fewer entries than it has lines.');
+  };
+  return { lineCount: merged.length, ctes, allowed, entries, entriesOrRefuse, result, verify };
+}
+
+/** The ledger's refusal raised inside a statement (ledger_refuse, SQLSTATE LD001) as InsufficientFunds or an Error; null for any other error. */
+export function refusalOf(err: unknown): Error | null {
+  for (let e = err as { code?: string; detail?: string; cause?: unknown } | undefined, depth = 0; e && depth < 4; depth++) {
+    if (e.code === 'LD001') {
+      const [account, missing] = String(e.detail ?? '').split(':');
+      const shortfall = Number(missing);
+      if (missing === 'unknown' || !Number.isSafeInteger(shortfall)) return new Error('A ledger transfer names an unknown account.');
+      return new InsufficientFunds(Number(account), shortfall);
+    }
+    e = e.cause as typeof e;
   }
-  if (Number(rows[0]?.written ?? 0) !== merged.length) throw new Error('A ledger transfer wrote fewer entries than it has lines.');
+  return null;
+}
+
+export type ChargeRow = Parameters<ReturnType<typeof chargeStatement>['verify']>[0][number];
+
+/**
+ * The second half: locks the accounts (in id order), checks no non-negative account goes below zero
+ * (InsufficientFunds), and writes the entries, all in one statement, so the locks, held until commit,
+ * cost one round trip less. A caller whose sales all touch one shared account (platform revenue) calls
+ * this last, just before it commits.
+ */
+export async function postTransfer(tx: Db, transactionId: number, lines: TransferLine[]): Promise<void> {
+  const charge = chargeStatement(lines);
+  if (!charge.lineCount) return;
+  const result = await tx.execute(sql`with ${charge.ctes}, written as (${charge.entries(sql`${transactionId}`)}) ${charge.result()}`);
+  charge.verify((result as unknown as { rows: ChargeRow[] }).rows);
 }
 
 export type LedgerCheck = {
@@ -203,6 +259,15 @@ export async function checkLedger(db: Db): Promise<LedgerCheck> {
     driftedAccounts: drifted.map((r) => Number(r.id)),
     totalMinor: Number(total?.total ?? 0),
   };
+}
+
+/** The platform's revenue: the sum of its revenue accounts (see REVENUE_SHARDS). */
+export async function platformRevenueMinor(db: Db): Promise<number> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${ledgerAccounts.balanceMinor}), 0)` })
+    .from(ledgerAccounts)
+    .where(eq(ledgerAccounts.kind, 'platform_revenue'));
+  return Number(row?.total ?? 0);
 }
 
 /** Sum of all user balances (tests and the bench compare it to deposits minus what was spent). */

@@ -1,12 +1,25 @@
-import { convertMinor, formatPrice, minorToAmount, type ProductType } from '@atelier/shared';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { createHash } from 'node:crypto';
+import { convertMinor, formatPrice, minorToAmount, type Order, type ProductType } from '@atelier/shared';
+import { asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { cartItems, orderItems, orders, packItems, products, userProducts, users } from '../../db/schema';
+import { packItems, products, userProducts, users } from '../../db/schema';
 import { validationError } from '../../lib/app-error';
 import type { DisplayCurrency } from '../../lib/display-currency';
-import { accountIds, commissionOf, getCommerceSettings, InsufficientFunds, openTransfer, PLATFORM_REVENUE, postTransfer, type TransferLine } from '../ledger';
-import { notify } from '../notifications';
-import { ownedAmong } from './orders.queries';
+import { enqueueSql } from '../../lib/jobs';
+import {
+  accountIds,
+  chargeStatement,
+  commissionOf,
+  InsufficientFunds,
+  refusalOf,
+  salesRevenueCode,
+  systemAccountIdSql,
+  type TransferLine,
+  userAccountIdSql,
+} from '../ledger';
+import { EVENTS_CHANNEL } from '../notifications';
+import { type OrderItemRow, orderAnswer, ownedAmong, productTagNames } from './orders.queries';
+import { ORDER_RECEIPT_JOB } from './receipts';
 
 /**
  * The purchase rule. One call runs inside one database transaction: it checks what is bought, moves
@@ -39,9 +52,14 @@ export type Sellable = {
   previewPath: string | null;
 };
 
-/** Products by id with their sale-relevant fields; hidden ones and those of deleted authors flagged. */
-export async function loadSellables(db: Db, ids: number[]) {
+/**
+ * Products by id with their sale-relevant fields; hidden ones and those of deleted authors flagged.
+ * With `buyerId`, the same query also says which the buyer owns already, and carries the author's
+ * nickname, the tags and the ledger account ids a sale of them touches (null before an account exists).
+ */
+export async function loadSellables(db: Db, ids: number[], buyerId?: number) {
   if (!ids.length) return [];
+  const forBuyer = buyerId !== undefined;
   const rows = await db
     .select({
       id: products.id,
@@ -54,11 +72,31 @@ export async function loadSellables(db: Db, ids: number[]) {
       previewPath: products.previewPath,
       status: products.status,
       authorDeletedAt: users.deletedAt,
+      authorNickname: users.nickname,
+      tags: forBuyer ? productTagNames : sql<null>`null`,
+      owned: forBuyer
+        ? sql<boolean>`exists (select 1 from ${userProducts} where ${userProducts.userId} = ${buyerId} and ${userProducts.productId} = ${products.id})`
+        : sql<null>`null`,
+      authorAccountId: forBuyer ? sql<number | null>`${userAccountIdSql(sql`${products.authorId}`)}` : sql<null>`null`,
+      buyerAccountId: forBuyer ? sql<number | null>`${userAccountIdSql(buyerId)}` : sql<null>`null`,
+      revenueAccountId: forBuyer ? sql<number | null>`${systemAccountIdSql(salesRevenueCode(buyerId ?? 0))}` : sql<null>`null`,
     })
     .from(products)
     .innerJoin(users, eq(users.id, products.authorId))
-    .where(inArray(products.id, ids));
-  return rows.map((r) => ({ ...r, priceMinor: Number(r.priceMinor), available: r.status === 'published' && r.authorDeletedAt === null }));
+    .where(inArray(products.id, ids))
+    // A named statement is parsed and planned once per connection on PostgreSQL; its text depends only on this shape.
+    .prepare(`sellables_${forBuyer ? 'buyer' : 'any'}_${ids.length}`)
+    .execute();
+  const id = (v: unknown) => (v == null ? null : Number(v));
+  return rows.map((r) => ({
+    ...r,
+    priceMinor: Number(r.priceMinor),
+    available: r.status === 'published' && r.authorDeletedAt === null,
+    owned: r.owned == null ? undefined : r.owned === true || (r.owned as unknown) === 't',
+    authorAccountId: id(r.authorAccountId),
+    buyerAccountId: id(r.buyerAccountId),
+    revenueAccountId: id(r.revenueAccountId),
+  }));
 }
 
 /** Why this buyer may not buy this product, or null when they may (field errors name `field`). */
@@ -66,8 +104,24 @@ export async function saleProblem(db: Db, buyerId: number, product: Awaited<Retu
   if (!product) return MESSAGES.notFound;
   if (!product.available) return MESSAGES.unavailable;
   if (product.authorId === buyerId && !product.platformOwned) return MESSAGES.own;
-  if ((await ownedAmong(db, buyerId, [product.id])).has(product.id)) return MESSAGES.owned;
+  const owned = product.owned ?? (await ownedAmong(db, buyerId, [product.id])).has(product.id);
+  if (owned) return MESSAGES.owned;
   return null;
+}
+
+/**
+ * Runs a statement as a named prepared statement, so PostgreSQL parses and plans it once per
+ * connection for each distinct text (the name carries a hash of it); PGlite runs it as usual.
+ * Drizzle has no public call for a named raw statement: this is what `db.execute` does, plus the name.
+ */
+async function executeNamed(db: Db, prefix: string, statement: SQL): Promise<unknown> {
+  const internal = db as unknown as {
+    dialect: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } };
+    session: { prepareQuery(query: { sql: string; params: unknown[] }, fields: undefined, name: string, arrayMode: boolean): { execute(): Promise<unknown> } };
+  };
+  const query = internal.dialect.sqlToQuery(statement);
+  const name = `${prefix}_${createHash('sha1').update(query.sql).digest('hex').slice(0, 20)}`;
+  return internal.session.prepareQuery(query, undefined, name, false).execute();
 }
 
 function isUniqueViolation(err: unknown, constraint: string): boolean {
@@ -89,14 +143,18 @@ function allocate(totalMinor: number, weights: number[]): number[] {
 }
 
 /**
- * Buys `productIds` for the buyer from their balance, in the caller's transaction `tx`.
+ * Buys `productIds` for the buyer from their balance, in the caller's transaction `tx`, or given the
+ * database itself, with its one writing statement as a transaction of its own (PostgreSQL runs every
+ * statement atomically): the reads before it take no locks either way.
  * `field` names the request field errors are reported under; `types`, when given, the product types
- * this purchase accepts. Returns the new order's id.
+ * this purchase accepts. Returns the new order as the answer shows it.
  *
- * Every sale credits the one platform revenue account, and the lock on its row is held until commit,
- * so that lock is what serialises concurrent purchases. Everything that does not move money (checks,
- * the order, what the buyer now owns, the cart, and the caller's own `beforeCharge` work) is therefore
- * done first, and the accounts are locked and charged last, in id order, just before the caller commits.
+ * Two statements: one reads what is bought (with what the buyer owns and the ledger accounts), then
+ * one locks the accounts in id order, checks the balance, and only if the money may move writes the
+ * journal, the order, its items, what the buyer now owns, the receipt job, and takes the products out
+ * of the cart. Accounts stay locked until commit, and a sale's are shared with other sales (the author,
+ * the buyer's revenue account): that statement is the last before the commit, and without a caller's
+ * transaction it commits by itself, so the locks are never held across a round trip.
  */
 export async function purchaseProducts(
   tx: Db,
@@ -104,17 +162,17 @@ export async function purchaseProducts(
     buyerId: number;
     productIds: number[];
     currency: DisplayCurrency;
+    commissionPercent: number;
     field: string;
     fromCart?: boolean;
     types?: { allowed: ProductType[]; message: string };
-    beforeCharge?: (orderId: number) => Promise<void>;
   },
-): Promise<number> {
+): Promise<{ orderId: number; order: Order }> {
   const { buyerId, field } = opts;
   const ids = [...new Set(opts.productIds)];
   if (!ids.length) throw validationError({ [field]: MESSAGES.emptyCart });
-  const found = await loadSellables(tx, ids);
-  const bought: Sellable[] = [];
+  const found = await loadSellables(tx, ids, buyerId);
+  const bought: (Sellable & (typeof found)[number])[] = [];
   for (const id of ids) {
     const product = found.find((p) => p.id === id);
     if (product && opts.types && !opts.types.allowed.includes(product.productType)) throw validationError({ [field]: opts.types.message });
@@ -123,48 +181,65 @@ export async function purchaseProducts(
     bought.push(product!);
   }
 
-  const settings = await getCommerceSettings(tx);
-  const accounts = await accountIds(tx, { userIds: [buyerId, ...bought.map((p) => p.authorId)], codes: [PLATFORM_REVENUE] });
-  const buyerAccount = accounts.byUser.get(buyerId)!;
-  const revenue = accounts.byCode.get(PLATFORM_REVENUE)!;
+  // Account ids came with the products; only an account never used before is created here.
+  const sample = bought[0]!;
+  let buyerAccount = sample.buyerAccountId;
+  let revenue = sample.revenueAccountId;
+  const authorAccount = new Map(bought.map((p) => [p.authorId, p.authorAccountId]));
+  if (buyerAccount === null || revenue === null || [...authorAccount.values()].some((a) => a === null)) {
+    const accounts = await accountIds(tx, { userIds: [buyerId, ...bought.map((p) => p.authorId)], codes: [salesRevenueCode(buyerId)] });
+    buyerAccount = accounts.byUser.get(buyerId)!;
+    revenue = accounts.byCode.get(salesRevenueCode(buyerId))!;
+    for (const p of bought) authorAccount.set(p.authorId, accounts.byUser.get(p.authorId)!);
+  }
   const total = bought.reduce((s, p) => s + p.priceMinor, 0);
   const lines: TransferLine[] = [{ accountId: buyerAccount, amountMinor: -total }];
   for (const p of bought) {
-    const commission = p.platformOwned ? p.priceMinor : commissionOf(p.priceMinor, settings.commission_percent);
+    const commission = p.platformOwned ? p.priceMinor : commissionOf(p.priceMinor, opts.commissionPercent);
     lines.push({ accountId: revenue, amountMinor: commission });
-    if (p.priceMinor - commission > 0) lines.push({ accountId: accounts.byUser.get(p.authorId)!, amountMinor: p.priceMinor - commission });
+    if (p.priceMinor - commission > 0) lines.push({ accountId: authorAccount.get(p.authorId)!, amountMinor: p.priceMinor - commission });
   }
-  const transactionId = total > 0 ? await openTransfer(tx, { reason: opts.fromCart ? 'cart purchase' : 'purchase' }) : null;
+  // Each author who earns from this sale hears of it (a platform-owned product earns its author nothing now).
+  const earned = new Map<number, string[]>();
+  for (const p of bought) {
+    const commission = p.platformOwned ? p.priceMinor : commissionOf(p.priceMinor, opts.commissionPercent);
+    if (p.priceMinor - commission > 0 && p.authorId !== buyerId) earned.set(p.authorId, [...(earned.get(p.authorId) ?? []), p.title]);
+  }
+  const saleNotes = [...earned].map(([authorId, titles]) => ({
+    authorId,
+    text: (titles.length === 1 ? `You sold "${titles[0]!.slice(0, 80)}".` : `You sold ${titles.length} works.`).slice(0, 300),
+  }));
 
   const single = bought.length === 1 ? bought[0]! : null;
-  const [order] = await tx
-    .insert(orders)
-    .values({
-      buyerId,
-      title: single ? single.title : `${bought.length} items`,
-      amountMinor: total,
-      status: 'success',
-      productType: single ? single.productType : 'cart',
-      ledgerTransactionId: transactionId,
-    })
-    .returning({ id: orders.id });
-  const orderId = order!.id;
-
-  const rows: (typeof orderItems.$inferInsert)[] = [];
+  const title = single ? single.title : `${bought.length} items`;
+  const productType = single ? single.productType : 'cart';
+  type Row = { productId: number; packId: number | null; sellerId: number; priceMinor: number };
+  const rows: Row[] = [];
+  const shown: OrderItemRow[] = [];
   const alsoOwned: number[] = [];
   for (const p of bought) {
+    const own = { title: p.title, productType: p.productType, previewPath: p.previewPath, authorNickname: p.authorNickname, tags: p.tags };
     if (p.productType !== 'pack') {
-      rows.push({ orderId, productId: p.id, sellerId: p.authorId, priceMinor: p.priceMinor, position: rows.length });
+      rows.push({ productId: p.id, packId: null, sellerId: p.authorId, priceMinor: p.priceMinor });
+      shown.push({ productId: p.id, priceMinor: p.priceMinor, ...own });
       continue;
     }
     const contents = await tx
-      .select({ id: products.id, priceMinor: products.priceMinor })
+      .select({
+        id: products.id,
+        priceMinor: products.priceMinor,
+        title: products.title,
+        productType: products.productType,
+        previewPath: products.previewPath,
+        tags: productTagNames,
+      })
       .from(packItems)
       .innerJoin(products, eq(products.id, packItems.productId))
       .where(eq(packItems.packId, p.id))
       .orderBy(asc(packItems.position));
     if (!contents.length) {
-      rows.push({ orderId, productId: p.id, sellerId: p.authorId, priceMinor: p.priceMinor, position: rows.length });
+      rows.push({ productId: p.id, packId: null, sellerId: p.authorId, priceMinor: p.priceMinor });
+      shown.push({ productId: p.id, priceMinor: p.priceMinor, ...own });
       continue;
     }
     const shares = allocate(
@@ -172,51 +247,104 @@ export async function purchaseProducts(
       contents.map((c) => Number(c.priceMinor)),
     );
     contents.forEach((c, i) => {
-      rows.push({ orderId, productId: c.id, packId: p.id, sellerId: p.authorId, priceMinor: shares[i]!, position: rows.length });
+      rows.push({ productId: c.id, packId: p.id, sellerId: p.authorId, priceMinor: shares[i]! });
+      shown.push({
+        productId: c.id,
+        priceMinor: shares[i]!,
+        title: c.title,
+        productType: c.productType,
+        previewPath: c.previewPath,
+        authorNickname: p.authorNickname,
+        tags: c.tags,
+      });
       alsoOwned.push(c.id);
     });
   }
-  await tx.insert(orderItems).values(rows);
 
+  const bigints = (values: (number | null)[]) =>
+    sql`array[${sql.join(
+      values.map((v) => sql`${v}`),
+      sql`, `,
+    )}]::bigint[]`;
+  const texts = (values: (string | null)[]) =>
+    sql`array[${sql.join(
+      values.map((v) => sql`${v}`),
+      sql`, `,
+    )}]::text[]`;
+  // Items of a bought pack that are not also bought on their own line (one statement may not insert a key twice).
+  const packOnly = [...new Set(alsoOwned)].filter((id) => !ids.includes(id));
+  const reason = opts.fromCart ? 'cart purchase' : 'purchase';
+  // The records come first, then the accounts are locked (in id order), checked and charged: `lines`
+  // waits for `done`, which counts every record written, so the locks are taken last and held only
+  // for the entries and the commit. A refused charge raises in the statement (ledger_refuse) and
+  // undoes every record with it.
+  const charge = total > 0 ? chargeStatement(lines, { after: sql`(select n from done) > 0` }) : null;
+  const statement = sql`with
+    t as (${charge ? sql`insert into ledger_transactions (reason) values (${reason}) returning id` : sql`select null::bigint as id`}),
+    o as (
+      insert into orders (buyer_id, title, amount_minor, status, product_type, ledger_transaction_id)
+      select ${buyerId}, ${title}, ${total}, 'success', ${productType}, t.id from t
+      returning id, floor(extract(epoch from created_at))::bigint as created_s
+    ),
+    items as (
+      insert into order_items (order_id, product_id, pack_id, seller_id, price_minor, position)
+      select o.id, r.product_id, r.pack_id, r.seller_id, r.price_minor, (r.n - 1)::int
+      from o, unnest(${bigints(rows.map((r) => r.productId))}, ${bigints(rows.map((r) => r.packId))}, ${bigints(rows.map((r) => r.sellerId))}, ${bigints(rows.map((r) => r.priceMinor))})
+        with ordinality as r(product_id, pack_id, seller_id, price_minor, n)
+      returning id
+    ),
+    -- The primary key (user, product) makes a concurrent second purchase of the same product fail here.
+    owns as (
+      insert into user_products (user_id, product_id, order_id)
+      select ${buyerId}, p, o.id from o, unnest(${bigints(bought.map((p) => p.id))}) as p
+      returning product_id
+    ),
+    pack_owns as (
+      -- A pack's items may be owned already (bought alone before): those rows stay as they are.
+      insert into user_products (user_id, product_id, order_id)
+      select ${buyerId}, p, o.id from o, unnest(${bigints(packOnly.length ? packOnly : [null])}) as p where p is not null
+      on conflict do nothing
+      returning product_id
+    ),
+    cart as (
+      delete from cart_items where user_id = ${buyerId} and product_id = any(${bigints([...ids, ...alsoOwned])}) and exists (select 1 from o)
+      returning id
+    ),
+    receipt as (${enqueueSql(ORDER_RECEIPT_JOB, sql`jsonb_build_object('orderId', o.id)`, sql`o`)}),
+    -- The bell's 'you made a sale' for each author who earns, announced live on commit (as notify() does).
+    sale_notes as (
+      insert into notifications (user_id, kind, text, link, data)
+      select n.user_id, 'sale_made', n.text, '/dashboard', jsonb_build_object('orderId', o.id)
+      from o, unnest(${bigints(saleNotes.length ? saleNotes.map((n) => n.authorId) : [null])}, ${texts(saleNotes.length ? saleNotes.map((n) => n.text) : [null])}) as n(user_id, text)
+      where n.user_id is not null
+      returning id, user_id
+    ),
+    sale_signals as (
+      select pg_notify(${EVENTS_CHANNEL}, json_build_object('userId', user_id, 'kind', 'sale_made', 'chatId', null, 'notificationId', id)::text) from sale_notes
+    ),
+    done as materialized (
+      select (select count(*) from o) + (select count(*) from items) + (select count(*) from owns) + (select count(*) from pack_owns)
+           + (select count(*) from cart) + (select count(*) from receipt) + (select count(*) from sale_signals) as n
+    )${charge ? sql`, ${charge.ctes}, written as (${charge.entriesOrRefuse(sql`(select id from t)`)})` : sql`, written as (select null::bigint as account_id where false)`}
+    select (select id from o) as order_id, (select created_s from o) as created_s, (select count(*) from written) as written, (select n from done) as done`;
+  let result: { order_id: string | number | null; created_s: string | number | null; written: string | number }[];
   try {
-    // The primary key (user, product) makes a concurrent second purchase of the same product fail here.
-    await tx.insert(userProducts).values(bought.map((p) => ({ userId: buyerId, productId: p.id, orderId })));
+    result = ((await executeNamed(tx, 'purchase', statement)) as { rows: typeof result }).rows;
   } catch (err) {
     if (isUniqueViolation(err, 'user_products_pk')) throw validationError({ [field]: MESSAGES.owned });
-    throw err;
-  }
-  if (alsoOwned.length) {
-    await tx
-      .insert(userProducts)
-      .values(alsoOwned.map((productId) => ({ userId: buyerId, productId, orderId })))
-      .onConflictDoNothing();
-  }
-  await tx.delete(cartItems).where(and(eq(cartItems.userId, buyerId), inArray(cartItems.productId, [...ids, ...alsoOwned])));
-  if (opts.beforeCharge) await opts.beforeCharge(orderId);
-
-  // Last: lock the accounts and move the money; the caller commits right after.
-  try {
-    if (transactionId !== null) await postTransfer(tx, transactionId, lines);
-  } catch (err) {
-    if (err instanceof InsufficientFunds && err.accountId === buyerAccount) {
-      throw validationError({ balance: shortfallMessage(err.shortfallMinor, opts.currency) });
+    const refused = refusalOf(err);
+    if (refused instanceof InsufficientFunds && refused.accountId === buyerAccount) {
+      throw validationError({ balance: shortfallMessage(refused.shortfallMinor, opts.currency) });
     }
-    throw err;
+    throw refused ?? err;
   }
-  // Each author who earns from this sale hears of it (a platform-owned product earns its author nothing now).
-  const earned = new Map<number, string[]>();
-  for (const p of bought) {
-    const commission = p.platformOwned ? p.priceMinor : commissionOf(p.priceMinor, settings.commission_percent);
-    if (p.priceMinor - commission > 0 && p.authorId !== buyerId) earned.set(p.authorId, [...(earned.get(p.authorId) ?? []), p.title]);
-  }
-  for (const [authorId, titles] of earned) {
-    await notify(tx, {
-      userId: authorId,
-      kind: 'sale_made',
-      text: titles.length === 1 ? `You sold "${titles[0]!.slice(0, 80)}".` : `You sold ${titles.length} works.`,
-      link: '/dashboard',
-      data: { orderId },
-    });
-  }
-  return orderId;
+  if (charge && Number(result[0]?.written) !== charge.lineCount) throw new Error('A ledger transfer wrote fewer entries than it has lines.');
+  const orderId = Number(result[0]?.order_id);
+  if (!Number.isSafeInteger(orderId) || orderId <= 0) throw new Error('The order was not written.');
+  const order = orderAnswer(
+    { id: orderId, title, amountMinor: total, status: 'success', productType, createdAtSeconds: Number(result[0]!.created_s) },
+    shown,
+    opts.currency,
+  );
+  return { orderId, order };
 }

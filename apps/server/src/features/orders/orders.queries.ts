@@ -28,40 +28,67 @@ export async function listOrders(db: Db, buyerId: number, currency: DisplayCurre
       productType: products.productType,
       previewPath: products.previewPath,
       authorNickname: users.nickname,
-      tags: sql<
-        string[]
-      >`coalesce((select array_agg(${tags.name} order by ${tags.name}) from ${productTags} join ${tags} on ${tags.id} = ${productTags.tagId} where ${productTags.productId} = ${products.id}), '{}')`,
+      tags: productTagNames,
     })
     .from(orderItems)
     .innerJoin(products, eq(products.id, orderItems.productId))
     .innerJoin(users, eq(users.id, orderItems.sellerId))
     .where(inArray(orderItems.orderId, ids))
     .orderBy(asc(orderItems.orderId), asc(orderItems.position), asc(orderItems.id));
+  return rows.map((o) =>
+    orderAnswer(
+      { ...o, createdAtSeconds: Math.floor(o.createdAt.getTime() / 1000) },
+      items.filter((i) => i.orderId === o.id),
+      currency,
+    ),
+  );
+}
+
+/** What an order answer shows of one bought item (the product, its seller's nickname, its tags). */
+export type OrderItemRow = {
+  productId: number;
+  priceMinor: number;
+  title: string;
+  productType: string;
+  previewPath: string | null;
+  authorNickname: string | null;
+  tags: string[] | unknown;
+};
+
+/** Tags of a product, sorted by name, as the order answer lists them. */
+export const productTagNames = sql<
+  string[]
+>`coalesce((select array_agg(${tags.name} order by ${tags.name}) from ${productTags} join ${tags} on ${tags.id} = ${productTags.tagId} where ${productTags.productId} = ${products.id}), '{}')`;
+
+/** One order in SPEC §3's shape: the order row and its items in position order, amounts in the display currency. */
+export function orderAnswer(
+  o: { id: number; title: string; amountMinor: number; status: keyof typeof orderStatusWire; productType: string; createdAtSeconds: number },
+  items: OrderItemRow[],
+  currency: DisplayCurrency,
+): Order {
   const price = (minor: number) => minorToAmount(convertMinor(Number(minor), currency.rate));
-  return rows.map((o) => ({
+  return {
     id: o.id,
     title: o.title,
     amount: price(o.amountMinor),
     currencyCode: currency.code,
     status: orderStatusWire[o.status],
     product_type: o.productType,
-    created_at: Math.floor(o.createdAt.getTime() / 1000),
-    items: items
-      .filter((i) => i.orderId === o.id)
-      .map((i) => ({
-        price: price(i.priceMinor),
-        product_type: i.productType,
-        info: {
-          id: i.productId,
-          title: i.title,
-          doc_url: i.previewPath,
-          doc_url_orig: downloadUrl(o.id, i.productId),
-          tags: (Array.isArray(i.tags) ? i.tags : []).map((name) => ({ name })),
-          authorNickname: i.authorNickname,
-        },
-        seller: { nickname: i.authorNickname },
-      })),
-  }));
+    created_at: o.createdAtSeconds,
+    items: items.map((i) => ({
+      price: price(i.priceMinor),
+      product_type: i.productType,
+      info: {
+        id: i.productId,
+        title: i.title,
+        doc_url: i.previewPath,
+        doc_url_orig: downloadUrl(o.id, i.productId),
+        tags: (Array.isArray(i.tags) ? i.tags : []).map((name) => ({ name })),
+        authorNickname: i.authorNickname,
+      },
+      seller: { nickname: i.authorNickname },
+    })),
+  } as Order;
 }
 
 /** Product ids among `productIds` that the user already owns. */

@@ -4,7 +4,6 @@ import {
   buyPackInput,
   buyPromptInput,
   downloadQuery,
-  type Order,
   okEnvelope,
   order as orderSchema,
   ownedQuery,
@@ -22,7 +21,7 @@ import { currentUser, guard } from '../../lib/auth-guard';
 import { requestedCurrency, resolveDisplayCurrency } from '../../lib/display-currency';
 import { ok } from '../../lib/envelope';
 import { idempotencyKeyOf, runIdempotent } from '../../lib/idempotency';
-import { enqueue } from '../../lib/jobs';
+import { commerceSettingsOf } from '../ledger';
 import { purchaseProducts } from './checkout';
 import { bufferFile, cleanFileName, sendAttachment } from './download';
 import { findDownload, findOwnership, listOrders } from './orders.queries';
@@ -53,27 +52,28 @@ export async function buyFromBalance(
   const buyer = currentUser(request);
   const key = idempotencyKeyOf(request);
   const currency = await resolveDisplayCurrency(app.db, requestedCurrency(request));
+  // Kept per app server and dropped when PostgreSQL says the settings changed (no query per purchase).
+  const { commission_percent } = await commerceSettingsOf(app);
   let created: number | null = null;
-  const answer = await runIdempotent(app.db, { userId: buyer.id, key, scope: opts.scope, body: request.body }, async (tx) => {
-    const productIds = typeof opts.productIds === 'function' ? await opts.productIds(tx, buyer.id) : opts.productIds;
-    let order: Order | undefined;
-    const orderId = await purchaseProducts(tx, {
+  const buy = async (db: Db) => {
+    const productIds = typeof opts.productIds === 'function' ? await opts.productIds(db, buyer.id) : opts.productIds;
+    // The order, its receipt job and the charge are written by one statement; the answer is built from what was written.
+    const { orderId, order } = await purchaseProducts(db, {
       buyerId: buyer.id,
       productIds,
       currency,
+      commissionPercent: commission_percent,
       field: opts.field,
       fromCart: opts.fromCart,
       types: opts.types,
-      // Before the money moves, so the accounts stay locked for as short a time as possible.
-      beforeCharge: async (id) => {
-        // Receipts go out after commit, from a job written in this transaction.
-        await enqueue(tx, ORDER_RECEIPT_JOB, { orderId: id });
-        [order] = await listOrders(tx, buyer.id, currency, id);
-      },
     });
     created = orderId;
-    return { status: 'Success' as const, order: order! };
-  });
+    return { status: 'Success' as const, order };
+  };
+  // With an Idempotency-Key, the key is claimed and the answer stored in the purchase's transaction.
+  // Without one, the purchase's only writing statement is its transaction: no BEGIN and COMMIT round
+  // trips, and the revenue account's lock is released as soon as that statement commits.
+  const answer = key ? await runIdempotent(app.db, { userId: buyer.id, key, scope: opts.scope, body: request.body }, buy) : await buy(app.db);
   if (created !== null) app.log.info({ orderId: created }, 'order paid');
   return answer;
 }

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastMailTo, registerUser } from '../../../test/accounts';
 import { balanceMinor, fund, revenueMinor, seededProducts, userIdByEmail } from '../../../test/commerce';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
-import { notifications, packItems, products, users } from '../../db/schema';
-import { checkLedger } from '../ledger';
+import { ledgerAccounts, notifications, packItems, products, users } from '../../db/schema';
+import { checkLedger, revenueAccountCode } from '../ledger';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -143,6 +143,9 @@ describe('purchases', () => {
     expect(typeof history[0].created_at).toBe('number');
     expect(history[0].items[0]).toMatchObject({ product_type: expect.any(String), seller: { nickname: expect.any(String) } });
     expect(history[0].items[0].info.tags.every((tag: { name: string }) => typeof tag.name === 'string')).toBe(true);
+    // The purchase answers with the order exactly as the history shows it (built from what was written).
+    expect(history[0]).toEqual(order);
+    expect(history[1]).toEqual(p.json().payload.order);
     const usd = (await b.client.get('/api/purchase/history?currency=USD')).json().payload;
     expect(usd[0]).toMatchObject({ currencyCode: 'USD', amount: Math.round(Number(pack!.priceMinor) * 1.08) / 100 });
   });
@@ -203,6 +206,32 @@ describe('purchases', () => {
     expect(await balanceMinor(t.app, authorId)).toBe(authorBefore);
     expect(await revenueMinor(t.app)).toBe(revenueBefore + price);
     await t.app.db.update(products).set({ platformOwned: false }).where(eq(products.id, image!.id));
+  });
+
+  it("sales credit the buyer's revenue account; the platform's revenue is the sum of its accounts and the ledger balances", async () => {
+    const [, , , , , , image] = await seededProducts(t.app, 'image');
+    const [, , doc] = await seededProducts(t.app, 'doc');
+    const { price: imagePrice } = await authorOf(image!.id);
+    const { price: docPrice } = await authorOf(doc!.id);
+    const first = await buyer(imagePrice);
+    const second = await buyer(docPrice);
+    expect(revenueAccountCode(first.id)).not.toBe(revenueAccountCode(second.id));
+    const revenueBefore = await revenueMinor(t.app);
+    const shardBalance = async (buyerId: number) => {
+      const [row] = await t.app.db
+        .select()
+        .from(ledgerAccounts)
+        .where(eq(ledgerAccounts.code, revenueAccountCode(buyerId)));
+      return { kind: row?.kind, balance: Number(row?.balanceMinor ?? 0), allowNegative: row?.allowNegative };
+    };
+    const firstShardBefore = (await shardBalance(first.id)).balance;
+    expect((await first.client.post('/api/purchase/buy', { item_id: image!.id })).statusCode).toBe(200);
+    expect((await second.client.post('/api/purchase/buy', { item_id: doc!.id })).statusCode).toBe(200);
+    const commissions = Math.round(imagePrice * 0.2) + Math.round(docPrice * 0.2);
+    expect(await revenueMinor(t.app)).toBe(revenueBefore + commissions);
+    expect(await shardBalance(first.id)).toEqual({ kind: 'platform_revenue', balance: firstShardBefore + Math.round(imagePrice * 0.2), allowNegative: false });
+    expect((await shardBalance(second.id)).kind).toBe('platform_revenue');
+    expect(await checkLedger(t.app.db)).toEqual({ unbalancedTransactions: [], driftedAccounts: [], totalMinor: 0 });
   });
 });
 
