@@ -466,6 +466,7 @@ export const de: Record<TranslationKey, string> = {
   'admin.reco_counts': '{{transactions}} Buchungen, {{accounts}} Konten',
   'admin.reco_checked': 'geprüft {{at}}',
   'admin.check_again': 'Erneut prüfen',
+  'admin.accounts_empty': 'Noch keine Konten: die erste Einzahlung legt sie an.',
   'admin.accounts_title': 'Konten',
   'admin.account': 'Konto',
   'admin.kind': 'Art',

@@ -464,6 +464,7 @@ export const en = {
   'admin.reco_counts': '{{transactions}} transactions, {{accounts}} accounts',
   'admin.reco_checked': 'checked {{at}}',
   'admin.check_again': 'Check again',
+  'admin.accounts_empty': 'No ledger accounts yet: the first deposit opens them.',
   'admin.accounts_title': 'Accounts',
   'admin.account': 'Account',
   'admin.kind': 'Kind',

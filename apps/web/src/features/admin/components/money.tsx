@@ -39,6 +39,8 @@ function Accounts() {
         <Spinner />
       ) : accounts.isError ? (
         <p className="error-text">{accounts.error.message}</p>
+      ) : accounts.data.length === 0 ? (
+        <p className="muted">{t('admin.accounts_empty')}</p>
       ) : (
         <div className="admin-table-wrap">
           <table className="admin-table">
