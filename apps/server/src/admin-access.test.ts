@@ -39,6 +39,7 @@ describe('back office access', () => {
       'POST /api/admin/users/1/block',
       'POST /api/admin/users/1/role',
       'PATCH /api/admin/products/1',
+      'POST /api/admin/messages/1/reply',
     ]) {
       expect(routes.map((r) => `${r.method} ${r.url}`)).toContain(expected);
     }

@@ -24,6 +24,7 @@ import { ordersRoutes } from './features/orders';
 import { paymentsRoutes } from './features/payments';
 import { payoutsAdminRoutes, payoutsRoutes } from './features/payouts';
 import { registerWebApp } from './features/seo/web-app';
+import { siteAdminRoutes } from './features/site/site.admin-routes';
 import { siteRoutes } from './features/site/site.routes';
 import { storageRoutes } from './features/storage/storage.routes';
 import { userRoutes, usersAdminRoutes } from './features/users';
@@ -214,6 +215,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
           await admin.register(ledgerAdminRoutes);
           await admin.register(usersAdminRoutes);
           await admin.register(auditAdminRoutes);
+          await admin.register(siteAdminRoutes);
         },
         { prefix: '/admin' },
       );

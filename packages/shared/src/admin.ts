@@ -159,3 +159,26 @@ export type AdminUserDetail = z.infer<typeof adminUserDetail>;
 
 /** POST /api/admin/users/{id}/role */
 export const adminRoleInput = z.object({ role: z.enum(['user', 'admin'], { error: 'The role must be user or admin.' }) });
+
+/** GET /api/admin/messages?status= : contact-form messages, open ones first by default. */
+export const adminMessagesQuery = z.object({
+  status: z.enum(['open', 'handled', 'all'], { error: 'The status must be open, handled or all.' }).default('open'),
+});
+export const contactMessageView = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  email: z.string(),
+  message: z.string(),
+  user_id: z.number().int().nullable(),
+  created_at: z.number().int(),
+  handled_at: z.number().int().nullable(),
+});
+export type ContactMessageView = z.infer<typeof contactMessageView>;
+/** POST /api/admin/messages/{id}/reply: an e-mail to the sender through the mail outbox; the message is then handled. */
+export const messageReplyInput = z.object({
+  subject: requiredText('subject', 200),
+  text: requiredText('reply', 10_000),
+});
+export type MessageReplyInput = z.infer<typeof messageReplyInput>;
+/** POST /api/admin/messages/{id}/handled */
+export const messageHandledInput = z.object({ handled: z.boolean({ error: 'Say whether the message is handled.' }) });

@@ -147,6 +147,7 @@ export const PAGES = {
   'admin-payouts': { parent: 'admin', path: 'payouts', module: 'admin-payouts', title: 'admin.nav_payouts' },
   'admin-money': { parent: 'admin', path: 'money', module: 'admin-money', title: 'admin.nav_money' },
   'admin-users': { parent: 'admin', path: 'users', module: 'admin-users', title: 'admin.nav_users' },
+  'admin-messages': { parent: 'admin', path: 'messages', module: 'admin-messages', title: 'admin.nav_messages' },
   'admin-audit': { parent: 'admin', path: 'audit', module: 'admin-audit', title: 'admin.nav_audit' },
 } satisfies Record<string, PageDef>;
 

@@ -507,6 +507,20 @@ export const de: Record<TranslationKey, string> = {
   'admin.cannot_revoke_self': 'Sie können sich die eigene Mitarbeiterrolle nicht entziehen.',
   'admin.orders': 'Bestellungen',
   'admin.offers': 'Angebote',
+  'admin.nav_messages': 'Nachrichten',
+  'admin.messages_title': 'Kontaktnachrichten',
+  'admin.message_open': 'Offen',
+  'admin.message_handled': 'Erledigt',
+  'admin.messages_empty': 'Keine Nachrichten.',
+  'admin.message_from': 'Nachricht von {{name}}',
+  'admin.reply_title': 'Per E-Mail antworten',
+  'admin.subject_line': 'Betreff',
+  'admin.reply_subject': 'Ihre Nachricht an Atelier',
+  'admin.reply_text': 'Antwort',
+  'admin.send_reply': 'Antwort senden',
+  'admin.reply_sent': 'Die Antwort an {{email}} ist unterwegs.',
+  'admin.mark_handled': 'Als erledigt markieren',
+  'admin.reopen': 'Wieder öffnen',
 
   // Chat and notifications (issue 11).
 

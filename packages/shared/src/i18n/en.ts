@@ -505,6 +505,20 @@ export const en = {
   'admin.cannot_revoke_self': 'You cannot revoke your own staff role.',
   'admin.orders': 'Orders',
   'admin.offers': 'Offers',
+  'admin.nav_messages': 'Messages',
+  'admin.messages_title': 'Contact messages',
+  'admin.message_open': 'Open',
+  'admin.message_handled': 'Handled',
+  'admin.messages_empty': 'No messages here.',
+  'admin.message_from': 'Message from {{name}}',
+  'admin.reply_title': 'Reply by e-mail',
+  'admin.subject_line': 'Subject',
+  'admin.reply_subject': 'Your message to Atelier',
+  'admin.reply_text': 'Reply',
+  'admin.send_reply': 'Send reply',
+  'admin.reply_sent': 'The reply is on its way to {{email}}.',
+  'admin.mark_handled': 'Mark handled',
+  'admin.reopen': 'Open again',
 
   // Chat and notifications (issue 11).
 

@@ -41,6 +41,7 @@ describe('the back office at /admin', () => {
       '/admin/payouts',
       '/admin/money',
       '/admin/users',
+      '/admin/messages',
       '/admin/audit',
     ]);
     expect(await screen.findByText('No offers with this status.')).toBeTruthy();

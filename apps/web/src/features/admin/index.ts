@@ -14,3 +14,4 @@ export const PayoutsQueue = lazy(() => import('./components/payouts-queue').then
 export const Money = lazy(() => import('./components/money').then((m) => ({ default: m.Money })));
 export const UsersAdmin = lazy(() => import('./components/users-admin').then((m) => ({ default: m.UsersAdmin })));
 export const AuditLog = lazy(() => import('./components/audit-log').then((m) => ({ default: m.AuditLog })));
+export const Messages = lazy(() => import('./components/messages').then((m) => ({ default: m.Messages })));

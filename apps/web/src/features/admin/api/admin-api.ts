@@ -6,6 +6,7 @@ import type {
   AdminUser,
   AdminUserDetail,
   AuditEntry,
+  ContactMessageView,
   JournalTransaction,
   LedgerAccountView,
   OfferStatus,
@@ -27,6 +28,7 @@ export const adminKeys = {
   audit: (filters: AuditFilters) => ['admin', 'audit', filters] as const,
   users: (q: string) => ['admin', 'users', q] as const,
   user: (id: number) => ['admin', 'user', id] as const,
+  messages: (status: string) => ['admin', 'messages', status] as const,
 };
 
 export type JournalFilters = { account_id?: string; user_id?: string; reason?: string; from?: string; to?: string };
@@ -98,6 +100,19 @@ export const useAdminUser = (id: number | null) =>
 export const useUserAction = () =>
   useAdminAction(({ id, action, role }: { id: number; action: 'block' | 'unblock' | 'role'; role?: 'user' | 'admin' }) =>
     api<AdminUser>(`/api/admin/users/${id}/${action}`, { method: 'POST', body: action === 'role' ? { role } : undefined }),
+  );
+
+export const useMessages = (status: string) =>
+  useQuery({ queryKey: adminKeys.messages(status), queryFn: ({ signal }) => api<ContactMessageView[]>('/api/admin/messages', { signal, query: { status } }) });
+
+export const useMessageHandled = () =>
+  useAdminAction(({ id, handled }: { id: number; handled: boolean }) =>
+    api<ContactMessageView>(`/api/admin/messages/${id}/handled`, { method: 'POST', body: { handled } }),
+  );
+
+export const useMessageReply = () =>
+  useAdminAction(({ id, subject, text }: { id: number; subject: string; text: string }) =>
+    api<ContactMessageView>(`/api/admin/messages/${id}/reply`, { method: 'POST', body: { subject, text } }),
   );
 
 /** EUR cents as staff read them: "12.50 €" (the ledger's base currency). */

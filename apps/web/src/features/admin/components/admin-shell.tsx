@@ -8,6 +8,7 @@ const SECTIONS = [
   { to: '/admin/payouts', label: 'admin.nav_payouts' },
   { to: '/admin/money', label: 'admin.nav_money' },
   { to: '/admin/users', label: 'admin.nav_users' },
+  { to: '/admin/messages', label: 'admin.nav_messages' },
   { to: '/admin/audit', label: 'admin.nav_audit' },
 ] as const;
 
