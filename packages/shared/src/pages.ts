@@ -146,6 +146,7 @@ export const PAGES = {
   'admin-offers': { parent: 'admin', path: '', module: 'admin-offers', title: 'admin.nav_review' },
   'admin-payouts': { parent: 'admin', path: 'payouts', module: 'admin-payouts', title: 'admin.nav_payouts' },
   'admin-money': { parent: 'admin', path: 'money', module: 'admin-money', title: 'admin.nav_money' },
+  'admin-catalog': { parent: 'admin', path: 'catalog', module: 'admin-catalog', title: 'admin.nav_catalog' },
   'admin-users': { parent: 'admin', path: 'users', module: 'admin-users', title: 'admin.nav_users' },
   'admin-messages': { parent: 'admin', path: 'messages', module: 'admin-messages', title: 'admin.nav_messages' },
   'admin-audit': { parent: 'admin', path: 'audit', module: 'admin-audit', title: 'admin.nav_audit' },

@@ -1,9 +1,9 @@
-import { adminProduct, adminProductUpdate, amountToMinor, okEnvelope } from '@atelier/shared';
-import { asc, eq, inArray } from 'drizzle-orm';
+import { adminProduct, adminProductsQuery, adminProductUpdate, amountToMinor, okEnvelope } from '@atelier/shared';
+import { and, asc, desc, eq, ilike, inArray, or } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
-import { categories, products, productTags, tags } from '../../db/schema';
+import { categories, products, productTags, tags, users } from '../../db/schema';
 import { notFound, validationError } from '../../lib/app-error';
 import { guard } from '../../lib/auth-guard';
 import { ok } from '../../lib/envelope';
@@ -25,7 +25,12 @@ async function tagNames(db: Db, productId: number): Promise<string[]> {
   return rows.map((r) => r.name);
 }
 
-const productView = (row: ProductRow, tagList: string[]) => ({
+async function authorOf(db: Db, authorId: number) {
+  const [author] = await db.select({ id: users.id, nickname: users.nickname }).from(users).where(eq(users.id, authorId));
+  return author ?? { id: authorId, nickname: '' };
+}
+
+const productView = (row: ProductRow, tagList: string[], author: { id: number; nickname: string }) => ({
   id: row.id,
   slug: row.slug,
   title: row.title,
@@ -34,10 +39,20 @@ const productView = (row: ProductRow, tagList: string[]) => ({
   price_minor: row.priceMinor,
   category_id: row.categoryId,
   tags: tagList,
+  description: row.description,
+  author,
+  platform_owned: row.platformOwned,
 });
 
 /** What the audit log keeps of a product. */
-const productAudit = (row: ProductRow, tagList: string[]) => ({ status: row.status, price_minor: row.priceMinor, category_id: row.categoryId, tags: tagList });
+const productAudit = (row: ProductRow, tagList: string[]) => ({
+  status: row.status,
+  price_minor: row.priceMinor,
+  category_id: row.categoryId,
+  tags: tagList,
+  title: row.title,
+  description: row.description,
+});
 
 /** Replaces the product's tags with `names` (tags are created on first use). */
 async function setTags(tx: Db, productId: number, names: string[]) {
@@ -60,13 +75,55 @@ async function setTags(tx: Db, productId: number, names: string[]) {
  * once: the products trigger notifies `catalog`, and each server drops its cached answers.
  */
 export const catalogAdminRoutes: FastifyPluginAsyncZod = async (app) => {
+  /** Search by title, slug or id, any status (hidden and unlisted included), newest first. */
+  app.get(
+    '/products',
+    { config: guard('admin'), schema: { tags: ['admin'], querystring: adminProductsQuery, response: { 200: okEnvelope(z.array(adminProduct)) } } },
+    async (request) => {
+      const { q, status, product_type: type, limit } = request.query;
+      const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const asId = /^\d{1,15}$/.test(q) ? Number(q) : null;
+      const rows = await app.db
+        .select({ product: products, author: { id: users.id, nickname: users.nickname } })
+        .from(products)
+        .innerJoin(users, eq(users.id, products.authorId))
+        .where(
+          and(
+            q ? or(ilike(products.title, like), ilike(products.slug, like), asId ? eq(products.id, asId) : undefined) : undefined,
+            status ? eq(products.status, status) : undefined,
+            type ? eq(products.productType, type) : undefined,
+          ),
+        )
+        .orderBy(desc(products.id))
+        .limit(limit);
+      const ids = rows.map((r) => r.product.id);
+      const tagRows = ids.length
+        ? await app.db
+            .select({ productId: productTags.productId, name: tags.name })
+            .from(productTags)
+            .innerJoin(tags, eq(tags.id, productTags.tagId))
+            .where(inArray(productTags.productId, ids))
+            .orderBy(asc(tags.name))
+        : [];
+      return ok(
+        rows.map((r) =>
+          productView(
+            r.product,
+            tagRows.filter((x) => x.productId === r.product.id).map((x) => x.name),
+            r.author,
+          ),
+        ),
+      );
+    },
+  );
+
   app.get(
     '/products/:id',
     { config: guard('admin'), schema: { tags: ['admin'], params: productIdParams, response: { 200: okEnvelope(adminProduct) } } },
     async (request) => {
       const [row] = await app.db.select().from(products).where(eq(products.id, request.params.id));
       if (!row) throw notFound('This product does not exist.');
-      return ok(productView(row, await tagNames(app.db, row.id)));
+      return ok(productView(row, await tagNames(app.db, row.id), await authorOf(app.db, row.authorId)));
     },
   );
 
@@ -75,7 +132,7 @@ export const catalogAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     '/products/:id',
     { config: guard('admin'), schema: { tags: ['admin'], params: productIdParams, body: adminProductUpdate, response: { 200: okEnvelope(adminProduct) } } },
     async (request) => {
-      const { status, price, category_id: categoryId, tags: tagList } = request.body;
+      const { status, price, category_id: categoryId, tags: tagList, title, description } = request.body;
       const staffId = request.user!.id;
       const answer = await app.db.transaction(async (tx) => {
         const [before] = await tx.select().from(products).where(eq(products.id, request.params.id)).for('update');
@@ -91,6 +148,8 @@ export const catalogAdminRoutes: FastifyPluginAsyncZod = async (app) => {
             ...(status ? { status } : {}),
             ...(price !== undefined ? { priceMinor: amountToMinor(price) } : {}),
             ...(categoryId !== undefined ? { categoryId } : {}),
+            ...(title !== undefined ? { title } : {}),
+            ...(description !== undefined ? { description } : {}),
             updatedAt: new Date(),
           })
           .where(eq(products.id, before.id))
@@ -105,7 +164,7 @@ export const catalogAdminRoutes: FastifyPluginAsyncZod = async (app) => {
           before: productAudit(before, tagsBefore),
           after: productAudit(row!, tagsAfter),
         });
-        return productView(row!, tagsAfter);
+        return productView(row!, tagsAfter, await authorOf(tx, row!.authorId));
       });
       request.log.info({ productId: answer.id, status, priceChanged: price !== undefined, by: staffId }, 'product changed by staff');
       return ok(answer, 'The product is saved.');

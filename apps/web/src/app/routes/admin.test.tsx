@@ -40,6 +40,7 @@ describe('the back office at /admin', () => {
       '/admin',
       '/admin/payouts',
       '/admin/money',
+      '/admin/catalog',
       '/admin/users',
       '/admin/messages',
       '/admin/audit',

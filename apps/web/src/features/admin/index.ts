@@ -15,3 +15,4 @@ export const Money = lazy(() => import('./components/money').then((m) => ({ defa
 export const UsersAdmin = lazy(() => import('./components/users-admin').then((m) => ({ default: m.UsersAdmin })));
 export const AuditLog = lazy(() => import('./components/audit-log').then((m) => ({ default: m.AuditLog })));
 export const Messages = lazy(() => import('./components/messages').then((m) => ({ default: m.Messages })));
+export const CatalogAdmin = lazy(() => import('./components/catalog-admin').then((m) => ({ default: m.CatalogAdmin })));

@@ -29,10 +29,12 @@ export const adminKeys = {
   users: (q: string) => ['admin', 'users', q] as const,
   user: (id: number) => ['admin', 'user', id] as const,
   messages: (status: string) => ['admin', 'messages', status] as const,
+  products: (filters: ProductFilters) => ['admin', 'products', filters] as const,
 };
 
 export type JournalFilters = { account_id?: string; user_id?: string; reason?: string; from?: string; to?: string };
 export type AuditFilters = { staff_id?: string; subject?: string };
+export type ProductFilters = { q?: string; status?: string; product_type?: string };
 
 /** A staff action: on success every back-office answer is asked again (the audit log included). */
 function useAdminAction<I, O>(call: (input: I) => Promise<O>) {
@@ -55,6 +57,9 @@ export const useDeclineOffer = () =>
   useAdminAction(({ id, reason, status }: { id: number; reason: string; status: 'declined_by_service' | 'declined' }) =>
     api<unknown>(`/api/admin/offers/${id}/decline`, { method: 'POST', body: { reason, status } }),
   );
+
+export const useAdminProducts = (filters: ProductFilters) =>
+  useQuery({ queryKey: adminKeys.products(filters), queryFn: ({ signal }) => api<AdminProduct[]>('/api/admin/products', { signal, query: filters }) });
 
 export const useAdminProduct = (id: number) =>
   useQuery({ queryKey: adminKeys.product(id), queryFn: ({ signal }) => api<AdminProduct>(`/api/admin/products/${id}`, { signal }) });

@@ -7,6 +7,7 @@ const SECTIONS = [
   { to: '/admin', label: 'admin.nav_review', end: true },
   { to: '/admin/payouts', label: 'admin.nav_payouts' },
   { to: '/admin/money', label: 'admin.nav_money' },
+  { to: '/admin/catalog', label: 'admin.nav_catalog' },
   { to: '/admin/users', label: 'admin.nav_users' },
   { to: '/admin/messages', label: 'admin.nav_messages' },
   { to: '/admin/audit', label: 'admin.nav_audit' },
