@@ -93,7 +93,8 @@ export type AdjustmentInput = z.infer<typeof adjustmentInput>;
 export const adjustmentResult = z.object({ transaction_id: z.number().int(), account: ledgerAccountView });
 
 /** Audit subjects: what a staff action was done to. */
-export const AUDIT_SUBJECTS = ['offer', 'payout', 'product', 'user', 'ledger_account', 'contact_message'] as const;
+/** `settings` is the one site-settings record (subject id 0). */
+export const AUDIT_SUBJECTS = ['offer', 'payout', 'product', 'user', 'ledger_account', 'contact_message', 'settings'] as const;
 export type AuditSubject = (typeof AUDIT_SUBJECTS)[number];
 
 /** GET /api/admin/audit?staff_id=&subject= ; subject is `offer` or `offer:12`. */
@@ -182,3 +183,43 @@ export const messageReplyInput = z.object({
 export type MessageReplyInput = z.infer<typeof messageReplyInput>;
 /** POST /api/admin/messages/{id}/handled */
 export const messageHandledInput = z.object({ handled: z.boolean({ error: 'Say whether the message is handled.' }) });
+
+/** Back office: the site settings staff edit (SPEC §3 settings plus the commerce ones), GET and PATCH /api/admin/settings. */
+export const adminSettings = z.object({
+  is_reg_enabled: z.boolean(),
+  is_email_verification_enabled: z.boolean(),
+  internal_currency_name: z.string(),
+  support_email: z.string(),
+  copyright: z.string(),
+  commission_percent: z.number(),
+  deposit_min: z.number(),
+  deposit_max: z.number(),
+  generation_price: z.number(),
+});
+export type AdminSettings = z.infer<typeof adminSettings>;
+
+const money2 = (label: string) =>
+  z
+    .number({ error: `The ${label} must be a number.` })
+    .min(0, `The ${label} may not be negative.`)
+    .max(1_000_000, `The ${label} may be at most 1000000.`)
+    .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, `The ${label} may have at most 2 decimals.`);
+
+export const adminSettingsUpdate = z
+  .object({
+    is_reg_enabled: z.boolean({ error: 'Registration must be on or off.' }),
+    is_email_verification_enabled: z.boolean({ error: 'E-mail verification must be on or off.' }),
+    internal_currency_name: requiredText('internal currency name', 40),
+    support_email: text('support e-mail').trim().max(254, 'The support e-mail may have at most 254 characters.'),
+    copyright: text('copyright').trim().max(200, 'The copyright may have at most 200 characters.'),
+    commission_percent: z
+      .number({ error: 'The commission must be a number.' })
+      .min(0, 'The commission is 0 to 100 percent.')
+      .max(100, 'The commission is 0 to 100 percent.'),
+    deposit_min: money2('smallest deposit').refine((v) => v > 0, 'The smallest deposit must be above zero.'),
+    deposit_max: money2('largest deposit').refine((v) => v > 0, 'The largest deposit must be above zero.'),
+    generation_price: money2('generation price'),
+  })
+  .partial()
+  .refine((v) => Object.values(v).some((x) => x !== undefined), { message: 'Send at least one setting to change.', path: ['is_reg_enabled'] });
+export type AdminSettingsUpdate = z.infer<typeof adminSettingsUpdate>;

@@ -148,6 +148,7 @@ export const PAGES = {
   'admin-money': { parent: 'admin', path: 'money', module: 'admin-money', title: 'admin.nav_money' },
   'admin-catalog': { parent: 'admin', path: 'catalog', module: 'admin-catalog', title: 'admin.nav_catalog' },
   'admin-users': { parent: 'admin', path: 'users', module: 'admin-users', title: 'admin.nav_users' },
+  'admin-site': { parent: 'admin', path: 'site', module: 'admin-site', title: 'admin.nav_site' },
   'admin-messages': { parent: 'admin', path: 'messages', module: 'admin-messages', title: 'admin.nav_messages' },
   'admin-audit': { parent: 'admin', path: 'audit', module: 'admin-audit', title: 'admin.nav_audit' },
 } satisfies Record<string, PageDef>;

@@ -62,4 +62,46 @@ describe('contact messages in the back office', () => {
       ['contact_message.reopened', jon.id, admin.id],
     ]);
   });
+
+  it('reads and changes the site settings, checks their bounds, takes effect at once and is audited', async () => {
+    const admin = await staff();
+    const before = (await admin.client.get('/api/admin/settings')).json().payload;
+    expect(before).toMatchObject({ commission_percent: expect.any(Number), deposit_min: expect.any(Number), is_reg_enabled: true });
+
+    const res = await admin.client.request('PATCH', '/api/admin/settings', {
+      body: { internal_currency_name: 'Studio Coins', commission_percent: 25, generation_price: 1.5 },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().payload).toMatchObject({ internal_currency_name: 'Studio Coins', commission_percent: 25, generation_price: 1.5 });
+    expect((await t.app.inject({ method: 'GET', url: '/api/settings' })).json().payload.internal_currency_name).toBe('Studio Coins');
+
+    const bad = await admin.client.request('PATCH', '/api/admin/settings', { body: { deposit_min: 2000 } });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().errors.deposit_min).toEqual(['The smallest deposit may not be above the largest.']);
+    expect((await admin.client.request('PATCH', '/api/admin/settings', { body: { commission_percent: 120 } })).json().errors.commission_percent).toBeDefined();
+    expect((await admin.client.request('PATCH', '/api/admin/settings', { body: {} })).statusCode).toBe(422);
+    expect((await admin.client.get('/api/admin/settings')).json().payload.deposit_min).toBe(before.deposit_min);
+
+    // Registration closed by staff closes it for visitors at once.
+    expect((await admin.client.request('PATCH', '/api/admin/settings', { body: { is_reg_enabled: false } })).statusCode).toBe(200);
+    const closed = await new TestClient(t.app).post('/api/register', {
+      name: 'A',
+      surname: 'B',
+      email: 'late@example.com',
+      phone: '+351912345678',
+      password: 'violet-harbour-42',
+      passConfirm: 'violet-harbour-42',
+      terms_agreed: true,
+    });
+    expect(closed.statusCode).toBe(403);
+    await admin.client.request('PATCH', '/api/admin/settings', { body: { is_reg_enabled: true } });
+
+    const log = (await admin.client.get('/api/admin/audit?subject=settings')).json().payload as { action: string; before: unknown; after: unknown }[];
+    expect(log.at(-1)).toMatchObject({
+      action: 'settings.update',
+      before: { internal_currency_name: before.internal_currency_name, commission_percent: before.commission_percent },
+      after: { internal_currency_name: 'Studio Coins', commission_percent: 25, generation_price: 1.5 },
+    });
+    expect(log).toHaveLength(3);
+  });
 });

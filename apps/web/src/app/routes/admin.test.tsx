@@ -43,6 +43,7 @@ describe('the back office at /admin', () => {
       '/admin/catalog',
       '/admin/users',
       '/admin/messages',
+      '/admin/site',
       '/admin/audit',
     ]);
     expect(await screen.findByText('No offers with this status.')).toBeTruthy();

@@ -16,3 +16,4 @@ export const UsersAdmin = lazy(() => import('./components/users-admin').then((m)
 export const AuditLog = lazy(() => import('./components/audit-log').then((m) => ({ default: m.AuditLog })));
 export const Messages = lazy(() => import('./components/messages').then((m) => ({ default: m.Messages })));
 export const CatalogAdmin = lazy(() => import('./components/catalog-admin').then((m) => ({ default: m.CatalogAdmin })));
+export const SiteSettings = lazy(() => import('./components/site-settings').then((m) => ({ default: m.SiteSettings })));

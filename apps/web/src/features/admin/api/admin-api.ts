@@ -3,6 +3,8 @@ import type {
   AdminOffer,
   AdminProduct,
   AdminProductUpdate,
+  AdminSettings,
+  AdminSettingsUpdate,
   AdminUser,
   AdminUserDetail,
   AuditEntry,
@@ -15,6 +17,7 @@ import type {
 } from '@atelier/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { siteKeys } from '../../site';
 
 /** Query keys of the back office: every staff answer lives under ['admin', …], so one action refreshes them all. */
 export const adminKeys = {
@@ -29,6 +32,7 @@ export const adminKeys = {
   users: (q: string) => ['admin', 'users', q] as const,
   user: (id: number) => ['admin', 'user', id] as const,
   messages: (status: string) => ['admin', 'messages', status] as const,
+  settings: ['admin', 'settings'] as const,
   products: (filters: ProductFilters) => ['admin', 'products', filters] as const,
 };
 
@@ -119,6 +123,18 @@ export const useMessageReply = () =>
   useAdminAction(({ id, subject, text }: { id: number; subject: string; text: string }) =>
     api<ContactMessageView>(`/api/admin/messages/${id}/reply`, { method: 'POST', body: { subject, text } }),
   );
+
+export const useAdminSettings = () =>
+  useQuery({ queryKey: adminKeys.settings, queryFn: ({ signal }) => api<AdminSettings>('/api/admin/settings', { signal }) });
+
+export function useSaveSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: AdminSettingsUpdate) => api<AdminSettings>('/api/admin/settings', { method: 'PATCH', body: input }),
+    // The public settings (registration, the currency name) change for this visitor too.
+    onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: adminKeys.all }), queryClient.invalidateQueries({ queryKey: siteKeys.settings })]),
+  });
+}
 
 /** EUR cents as staff read them: "12.50 €" (the ledger's base currency). */
 export function formatMinor(minor: number): string {

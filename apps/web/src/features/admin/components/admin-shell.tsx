@@ -10,6 +10,7 @@ const SECTIONS = [
   { to: '/admin/catalog', label: 'admin.nav_catalog' },
   { to: '/admin/users', label: 'admin.nav_users' },
   { to: '/admin/messages', label: 'admin.nav_messages' },
+  { to: '/admin/site', label: 'admin.nav_site' },
   { to: '/admin/audit', label: 'admin.nav_audit' },
 ] as const;
 
