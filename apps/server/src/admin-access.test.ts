@@ -40,6 +40,9 @@ describe('back office access', () => {
       'POST /api/admin/users/1/role',
       'PATCH /api/admin/products/1',
       'POST /api/admin/messages/1/reply',
+      'POST /api/admin/packs',
+      'PUT /api/admin/packs/1/items',
+      'PATCH /api/admin/settings',
     ]) {
       expect(routes.map((r) => `${r.method} ${r.url}`)).toContain(expected);
     }

@@ -12,7 +12,7 @@ import type { Database, Db } from './db/client';
 import { auditAdminRoutes } from './features/audit';
 import { authRoutes } from './features/auth';
 import { cartRoutes } from './features/cart';
-import { catalogAdminRoutes, catalogRoutes } from './features/catalog';
+import { catalogAdminRoutes, catalogRoutes, packsAdminRoutes } from './features/catalog';
 import { chatRoutes } from './features/chat';
 import { devMailRoutes } from './features/dev-mail/dev-mail.routes';
 import { generationRoutes } from './features/generation';
@@ -210,6 +210,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(
         async (admin) => {
           await admin.register(catalogAdminRoutes);
+          await admin.register(packsAdminRoutes);
           await admin.register(offersAdminRoutes);
           await admin.register(payoutsAdminRoutes);
           await admin.register(ledgerAdminRoutes);

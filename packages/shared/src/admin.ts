@@ -223,3 +223,35 @@ export const adminSettingsUpdate = z
   .partial()
   .refine((v) => Object.values(v).some((x) => x !== undefined), { message: 'Send at least one setting to change.', path: ['is_reg_enabled'] });
 export type AdminSettingsUpdate = z.infer<typeof adminSettingsUpdate>;
+
+const packItemIds = z
+  .array(idParam('product id'), { error: 'The items must be a list of product ids.' })
+  .min(2, 'A pack holds at least 2 products.')
+  .max(50, 'A pack holds at most 50 products.')
+  .refine((ids) => new Set(ids).size === ids.length, 'A product may be in a pack only once.');
+
+/** POST /api/admin/packs: a new pack built from products (a staff-built pack is platform-owned). */
+export const adminPackCreate = z.object({
+  title: requiredText('title', 200),
+  description: text('description').trim().max(5000, 'The description may be at most 5000 characters.').default(''),
+  price: z
+    .number({ error: 'The price must be a number.' })
+    .positive('The price must be above zero.')
+    .max(1_000_000, 'The price may be at most 1000000.')
+    .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, 'The price may have at most 2 decimals.'),
+  category_id: idParam('category id').optional(),
+  product_ids: packItemIds,
+  status: z.enum(['draft', 'published'], { error: 'The status must be draft or published.' }).default('draft'),
+});
+export type AdminPackCreate = z.infer<typeof adminPackCreate>;
+/** PUT /api/admin/packs/{id}/items: the pack's whole item list, in order. */
+export const adminPackItems = z.object({ product_ids: packItemIds });
+export const adminPack = z.object({
+  id: z.number().int(),
+  slug: z.string(),
+  title: z.string(),
+  status: z.string(),
+  price_minor: z.number().int(),
+  product_ids: z.array(z.number().int()),
+});
+export type AdminPack = z.infer<typeof adminPack>;

@@ -507,6 +507,12 @@ export const de: Record<TranslationKey, string> = {
   'admin.cannot_revoke_self': 'Sie können sich die eigene Mitarbeiterrolle nicht entziehen.',
   'admin.orders': 'Bestellungen',
   'admin.offers': 'Angebote',
+  'admin.new_pack': 'Neues Paket',
+  'admin.pack_items': 'Produkt-Nrn., in Reihenfolge',
+  'admin.pack_hint':
+    'Ein hier gebautes Paket gehört der Plattform: seine Verkäufe gehen an die Plattform. Es beginnt nicht gelistet; veröffentlichen Sie es in seiner Zeile.',
+  'admin.create_pack': 'Paket anlegen',
+  'admin.pack_created': 'Das Paket „{{title}}“ ist angelegt.',
   'admin.nav_site': 'Website',
   'admin.site_title': 'Website-Einstellungen',
   'admin.site_later': 'Statische Seiten, Währungen und Social-Links werden vorerst in der Datenbank bearbeitet.',

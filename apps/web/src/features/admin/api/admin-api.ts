@@ -1,6 +1,8 @@
 import type {
   AdjustmentInput,
   AdminOffer,
+  AdminPack,
+  AdminPackCreate,
   AdminProduct,
   AdminProductUpdate,
   AdminSettings,
@@ -64,6 +66,13 @@ export const useDeclineOffer = () =>
 
 export const useAdminProducts = (filters: ProductFilters) =>
   useQuery({ queryKey: adminKeys.products(filters), queryFn: ({ signal }) => api<AdminProduct[]>('/api/admin/products', { signal, query: filters }) });
+
+export const useCreatePack = () => useAdminAction((input: AdminPackCreate) => api<AdminPack>('/api/admin/packs', { method: 'POST', body: input }));
+
+export const useSetPackItems = () =>
+  useAdminAction(({ id, product_ids }: { id: number; product_ids: number[] }) =>
+    api<AdminPack>(`/api/admin/packs/${id}/items`, { method: 'PUT', body: { product_ids } }),
+  );
 
 export const useAdminProduct = (id: number) =>
   useQuery({ queryKey: adminKeys.product(id), queryFn: ({ signal }) => api<AdminProduct>(`/api/admin/products/${id}`, { signal }) });

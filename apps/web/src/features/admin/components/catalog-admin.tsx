@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toast';
 import { useCategories } from '../../catalog';
-import { formatMinor, type ProductFilters, useAdminProducts, useUpdateProduct } from '../api/admin-api';
+import { formatMinor, type ProductFilters, useAdminProducts, useCreatePack, useSetPackItems, useUpdateProduct } from '../api/admin-api';
 import { ActionError } from './action-error';
 
 /** The catalogue for staff: search every product in any status, hide and unhide, edit its listing. */
@@ -51,6 +51,7 @@ export function CatalogAdmin() {
           {t('admin.search')}
         </button>
       </form>
+      <NewPack />
       {products.isPending ? (
         <Spinner />
       ) : products.isError ? (
@@ -133,6 +134,7 @@ function ProductRow({ product }: { product: AdminProduct }) {
           {t('admin.edit')}
         </button>
       </div>
+      {product.product_type === 'pack' && <PackItems packId={product.id} />}
       {editing && (
         <form className="admin-form" onSubmit={onSave} aria-label={t('admin.edit_product', { title: product.title })}>
           <label className="admin-form-full">
@@ -173,5 +175,88 @@ function ProductRow({ product }: { product: AdminProduct }) {
       )}
       <ActionError error={update.error} />
     </article>
+  );
+}
+
+/** Product ids as staff type them: "12, 15 18" → [12, 15, 18]. */
+const parseIds = (text: string) =>
+  text
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map(Number);
+
+/** A new pack from products named by id (staff-built packs are platform-owned). */
+function NewPack() {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const create = useCreatePack();
+  const [title, setTitle] = useState('');
+  const [price, setPrice] = useState('');
+  const [ids, setIds] = useState('');
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    create.mutate(
+      { title, description: '', price: Number(price.replace(',', '.')), product_ids: parseIds(ids), status: 'draft' },
+      {
+        onSuccess: (pack) => {
+          toast.success(t('admin.pack_created', { title: pack.title }));
+          setTitle('');
+          setPrice('');
+          setIds('');
+        },
+      },
+    );
+  };
+  return (
+    <details className="admin-details">
+      <summary>{t('admin.new_pack')}</summary>
+      <form className="admin-form" onSubmit={onSubmit} aria-label={t('admin.new_pack')}>
+        <div className="admin-form-row">
+          <label className="grow">
+            {t('admin.product_title')}
+            <input value={title} onChange={(e) => setTitle(e.target.value)} required maxLength={200} />
+          </label>
+          <label>
+            {t('admin.list_price')}
+            <input inputMode="decimal" value={price} onChange={(e) => setPrice(e.target.value)} required />
+          </label>
+          <label className="grow">
+            {t('admin.pack_items')}
+            <input value={ids} onChange={(e) => setIds(e.target.value)} placeholder="12, 15, 18" required />
+          </label>
+        </div>
+        <p className="muted small">{t('admin.pack_hint')}</p>
+        <div className="admin-form-actions">
+          <button type="submit" className="button primary" disabled={create.isPending}>
+            {t('admin.create_pack')}
+          </button>
+        </div>
+        <ActionError error={create.error} />
+      </form>
+    </details>
+  );
+}
+
+/** A pack's items, edited as a list of product ids in order. */
+function PackItems({ packId }: { packId: number }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const save = useSetPackItems();
+  const [ids, setIds] = useState('');
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    save.mutate({ id: packId, product_ids: parseIds(ids) }, { onSuccess: () => toast.success(t('admin.saved')) });
+  };
+  return (
+    <form className="admin-form-row" onSubmit={onSubmit} aria-label={t('admin.pack_items')}>
+      <label className="grow">
+        {t('admin.pack_items')}
+        <input value={ids} onChange={(e) => setIds(e.target.value)} placeholder="12, 15, 18" required />
+      </label>
+      <button type="submit" className="button small-button" disabled={save.isPending}>
+        {t('admin.save')}
+      </button>
+      <ActionError error={save.error} />
+    </form>
   );
 }
