@@ -43,6 +43,8 @@ describe('back office access', () => {
       'POST /api/admin/packs',
       'PUT /api/admin/packs/1/items',
       'PATCH /api/admin/settings',
+      'PUT /api/admin/static-pages/1',
+      'PUT /api/admin/currencies/1',
     ]) {
       expect(routes.map((r) => `${r.method} ${r.url}`)).toContain(expected);
     }

@@ -26,6 +26,7 @@ import { payoutsAdminRoutes, payoutsRoutes } from './features/payouts';
 import { registerWebApp } from './features/seo/web-app';
 import { siteAdminRoutes } from './features/site/site.admin-routes';
 import { siteRoutes } from './features/site/site.routes';
+import { siteContentAdminRoutes } from './features/site/site-content.admin-routes';
 import { storageRoutes } from './features/storage/storage.routes';
 import { userRoutes, usersAdminRoutes } from './features/users';
 import { registerGuards } from './lib/auth-guard';
@@ -217,6 +218,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
           await admin.register(usersAdminRoutes);
           await admin.register(auditAdminRoutes);
           await admin.register(siteAdminRoutes);
+          await admin.register(siteContentAdminRoutes);
         },
         { prefix: '/admin' },
       );

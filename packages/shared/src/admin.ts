@@ -93,8 +93,19 @@ export type AdjustmentInput = z.infer<typeof adjustmentInput>;
 export const adjustmentResult = z.object({ transaction_id: z.number().int(), account: ledgerAccountView });
 
 /** Audit subjects: what a staff action was done to. */
-/** `settings` is the one site-settings record (subject id 0). */
-export const AUDIT_SUBJECTS = ['offer', 'payout', 'product', 'user', 'ledger_account', 'contact_message', 'settings'] as const;
+/** `settings` is the one site-settings record (subject id 0); a currency is named by its code in before/after (subject id 0). */
+export const AUDIT_SUBJECTS = [
+  'offer',
+  'payout',
+  'product',
+  'user',
+  'ledger_account',
+  'contact_message',
+  'settings',
+  'static_page',
+  'currency',
+  'social_link',
+] as const;
 export type AuditSubject = (typeof AUDIT_SUBJECTS)[number];
 
 /** GET /api/admin/audit?staff_id=&subject= ; subject is `offer` or `offer:12`. */
@@ -255,3 +266,42 @@ export const adminPack = z.object({
   product_ids: z.array(z.number().int()),
 });
 export type AdminPack = z.infer<typeof adminPack>;
+
+/** Back office: a static page as staff edit it; `content` is the stored, sanitised HTML. */
+export const adminStaticPage = z.object({ id: z.number().int(), slug: z.string(), title: z.string(), content: z.string(), updated_at: z.number().int() });
+export type AdminStaticPage = z.infer<typeof adminStaticPage>;
+/** PUT /api/admin/static-pages/{id}: the HTML is sanitised on the server (no script, handlers or foreign schemes). */
+export const adminStaticPageUpdate = z.object({
+  title: requiredText('title', 200),
+  content: text('content').max(200_000, 'The page may have at most 200000 characters.'),
+});
+/** POST /api/admin/static-pages/preview: the HTML as it would be stored. */
+export const adminPreviewInput = z.object({ content: text('content').max(200_000, 'The page may have at most 200000 characters.') });
+export const adminPreview = z.object({ content: z.string() });
+
+/** Back office: a currency and its rate (units per 1 EUR, an exact decimal). */
+export const adminCurrency = z.object({ code: z.string(), symbol: z.string(), rate: z.string(), decimals: z.number().int(), is_default: z.boolean() });
+export type AdminCurrency = z.infer<typeof adminCurrency>;
+export const adminCurrencyParams = z.object({
+  code: z
+    .string()
+    .regex(/^[A-Za-z]{3}$/, 'The currency code has 3 letters.')
+    .transform((v) => v.toUpperCase()),
+});
+export const adminCurrencyUpdate = z.object({
+  rate: z
+    .string({ error: 'The rate must be a decimal number.' })
+    .trim()
+    .regex(/^\d{1,9}(\.\d{1,8})?$/, 'The rate must be a positive decimal with at most 8 decimals.')
+    .refine((v) => Number(v) > 0, 'The rate must be above zero.'),
+  symbol: text('symbol').trim().min(1, 'Please give a symbol.').max(5, 'The symbol may have at most 5 characters.'),
+});
+
+/** Back office: social links (URL and icon). */
+export const adminSocialLinkInput = z.object({
+  url: text('url')
+    .trim()
+    .max(500)
+    .pipe(z.url({ protocol: /^https?$/, error: 'Please enter an http(s) address.' })),
+  image: text('image').trim().min(1, 'Please give an icon.').max(500, 'The icon may have at most 500 characters.'),
+});
