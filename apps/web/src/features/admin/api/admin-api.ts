@@ -1,5 +1,6 @@
 import type {
   AdjustmentInput,
+  AdminCurrency,
   AdminOffer,
   AdminPack,
   AdminPackCreate,
@@ -7,6 +8,7 @@ import type {
   AdminProductUpdate,
   AdminSettings,
   AdminSettingsUpdate,
+  AdminStaticPage,
   AdminUser,
   AdminUserDetail,
   AuditEntry,
@@ -16,6 +18,7 @@ import type {
   OfferStatus,
   Payout,
   Reconciliation,
+  SocialLink,
 } from '@atelier/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
@@ -35,6 +38,9 @@ export const adminKeys = {
   user: (id: number) => ['admin', 'user', id] as const,
   messages: (status: string) => ['admin', 'messages', status] as const,
   settings: ['admin', 'settings'] as const,
+  staticPages: ['admin', 'static-pages'] as const,
+  currencies: ['admin', 'currencies'] as const,
+  socialLinks: ['admin', 'social-links'] as const,
   products: (filters: ProductFilters) => ['admin', 'products', filters] as const,
 };
 
@@ -144,6 +150,32 @@ export function useSaveSettings() {
     onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: adminKeys.all }), queryClient.invalidateQueries({ queryKey: siteKeys.settings })]),
   });
 }
+
+export const useAdminStaticPages = () =>
+  useQuery({ queryKey: adminKeys.staticPages, queryFn: ({ signal }) => api<AdminStaticPage[]>('/api/admin/static-pages', { signal }) });
+
+export const previewStaticPage = (content: string) => api<{ content: string }>('/api/admin/static-pages/preview', { method: 'POST', body: { content } });
+
+export const useSaveStaticPage = () =>
+  useAdminAction(({ id, title, content }: { id: number; title: string; content: string }) =>
+    api<AdminStaticPage>(`/api/admin/static-pages/${id}`, { method: 'PUT', body: { title, content } }),
+  );
+
+export const useAdminCurrencies = () =>
+  useQuery({ queryKey: adminKeys.currencies, queryFn: ({ signal }) => api<AdminCurrency[]>('/api/admin/currencies', { signal }) });
+
+export const useSaveCurrency = () =>
+  useAdminAction(({ code, rate, symbol }: { code: string; rate: string; symbol: string }) =>
+    api<AdminCurrency>(`/api/admin/currencies/${code}`, { method: 'PUT', body: { rate, symbol } }),
+  );
+
+export const useAdminSocialLinks = () =>
+  useQuery({ queryKey: adminKeys.socialLinks, queryFn: ({ signal }) => api<SocialLink[]>('/api/admin/social-links', { signal }) });
+
+export const useSaveSocialLink = () =>
+  useAdminAction(({ id, url, image }: { id: number; url: string; image: string }) =>
+    api<SocialLink>(`/api/admin/social-links/${id}`, { method: 'PUT', body: { url, image } }),
+  );
 
 /** EUR cents as staff read them: "12.50 €" (the ledger's base currency). */
 export function formatMinor(minor: number): string {

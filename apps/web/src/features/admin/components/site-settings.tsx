@@ -5,6 +5,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toast';
 import { useAdminSettings, useSaveSettings } from '../api/admin-api';
 import { ActionError } from './action-error';
+import { CurrenciesEditor, SocialLinksEditor, StaticPagesEditor } from './site-content';
 
 /** The site settings: registration, e-mail verification, the internal currency's name, commission, deposit bounds, generation price. */
 export function SiteSettings() {
@@ -22,7 +23,9 @@ export function SiteSettings() {
       ) : (
         <SettingsForm initial={settings.data} />
       )}
-      <p className="muted small">{t('admin.site_later')}</p>
+      <StaticPagesEditor />
+      <CurrenciesEditor />
+      <SocialLinksEditor />
     </section>
   );
 }
