@@ -65,7 +65,9 @@ describe('the back office in the browser', () => {
       await open(page, `${baseUrl()}/admin`);
       const card = page.getByRole('article', { name: title });
       await card.waitFor();
-      await expect(card.getByRole('link', { name: 'Download river.png' }).getAttribute('href')).resolves.toMatch(/^\/api\/admin\/offers\/\d+\/file$/);
+      await expect(card.getByRole('link', { name: 'Download river.png' }).getAttribute('href')).resolves.toMatch(
+        /^\/api\/admin\/offers\/\d+\/file\?expires=\d+&signature=[\w-]+$/,
+      );
       await card.getByText('(seller@example.com)').waitFor();
       const consent = page.getByRole('button', { name: 'Accept all' });
       if (await consent.isVisible()) await consent.click();

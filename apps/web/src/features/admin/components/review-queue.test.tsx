@@ -29,6 +29,7 @@ function offer(id: number, over: Partial<AdminOffer> = {}): AdminOffer {
     file_name: `harbour-${id}.png`,
     file_type: 'png',
     product_id: null,
+    file_url: `/api/admin/offers/${id}/file?expires=1790000900&signature=sig${id}`,
     events: [{ from: null, to: 'pending', by: 'creator', note: '', at: at + id }],
     ...over,
   };
@@ -42,7 +43,7 @@ describe('Review queue', () => {
     expect(cards.map((c) => c.getAttribute('aria-label'))).toEqual(['Harbour 1', 'Harbour 2']);
     expect(calls.find((c) => c.path === '/api/admin/offers')).toBeDefined();
     const first = within(cards[0]!);
-    expect(first.getByRole('link', { name: 'Download harbour-1.png' }).getAttribute('href')).toBe('/api/admin/offers/1/file');
+    expect(first.getByRole('link', { name: 'Download harbour-1.png' }).getAttribute('href')).toBe('/api/admin/offers/1/file?expires=1790000900&signature=sig1');
     expect(first.getByText('@ines1')).toBeTruthy();
     expect(first.getByText('(ines1@example.com)')).toBeTruthy();
     expect(first.getByText('49.90 €')).toBeTruthy();

@@ -96,7 +96,7 @@ function OfferReview({ offer }: { offer: AdminOffer }) {
           <div>
             <dt>{t('admin.file')}</dt>
             <dd>
-              <a href={`/api/admin/offers/${offer.id}/file`} download={offer.file_name}>
+              <a href={offer.file_url} download={offer.file_name}>
                 {t('admin.download_file', { name: offer.file_name })}
               </a>
             </dd>
