@@ -9,23 +9,26 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOpt
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
+import { auditAdminRoutes } from './features/audit';
 import { authRoutes } from './features/auth';
 import { cartRoutes } from './features/cart';
-import { catalogAdminRoutes, catalogRoutes } from './features/catalog';
+import { catalogAdminRoutes, catalogRoutes, packsAdminRoutes } from './features/catalog';
 import { chatRoutes } from './features/chat';
 import { devMailRoutes } from './features/dev-mail/dev-mail.routes';
 import { generationRoutes } from './features/generation';
 import { healthRoutes } from './features/health/health.routes';
-import { ledgerRoutes } from './features/ledger';
+import { ledgerAdminRoutes, ledgerRoutes } from './features/ledger';
 import { notificationsRoutes } from './features/notifications';
 import { offersAdminRoutes, offersRoutes } from './features/offers';
 import { ordersRoutes } from './features/orders';
 import { paymentsRoutes } from './features/payments';
 import { payoutsAdminRoutes, payoutsRoutes } from './features/payouts';
 import { registerWebApp } from './features/seo/web-app';
+import { siteAdminRoutes } from './features/site/site.admin-routes';
 import { siteRoutes } from './features/site/site.routes';
+import { siteContentAdminRoutes } from './features/site/site-content.admin-routes';
 import { storageRoutes } from './features/storage/storage.routes';
-import { userRoutes } from './features/users';
+import { userRoutes, usersAdminRoutes } from './features/users';
 import { registerGuards } from './lib/auth-guard';
 import { type ChangeFeed, createChangeFeed } from './lib/change-feed';
 import { registerErrorHandler, sendError } from './lib/error-handler';
@@ -208,8 +211,14 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(
         async (admin) => {
           await admin.register(catalogAdminRoutes);
+          await admin.register(packsAdminRoutes);
           await admin.register(offersAdminRoutes);
           await admin.register(payoutsAdminRoutes);
+          await admin.register(ledgerAdminRoutes);
+          await admin.register(usersAdminRoutes);
+          await admin.register(auditAdminRoutes);
+          await admin.register(siteAdminRoutes);
+          await admin.register(siteContentAdminRoutes);
         },
         { prefix: '/admin' },
       );

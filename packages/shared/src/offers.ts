@@ -124,6 +124,8 @@ export const adminOffer = offer.extend({
   file_name: z.string(),
   file_type: z.string(),
   product_id: z.number().int().nullable(),
+  /** The original file as a signed link valid for 15 minutes (staff only). */
+  file_url: z.string(),
   events: z.array(z.object({ from: z.string().nullable(), to: z.string(), by: z.string(), note: z.string(), at: z.number().int() })),
 });
 export type AdminOffer = z.infer<typeof adminOffer>;

@@ -185,7 +185,7 @@ export async function createProductFromOffer(tx: Db, offer: OfferRow): Promise<n
 }
 
 /** Back office list: oldest first (the review queue), with the creator and the history. */
-export async function listOffersForStaff(db: Db, status?: OfferStatus): Promise<AdminOffer[]> {
+export async function listOffersForStaff(db: Db, status?: OfferStatus): Promise<Omit<AdminOffer, 'file_url'>[]> {
   const rows = await db
     .select({ offer: offers, user: { id: users.id, nickname: users.nickname, email: users.email } })
     .from(offers)

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -293,9 +294,19 @@ describe('staff review', () => {
     const mine = list.find((o) => o.id === first)!;
     expect(mine.user.email).toBe(a.person.email);
     expect(mine.events).toHaveLength(1);
-    const file = await admin.get(`/api/admin/offers/${first}/file`);
+    const file = await admin.get((mine as unknown as { file_url: string }).file_url);
     expect(file.statusCode).toBe(200);
     expect(file.headers['content-disposition']).toContain('attachment');
+    // Only the signed link opens the file, and only for its own offer.
+    expect((await admin.get(`/api/admin/offers/${first}/file`)).statusCode).toBe(422);
+    const forged = (mine as unknown as { file_url: string }).file_url.replace(`/offers/${first}/`, `/offers/${second}/`);
+    expect((await admin.get(forged)).statusCode).toBe(403);
+    // A link signed properly (the test app's secret) but past its time.
+    const past = Math.floor(Date.now() / 1000) - 1;
+    const signature = createHmac('sha256', 's'.repeat(40)).update(`offer-file:${first}:${past}`).digest('base64url');
+    const expired = await admin.get(`/api/admin/offers/${first}/file?expires=${past}&signature=${signature}`);
+    expect(expired.statusCode).toBe(403);
+    expect(expired.json().message).toBe('This file link has expired. Reload the review queue for a new one.');
     expect((await admin.get('/api/admin/offers?status=nonsense')).statusCode).toBe(422);
   });
 

@@ -1,0 +1,52 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeApi, okAnswer } from '../../../test/fake-api';
+import { renderWithApp } from '../../../test/render';
+import { PayoutsQueue } from './payouts-queue';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const payout = {
+  id: 5,
+  offer_id: 9,
+  method: 'sepa',
+  amount: 45,
+  currency: 'EUR',
+  status: 'processing',
+  destination: 'DE89 •••• 3000',
+  failure_reason: null,
+  created_at: 1_790_000_000,
+};
+
+describe('Payouts queue', () => {
+  it('shows masked details, marks a payout paid, or failed with a reason', async () => {
+    const calls = fakeApi({
+      'GET /api/admin/payouts': () => okAnswer([payout]),
+      'POST /api/admin/payouts/5/complete': ({ body }) => okAnswer({ ...payout, status: (body as { outcome: string }).outcome }),
+    });
+    renderWithApp(<PayoutsQueue />);
+    const row = (await screen.findByText('DE89 •••• 3000')).closest('tr')!;
+    expect(within(row).getByText('45.00 EUR')).toBeTruthy();
+    expect(calls.find((c) => c.path === '/api/admin/payouts')).toBeDefined();
+
+    fireEvent.click(within(row).getByRole('button', { name: 'Mark paid' }));
+    await waitFor(() => expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1));
+    expect(calls.find((c) => c.method === 'POST')!.body).toEqual({ outcome: 'paid', reason: '' });
+
+    fireEvent.click(within(row).getByRole('button', { name: 'Mark failed' }));
+    fireEvent.change(within(row).getByLabelText('Why it failed'), { target: { value: 'Account closed' } });
+    fireEvent.click(within(row).getByRole('button', { name: 'Mark failed' }));
+    await waitFor(() => expect(calls.filter((c) => c.method === 'POST')).toHaveLength(2));
+    expect(calls.filter((c) => c.method === 'POST')[1]!.body).toEqual({ outcome: 'failed', reason: 'Account closed' });
+  });
+
+  it('links the SEPA export with the platform IBAN', async () => {
+    fakeApi({ 'GET /api/admin/payouts': () => okAnswer([]) });
+    renderWithApp(<PayoutsQueue />);
+    expect(await screen.findByText('No payouts with this status.')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText("The platform's IBAN"), { target: { value: 'DE89370400440532013000' } });
+    expect(screen.getByRole('link', { name: 'Download XML' }).getAttribute('href')).toBe(
+      '/api/admin/payouts/sepa-export?debtor_iban=DE89370400440532013000&debtor_name=Atelier',
+    );
+  });
+});

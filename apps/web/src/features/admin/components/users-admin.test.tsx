@@ -1,0 +1,47 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeApi, okAnswer } from '../../../test/fake-api';
+import { jsonAnswer, renderWithApp } from '../../../test/render';
+import { UsersAdmin } from './users-admin';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const marta = {
+  id: 7,
+  email: 'marta@example.com',
+  nickname: 'marta',
+  name: 'Marta',
+  surname: 'Reis',
+  role: 'user',
+  blocked: false,
+  deleted: false,
+  created_at: 1_790_000_000,
+};
+
+describe('Users', () => {
+  it('searches, shows a user with balance and journal, and blocks them', async () => {
+    const calls = fakeApi({
+      'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: true }),
+      'GET /api/user/profile': () => okAnswer({ id: 1, role: 'admin', nickname: 'admin' }),
+      'GET /api/admin/users': () => okAnswer([marta]),
+      'GET /api/admin/users/7': () =>
+        okAnswer({
+          user: marta,
+          balance_minor: 1250,
+          orders: [],
+          offers: [],
+          journal: [{ transaction_id: 3, reason: 'deposit 4', amount_minor: 1250, created_at: 1_790_000_000 }],
+        }),
+      'POST /api/admin/users/7/block': () => okAnswer({ ...marta, blocked: true }),
+    });
+    renderWithApp(<UsersAdmin />);
+    fireEvent.change(screen.getByLabelText('E-mail, nickname, name or id'), { target: { value: 'marta' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    fireEvent.click(await screen.findByRole('button', { name: '#7 @marta · marta@example.com' }));
+    expect(await screen.findByText('12.50 €')).toBeTruthy();
+    expect(screen.getByText(/deposit 4/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Block' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST' && c.path === '/api/admin/users/7/block')).toBe(true));
+    expect(await screen.findByText('Saved.')).toBeTruthy();
+  });
+});
