@@ -9,6 +9,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOpt
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
+import { auditAdminRoutes } from './features/audit';
 import { authRoutes } from './features/auth';
 import { cartRoutes } from './features/cart';
 import { catalogAdminRoutes, catalogRoutes } from './features/catalog';
@@ -16,16 +17,17 @@ import { chatRoutes } from './features/chat';
 import { devMailRoutes } from './features/dev-mail/dev-mail.routes';
 import { generationRoutes } from './features/generation';
 import { healthRoutes } from './features/health/health.routes';
-import { ledgerRoutes } from './features/ledger';
+import { ledgerAdminRoutes, ledgerRoutes } from './features/ledger';
 import { notificationsRoutes } from './features/notifications';
 import { offersAdminRoutes, offersRoutes } from './features/offers';
 import { ordersRoutes } from './features/orders';
 import { paymentsRoutes } from './features/payments';
 import { payoutsAdminRoutes, payoutsRoutes } from './features/payouts';
 import { registerWebApp } from './features/seo/web-app';
+import { siteAdminRoutes } from './features/site/site.admin-routes';
 import { siteRoutes } from './features/site/site.routes';
 import { storageRoutes } from './features/storage/storage.routes';
-import { userRoutes } from './features/users';
+import { userRoutes, usersAdminRoutes } from './features/users';
 import { registerGuards } from './lib/auth-guard';
 import { type ChangeFeed, createChangeFeed } from './lib/change-feed';
 import { registerErrorHandler, sendError } from './lib/error-handler';
@@ -210,6 +212,10 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
           await admin.register(catalogAdminRoutes);
           await admin.register(offersAdminRoutes);
           await admin.register(payoutsAdminRoutes);
+          await admin.register(ledgerAdminRoutes);
+          await admin.register(usersAdminRoutes);
+          await admin.register(auditAdminRoutes);
+          await admin.register(siteAdminRoutes);
         },
         { prefix: '/admin' },
       );

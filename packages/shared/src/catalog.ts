@@ -122,7 +122,7 @@ export const currencyOnlyQuery = z.object({ currency: currencyParam });
 export const country = z.object({ id: z.number().int(), code: z.string(), title: z.string() });
 export type Country = z.infer<typeof country>;
 
-/** Back office: what staff may change on a product (its visibility and its list price in EUR). */
+/** Back office: what staff may change on a product (visibility, list price in EUR, category and tags). */
 export const PRODUCT_STATUSES = ['draft', 'published', 'hidden'] as const;
 export const adminProductUpdate = z
   .object({
@@ -133,8 +133,19 @@ export const adminProductUpdate = z
       .max(1_000_000, 'The price may be at most 1000000.')
       .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, 'The price may have at most 2 decimals.')
       .optional(),
+    category_id: idParam('category id').optional(),
+    title: text('title').trim().min(1, 'Please enter a title.').max(200, 'The title may be at most 200 characters.').optional(),
+    description: text('description').trim().max(5000, 'The description may be at most 5000 characters.').optional(),
+    /** The product's whole tag list (replaces the old one); each tag 1 to 50 characters. */
+    tags: z
+      .array(text('tag').trim().min(1, 'A tag may not be empty.').max(50, 'A tag may have at most 50 characters.'), { error: 'The tags must be a list.' })
+      .max(20, 'A product may have at most 20 tags.')
+      .optional(),
   })
-  .refine((v) => v.status !== undefined || v.price !== undefined, { message: 'Send a status or a price to change.', path: ['status'] });
+  .refine((v) => Object.values(v).some((field) => field !== undefined), {
+    message: 'Send a status, price, category, tags, title or description to change.',
+    path: ['status'],
+  });
 export type AdminProductUpdate = z.infer<typeof adminProductUpdate>;
 export const adminProduct = z.object({
   id: z.number().int(),
@@ -143,5 +154,17 @@ export const adminProduct = z.object({
   product_type: productType,
   status: z.enum(PRODUCT_STATUSES),
   price_minor: z.number().int(),
+  category_id: z.number().int().nullable(),
+  tags: z.array(z.string()),
+  description: z.string(),
+  author: z.object({ id: z.number().int(), nickname: z.string() }),
+  platform_owned: z.boolean(),
+});
+/** Back office: GET /api/admin/products?q=&status=&product_type= (newest first). */
+export const adminProductsQuery = z.object({
+  q: text('search').trim().max(100, 'The search may have at most 100 characters.').default(''),
+  status: z.enum(PRODUCT_STATUSES, { error: `The status must be one of: ${PRODUCT_STATUSES.join(', ')}.` }).optional(),
+  product_type: productType.optional(),
+  limit: z.coerce.number({ error: 'The limit must be a number.' }).int().min(1).max(200).default(50),
 });
 export type AdminProduct = z.infer<typeof adminProduct>;

@@ -139,6 +139,18 @@ export const PAGES = {
   'processing-payment': { path: '/processing-payment', module: 'processing-payment', title: 'payment.processing_title', access: 'signed-in' },
   cart: { path: '/cart', module: 'cart', title: 'nav.cart', access: 'signed-in' },
   checkout: { path: '/checkout', module: 'checkout', title: 'cart.checkout_title', access: 'signed-in' },
+
+  // The back office (issue 10): signed-in staff only (the layout sends anyone else to /forbidden),
+  // never rendered on the server; each section's code loads only once staff open it.
+  admin: { path: '/admin', module: 'admin', title: 'admin.title', access: 'signed-in' },
+  'admin-offers': { parent: 'admin', path: '', module: 'admin-offers', title: 'admin.nav_review' },
+  'admin-payouts': { parent: 'admin', path: 'payouts', module: 'admin-payouts', title: 'admin.nav_payouts' },
+  'admin-money': { parent: 'admin', path: 'money', module: 'admin-money', title: 'admin.nav_money' },
+  'admin-catalog': { parent: 'admin', path: 'catalog', module: 'admin-catalog', title: 'admin.nav_catalog' },
+  'admin-users': { parent: 'admin', path: 'users', module: 'admin-users', title: 'admin.nav_users' },
+  'admin-site': { parent: 'admin', path: 'site', module: 'admin-site', title: 'admin.nav_site' },
+  'admin-messages': { parent: 'admin', path: 'messages', module: 'admin-messages', title: 'admin.nav_messages' },
+  'admin-audit': { parent: 'admin', path: 'audit', module: 'admin-audit', title: 'admin.nav_audit' },
 } satisfies Record<string, PageDef>;
 
 export type PageName = keyof typeof PAGES;

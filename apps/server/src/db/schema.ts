@@ -44,6 +44,8 @@ export const users = pgTable(
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     /** Presence (migration 0010): moved at most once a minute; online means seen in the last 2 minutes. */
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
+    /** Blocked by staff (migration 0011): sessions ended, sign-in refused while set. */
+    blockedAt: timestamp('blocked_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -220,6 +222,8 @@ export const contactMessages = pgTable('contact_messages', {
   userId: bigint('user_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
   ip: text('ip').notNull().default(''),
   readAt: timestamp('read_at', { withTimezone: true }),
+  /** Dealt with by staff (migration 0011). */
+  handledAt: timestamp('handled_at', { withTimezone: true }),
   createdAt: createdAt(),
 });
 
@@ -297,6 +301,7 @@ export const jobs = pgTable(
     index('jobs_finished_idx').on(t.finishedAt),
   ],
 );
+export * from './audit-schema';
 export * from './chat-schema';
 export * from './commerce-schema';
 export * from './offers-schema';

@@ -4,6 +4,8 @@ import { users } from '../db/schema';
 import { AppError } from './app-error';
 
 export const EMAIL_NOT_VERIFIED = 'Your email address is not verified.';
+/** Sign-in refused for an account staff have blocked. */
+export const ACCOUNT_BLOCKED = 'Your account is blocked. Please contact support if you think this is a mistake.';
 
 /** Who may call a route: any signed-in user, one with a verified e-mail (when required), or staff. */
 export type AuthLevel = 'user' | 'verified' | 'admin';
@@ -39,7 +41,8 @@ export function registerGuards(app: FastifyInstance) {
     const userId = request.session?.userId;
     if (userId != null) {
       const [row] = await app.db.select().from(users).where(eq(users.id, userId)).limit(1);
-      request.user = row && !row.deletedAt ? row : null;
+      // A blocked account has no sessions left; this refuses one that slipped in between.
+      request.user = row && !row.deletedAt && !row.blockedAt ? row : null;
     }
     const user = request.user;
     if (!user) throw signInFirst();

@@ -16,7 +16,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { users } from '../../db/schema';
 import { AppError, validationError } from '../../lib/app-error';
-import { currentUser, guard } from '../../lib/auth-guard';
+import { ACCOUNT_BLOCKED, currentUser, guard } from '../../lib/auth-guard';
 import { mailHtml, sendMail } from '../../lib/mail';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
 import { clearRateLimit, enforceRateLimit, hitRateLimit } from '../../lib/rate-limit';
@@ -139,6 +139,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       throw validationError({ username: 'These credentials do not match our records.' }, 'The e-mail or password is incorrect.');
     }
     await clearRateLimit(app.db, `login:account-ip:${email}:${request.ip}`);
+    // Told only after the right password, so the message reveals nothing to a guesser.
+    if (user.blockedAt) {
+      request.log.info({ userId: user.id, event: 'login_blocked' }, 'sign-in refused: account blocked');
+      throw new AppError('FORBIDDEN', ACCOUNT_BLOCKED);
+    }
     await startSession(request, reply, user.id);
     rememberDevice(app, reply, email);
     request.log.info({ userId: user.id }, 'user signed in');

@@ -17,5 +17,7 @@ export {
   transfer,
   userAccountId,
 } from './ledger';
+export { MANUAL_ADJUSTMENTS, reconcile, userJournal } from './ledger.admin';
+export { ledgerAdminRoutes } from './ledger.admin-routes';
 export { ledgerRoutes } from './ledger.routes';
 export { commerceSettingsSeeder } from './ledger.seed';

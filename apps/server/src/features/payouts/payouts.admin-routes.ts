@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { payouts } from '../../db/schema';
 import { guard } from '../../lib/auth-guard';
 import { ok } from '../../lib/envelope';
+import { recordAudit } from '../audit';
 import { listPayouts, settlePayout, toPayout } from './payouts';
 import { sepaCreditTransferXml } from './sepa-export';
 
@@ -25,12 +26,24 @@ export const payoutsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: guard('admin'), schema: { tags: ['admin'], params: payoutIdParams, body: adminPayoutOutcome, response: { 200: okEnvelope(payout) } } },
     async (request) => {
       const staffId = request.user!.id;
-      const row = await settlePayout(app.db, {
-        payoutId: request.params.id,
-        outcome: request.body.outcome,
-        reason: request.body.reason,
-        actor: 'staff',
-        actorId: staffId,
+      const row = await app.db.transaction(async (tx) => {
+        const settled = await settlePayout(tx, {
+          payoutId: request.params.id,
+          outcome: request.body.outcome,
+          reason: request.body.reason,
+          actor: 'staff',
+          actorId: staffId,
+        });
+        // settlePayout refused anything but a processing payout, so that was its state before.
+        await recordAudit(tx, {
+          staffId,
+          action: 'payout.complete',
+          subjectType: 'payout',
+          subjectId: request.params.id,
+          before: { status: 'processing' },
+          after: { status: settled!.status, failure_reason: settled!.failureReason },
+        });
+        return settled;
       });
       request.log.info({ payoutId: request.params.id, outcome: request.body.outcome, by: staffId }, 'payout settled by staff');
       return ok(toPayout(row!), request.body.outcome === 'paid' ? 'The payout is marked paid.' : 'The payout is marked failed.');

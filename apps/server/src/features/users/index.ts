@@ -1,3 +1,4 @@
+export { usersAdminRoutes } from './users.admin-routes';
 export { checkEmailVerification, EMAIL_LINK_MINUTES, sendVerificationMail } from './users.mail';
 export {
   createStaffAccount,

@@ -90,6 +90,11 @@ export function Sidebar({ open, onClose }: { open: boolean; onClose: () => void 
             <li>
               <Link to="/dashboard">{t('nav.sell')}</Link>
             </li>
+            {user?.role === 'admin' && (
+              <li>
+                <Link to="/admin">{t('admin.title')}</Link>
+              </li>
+            )}
           </ul>
         </nav>
         <div className="sidebar-row">

@@ -104,7 +104,8 @@ export function useLogin() {
     mutationKey: signInKey,
     mutationFn: async (input: LoginInput) => {
       if (!(await stillAGuest(queryClient))) throw new AlreadySignedInError();
-      return apiEnvelope<Message>('/api/login', { method: 'POST', body: input });
+      // quiet: a refused sign-in (a blocked account's 403) is told in the form, not by leaving the page.
+      return apiEnvelope<Message>('/api/login', { method: 'POST', body: input, quiet: true });
     },
     onSuccess: after,
   });

@@ -1,0 +1,152 @@
+import type { JournalQuery, JournalTransaction, LedgerAccountView, Reconciliation } from '@atelier/shared';
+import { and, asc, desc, eq, gte, ilike, inArray, lt, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { ledgerAccounts, ledgerEntries, ledgerTransactions, users } from '../../db/schema';
+
+/** The other side of every manual adjustment: a system account that may go below zero. */
+export const MANUAL_ADJUSTMENTS = 'adjustments:manual';
+
+const accountSelect = {
+  account: ledgerAccounts,
+  user: { id: users.id, nickname: users.nickname, email: users.email },
+};
+
+type AccountJoin = { account: typeof ledgerAccounts.$inferSelect; user: { id: number; nickname: string; email: string } | null };
+
+const toAccountView = ({ account, user }: AccountJoin): LedgerAccountView => ({
+  id: account.id,
+  kind: account.kind,
+  code: account.code,
+  user: account.userId !== null && user ? user : null,
+  balance_minor: Number(account.balanceMinor),
+  allow_negative: account.allowNegative,
+});
+
+/** A short name for an account in the journal: its code, or the owner's nickname. */
+const accountLabel = (a: AccountJoin) => a.account.code ?? (a.user ? `@${a.user.nickname}` : `account ${a.account.id}`);
+
+/** Every ledger account with its cached balance: system accounts first, then users by id. */
+export async function listAccounts(db: Db): Promise<LedgerAccountView[]> {
+  const rows = await db
+    .select(accountSelect)
+    .from(ledgerAccounts)
+    .leftJoin(users, eq(users.id, ledgerAccounts.userId))
+    .orderBy(sql`${ledgerAccounts.userId} is not null`, asc(ledgerAccounts.id))
+    .limit(1000);
+  return rows.map(toAccountView);
+}
+
+export async function findAccount(db: Db, accountId: number): Promise<LedgerAccountView | null> {
+  const [row] = await db
+    .select(accountSelect)
+    .from(ledgerAccounts)
+    .leftJoin(users, eq(users.id, ledgerAccounts.userId))
+    .where(eq(ledgerAccounts.id, accountId));
+  return row ? toAccountView(row) : null;
+}
+
+/** Journal transactions, newest first, with their entries; filters combine. */
+export async function listJournal(db: Db, query: JournalQuery): Promise<JournalTransaction[]> {
+  const where: (SQL | undefined)[] = [];
+  if (query.account_id) {
+    where.push(sql`exists (select 1 from ledger_entries e where e.transaction_id = ${ledgerTransactions.id} and e.account_id = ${query.account_id})`);
+  }
+  if (query.user_id) {
+    where.push(
+      sql`exists (select 1 from ledger_entries e join ledger_accounts a on a.id = e.account_id where e.transaction_id = ${ledgerTransactions.id} and a.user_id = ${query.user_id})`,
+    );
+  }
+  // The reason is matched as plain text: % and _ typed by staff are not wildcards.
+  if (query.reason) where.push(ilike(ledgerTransactions.reason, `%${query.reason.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
+  if (query.from) where.push(gte(ledgerTransactions.createdAt, new Date(`${query.from}T00:00:00Z`)));
+  if (query.to) where.push(lt(ledgerTransactions.createdAt, new Date(Date.parse(`${query.to}T00:00:00Z`) + 86_400_000)));
+  const txns = await db
+    .select()
+    .from(ledgerTransactions)
+    .where(and(...where))
+    .orderBy(desc(ledgerTransactions.id))
+    .limit(query.limit);
+  if (!txns.length) return [];
+  const entries = await db
+    .select({ entry: ledgerEntries, ...accountSelect })
+    .from(ledgerEntries)
+    .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerEntries.accountId))
+    .leftJoin(users, eq(users.id, ledgerAccounts.userId))
+    .where(
+      inArray(
+        ledgerEntries.transactionId,
+        txns.map((t) => t.id),
+      ),
+    )
+    .orderBy(asc(ledgerEntries.id));
+  return txns.map((t) => ({
+    id: t.id,
+    reason: t.reason,
+    created_at: Math.floor(t.createdAt.getTime() / 1000),
+    entries: entries
+      .filter((e) => e.entry.transactionId === t.id)
+      .map((e) => ({ account_id: e.entry.accountId, account: accountLabel(e), amount_minor: Number(e.entry.amountMinor) })),
+  }));
+}
+
+/**
+ * The reconciliation tile, checked afresh on every call: every journal transaction sums to zero,
+ * every cached balance equals the sum of its entries, and all balances together are zero. The first
+ * mismatch (the lowest transaction id, then the lowest account id, then the total) is named.
+ */
+export async function reconcile(db: Db): Promise<Reconciliation> {
+  const unbalanced = (await db.execute(sql`
+    select transaction_id as id, sum(amount_minor) as total from ledger_entries group by transaction_id having sum(amount_minor) <> 0 order by transaction_id`)) as unknown as {
+    rows: { id: string | number; total: string | number }[];
+  };
+  const drifted = (await db.execute(sql`
+    select a.id, a.balance_minor as cached, coalesce(j.total, 0) as journal
+    from ledger_accounts a left join (select account_id, sum(amount_minor) as total from ledger_entries group by account_id) j on j.account_id = a.id
+    where a.balance_minor <> coalesce(j.total, 0) order by a.id`)) as unknown as {
+    rows: { id: string | number; cached: string | number; journal: string | number }[];
+  };
+  const counts = (await db.execute(sql`
+    select (select count(*) from ledger_transactions) as transactions, (select count(*) from ledger_accounts) as accounts,
+           (select coalesce(sum(balance_minor), 0) from ledger_accounts) as total`)) as unknown as {
+    rows: { transactions: string | number; accounts: string | number; total: string | number }[];
+  };
+  const c = counts.rows[0]!;
+  const total = Number(c.total);
+  const firstTxn = unbalanced.rows[0];
+  const firstAccount = drifted.rows[0];
+  const first_mismatch = firstTxn
+    ? { kind: 'transaction' as const, id: Number(firstTxn.id), actual_minor: Number(firstTxn.total), expected_minor: 0 }
+    : firstAccount
+      ? { kind: 'account' as const, id: Number(firstAccount.id), actual_minor: Number(firstAccount.cached), expected_minor: Number(firstAccount.journal) }
+      : total !== 0
+        ? { kind: 'total' as const, id: null, actual_minor: total, expected_minor: 0 }
+        : null;
+  return {
+    ok: first_mismatch === null,
+    checked_at: Math.floor(Date.now() / 1000),
+    transactions: Number(c.transactions),
+    accounts: Number(c.accounts),
+    unbalanced_transactions: unbalanced.rows.map((r) => Number(r.id)),
+    drifted_accounts: drifted.rows.map((r) => Number(r.id)),
+    total_minor: total,
+    first_mismatch,
+  };
+}
+
+/** A user's journal lines (their account's entries), newest first. */
+export async function userJournal(db: Db, userId: number, limit = 100) {
+  const rows = await db
+    .select({ txn: ledgerTransactions, amount: ledgerEntries.amountMinor })
+    .from(ledgerEntries)
+    .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerEntries.accountId))
+    .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
+    .where(eq(ledgerAccounts.userId, userId))
+    .orderBy(desc(ledgerEntries.id))
+    .limit(limit);
+  return rows.map((r) => ({
+    transaction_id: r.txn.id,
+    reason: r.txn.reason,
+    amount_minor: Number(r.amount),
+    created_at: Math.floor(r.txn.createdAt.getTime() / 1000),
+  }));
+}

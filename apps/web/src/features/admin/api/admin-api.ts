@@ -1,0 +1,142 @@
+import type {
+  AdjustmentInput,
+  AdminOffer,
+  AdminProduct,
+  AdminProductUpdate,
+  AdminSettings,
+  AdminSettingsUpdate,
+  AdminUser,
+  AdminUserDetail,
+  AuditEntry,
+  ContactMessageView,
+  JournalTransaction,
+  LedgerAccountView,
+  OfferStatus,
+  Payout,
+  Reconciliation,
+} from '@atelier/shared';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { siteKeys } from '../../site';
+
+/** Query keys of the back office: every staff answer lives under ['admin', …], so one action refreshes them all. */
+export const adminKeys = {
+  all: ['admin'] as const,
+  offers: (status: OfferStatus | '') => ['admin', 'offers', status] as const,
+  product: (id: number) => ['admin', 'product', id] as const,
+  payouts: (status: string) => ['admin', 'payouts', status] as const,
+  accounts: ['admin', 'ledger', 'accounts'] as const,
+  journal: (filters: JournalFilters) => ['admin', 'ledger', 'journal', filters] as const,
+  reconciliation: ['admin', 'ledger', 'reconciliation'] as const,
+  audit: (filters: AuditFilters) => ['admin', 'audit', filters] as const,
+  users: (q: string) => ['admin', 'users', q] as const,
+  user: (id: number) => ['admin', 'user', id] as const,
+  messages: (status: string) => ['admin', 'messages', status] as const,
+  settings: ['admin', 'settings'] as const,
+  products: (filters: ProductFilters) => ['admin', 'products', filters] as const,
+};
+
+export type JournalFilters = { account_id?: string; user_id?: string; reason?: string; from?: string; to?: string };
+export type AuditFilters = { staff_id?: string; subject?: string };
+export type ProductFilters = { q?: string; status?: string; product_type?: string };
+
+/** A staff action: on success every back-office answer is asked again (the audit log included). */
+function useAdminAction<I, O>(call: (input: I) => Promise<O>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.all }),
+  });
+}
+
+export const useAdminOffers = (status: OfferStatus | '') =>
+  useQuery({ queryKey: adminKeys.offers(status), queryFn: ({ signal }) => api<AdminOffer[]>('/api/admin/offers', { signal, query: { status } }) });
+
+export const useCounterOffer = () =>
+  useAdminAction(({ id, service_price, note }: { id: number; service_price: number; note: string }) =>
+    api<unknown>(`/api/admin/offers/${id}/counter`, { method: 'POST', body: { service_price, note } }),
+  );
+
+export const useDeclineOffer = () =>
+  useAdminAction(({ id, reason, status }: { id: number; reason: string; status: 'declined_by_service' | 'declined' }) =>
+    api<unknown>(`/api/admin/offers/${id}/decline`, { method: 'POST', body: { reason, status } }),
+  );
+
+export const useAdminProducts = (filters: ProductFilters) =>
+  useQuery({ queryKey: adminKeys.products(filters), queryFn: ({ signal }) => api<AdminProduct[]>('/api/admin/products', { signal, query: filters }) });
+
+export const useAdminProduct = (id: number) =>
+  useQuery({ queryKey: adminKeys.product(id), queryFn: ({ signal }) => api<AdminProduct>(`/api/admin/products/${id}`, { signal }) });
+
+export const useUpdateProduct = () =>
+  useAdminAction(({ id, ...body }: AdminProductUpdate & { id: number }) => api<AdminProduct>(`/api/admin/products/${id}`, { method: 'PATCH', body }));
+
+export const useAdminPayouts = (status: string) =>
+  useQuery({ queryKey: adminKeys.payouts(status), queryFn: ({ signal }) => api<Payout[]>('/api/admin/payouts', { signal, query: { status } }) });
+
+export const useSettlePayout = () =>
+  useAdminAction(({ id, outcome, reason }: { id: number; outcome: 'paid' | 'failed'; reason: string }) =>
+    api<Payout>(`/api/admin/payouts/${id}/complete`, { method: 'POST', body: { outcome, reason } }),
+  );
+
+export const useLedgerAccounts = () =>
+  useQuery({ queryKey: adminKeys.accounts, queryFn: ({ signal }) => api<LedgerAccountView[]>('/api/admin/ledger/accounts', { signal }) });
+
+export const useJournal = (filters: JournalFilters) =>
+  useQuery({
+    queryKey: adminKeys.journal(filters),
+    queryFn: ({ signal }) => api<JournalTransaction[]>('/api/admin/ledger/journal', { signal, query: filters }),
+  });
+
+export const useReconciliation = () =>
+  useQuery({ queryKey: adminKeys.reconciliation, queryFn: ({ signal }) => api<Reconciliation>('/api/admin/ledger/reconciliation', { signal }) });
+
+export const useAdjustment = () => useAdminAction((input: AdjustmentInput) => api<unknown>('/api/admin/ledger/adjustments', { method: 'POST', body: input }));
+
+export const useAudit = (filters: AuditFilters) =>
+  useQuery({ queryKey: adminKeys.audit(filters), queryFn: ({ signal }) => api<AuditEntry[]>('/api/admin/audit', { signal, query: filters }) });
+
+export const useAdminUsers = (q: string) =>
+  useQuery({ queryKey: adminKeys.users(q), queryFn: ({ signal }) => api<AdminUser[]>('/api/admin/users', { signal, query: { q } }) });
+
+export const useAdminUser = (id: number | null) =>
+  useQuery({
+    queryKey: adminKeys.user(id ?? 0),
+    queryFn: ({ signal }) => api<AdminUserDetail>(`/api/admin/users/${id}`, { signal }),
+    enabled: id !== null,
+  });
+
+export const useUserAction = () =>
+  useAdminAction(({ id, action, role }: { id: number; action: 'block' | 'unblock' | 'role'; role?: 'user' | 'admin' }) =>
+    api<AdminUser>(`/api/admin/users/${id}/${action}`, { method: 'POST', body: action === 'role' ? { role } : undefined }),
+  );
+
+export const useMessages = (status: string) =>
+  useQuery({ queryKey: adminKeys.messages(status), queryFn: ({ signal }) => api<ContactMessageView[]>('/api/admin/messages', { signal, query: { status } }) });
+
+export const useMessageHandled = () =>
+  useAdminAction(({ id, handled }: { id: number; handled: boolean }) =>
+    api<ContactMessageView>(`/api/admin/messages/${id}/handled`, { method: 'POST', body: { handled } }),
+  );
+
+export const useMessageReply = () =>
+  useAdminAction(({ id, subject, text }: { id: number; subject: string; text: string }) =>
+    api<ContactMessageView>(`/api/admin/messages/${id}/reply`, { method: 'POST', body: { subject, text } }),
+  );
+
+export const useAdminSettings = () =>
+  useQuery({ queryKey: adminKeys.settings, queryFn: ({ signal }) => api<AdminSettings>('/api/admin/settings', { signal }) });
+
+export function useSaveSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: AdminSettingsUpdate) => api<AdminSettings>('/api/admin/settings', { method: 'PATCH', body: input }),
+    // The public settings (registration, the currency name) change for this visitor too.
+    onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: adminKeys.all }), queryClient.invalidateQueries({ queryKey: siteKeys.settings })]),
+  });
+}
+
+/** EUR cents as staff read them: "12.50 €" (the ledger's base currency). */
+export function formatMinor(minor: number): string {
+  return `${(minor / 100).toFixed(2)} €`;
+}

@@ -1,0 +1,98 @@
+import { AUDIT_SUBJECTS } from '@atelier/shared';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Spinner } from '../../../components/ui/spinner';
+import { formatDateTime } from '../../../lib/format-date';
+import { type AuditFilters, useAudit } from '../api/admin-api';
+
+const json = (value: unknown) => (value === null || value === undefined ? '—' : JSON.stringify(value));
+
+/** Every staff action with who, what, when, before and after; filtered by staff member and by subject. */
+export function AuditLog() {
+  const { t } = useTranslation();
+  const [staffId, setStaffId] = useState('');
+  const [subjectType, setSubjectType] = useState('');
+  const [subjectId, setSubjectId] = useState('');
+  const [filters, setFilters] = useState<AuditFilters>({});
+  const audit = useAudit(filters);
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    setFilters({
+      ...(staffId ? { staff_id: staffId } : {}),
+      ...(subjectType ? { subject: subjectId ? `${subjectType}:${subjectId}` : subjectType } : {}),
+    });
+  };
+  return (
+    <section className="admin-section" aria-labelledby="audit-title">
+      <h2 id="audit-title">{t('admin.audit_title')}</h2>
+      <form className="admin-form-row" onSubmit={onSubmit} aria-label={t('admin.audit_filters')}>
+        <label>
+          {t('admin.staff_id')}
+          <input type="number" min="1" value={staffId} onChange={(e) => setStaffId(e.target.value)} />
+        </label>
+        <label>
+          {t('admin.subject')}
+          <select value={subjectType} onChange={(e) => setSubjectType(e.target.value)}>
+            <option value="">{t('admin.all')}</option>
+            {AUDIT_SUBJECTS.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {t('admin.subject_id')}
+          <input type="number" min="1" value={subjectId} onChange={(e) => setSubjectId(e.target.value)} disabled={!subjectType} />
+        </label>
+        <button type="submit" className="button">
+          {t('admin.filter')}
+        </button>
+      </form>
+      {audit.isPending ? (
+        <Spinner />
+      ) : audit.isError ? (
+        <p className="error-text" role="alert">
+          {audit.error.message}
+        </p>
+      ) : audit.data.length === 0 ? (
+        <p className="muted">{t('admin.audit_empty')}</p>
+      ) : (
+        <div className="admin-table-wrap">
+          <table className="admin-table">
+            <thead>
+              <tr>
+                <th scope="col">{t('admin.date')}</th>
+                <th scope="col">{t('admin.staff')}</th>
+                <th scope="col">{t('admin.action')}</th>
+                <th scope="col">{t('admin.subject')}</th>
+                <th scope="col">{t('admin.before')}</th>
+                <th scope="col">{t('admin.after')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {audit.data.map((a) => (
+                <tr key={a.id}>
+                  <td>{formatDateTime(a.at, true)}</td>
+                  <td>
+                    @{a.staff.nickname} <span className="muted small">#{a.staff.id}</span>
+                  </td>
+                  <td>{a.action}</td>
+                  <td>
+                    {a.subject_type} #{a.subject_id}
+                  </td>
+                  <td>
+                    <code>{json(a.before)}</code>
+                  </td>
+                  <td>
+                    <code>{json(a.after)}</code>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,177 @@
+import { type AdminProduct, PRODUCT_STATUSES, PRODUCT_TYPES } from '@atelier/shared';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Spinner } from '../../../components/ui/spinner';
+import { useToast } from '../../../components/ui/toast';
+import { useCategories } from '../../catalog';
+import { formatMinor, type ProductFilters, useAdminProducts, useUpdateProduct } from '../api/admin-api';
+import { ActionError } from './action-error';
+
+/** The catalogue for staff: search every product in any status, hide and unhide, edit its listing. */
+export function CatalogAdmin() {
+  const { t } = useTranslation();
+  const [draft, setDraft] = useState<ProductFilters>({});
+  const [filters, setFilters] = useState<ProductFilters>({});
+  const products = useAdminProducts(filters);
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    setFilters(Object.fromEntries(Object.entries(draft).filter(([, v]) => v)));
+  };
+  return (
+    <section className="admin-section" aria-labelledby="catalog-title">
+      <h2 id="catalog-title">{t('admin.catalog_title')}</h2>
+      <form className="admin-form-row" onSubmit={onSubmit} role="search">
+        <label className="grow">
+          {t('admin.search_products')}
+          <input type="search" value={draft.q ?? ''} onChange={(e) => setDraft({ ...draft, q: e.target.value })} />
+        </label>
+        <label>
+          {t('admin.status')}
+          <select value={draft.status ?? ''} onChange={(e) => setDraft({ ...draft, status: e.target.value })}>
+            <option value="">{t('admin.all')}</option>
+            {PRODUCT_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {t(`admin.product_status_${s}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {t('admin.type')}
+          <select value={draft.product_type ?? ''} onChange={(e) => setDraft({ ...draft, product_type: e.target.value })}>
+            <option value="">{t('admin.all')}</option>
+            {PRODUCT_TYPES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" className="button">
+          {t('admin.search')}
+        </button>
+      </form>
+      {products.isPending ? (
+        <Spinner />
+      ) : products.isError ? (
+        <p className="error-text" role="alert">
+          {products.error.message}
+        </p>
+      ) : products.data.length === 0 ? (
+        <p className="muted">{t('admin.products_empty')}</p>
+      ) : (
+        <ol className="admin-list">
+          {products.data.map((p) => (
+            <li key={p.id}>
+              <ProductRow product={p} />
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+function ProductRow({ product }: { product: AdminProduct }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const update = useUpdateProduct();
+  const categories = useCategories();
+  const [editing, setEditing] = useState(false);
+  const [title, setTitle] = useState(product.title);
+  const [description, setDescription] = useState(product.description);
+  const [price, setPrice] = useState((product.price_minor / 100).toFixed(2));
+  const [categoryId, setCategoryId] = useState(product.category_id ? String(product.category_id) : '');
+  const [tags, setTags] = useState(product.tags.join(', '));
+  const visible = product.status === 'published';
+  const onSave = (e: FormEvent) => {
+    e.preventDefault();
+    update.mutate(
+      {
+        id: product.id,
+        title,
+        description,
+        price: Number(price.replace(',', '.')),
+        tags: tags
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+        ...(categoryId ? { category_id: Number(categoryId) } : {}),
+      },
+      {
+        onSuccess: () => {
+          toast.success(t('admin.saved'));
+          setEditing(false);
+        },
+      },
+    );
+  };
+  return (
+    <article className="admin-card" aria-label={product.title}>
+      <header className="admin-card-head">
+        <h3>
+          #{product.id} {product.title}
+        </h3>
+        <span className="admin-status" data-status={product.status}>
+          {t(`admin.product_status_${product.status}`)}
+        </span>
+      </header>
+      <p className="muted small">
+        {product.product_type} · @{product.author.nickname} · {formatMinor(product.price_minor)}
+        {product.tags.length > 0 && ` · ${product.tags.map((x) => `#${x}`).join(' ')}`}
+      </p>
+      <div className="admin-form-actions">
+        <button
+          type="button"
+          className={`button small-button${visible ? ' danger' : ''}`}
+          disabled={update.isPending}
+          onClick={() => update.mutate({ id: product.id, status: visible ? 'hidden' : 'published' }, { onSuccess: () => toast.success(t('admin.saved')) })}
+        >
+          {visible ? t('admin.hide') : t('admin.unhide')}
+        </button>
+        <button type="button" className="button small-button" onClick={() => setEditing(!editing)} aria-expanded={editing}>
+          {t('admin.edit')}
+        </button>
+      </div>
+      {editing && (
+        <form className="admin-form" onSubmit={onSave} aria-label={t('admin.edit_product', { title: product.title })}>
+          <label className="admin-form-full">
+            {t('admin.product_title')}
+            <input value={title} onChange={(e) => setTitle(e.target.value)} required maxLength={200} />
+          </label>
+          <label className="admin-form-full">
+            {t('admin.description')}
+            <textarea value={description} onChange={(e) => setDescription(e.target.value)} rows={3} maxLength={5000} />
+          </label>
+          <div className="admin-form-row">
+            <label>
+              {t('admin.list_price')}
+              <input inputMode="decimal" value={price} onChange={(e) => setPrice(e.target.value)} required />
+            </label>
+            <label>
+              {t('admin.category')}
+              <select value={categoryId} onChange={(e) => setCategoryId(e.target.value)}>
+                <option value="">{t('admin.choose')}</option>
+                {(categories.data ?? []).map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.title}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="grow">
+              {t('admin.tags')}
+              <input value={tags} onChange={(e) => setTags(e.target.value)} placeholder={t('admin.tags_hint')} />
+            </label>
+          </div>
+          <div className="admin-form-actions">
+            <button type="submit" className="button primary" disabled={update.isPending}>
+              {t('admin.save')}
+            </button>
+          </div>
+        </form>
+      )}
+      <ActionError error={update.error} />
+    </article>
+  );
+}

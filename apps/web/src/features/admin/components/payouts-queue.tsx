@@ -1,0 +1,149 @@
+import { PAYOUT_STATUSES, type Payout } from '@atelier/shared';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Spinner } from '../../../components/ui/spinner';
+import { useToast } from '../../../components/ui/toast';
+import { formatDateTime } from '../../../lib/format-date';
+import { useAdminPayouts, useSettlePayout } from '../api/admin-api';
+import { ActionError } from './action-error';
+
+/** Payouts by status with masked details only; a processing payout is marked paid or failed; SEPA transfers export as pain.001. */
+export function PayoutsQueue() {
+  const { t } = useTranslation();
+  const [status, setStatus] = useState<string>('processing');
+  const payouts = useAdminPayouts(status);
+  return (
+    <section className="admin-section" aria-labelledby="payouts-title">
+      <div className="admin-toolbar">
+        <h2 id="payouts-title">{t('admin.payouts_title')}</h2>
+        <label className="field-inline">
+          {t('admin.status')}
+          <select value={status} onChange={(e) => setStatus(e.target.value)}>
+            {PAYOUT_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {t(`admin.payout_status_${s}`)}
+              </option>
+            ))}
+            <option value="">{t('admin.all')}</option>
+          </select>
+        </label>
+      </div>
+      <SepaExport />
+      {payouts.isPending ? (
+        <Spinner />
+      ) : payouts.isError ? (
+        <p className="error-text" role="alert">
+          {payouts.error.message}
+        </p>
+      ) : payouts.data.length === 0 ? (
+        <p className="muted">{t('admin.payouts_empty')}</p>
+      ) : (
+        <div className="admin-table-wrap">
+          <table className="admin-table">
+            <thead>
+              <tr>
+                <th scope="col">#</th>
+                <th scope="col">{t('admin.offer')}</th>
+                <th scope="col">{t('admin.method')}</th>
+                <th scope="col">{t('admin.destination')}</th>
+                <th scope="col">{t('admin.amount')}</th>
+                <th scope="col">{t('admin.status')}</th>
+                <th scope="col">{t('admin.date')}</th>
+                <th scope="col">{t('admin.actions')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {payouts.data.map((p) => (
+                <PayoutRow key={p.id} payout={p} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function PayoutRow({ payout }: { payout: Payout }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const settle = useSettlePayout();
+  const [failing, setFailing] = useState(false);
+  const [reason, setReason] = useState('');
+  const onFail = (e: FormEvent) => {
+    e.preventDefault();
+    settle.mutate({ id: payout.id, outcome: 'failed', reason }, { onSuccess: () => toast.success(t('admin.payout_failed_done')) });
+  };
+  return (
+    <tr>
+      <td>{payout.id}</td>
+      <td>{payout.offer_id}</td>
+      <td>{payout.method === 'sepa' ? 'SEPA' : t('admin.card')}</td>
+      <td>{payout.destination}</td>
+      <td>
+        {payout.amount.toFixed(2)} {payout.currency}
+      </td>
+      <td>
+        <span className="admin-status" data-status={payout.status}>
+          {t(`admin.payout_status_${payout.status}`)}
+        </span>
+        {payout.failure_reason && <div className="muted small">{payout.failure_reason}</div>}
+      </td>
+      <td>{formatDateTime(payout.created_at)}</td>
+      <td>
+        {payout.status === 'processing' && (
+          <div className="admin-inline-actions">
+            <button
+              type="button"
+              className="button small-button primary"
+              disabled={settle.isPending}
+              onClick={() => settle.mutate({ id: payout.id, outcome: 'paid', reason: '' }, { onSuccess: () => toast.success(t('admin.payout_paid_done')) })}
+            >
+              {t('admin.mark_paid')}
+            </button>
+            {failing ? (
+              <form onSubmit={onFail} className="admin-inline-actions">
+                <input aria-label={t('admin.fail_reason')} placeholder={t('admin.fail_reason')} value={reason} onChange={(e) => setReason(e.target.value)} />
+                <button type="submit" className="button small-button danger" disabled={settle.isPending}>
+                  {t('admin.mark_failed')}
+                </button>
+              </form>
+            ) : (
+              <button type="button" className="button small-button" onClick={() => setFailing(true)}>
+                {t('admin.mark_failed')}
+              </button>
+            )}
+            <ActionError error={settle.error} />
+          </div>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+/** The SEPA credit-transfer file of the processing bank payouts, from the platform's own account. */
+function SepaExport() {
+  const { t } = useTranslation();
+  const [iban, setIban] = useState('');
+  const [name, setName] = useState('Atelier');
+  const href = `/api/admin/payouts/sepa-export?${new URLSearchParams({ debtor_iban: iban, debtor_name: name })}`;
+  return (
+    <form className="admin-form admin-form-compact" action="/api/admin/payouts/sepa-export" method="get" aria-label={t('admin.sepa_export')}>
+      <h4>{t('admin.sepa_export')}</h4>
+      <div className="admin-form-row">
+        <label className="grow">
+          {t('admin.debtor_iban')}
+          <input name="debtor_iban" value={iban} onChange={(e) => setIban(e.target.value)} required autoComplete="off" />
+        </label>
+        <label>
+          {t('admin.debtor_name')}
+          <input name="debtor_name" value={name} onChange={(e) => setName(e.target.value)} />
+        </label>
+        <a className="button" href={iban ? href : undefined} aria-disabled={!iban} download>
+          {t('admin.download_xml')}
+        </a>
+      </div>
+      <p className="muted small">{t('admin.sepa_hint')}</p>
+    </form>
+  );
+}

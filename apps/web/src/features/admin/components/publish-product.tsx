@@ -1,0 +1,97 @@
+import type { AdminProduct } from '@atelier/shared';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Spinner } from '../../../components/ui/spinner';
+import { useToast } from '../../../components/ui/toast';
+import { useCategories } from '../../catalog';
+import { useAdminProduct, useUpdateProduct } from '../api/admin-api';
+import { ActionError } from './action-error';
+
+/** After acceptance: the product made from the offer gets its list price, category and tags, then is published. */
+export function PublishProduct({ productId }: { productId: number }) {
+  const product = useAdminProduct(productId);
+  if (product.isPending) return <Spinner />;
+  if (product.isError)
+    return (
+      <p className="error-text" role="alert">
+        {product.error.message}
+      </p>
+    );
+  return <PublishForm product={product.data} />;
+}
+
+function PublishForm({ product }: { product: AdminProduct }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const categories = useCategories();
+  const update = useUpdateProduct();
+  const [price, setPrice] = useState((product.price_minor / 100).toFixed(2));
+  const [categoryId, setCategoryId] = useState(product.category_id ? String(product.category_id) : '');
+  const [tags, setTags] = useState(product.tags.join(', '));
+
+  const save = (status?: 'published' | 'hidden') => {
+    const body = {
+      id: product.id,
+      price: Number(price.replace(',', '.')),
+      tags: tags
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+      ...(categoryId ? { category_id: Number(categoryId) } : {}),
+      ...(status ? { status } : {}),
+    };
+    update.mutate(body, { onSuccess: () => toast.success(status === 'published' ? t('admin.published', { title: product.title }) : t('admin.saved')) });
+  };
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    save('published');
+  };
+
+  return (
+    <form className="admin-form" onSubmit={onSubmit} aria-label={t('admin.publish_title')}>
+      <h4>
+        {t('admin.publish_title')}{' '}
+        <span className="admin-status" data-status={product.status}>
+          {t(`admin.product_status_${product.status}`)}
+        </span>
+      </h4>
+      <div className="admin-form-row">
+        <label>
+          {t('admin.list_price')}
+          <input inputMode="decimal" value={price} onChange={(e) => setPrice(e.target.value)} required />
+        </label>
+        <label>
+          {t('admin.category')}
+          <select value={categoryId} onChange={(e) => setCategoryId(e.target.value)}>
+            <option value="">{t('admin.choose')}</option>
+            {(categories.data ?? []).map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.title}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="grow">
+          {t('admin.tags')}
+          <input value={tags} onChange={(e) => setTags(e.target.value)} placeholder={t('admin.tags_hint')} />
+        </label>
+      </div>
+      <div className="admin-form-actions">
+        {product.status !== 'published' && (
+          <button type="submit" className="button primary" disabled={update.isPending}>
+            {t('admin.save_and_publish')}
+          </button>
+        )}
+        <button type="button" className="button" disabled={update.isPending} onClick={() => save()}>
+          {t('admin.save')}
+        </button>
+        {product.status === 'published' && (
+          <button type="button" className="button" disabled={update.isPending} onClick={() => save('hidden')}>
+            {t('admin.hide')}
+          </button>
+        )}
+      </div>
+      <ActionError error={update.error} />
+    </form>
+  );
+}

@@ -1,0 +1,58 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeApi, okAnswer } from '../../../test/fake-api';
+import { renderWithApp } from '../../../test/render';
+import { ReconciliationTile } from './reconciliation-tile';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const green = {
+  ok: true,
+  checked_at: 1_790_000_000,
+  transactions: 12,
+  accounts: 5,
+  unbalanced_transactions: [],
+  drifted_accounts: [],
+  total_minor: 0,
+  first_mismatch: null,
+};
+const red = {
+  ...green,
+  ok: false,
+  drifted_accounts: [3],
+  total_minor: 100,
+  first_mismatch: { kind: 'account', id: 3, actual_minor: 1000, expected_minor: 900 },
+};
+
+describe('Reconciliation tile', () => {
+  it('is green when everything reconciles', async () => {
+    fakeApi({ 'GET /api/admin/ledger/reconciliation': () => okAnswer(green) });
+    renderWithApp(<ReconciliationTile />);
+    const verdict = await screen.findByText('Everything reconciles');
+    expect(verdict.closest('section')?.getAttribute('data-state')).toBe('green');
+    expect(screen.getByText(/12 transactions, 5 accounts/)).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('turns red with the first mismatch, and checks again on demand', async () => {
+    let answer: object = green;
+    const calls = fakeApi({ 'GET /api/admin/ledger/reconciliation': () => okAnswer(answer) });
+    renderWithApp(<ReconciliationTile />);
+    await screen.findByText('Everything reconciles');
+    answer = red;
+    fireEvent.click(screen.getByRole('button', { name: 'Check again' }));
+    const verdict = await screen.findByText('Mismatch found');
+    expect(verdict.closest('section')?.getAttribute('data-state')).toBe('red');
+    expect(screen.getByRole('alert').textContent).toBe('Account #3 shows 10.00 €, but its journal adds up to 9.00 €.');
+    await waitFor(() => expect(calls.filter((c) => c.path === '/api/admin/ledger/reconciliation')).toHaveLength(2));
+  });
+
+  it('names an unbalanced transaction', async () => {
+    fakeApi({
+      'GET /api/admin/ledger/reconciliation': () =>
+        okAnswer({ ...red, unbalanced_transactions: [8], first_mismatch: { kind: 'transaction', id: 8, actual_minor: 300, expected_minor: 0 } }),
+    });
+    renderWithApp(<ReconciliationTile />);
+    expect((await screen.findByRole('alert')).textContent).toBe('Journal transaction #8 does not sum to zero (it sums to 3.00 €).');
+  });
+});

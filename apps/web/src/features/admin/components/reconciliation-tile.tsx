@@ -1,0 +1,44 @@
+import { useTranslation } from 'react-i18next';
+import { Spinner } from '../../../components/ui/spinner';
+import { formatDateTime } from '../../../lib/format-date';
+import { formatMinor, useReconciliation } from '../api/admin-api';
+
+/**
+ * The reconciliation tile: green when every journal transaction sums to zero and every cached
+ * balance equals its journal; red with the first mismatch otherwise. The server checks afresh on
+ * each load; "Check again" asks once more.
+ */
+export function ReconciliationTile() {
+  const { t } = useTranslation();
+  const check = useReconciliation();
+  if (check.isPending) return <Spinner />;
+  if (check.isError)
+    return (
+      <p className="error-text" role="alert">
+        {check.error.message}
+      </p>
+    );
+  const r = check.data;
+  const m = r.first_mismatch;
+  return (
+    <section className="reconciliation-tile" data-state={r.ok ? 'green' : 'red'} aria-live="polite" aria-labelledby="reco-title">
+      <h3 id="reco-title">{t('admin.reco_title')}</h3>
+      <p className="reconciliation-verdict">{r.ok ? t('admin.reco_ok') : t('admin.reco_broken')}</p>
+      {m && (
+        <p role="alert">
+          {m.kind === 'transaction'
+            ? t('admin.reco_transaction', { id: m.id, sum: formatMinor(m.actual_minor) })
+            : m.kind === 'account'
+              ? t('admin.reco_account', { id: m.id, cached: formatMinor(m.actual_minor), journal: formatMinor(m.expected_minor) })
+              : t('admin.reco_total', { sum: formatMinor(m.actual_minor) })}
+        </p>
+      )}
+      <p className="small">
+        {t('admin.reco_counts', { transactions: r.transactions, accounts: r.accounts })} · {t('admin.reco_checked', { at: formatDateTime(r.checked_at, true) })}
+      </p>
+      <button type="button" className="button small-button" onClick={() => void check.refetch()} disabled={check.isFetching}>
+        {t('admin.check_again')}
+      </button>
+    </section>
+  );
+}

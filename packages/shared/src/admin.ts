@@ -1,0 +1,225 @@
+import { z } from 'zod';
+import { idParam, requiredText, text } from './fields';
+
+/**
+ * The back office's own calls (issue 10), all under /api/admin and for staff only: the money screen
+ * (ledger accounts, journal, reconciliation, manual adjustments), the audit log and users. The
+ * review queue and payouts keep their contracts in offers.ts and payouts.ts.
+ */
+
+export const adminIdParams = z.object({ id: idParam('id') });
+
+const amount = (label: string) =>
+  z.coerce
+    .number({ error: `Please enter a valid ${label}.` })
+    .refine(Number.isFinite, `Please enter a valid ${label}.`)
+    .refine((v) => v !== 0, `The ${label} may not be zero.`)
+    .refine((v) => Math.abs(v) <= 1_000_000, `The ${label} may be at most 1000000.`)
+    .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, `The ${label} may have at most 2 decimals.`);
+
+/** A ledger account with its cached balance (EUR cents). */
+export const ledgerAccountView = z.object({
+  id: z.number().int(),
+  kind: z.enum(['user', 'platform_revenue', 'provider_clearing']),
+  /** System accounts: 'platform:revenue', 'clearing:sandbox', …; null for a user's account. */
+  code: z.string().nullable(),
+  user: z.object({ id: z.number().int(), nickname: z.string(), email: z.string() }).nullable(),
+  balance_minor: z.number().int(),
+  allow_negative: z.boolean(),
+});
+export type LedgerAccountView = z.infer<typeof ledgerAccountView>;
+
+/** GET /api/admin/ledger/journal: newest first, filtered by account, user, reason text and dates. */
+export const journalQuery = z.object({
+  account_id: idParam('account id').optional(),
+  user_id: idParam('user id').optional(),
+  reason: text('reason').trim().max(200, 'The reason filter may have at most 200 characters.').optional(),
+  /** Dates as yyyy-mm-dd (UTC), both inclusive. */
+  from: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'The date must be yyyy-mm-dd.')
+    .refine((v) => !Number.isNaN(Date.parse(v)), 'The date must be yyyy-mm-dd.')
+    .optional(),
+  to: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'The date must be yyyy-mm-dd.')
+    .refine((v) => !Number.isNaN(Date.parse(v)), 'The date must be yyyy-mm-dd.')
+    .optional(),
+  limit: z.coerce.number({ error: 'The limit must be a number.' }).int().min(1).max(500).default(100),
+});
+export type JournalQuery = z.infer<typeof journalQuery>;
+
+export const journalTransaction = z.object({
+  id: z.number().int(),
+  reason: z.string(),
+  created_at: z.number().int(),
+  entries: z.array(z.object({ account_id: z.number().int(), account: z.string(), amount_minor: z.number().int() })),
+});
+export type JournalTransaction = z.infer<typeof journalTransaction>;
+
+/** The reconciliation tile: green when everything checks out, else red with the first mismatch. */
+export const reconciliation = z.object({
+  ok: z.boolean(),
+  checked_at: z.number().int(),
+  transactions: z.number().int(),
+  accounts: z.number().int(),
+  unbalanced_transactions: z.array(z.number().int()),
+  drifted_accounts: z.array(z.number().int()),
+  /** Sum of every balance (0 when money was only moved). */
+  total_minor: z.number().int(),
+  first_mismatch: z
+    .object({
+      kind: z.enum(['transaction', 'account', 'total']),
+      id: z.number().int().nullable(),
+      /** transaction: the sum of its entries; account: its cached balance; total: the sum of balances. */
+      actual_minor: z.number().int(),
+      /** transaction and total: 0; account: the sum of its journal entries. */
+      expected_minor: z.number().int(),
+    })
+    .nullable(),
+});
+export type Reconciliation = z.infer<typeof reconciliation>;
+
+/**
+ * POST /api/admin/ledger/adjustments: moves `amount` (EUR, may be negative) onto the account, the
+ * other side booked on the platform's adjustments account, journalled like every movement.
+ */
+export const adjustmentInput = z.object({
+  account_id: idParam('account id'),
+  amount: amount('amount'),
+  reason: requiredText('reason', 500),
+});
+export type AdjustmentInput = z.infer<typeof adjustmentInput>;
+export const adjustmentResult = z.object({ transaction_id: z.number().int(), account: ledgerAccountView });
+
+/** Audit subjects: what a staff action was done to. */
+/** `settings` is the one site-settings record (subject id 0). */
+export const AUDIT_SUBJECTS = ['offer', 'payout', 'product', 'user', 'ledger_account', 'contact_message', 'settings'] as const;
+export type AuditSubject = (typeof AUDIT_SUBJECTS)[number];
+
+/** GET /api/admin/audit?staff_id=&subject= ; subject is `offer` or `offer:12`. */
+export const auditQuery = z.object({
+  staff_id: idParam('staff id').optional(),
+  subject: z
+    .string()
+    .max(40)
+    .regex(new RegExp(`^(${AUDIT_SUBJECTS.join('|')})(:\\d{1,15})?$`), `The subject must be one of ${AUDIT_SUBJECTS.join(', ')}, optionally followed by :id.`)
+    .optional(),
+  limit: z.coerce.number({ error: 'The limit must be a number.' }).int().min(1).max(500).default(200),
+});
+export type AuditQuery = z.infer<typeof auditQuery>;
+
+export const auditEntry = z.object({
+  id: z.number().int(),
+  staff: z.object({ id: z.number().int(), nickname: z.string(), email: z.string() }),
+  action: z.string(),
+  subject_type: z.string(),
+  subject_id: z.number().int(),
+  before: z.unknown(),
+  after: z.unknown(),
+  at: z.number().int(),
+});
+export type AuditEntry = z.infer<typeof auditEntry>;
+
+/** GET /api/admin/users?q= : search by e-mail, nickname or name (or an id). */
+export const adminUsersQuery = z.object({
+  q: text('search').trim().max(100, 'The search may have at most 100 characters.').default(''),
+  limit: z.coerce.number({ error: 'The limit must be a number.' }).int().min(1).max(200).default(50),
+});
+
+export const adminUser = z.object({
+  id: z.number().int(),
+  email: z.string(),
+  nickname: z.string(),
+  name: z.string(),
+  surname: z.string(),
+  role: z.enum(['user', 'admin']),
+  blocked: z.boolean(),
+  deleted: z.boolean(),
+  created_at: z.number().int(),
+});
+export type AdminUser = z.infer<typeof adminUser>;
+
+export const adminUserDetail = z.object({
+  user: adminUser,
+  balance_minor: z.number().int(),
+  orders: z.array(z.object({ id: z.number().int(), title: z.string(), amount_minor: z.number().int(), status: z.string(), created_at: z.number().int() })),
+  offers: z.array(
+    z.object({
+      id: z.number().int(),
+      title: z.string(),
+      status: z.string(),
+      user_price_minor: z.number().int(),
+      service_price_minor: z.number().int().nullable(),
+      created_at: z.number().int(),
+    }),
+  ),
+  journal: z.array(z.object({ transaction_id: z.number().int(), reason: z.string(), amount_minor: z.number().int(), created_at: z.number().int() })),
+});
+export type AdminUserDetail = z.infer<typeof adminUserDetail>;
+
+/** POST /api/admin/users/{id}/role */
+export const adminRoleInput = z.object({ role: z.enum(['user', 'admin'], { error: 'The role must be user or admin.' }) });
+
+/** GET /api/admin/messages?status= : contact-form messages, open ones first by default. */
+export const adminMessagesQuery = z.object({
+  status: z.enum(['open', 'handled', 'all'], { error: 'The status must be open, handled or all.' }).default('open'),
+});
+export const contactMessageView = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  email: z.string(),
+  message: z.string(),
+  user_id: z.number().int().nullable(),
+  created_at: z.number().int(),
+  handled_at: z.number().int().nullable(),
+});
+export type ContactMessageView = z.infer<typeof contactMessageView>;
+/** POST /api/admin/messages/{id}/reply: an e-mail to the sender through the mail outbox; the message is then handled. */
+export const messageReplyInput = z.object({
+  subject: requiredText('subject', 200),
+  text: requiredText('reply', 10_000),
+});
+export type MessageReplyInput = z.infer<typeof messageReplyInput>;
+/** POST /api/admin/messages/{id}/handled */
+export const messageHandledInput = z.object({ handled: z.boolean({ error: 'Say whether the message is handled.' }) });
+
+/** Back office: the site settings staff edit (SPEC §3 settings plus the commerce ones), GET and PATCH /api/admin/settings. */
+export const adminSettings = z.object({
+  is_reg_enabled: z.boolean(),
+  is_email_verification_enabled: z.boolean(),
+  internal_currency_name: z.string(),
+  support_email: z.string(),
+  copyright: z.string(),
+  commission_percent: z.number(),
+  deposit_min: z.number(),
+  deposit_max: z.number(),
+  generation_price: z.number(),
+});
+export type AdminSettings = z.infer<typeof adminSettings>;
+
+const money2 = (label: string) =>
+  z
+    .number({ error: `The ${label} must be a number.` })
+    .min(0, `The ${label} may not be negative.`)
+    .max(1_000_000, `The ${label} may be at most 1000000.`)
+    .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, `The ${label} may have at most 2 decimals.`);
+
+export const adminSettingsUpdate = z
+  .object({
+    is_reg_enabled: z.boolean({ error: 'Registration must be on or off.' }),
+    is_email_verification_enabled: z.boolean({ error: 'E-mail verification must be on or off.' }),
+    internal_currency_name: requiredText('internal currency name', 40),
+    support_email: text('support e-mail').trim().max(254, 'The support e-mail may have at most 254 characters.'),
+    copyright: text('copyright').trim().max(200, 'The copyright may have at most 200 characters.'),
+    commission_percent: z
+      .number({ error: 'The commission must be a number.' })
+      .min(0, 'The commission is 0 to 100 percent.')
+      .max(100, 'The commission is 0 to 100 percent.'),
+    deposit_min: money2('smallest deposit').refine((v) => v > 0, 'The smallest deposit must be above zero.'),
+    deposit_max: money2('largest deposit').refine((v) => v > 0, 'The largest deposit must be above zero.'),
+    generation_price: money2('generation price'),
+  })
+  .partial()
+  .refine((v) => Object.values(v).some((x) => x !== undefined), { message: 'Send at least one setting to change.', path: ['is_reg_enabled'] });
+export type AdminSettingsUpdate = z.infer<typeof adminSettingsUpdate>;
