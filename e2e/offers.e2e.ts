@@ -144,7 +144,8 @@ describe('offers in the browser', () => {
     const tag = runTag();
     const title = `Harbour dawn ${tag}`;
     const counter = `${17 + (Date.now() % 7)}.35`;
-    const listPrice = `${12 + (Date.now() % 5)}.45`;
+    // Dearer than the seed's cheap images, which commerce.e2e.ts picks from the same catalogue.
+    const listPrice = `${32 + (Date.now() % 5)}.45`;
     const seller = await personPage();
     const admin = await personPage();
     await signIn(seller, 'seller@example.com');
@@ -153,6 +154,8 @@ describe('offers in the browser', () => {
     // The create dialog's five client checks, in the SPEC's order, each under its field.
     await open(seller, `${baseUrl()}/dashboard`);
     await seller.getByRole('heading', { name: 'My projects' }).waitFor();
+    const sellerName = (await seller.getByRole('heading', { level: 1 }).textContent())!.trim();
+    expect(sellerName).not.toBe('');
     await seller.getByRole('button', { name: 'Create new offer' }).click();
     const dialog = seller.getByRole('dialog', { name: 'Create an offer' });
     const send = dialog.getByRole('button', { name: 'Send offer' });
@@ -272,7 +275,7 @@ describe('offers in the browser', () => {
     // A new buyer adds funds, finds the work in the shop by its title and buys it.
     const buyer = await personPage();
     const buyerEmail = await registerBuyer(buyer);
-    await addFunds(buyer, 40);
+    await addFunds(buyer, 50);
     await open(buyer, `${baseUrl()}/products`);
     await buyer.getByTestId('shop-search').fill(title);
     // The count is this search's own (the shop's earlier answer stays up while the next loads).
@@ -281,6 +284,8 @@ describe('offers in the browser', () => {
     await hit.waitFor();
     expect(await buyer.getByTestId('product-grid').getByRole('link').count()).toBe(1);
     await hit.getByText(listPrice).waitFor();
+    // The creator stays the work's author in the shop.
+    await hit.getByText(`by ${sellerName}`).waitFor();
     await screenshot(buyer, 'offers-shop-search');
     await hit.click();
     await buyer.waitForURL(/\/products\//);
