@@ -22,11 +22,14 @@ export function launch(): Promise<Browser> {
   });
 }
 
-/** Saves a screenshot under e2e/screenshots for a person to look at. */
-export async function screenshot(page: Page, name: string) {
+/**
+ * Saves a screenshot under e2e/screenshots for a person to look at: the whole page, or with
+ * `fullPage: false` only what the window shows (a dialog over a long page on a phone).
+ */
+export async function screenshot(page: Page, name: string, { fullPage = true }: { fullPage?: boolean } = {}) {
   const dir = path.resolve('e2e/screenshots');
   mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage });
 }
 
 /**

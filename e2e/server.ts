@@ -28,6 +28,8 @@ export async function startServer(dataDir: string, port?: number): Promise<Runni
       PUBLIC_URL: baseUrl,
       NODE_ENV: 'development',
       LOG_LEVEL: 'warn',
+      // The sandbox settles card payouts after this delay; a second keeps the offer e2e short.
+      SANDBOX_PAYOUT_DELAY_S: process.env.SANDBOX_PAYOUT_DELAY_S ?? '1',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

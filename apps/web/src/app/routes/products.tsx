@@ -93,7 +93,10 @@ function ProductList() {
   const meta = catalog.data?.meta;
   const products = catalog.data?.payload ?? [];
   const pages = meta?.pages ?? 0;
-  const waiting = catalog.isFetching || requestKey !== JSON.stringify({ ...params, search: params.search.trim() });
+  const asked = requestKey === JSON.stringify({ ...params, search: params.search.trim() });
+  const waiting = catalog.isFetching || !asked;
+  // The previous answer stays on screen while the next one loads: its count is not this search's.
+  const counted = asked && !catalog.isPlaceholderData;
   const hasFilters = Boolean(params.search || params.type || params.categories.length);
 
   return (
@@ -103,7 +106,7 @@ function ProductList() {
           <h1>{params.type ? t(TYPE_LABEL[params.type]) : t('products.title')}</h1>
           {/* Always rendered, so the count arriving does not push the list down (no layout shift). */}
           <p className="muted" aria-live="polite" data-testid="result-count">
-            {meta
+            {meta && counted
               ? params.search.trim()
                 ? t('products.results_for', { count: meta.total, search: params.search.trim() })
                 : t('products.results', { count: meta.total })
