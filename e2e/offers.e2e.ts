@@ -279,7 +279,7 @@ describe('offers in the browser', () => {
     await open(buyer, `${baseUrl()}/products`);
     await buyer.getByTestId('shop-search').fill(title);
     // The count is this search's own (the shop's earlier answer stays up while the next loads).
-    await buyer.getByTestId('result-count').getByText(`1 results for “${title}”`, { exact: true }).waitFor();
+    await buyer.getByTestId('result-count').getByText(`1 result for “${title}”`, { exact: true }).waitFor();
     const hit = buyer.getByTestId('product-grid').getByRole('link').filter({ hasText: title });
     await hit.waitFor();
     expect(await buyer.getByTestId('product-grid').getByRole('link').count()).toBe(1);

@@ -44,7 +44,7 @@ export const users = pgTable(
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     /** Presence (migration 0010): moved at most once a minute; online means seen in the last 2 minutes. */
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
-    /** Blocked by staff (migration 0011): sessions ended, sign-in refused while set. */
+    /** Blocked by staff (migration 0013): sessions ended, sign-in refused while set. */
     blockedAt: timestamp('blocked_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -222,7 +222,7 @@ export const contactMessages = pgTable('contact_messages', {
   userId: bigint('user_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
   ip: text('ip').notNull().default(''),
   readAt: timestamp('read_at', { withTimezone: true }),
-  /** Dealt with by staff (migration 0011). */
+  /** Dealt with by staff (migration 0013). */
   handledAt: timestamp('handled_at', { withTimezone: true }),
   createdAt: createdAt(),
 });

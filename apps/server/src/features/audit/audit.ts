@@ -16,7 +16,7 @@ export type AuditRecord = {
 
 /**
  * Writes one audit row. Call it with the transaction that makes the change, so the record and the
- * change commit (or roll back) together; the table is append-only (migration 0011).
+ * change commit (or roll back) together; the table is append-only (migration 0013).
  */
 export async function recordAudit(tx: Db, record: AuditRecord): Promise<void> {
   await tx.insert(auditLog).values({

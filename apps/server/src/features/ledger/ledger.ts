@@ -181,7 +181,7 @@ export function chargeStatement(lines: TransferLine[], opts: { after?: SQL } = {
       returning account_id`;
   /**
    * The entries, or for a line that may not be written, an error that undoes the whole statement
-   * (ledger_refuse, migration 0011: SQLSTATE LD001, read back by `refusalOf`). For a caller whose
+   * (ledger_refuse, migration 0012: SQLSTATE LD001, read back by `refusalOf`). For a caller whose
    * statement also writes the records the money pays for, so nothing is left half-written.
    */
   const entriesOrRefuse = (transactionId: SQL) => sql`insert into ledger_entries (transaction_id, account_id, amount_minor)
