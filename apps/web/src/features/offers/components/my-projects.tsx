@@ -91,7 +91,9 @@ export function MyProjects() {
   return (
     <section className="my-projects" aria-labelledby="my-projects-title">
       <div className="my-projects-head">
-        <h2 id="my-projects-title">{t('dashboard.my_projects')}</h2>
+        <h2 id="my-projects-title" className="visually-hidden">
+          {t('dashboard.my_projects')}
+        </h2>
         <button type="button" className="button primary" onClick={() => setCreating(true)}>
           {t('offers.create')}
         </button>
