@@ -316,13 +316,16 @@ describe('9. small things', () => {
 
     const desk = await visitor();
     await signIn(desk.page, 'buyer@example.com');
-    for (const [path, tab] of [
-      ['/dashboard', 'My projects'],
-      ['/dashboard/chat', 'Chat'],
+    for (const [path, tab, content] of [
+      ['/dashboard', 'My projects', '.my-projects'],
+      ['/dashboard/chat', 'Chat', '[data-testid="chat-tab"]'],
     ] as const) {
       await open(desk.page, `${baseUrl()}${path}`);
+      // The tab's own screen, once it has loaded (a spinner stands in for it until then).
+      const tabScreen = desk.page.locator(`.dashboard > ${content}`);
+      await tabScreen.waitFor();
       const header = (await desk.page.locator('.dashboard-header').boundingBox())!;
-      const screen = (await desk.page.locator('.dashboard > :last-child').boundingBox())!;
+      const screen = (await tabScreen.boundingBox())!;
       expect(Math.abs(screen.x - header.x)).toBeLessThan(4);
       expect(await desk.page.getByRole('heading', { name: tab }).and(desk.page.locator(':not(.visually-hidden)')).count()).toBe(0);
     }
