@@ -18,6 +18,27 @@ const sharedSource = {
   },
 };
 
+// The database templates (src/db/template.ts) are keyed by everything that shapes a new database:
+// the code that migrates and seeds it (bundled, so every file it imports counts), the migrations and
+// the versions of PGlite and Drizzle. The server is built with that key and uses only a template with it.
+await build({
+  entryPoints: ['src/db/template-cli.ts'],
+  outfile: 'dist/db-template-cli.js',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  plugins: [sharedSource],
+  logLevel: 'warning',
+});
+const templateHash = createHash('sha256').update(fs.readFileSync('dist/db-template-cli.js'));
+for (const file of filesUnder('drizzle')) templateHash.update(file).update(fs.readFileSync(file));
+for (const pkg of ['@electric-sql/pglite', 'drizzle-orm']) {
+  templateHash.update(pkg).update(JSON.parse(fs.readFileSync(installedPackageJson(pkg), 'utf8')).version);
+}
+const templateVersion = templateHash.digest('hex').slice(0, 16);
+
 await build({
   entryPoints: ['src/server.ts'],
   outfile: 'dist/server.js',
@@ -28,6 +49,7 @@ await build({
   packages: 'external',
   plugins: [sharedSource],
   sourcemap: true,
+  define: { __ATELIER_DB_TEMPLATE_VERSION__: JSON.stringify(templateVersion) },
   logLevel: 'warning',
 });
 console.log('server built: apps/server/dist/server.js');
@@ -43,6 +65,14 @@ const artInputs = [
   'assets/fonts',
   'package.json',
 ];
+/** node_modules/{name}/package.json nearest to this folder, as Node would find the package. */
+function installedPackageJson(name) {
+  for (let dir = path.resolve('.'); ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'node_modules', name, 'package.json');
+    if (fs.existsSync(candidate)) return candidate;
+    if (dir === path.dirname(dir)) throw new Error(`${name} is not installed`);
+  }
+}
 function filesUnder(p) {
   if (!fs.statSync(p).isDirectory()) return [p];
   return fs
@@ -64,3 +94,4 @@ await build({
   logLevel: 'warning',
 });
 execFileSync(process.execPath, ['dist/demo-art-cli.js', 'dist/demo-art', hash.digest('hex').slice(0, 16)], { stdio: 'inherit' });
+execFileSync(process.execPath, ['dist/db-template-cli.js', 'dist/db-template', templateVersion], { stdio: 'inherit' });

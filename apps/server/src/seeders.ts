@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from './db/client';
 import type { SeedImageSize } from './db/seed-images';
-import { runSeeders, type Seeder } from './db/seeding';
+import { adoptTemplate, runSeeders, type Seeder } from './db/seeding';
 import { categoriesSeeder, demoCatalogSeeder, demoSignIns } from './features/catalog';
 import { commerceSettingsSeeder } from './features/ledger';
 import { demoSiteSeeder, dictionariesSeeder, siteSeeder } from './features/site/site.seed';
@@ -19,9 +19,13 @@ export type SeedResult = { ran: string[]; demoAccounts: typeof demoSignIns };
  * Base data always; demo data (accounts with the published password, the demo catalogue) only when
  * `demo` is on. Returns the demo sign-ins only when this run created them.
  */
-export async function seedDatabase(db: Db, storage: Storage, opts: { demo: boolean; imageSize?: SeedImageSize }): Promise<SeedResult> {
+export async function seedDatabase(db: Db, storage: Storage, opts: { demo: boolean; imageSize?: SeedImageSize; fromTemplate?: string[] }): Promise<SeedResult> {
+  // A database copied from the build's template (db/template.ts) gets its files and its own secrets first.
+  const adopted = opts.fromTemplate ?? [];
+  if (adopted.length) await adoptTemplate(db, seeders, { storage, ran: adopted, imageSize: opts.imageSize });
   const { ran } = await runSeeders(db, seeders, { storage, demo: opts.demo, imageSize: opts.imageSize, legacyNames });
-  return { ran, demoAccounts: ran.includes(demoCatalogSeeder.name) ? demoSignIns : [] };
+  const all = [...adopted, ...ran];
+  return { ran: all, demoAccounts: all.includes(demoCatalogSeeder.name) ? demoSignIns : [] };
 }
 
 /** Empties the database, for `npm run seed -- --reset`. */

@@ -4,6 +4,7 @@ import { buildApp } from './app';
 import { type Config, ConfigError, loadConfig } from './config';
 import { type Database, openDatabase } from './db/client';
 import { runMigrations } from './db/migrate';
+import { builtTemplateVersion, copyDbTemplate, type TemplateUse } from './db/template';
 import { seedDatabase } from './seeders';
 
 /** On shutdown, the listener closes only after this long without a new connection. */
@@ -12,10 +13,15 @@ const QUIET_BEFORE_CLOSE_MS = 250;
 /** A problem the operator can fix, printed as one clear sentence instead of a stack trace. */
 class StartError extends Error {}
 
-async function openAndMigrate(config: Config): Promise<Database> {
+async function openAndMigrate(config: Config): Promise<{ database: Database; template: TemplateUse | null }> {
   const where = config.databaseUrl ? 'the PostgreSQL server in DATABASE_URL' : `the embedded database in ${path.join(config.dataDir, 'db')}`;
   let database: Database;
+  let template: TemplateUse | null = null;
   try {
+    // A first start on the embedded database copies the one the build made, instead of creating it.
+    if (!config.databaseUrl) {
+      template = await copyDbTemplate({ pgliteDir: path.join(config.dataDir, 'db'), demo: config.seedDemo, version: builtTemplateVersion });
+    }
     database = await openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'db') });
   } catch (err) {
     const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message?.split('\n')[0]?.slice(0, 200) ?? 'unknown error';
@@ -29,7 +35,7 @@ async function openAndMigrate(config: Config): Promise<Database> {
     await database.close().catch(() => {});
     throw new StartError(`Cannot prepare ${where}: ${(err as Error).message?.split('\n')[0]?.slice(0, 200)}. Is it a database this version of Atelier made?`);
   }
-  return database;
+  return { database, template };
 }
 
 export type RunningApp = { app: FastifyInstance; database: Database; shutdown: (signal: string) => Promise<number> };
@@ -41,9 +47,11 @@ export type RunningApp = { app: FastifyInstance; database: Database; shutdown: (
  * `shutdownTimeoutMs`, and only then closes the database.
  */
 export async function startServer(config: Config, opts: { logStream?: { write(line: string): void } } = {}): Promise<RunningApp> {
-  const database = await openAndMigrate(config);
+  const { database, template } = await openAndMigrate(config);
   const app = await buildApp({ config, database, logStream: opts.logStream });
-  const seeded = await seedDatabase(app.db, app.storage, { demo: config.seedDemo });
+  if (template?.used) app.log.info("database created from the build's template");
+  else if (template?.reason === 'stale') app.log.info("the build's database template is from other code: creating the database");
+  const seeded = await seedDatabase(app.db, app.storage, { demo: config.seedDemo, fromTemplate: template?.used ? template.seeders : undefined });
   if (seeded.ran.length) app.log.info({ seeders: seeded.ran }, 'seed data created');
   // Demo accounts exist only on a local, non-production start (SEED_DEMO), so printing them there is safe.
   for (const account of seeded.demoAccounts) app.log.info(`Demo account: ${account.email} / ${account.password} (${account.role})`);

@@ -16,6 +16,11 @@ export type Seeder = {
   /** Files first (deterministic keys, safe to write again), outside the transaction. */
   prepare?: (ctx: SeedContext) => Promise<void>;
   run: (tx: Db, ctx: SeedContext) => Promise<void>;
+  /**
+   * The rows came from the build's database template (db/template.ts), made on another machine at
+   * `seededAt`: give this installation what must be its own (fresh random secrets, today's dates).
+   */
+  adopt?: (tx: Db, seededAt: Date) => Promise<void>;
 };
 
 /** Databases seeded before per-feature markers had one marker for everything these seeders now do. */
@@ -27,7 +32,7 @@ export type SeedRun = { ran: string[] };
 export async function runSeeders(
   db: Db,
   seeders: Seeder[],
-  opts: { storage: Storage; demo: boolean; imageSize?: SeedImageSize; legacyNames?: string[] },
+  opts: { storage: Storage; demo: boolean; imageSize?: SeedImageSize; legacyNames?: string[]; files?: boolean },
 ): Promise<SeedRun> {
   const ctx: SeedContext = { storage: opts.storage, imageSize: opts.imageSize ?? 'full' };
   const keys = [LEGACY_MARKER, ...seeders.map((s) => markerKey(s.name))];
@@ -44,7 +49,8 @@ export async function runSeeders(
       continue;
     }
     if (seeder.demo && !opts.demo) continue;
-    await seeder.prepare?.(ctx);
+    // `files: false` makes the build's database template: the files come at adoption (adoptTemplate).
+    if (opts.files !== false) await seeder.prepare?.(ctx);
     // The rows and the marker commit together: a crash never leaves half a seeder's data.
     await db.transaction(async (tx) => {
       // Two app servers starting at once: the second waits here, then sees the marker.
@@ -61,4 +67,32 @@ export async function runSeeders(
     ran.push(seeder.name);
   }
   return { ran };
+}
+
+/**
+ * A database copied from the build's template already has these seeders' rows and markers: write
+ * their files (the same deterministic keys `runSeeders` writes) and let each make its rows this
+ * installation's own. Seeders the template lacks are left to `runSeeders`, which runs next.
+ */
+export async function adoptTemplate(db: Db, seeders: Seeder[], opts: { storage: Storage; ran: string[]; imageSize?: SeedImageSize }): Promise<void> {
+  const ctx: SeedContext = { storage: opts.storage, imageSize: opts.imageSize ?? 'full' };
+  const adopted = seeders.filter((s) => opts.ran.includes(s.name));
+  if (adopted.length === 0) return;
+  const markers = await db
+    .select()
+    .from(siteSettings)
+    .where(
+      inArray(
+        siteSettings.key,
+        adopted.map((s) => markerKey(s.name)),
+      ),
+    );
+  const seededAt = new Map(markers.map((m) => [m.key, new Date(String(m.value))]));
+  await Promise.all(adopted.map((s) => s.prepare?.(ctx)));
+  await db.transaction(async (tx) => {
+    for (const s of adopted) {
+      const at = seededAt.get(markerKey(s.name));
+      if (s.adopt && at && !Number.isNaN(at.getTime())) await s.adopt(tx, at);
+    }
+  });
 }

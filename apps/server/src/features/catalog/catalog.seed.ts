@@ -1,4 +1,4 @@
-import { inArray } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import { categories, packItems, products, productTags, tags, users } from '../../db/schema';
 import { demoAccounts, demoCategories, demoCreators, demoDocs, demoImages, demoPacks, demoPassword, demoPrompts } from '../../db/seed-content';
 import type { Seeder } from '../../db/seeding';
@@ -151,5 +151,36 @@ export const demoCatalogSeeder: Seeder = {
     await tx
       .insert(productTags)
       .values([...allProducts, ...demoPacks].flatMap((p) => p.tags.map((t) => ({ productId: productIds.get(slugify(p.title))!, tagId: tagIds.get(t)! }))));
+  },
+  async adopt(tx, seededAt) {
+    // The creators who cannot sign in get this installation's own random password, not the build's.
+    const lockedHash = await hashPassword(crypto.randomUUID() + crypto.randomUUID());
+    await tx
+      .update(users)
+      .set({ passwordHash: lockedHash })
+      .where(
+        inArray(
+          users.email,
+          demoCreators.map((c) => c.email),
+        ),
+      );
+    // Dates as if seeded now: "new" works and "member since" count from this start, not from the build.
+    const shift = sql`${`${Math.max(0, Date.now() - seededAt.getTime())} milliseconds`}::interval`;
+    const demoUsers = inArray(
+      users.email,
+      people.map((p) => p.email),
+    );
+    await tx
+      .update(users)
+      .set({
+        createdAt: sql`${users.createdAt} + ${shift}`,
+        updatedAt: sql`${users.updatedAt} + ${shift}`,
+        emailVerifiedAt: sql`${users.emailVerifiedAt} + ${shift}`,
+      })
+      .where(demoUsers);
+    await tx
+      .update(products)
+      .set({ createdAt: sql`${products.createdAt} + ${shift}`, updatedAt: sql`${products.updatedAt} + ${shift}` })
+      .where(inArray(products.authorId, tx.select({ id: users.id }).from(users).where(demoUsers)));
   },
 };

@@ -7,6 +7,8 @@ import { socialIconSvg } from '../../db/seed-images';
 import type { Seeder } from '../../db/seeding';
 import { saveStaticPage, setSetting } from './site.queries';
 
+const copyright = () => `© ${new Date().getFullYear()} Atelier. All rights reserved.`;
+
 /** What every store needs to open: currencies, languages and their words, legal pages and settings. */
 export const siteSeeder: Seeder = {
   name: 'site',
@@ -35,7 +37,11 @@ export const siteSeeder: Seeder = {
     await setSetting(tx, 'internal_currency_name', 'Atelier Credits');
     await setSetting(tx, 'google_tag', '');
     await setSetting(tx, 'support_email', 'support@atelier.example');
-    await setSetting(tx, 'copyright', `© ${new Date().getFullYear()} Atelier. All rights reserved.`);
+    await setSetting(tx, 'copyright', copyright());
+  },
+  async adopt(tx, seededAt) {
+    // The template may come from an earlier year's build.
+    if (seededAt.getFullYear() !== new Date().getFullYear()) await setSetting(tx, 'copyright', copyright());
   },
 };
 
