@@ -1,4 +1,4 @@
-import { formatUnreadBadge } from '@atelier/shared';
+import { formatUnreadBadge } from '@atelier/shared/constants';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';

@@ -1,4 +1,4 @@
-import { formatPrice } from '@atelier/shared';
+import { formatPrice } from '@atelier/shared/money';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useBalance, useInternalCurrencyName } from '../api/balance';
