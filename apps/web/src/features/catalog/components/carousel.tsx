@@ -1,6 +1,6 @@
 import type { ProductBase } from '@atelier/shared';
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n-runtime';
 import { carouselBehaviour, nextSlide } from './carousel-rules';
 import { ProductCard } from './product-card';
 
