@@ -29,12 +29,18 @@ export function ProductCarousel({ products, label }: { products: ProductBase[]; 
     setActive(index);
   }
 
+  // The list the track last showed: a fresh track already starts at the first slide, and writing
+  // scrollLeft while the page hydrates would force a layout for nothing.
+  const shown = useRef<ProductBase[] | null>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new list starts again at its initial slide.
   useEffect(() => {
     const el = track.current;
     if (!el) return;
-    el.scrollLeft = 0;
-    setActive(0);
+    if (shown.current !== null) {
+      el.scrollLeft = 0;
+      setActive(0);
+    }
+    shown.current = products;
     if (rules.initialSlide > 0) goTo(rules.initialSlide, false);
   }, [products]);
 
