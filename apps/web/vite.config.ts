@@ -46,5 +46,16 @@ export default defineConfig(({ isSsrBuild }) => ({
     proxy: { '/api': api, '/storage': api, '/sanctum': api, '/dev': api, '/sitemap.xml': api, '/robots.txt': api },
   },
   // The manifest lets the server name each page's route module in its HTML (features/seo/page-preload.ts).
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, target: 'es2022', manifest: !isSsrBuild, copyPublicDir: !isSsrBuild },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: false,
+    target: 'es2022',
+    manifest: !isSsrBuild,
+    copyPublicDir: !isSsrBuild,
+    // The bundler's own helpers (CommonJS interop for React) get a chunk of their own: left to
+    // itself it puts them into some shared chunk (it chose the German dictionary), and every page
+    // then downloads that chunk first.
+    rolldownOptions: isSsrBuild ? {} : { output: { codeSplitting: { groups: [{ name: 'runtime', test: /rolldown[\\/]runtime/ }] } } },
+  },
 }));

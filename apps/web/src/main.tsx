@@ -1,10 +1,10 @@
 import { hydrate as fillQueryCache, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { I18nextProvider } from 'react-i18next';
 import { RouterProvider } from 'react-router';
 import { App } from './app/app';
 import { createClientRouter } from './app/router';
+import { I18nextProvider } from './lib/i18n-runtime';
 import './styles.css';
 import { currentLanguage } from './lib/api-client';
 import { i18n } from './lib/i18n';

@@ -7,9 +7,6 @@ export const CHAT_ATTACHMENT_MAX_BYTES = 20 * 1024 * 1024;
 export const CHAT_MESSAGES_PAGE_SIZE = 30;
 /** A user is online when seen in the last 2 minutes; last_seen_at moves at most once a minute. */
 export const CHAT_ONLINE_WINDOW_MS = 2 * 60 * 1000;
-/** SPEC §9: the unread badge shows 9+ above 9. */
-export const UNREAD_BADGE_CAP = 9;
-export const formatUnreadBadge = (count: number): string => (count > UNREAD_BADGE_CAP ? `${UNREAD_BADGE_CAP}+` : String(count));
 
 export const CHAT_STATUSES = ['active', 'price_proposed', 'generating', 'waiting_payment'] as const;
 export const chatStatus = z.enum(CHAT_STATUSES);

@@ -41,3 +41,7 @@ export function typeFromCategoryUrl(url: string): ProductType | undefined {
   const segment = url.replace(/^\/+/, '').split('/')[0] ?? '';
   return CATEGORY_SEGMENT_TO_TYPE[segment];
 }
+
+/** SPEC §9 (here, not in chat.ts, so the header's bell needs no schema code): the unread badge shows 9+ above 9. */
+export const UNREAD_BADGE_CAP = 9;
+export const formatUnreadBadge = (count: number): string => (count > UNREAD_BADGE_CAP ? `${UNREAD_BADGE_CAP}+` : String(count));

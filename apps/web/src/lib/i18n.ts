@@ -1,21 +1,13 @@
 import { en } from '@atelier/shared/i18n/en';
-import i18next from 'i18next';
-import { initReactI18next } from 'react-i18next';
 import { api, currentLanguage } from './api-client';
+import { I18n, setDefaultI18n } from './i18n-runtime';
 
 /**
  * Words come from the server (GET /api/localization/{locale}/words). The bundled English copy is
  * only what the first paint uses before that answer arrives.
  */
-export const i18n = i18next.createInstance();
-void i18n.use(initReactI18next).init({
-  lng: 'en',
-  fallbackLng: 'en',
-  resources: { en: { translation: en } },
-  interpolation: { escapeValue: false },
-  keySeparator: false,
-  returnNull: false,
-});
+export const i18n = new I18n({ lng: 'en', fallbackLng: 'en', resources: { en } });
+setDefaultI18n(i18n);
 
 /** Dictionaries the app carries besides English, each loaded only when a page in its language opens. */
 const BUNDLED: Record<string, () => Promise<Record<string, string>>> = {
@@ -29,16 +21,16 @@ const BUNDLED: Record<string, () => Promise<Record<string, string>>> = {
 export async function loadServerWords(locale = currentLanguage()): Promise<void> {
   try {
     const bundled = await BUNDLED[locale]?.();
-    if (bundled) i18n.addResourceBundle(locale, 'translation', bundled, true, true);
+    if (bundled) i18n.addResourceBundle(locale, bundled);
   } catch {
     // The chunk did not load (offline): the server's words may still come.
   }
   try {
     const words = await api<Record<string, string>>(`/api/localization/${locale}/words`, { quiet: true });
-    i18n.addResourceBundle(locale, 'translation', words, true, true);
+    i18n.addResourceBundle(locale, words);
   } catch {
     // Unknown language or offline: the bundled words, or English, stay in use.
   }
-  if (i18n.hasResourceBundle(locale, 'translation') && i18n.language !== locale) await i18n.changeLanguage(locale);
+  if (i18n.hasResourceBundle(locale) && i18n.language !== locale) await i18n.changeLanguage(locale);
   if (typeof document !== 'undefined') document.documentElement.lang = i18n.language;
 }

@@ -1,10 +1,10 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { I18nextProvider } from 'react-i18next';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { ToastProvider } from '../components/ui/toast';
 import { i18n } from '../lib/i18n';
+import { I18nextProvider } from '../lib/i18n-runtime';
 import { createQueryClient } from '../lib/query-client';
 
 /** Renders a component with the app's real providers: query client, words, toasts and a router. */

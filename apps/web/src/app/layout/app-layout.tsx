@@ -1,12 +1,12 @@
 import { splitLocale } from '@atelier/shared/i18n/locales';
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useMatches, useNavigate } from 'react-router';
 import { authKey, useAuth } from '../../features/auth';
 import { CookieConsent } from '../../features/cookie-consent';
 import { useLiveEvents } from '../../features/notifications';
 import { setGlobalApiHandlers } from '../../lib/api-client';
+import { useTranslation } from '../../lib/i18n-runtime';
 import { PageTitleProvider } from '../../lib/page-title';
 import type { RouteMeta } from '../route-meta';
 import { Header } from './header';

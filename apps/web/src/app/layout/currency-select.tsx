@@ -1,6 +1,6 @@
 import { useId } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useSelectedCurrency } from '../../features/currency';
+import { useTranslation } from '../../lib/i18n-runtime';
 import { useIsClient } from '../../lib/ssr-env';
 
 /** SPEC §2/§9 currency dropdown: only rendered when the server offers more than one currency. */

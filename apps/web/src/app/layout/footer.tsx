@@ -1,10 +1,10 @@
 import type { Category } from '@atelier/shared';
 import { typeFromCategoryUrl } from '@atelier/shared/constants';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { LogoMark, MailIcon, MastercardIcon, SecureIcon, VisaIcon } from '../../components/ui/icons';
 import { useCategories } from '../../features/catalog';
 import { useSettings, useSocialLinks, useStaticPages } from '../../features/site';
+import { useTranslation } from '../../lib/i18n-runtime';
 
 const NETWORKS: Record<string, string> = {
   'instagram.com': 'Instagram',

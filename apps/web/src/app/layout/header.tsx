@@ -1,14 +1,17 @@
-import { useCallback, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { lazy, Suspense, useCallback, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { CartIcon, LogoMark, MenuIcon } from '../../components/ui/icons';
 import { useAuth } from '../../features/auth';
 import { useCartCount } from '../../features/cart';
 import { HeaderBalance } from '../../features/deposits';
+import { useTranslation } from '../../lib/i18n-runtime';
 import { CurrencySelect } from './currency-select';
 import { NotificationsButton } from './notifications';
 import { SearchForm } from './search-form';
-import { Sidebar } from './sidebar';
+
+// The menu panel renders only while open: its code loads on the first click (or when the pointer comes near the button).
+const loadSidebar = () => import('./sidebar');
+const Sidebar = lazy(() => loadSidebar().then((m) => ({ default: m.Sidebar })));
 
 /** SPEC §2 header; on the public profile route it becomes a rounded translucent bar. */
 export function Header() {
@@ -49,13 +52,19 @@ export function Header() {
             aria-label={t('nav.open_menu')}
             aria-expanded={menuOpen}
             onClick={() => setMenuOpen(true)}
+            onPointerEnter={() => void loadSidebar()}
+            onFocus={() => void loadSidebar()}
             data-testid="menu-button"
           >
             <MenuIcon />
           </button>
         </div>
       </div>
-      <Sidebar open={menuOpen} onClose={closeMenu} />
+      {menuOpen && (
+        <Suspense fallback={null}>
+          <Sidebar open onClose={closeMenu} />
+        </Suspense>
+      )}
     </header>
   );
 }

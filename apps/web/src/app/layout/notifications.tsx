@@ -1,10 +1,10 @@
-import { formatUnreadBadge } from '@atelier/shared';
+import { formatUnreadBadge } from '@atelier/shared/constants';
 import { useEffect, useId, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { BellIcon } from '../../components/ui/icons';
 import { useAuth } from '../../features/auth';
 import { useMarkNotificationsRead, useNotifications, useUnreadCounts } from '../../features/notifications';
+import { useTranslation } from '../../lib/i18n-runtime';
 
 /**
  * SPEC §2 notifications button: the unread count (9+), and a dropdown listing the notifications,

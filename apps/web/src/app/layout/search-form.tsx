@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useHref, useNavigate } from 'react-router';
 import { SearchIcon } from '../../components/ui/icons';
+import { useTranslation } from '../../lib/i18n-runtime';
 
 /** SPEC §2/§5 search: the text is trimmed, empty does nothing, and the box is cleared after a search. */
 export function SearchForm({ className = '', onSearched }: { className?: string; onSearched?: () => void }) {

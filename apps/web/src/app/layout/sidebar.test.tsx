@@ -1,12 +1,12 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { useState } from 'react';
-import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter, useLocation } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { authKey } from '../../features/auth';
 import { siteKeys } from '../../features/site';
 import { i18n } from '../../lib/i18n';
+import { I18nextProvider } from '../../lib/i18n-runtime';
 import { Sidebar } from './sidebar';
 
 function Where() {

@@ -1,9 +1,9 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
-import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { BellIcon, CloseIcon } from '../../components/ui/icons';
 import { useAuth, useLogout } from '../../features/auth';
+import { useTranslation } from '../../lib/i18n-runtime';
 import { CurrencySelect } from './currency-select';
 import { SearchForm } from './search-form';
 

@@ -2,12 +2,12 @@ import { type ContactInput, contactInput } from '@atelier/shared/settings';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
 import { Field, TextAreaField } from '../../components/ui/field';
 import { MailIcon } from '../../components/ui/icons';
 import { useToast } from '../../components/ui/toast';
 import { useSettings } from '../../features/site';
 import { ApiError, api } from '../../lib/api-client';
+import { useTranslation } from '../../lib/i18n-runtime';
 
 export function Component() {
   const { t } = useTranslation();

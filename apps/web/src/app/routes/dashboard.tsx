@@ -1,11 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, NavLink, Outlet } from 'react-router';
 import { authKey, useAuth, useLogout, useNewAccountWelcome } from '../../features/auth';
 import { BalanceCard } from '../../features/deposits';
 import { DEFAULT_AVATAR } from '../../features/profile';
 import { selectedCurrency } from '../../lib/api-client';
+import { useTranslation } from '../../lib/i18n-runtime';
 import '../../features/profile/components/profile.css';
 
 /** Dashboard header with its tabs (SPEC §2); each tab is a child route. */

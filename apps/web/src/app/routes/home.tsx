@@ -1,8 +1,8 @@
 import type { ProductType } from '@atelier/shared';
 import { type KeyboardEvent, useId, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ProductCarousel, useRandomProducts } from '../../features/catalog';
+import { useTranslation } from '../../lib/i18n-runtime';
 
 /** SPEC §9 home tabs: prompt → Prompts, image → Art, doc → Text. */
 const TABS: { type: ProductType; label: string }[] = [

@@ -1,7 +1,6 @@
 import type { Category, ProductType } from '@atelier/shared';
 import { CATALOG_DEBOUNCE_MS, CATALOG_PAGE_SIZE, PRODUCT_TYPES } from '@atelier/shared/constants';
 import { useEffect, useId, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { SearchIcon } from '../../components/ui/icons';
 import {
@@ -18,6 +17,7 @@ import {
   usePackRedirect,
   useProduct,
 } from '../../features/catalog';
+import { useTranslation } from '../../lib/i18n-runtime';
 import { useDebounced } from '../../lib/use-debounced';
 import { productActions } from './product-actions';
 

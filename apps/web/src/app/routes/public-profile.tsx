@@ -1,11 +1,11 @@
 import { parseCreatorWorksUrl } from '@atelier/shared/catalog-url';
 import { useId, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { Spinner } from '../../components/ui/spinner';
 import { Pagination, ProductCard, SORTS, useCreatorWorks } from '../../features/catalog';
 import { ContactCreatorButton } from '../../features/chat';
 import { DEFAULT_AVATAR, usePublicProfile } from '../../features/profile';
+import { useTranslation } from '../../lib/i18n-runtime';
 import '../../features/profile/components/profile.css';
 import { usePageTitle } from '../../lib/page-title';
 import { Component as NotFound } from './not-found';

@@ -1,7 +1,7 @@
-import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { Spinner } from '../../components/ui/spinner';
 import { useStaticPage } from '../../features/site';
+import { useTranslation } from '../../lib/i18n-runtime';
 import { usePageTitle } from '../../lib/page-title';
 import { Component as NotFound } from './not-found';
 

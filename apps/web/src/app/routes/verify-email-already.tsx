@@ -1,5 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import { AuthCard, VerifyEmailDone } from '../../features/auth';
+import { useTranslation } from '../../lib/i18n-runtime';
 
 export function Component() {
   const { t } = useTranslation();

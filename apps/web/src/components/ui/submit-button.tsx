@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n-runtime';
 
 /** A form's primary submit button: disabled while its request runs, and saying so; `disabled` for any other reason. */
 export function SubmitButton({ pending, label, block = false, disabled = false }: { pending: boolean; label: string; block?: boolean; disabled?: boolean }) {

@@ -1,9 +1,9 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen } from '@testing-library/react';
-import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { i18n } from '../../lib/i18n';
+import { I18nextProvider } from '../../lib/i18n-runtime';
 import { siteKeys } from '../site';
 import { consentExpiry, injectAnalyticsTag, readConsent } from './consent';
 import { CookieConsent } from './cookie-consent';

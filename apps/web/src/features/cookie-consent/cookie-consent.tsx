@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useTranslation } from '../../lib/i18n-runtime';
 import { useSettings, useStaticPages } from '../site';
 import { type Consent, injectAnalyticsTag, readConsent, saveConsent } from './consent';
 

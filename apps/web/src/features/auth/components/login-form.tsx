@@ -1,13 +1,13 @@
 import { type LoginInput, loginInput } from '@atelier/shared/auth';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { Field } from '../../../components/ui/field';
 import { SubmitButton } from '../../../components/ui/submit-button';
 import { useToast } from '../../../components/ui/toast';
 import { ApiError } from '../../../lib/api-client';
 import { applyServerErrors } from '../../../lib/form-errors';
+import { useTranslation } from '../../../lib/i18n-runtime';
 import { AlreadySignedInError, useLogin } from '../api/auth-actions';
 import { useAuth } from '../api/auth-state';
 

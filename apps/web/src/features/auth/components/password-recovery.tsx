@@ -2,12 +2,12 @@ import { type ForgotPasswordInput, forgotPasswordInput, type ResetPasswordInput,
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Field, FormError } from '../../../components/ui/field';
 import { SubmitButton } from '../../../components/ui/submit-button';
 import { useToast } from '../../../components/ui/toast';
 import { applyServerErrors, messageOf } from '../../../lib/form-errors';
+import { useTranslation } from '../../../lib/i18n-runtime';
 import { useForgotPassword, useResetPassword } from '../api/auth-actions';
 
 export function ForgotPasswordForm({ email = '', intro }: { email?: string; intro?: string }) {

@@ -1,13 +1,13 @@
 import { type RegisterInput, registerInput } from '@atelier/shared/auth';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
-import { Trans, useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { Field, FormError } from '../../../components/ui/field';
 import { PhoneField } from '../../../components/ui/phone-field';
 import { SubmitButton } from '../../../components/ui/submit-button';
 import { useToast } from '../../../components/ui/toast';
 import { applyServerErrors, messageOf } from '../../../lib/form-errors';
+import { Trans, useTranslation } from '../../../lib/i18n-runtime';
 import { useStaticPages } from '../../site';
 import { AlreadySignedInError, useRegister } from '../api/auth-actions';
 import { useAuth } from '../api/auth-state';

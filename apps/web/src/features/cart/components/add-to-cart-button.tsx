@@ -1,8 +1,8 @@
 import type { ProductType } from '@atelier/shared';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useToast } from '../../../components/ui/toast';
 import { failureMessage } from '../../../lib/form-errors';
+import { useTranslation } from '../../../lib/i18n-runtime';
 import { useAddToCart, useCart } from '../api/cart';
 
 /** Add to cart on a product or pack page; once the product is in the cart it links there instead. */

@@ -1,8 +1,8 @@
 import type { CartItem } from '@atelier/shared';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useToast } from '../../../components/ui/toast';
 import { failureMessage } from '../../../lib/form-errors';
+import { useTranslation } from '../../../lib/i18n-runtime';
 import { Price } from '../../catalog';
 import { useBalance, useInternalCurrencyName } from '../../deposits';
 import { useCart, useRemoveFromCart } from '../api/cart';

@@ -1,10 +1,10 @@
 import { formatPrice } from '@atelier/shared';
 import { useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useToast } from '../../../components/ui/toast';
 import { ApiError } from '../../../lib/api-client';
 import { failureMessage } from '../../../lib/form-errors';
+import { useTranslation } from '../../../lib/i18n-runtime';
 import { newIdempotencyKey } from '../../../lib/idempotency-key';
 import { Price } from '../../catalog';
 import { addFundsUrl, useInternalCurrencyName } from '../../deposits';

@@ -1,6 +1,6 @@
 import type { ProductBase } from '@atelier/shared';
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n-runtime';
 import { carouselBehaviour, nextSlide } from './carousel-rules';
 import { ProductCard } from './product-card';
 
@@ -29,12 +29,18 @@ export function ProductCarousel({ products, label }: { products: ProductBase[]; 
     setActive(index);
   }
 
+  // The list the track last showed: a fresh track already starts at the first slide, and writing
+  // scrollLeft while the page hydrates would force a layout for nothing.
+  const shown = useRef<ProductBase[] | null>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new list starts again at its initial slide.
   useEffect(() => {
     const el = track.current;
     if (!el) return;
-    el.scrollLeft = 0;
-    setActive(0);
+    if (shown.current !== null) {
+      el.scrollLeft = 0;
+      setActive(0);
+    }
+    shown.current = products;
     if (rules.initialSlide > 0) goTo(rules.initialSlide, false);
   }, [products]);
 

@@ -1,6 +1,6 @@
 import type { RefObject } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useTranslation } from '../../../lib/i18n-runtime';
 import { pageWindow } from '../catalog-url';
 
 /**

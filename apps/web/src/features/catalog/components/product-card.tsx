@@ -1,8 +1,8 @@
 import type { ProductBase } from '@atelier/shared';
 import { CARD_TAGLINES } from '@atelier/shared/constants';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useTranslation } from '../../../lib/i18n-runtime';
 import { pageSeed } from '../../../lib/ssr-env';
 import { Price } from './price';
 

@@ -1,8 +1,8 @@
 import type { Product } from '@atelier/shared';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiError } from '../../../lib/api-client';
+import { useTranslation } from '../../../lib/i18n-runtime';
 import { usePageTitle } from '../../../lib/page-title';
 import { Price } from './price';
 import { ProductCard } from './product-card';

@@ -1,6 +1,6 @@
 import { type Chat, formatUnreadBadge } from '@atelier/shared';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useTranslation } from '../../../lib/i18n-runtime';
 import { fullName, otherParty } from './chat-format';
 
 function EnvelopeIcon() {

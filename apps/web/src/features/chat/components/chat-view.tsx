@@ -1,6 +1,6 @@
-import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { Spinner } from '../../../components/ui/spinner';
+import { useTranslation } from '../../../lib/i18n-runtime';
 import { useAuth } from '../../auth';
 import { useSelectedCurrency } from '../../currency';
 import { useChats } from '../api/chat';

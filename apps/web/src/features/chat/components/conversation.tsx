@@ -1,9 +1,9 @@
 import { CHAT_MESSAGE_MAX_CHARS, CHAT_NEAR_BOTTOM_PX, CHAT_SCROLL_FLAG_MS, CHAT_STATUS_LABELS, type Chat, type ChatMessage } from '@atelier/shared';
 import { Fragment, useCallback, useLayoutEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Spinner } from '../../../components/ui/spinner';
 import { serverMessageOr } from '../../../lib/form-errors';
+import { useTranslation } from '../../../lib/i18n-runtime';
 import { useMessages, useSendJson, useUpload } from '../api/chat';
 import { dayLabel, fullName, otherParty } from './chat-format';
 import { DealControls } from './deal-controls';

@@ -1,8 +1,8 @@
 import type { Chat, ChatMessage } from '@atelier/shared';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useToast } from '../../../components/ui/toast';
 import { serverMessageOr } from '../../../lib/form-errors';
+import { useTranslation } from '../../../lib/i18n-runtime';
 import { useSendJson, useUpload } from '../api/chat';
 import { isCreator } from './chat-format';
 

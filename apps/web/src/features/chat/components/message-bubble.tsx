@@ -1,6 +1,6 @@
 import type { ChatMessage } from '@atelier/shared';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useTranslation } from '../../../lib/i18n-runtime';
 import { formatMessageTime } from './chat-format';
 
 const IMAGE_NAME = /\.(png|jpe?g|gif|webp)$/i;

@@ -1,9 +1,9 @@
 import type { ChatMessage, WidgetData } from '@atelier/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useToast } from '../../../components/ui/toast';
 import { serverMessageOr } from '../../../lib/form-errors';
+import { useTranslation } from '../../../lib/i18n-runtime';
 import { newIdempotencyKey } from '../../../lib/idempotency-key';
 import { PaymentWidget, rememberReturn, useDepositStatus, widgetOutcome } from '../../deposits';
 import { useUnlock } from '../api/chat';

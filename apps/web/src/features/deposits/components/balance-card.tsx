@@ -1,5 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useTranslation } from '../../../lib/i18n-runtime';
 import { Price } from '../../catalog';
 import { useBalance, useInternalCurrencyName } from '../api/balance';
 import './deposits.css';

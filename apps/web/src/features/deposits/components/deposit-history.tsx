@@ -1,5 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/format-date';
+import { useTranslation } from '../../../lib/i18n-runtime';
 import { Price } from '../../catalog';
 import { depositStatusKey, useDepositHistory } from '../api/deposits';
 import './deposits.css';

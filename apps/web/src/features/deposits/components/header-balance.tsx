@@ -1,6 +1,6 @@
-import { formatPrice } from '@atelier/shared';
-import { useTranslation } from 'react-i18next';
+import { formatPrice } from '@atelier/shared/money';
 import { Link } from 'react-router';
+import { useTranslation } from '../../../lib/i18n-runtime';
 import { useBalance, useInternalCurrencyName } from '../api/balance';
 
 /** The signed-in user's balance in the header, labelled with the internal currency's name; opens Add Funds. */

@@ -1,5 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useTranslation } from '../../../lib/i18n-runtime';
 import { depositStatusKey, useDepositHistory } from '../api/deposits';
 import { forgetReturn, readReturn } from '../return-to';
 import './deposits.css';

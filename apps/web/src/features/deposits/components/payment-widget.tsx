@@ -1,8 +1,8 @@
 import type { WidgetData } from '@atelier/shared';
 import { PAYMENT_WIDGET_TIMEOUT_MS } from '@atelier/shared/constants';
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../../components/ui/spinner';
+import { useTranslation } from '../../../lib/i18n-runtime';
 
 type Mountable = { mount: (container: HTMLElement, opts: { checkout: string; public_key: string }) => unknown };
 declare global {

@@ -1,9 +1,9 @@
 import { PROCESSING_REDIRECT_MS } from '@atelier/shared/constants';
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { Spinner } from '../../../components/ui/spinner';
 import { ApiError } from '../../../lib/api-client';
+import { useTranslation } from '../../../lib/i18n-runtime';
 import { depositStatusKey, useDepositStatus } from '../api/deposits';
 import { leaveApp } from '../return-to';
 import './deposits.css';

@@ -1,8 +1,9 @@
+import { liveEvent } from '@atelier/shared';
 import { act, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, okAnswer } from '../../../test/fake-api';
 import { jsonAnswer, renderWithApp } from '../../../test/render';
-import { useLiveEvents } from './live-events';
+import { parseLiveEvent, useLiveEvents } from './live-events';
 import { useUnreadCounts } from './notifications';
 
 afterEach(() => {
@@ -76,5 +77,23 @@ describe('live events', () => {
     fakeApi({ 'GET /api/notifications/unread-count': () => jsonAnswer(401, {}) });
     renderWithApp(<Probe userId={null} />);
     expect(FakeEventSource.last).toBeNull();
+  });
+
+  it('the hand-written check of an event accepts and rejects what the shared schema does', () => {
+    const samples: unknown[] = [
+      { kind: 'new_message', chatId: 12, notificationId: 40 },
+      { kind: 'ready', chatId: null, notificationId: null, extra: 'dropped' },
+      { kind: 'x', chatId: 1.5, notificationId: null },
+      { kind: 3, chatId: null, notificationId: null },
+      { kind: 'x', chatId: '1', notificationId: null },
+      { kind: 'x', chatId: null },
+      null,
+      'text',
+    ];
+    for (const sample of samples) {
+      const expected = liveEvent.safeParse(sample);
+      if (expected.success) expect(parseLiveEvent(sample)).toEqual(expected.data);
+      else expect(() => parseLiveEvent(sample)).toThrow();
+    }
   });
 });

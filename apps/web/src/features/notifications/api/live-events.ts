@@ -1,4 +1,4 @@
-import { type LiveEvent, liveEvent } from '@atelier/shared';
+import type { LiveEvent } from '@atelier/shared';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useSyncExternalStore } from 'react';
 
@@ -26,6 +26,20 @@ export function useLiveConnected(): boolean {
     () => connected,
     () => false,
   );
+}
+
+const intOrNull = (v: unknown): v is number | null => v === null || Number.isInteger(v);
+
+/**
+ * The `liveEvent` contract (packages/shared/src/notifications.ts) checked by hand: the stream runs in
+ * every signed-in tab's layout, and the schema library would otherwise join every page's first load.
+ * Throws on anything else; keeps only the three fields, as the schema does.
+ */
+export function parseLiveEvent(data: unknown): LiveEvent {
+  const e = data as Record<string, unknown> | null;
+  if (typeof e !== 'object' || e === null || typeof e.kind !== 'string' || !intOrNull(e.chatId) || !intOrNull(e.notificationId))
+    throw new Error('Not a live event.');
+  return { kind: e.kind, chatId: e.chatId, notificationId: e.notificationId };
 }
 
 /** The cached answers an event makes stale. */
@@ -63,7 +77,7 @@ export function useLiveEvents(userId: number | null) {
     const onEvent = (e: MessageEvent) => {
       let parsed: LiveEvent;
       try {
-        parsed = liveEvent.parse(JSON.parse(e.data));
+        parsed = parseLiveEvent(JSON.parse(e.data));
       } catch {
         return;
       }

@@ -1,5 +1,5 @@
 import { type DragEvent, useEffect, useId, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n-runtime';
 
 /** SPEC §5 upload component: the default accepted extensions; a caller may allow more. */
 export const DEFAULT_UPLOAD_EXTENSIONS = ['jpg', 'jpeg', 'png', 'gif'] as const;

@@ -1,8 +1,8 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { useState } from 'react';
-import { I18nextProvider } from 'react-i18next';
 import { describe, expect, it } from 'vitest';
 import { i18n } from '../../../lib/i18n';
+import { I18nextProvider } from '../../../lib/i18n-runtime';
 import { Modal } from './modal';
 
 function Opener() {

@@ -1,7 +1,7 @@
 import type { Offer } from '@atelier/shared';
 import { type ReactNode, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/format-date';
+import { useTranslation } from '../../../lib/i18n-runtime';
 import { Price } from '../../catalog';
 import { useOffers } from '../api/offers';
 import { CreateOfferDialog } from './create-offer-dialog';

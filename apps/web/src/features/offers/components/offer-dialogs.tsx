@@ -1,8 +1,8 @@
 import { formatPrice, type Offer } from '@atelier/shared';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { FormError } from '../../../components/ui/field';
 import { formatDateTime } from '../../../lib/format-date';
+import { useTranslation } from '../../../lib/i18n-runtime';
 import { Price } from '../../catalog';
 import { offerErrorMessage, useApproveOffer, useDeclineOffer } from '../api/offers';
 import { useCurrencySymbol } from './currency-symbol';

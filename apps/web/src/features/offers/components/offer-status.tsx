@@ -1,5 +1,5 @@
 import type { Offer, OfferStatus } from '@atelier/shared';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n-runtime';
 
 /**
  * SPEC §4 status colours: approved green, declined red (all three kinds), pending yellow, offer

@@ -1,9 +1,9 @@
 import { formatPrice, isIbanValid, isLuhnValid, type Offer } from '@atelier/shared';
 import { type FormEvent, useEffect, useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Field, FormError } from '../../../components/ui/field';
 import { Spinner } from '../../../components/ui/spinner';
 import { ApiError } from '../../../lib/api-client';
+import { useTranslation } from '../../../lib/i18n-runtime';
 import { offerErrorMessage, type PayoutBody, useContactDetails, useCountries, useRequestPayout } from '../api/offers';
 import { useRevealErrors } from './reveal-errors';
 

@@ -1,9 +1,9 @@
 import { formatPrice, type Product } from '@atelier/shared';
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { useToast } from '../../../components/ui/toast';
 import { serverMessageOr } from '../../../lib/form-errors';
+import { useTranslation } from '../../../lib/i18n-runtime';
 import { newIdempotencyKey } from '../../../lib/idempotency-key';
 import { Price } from '../../catalog';
 import { addFundsUrl, useBalance, useInternalCurrencyName } from '../../deposits';

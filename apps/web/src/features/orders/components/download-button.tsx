@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { messageOf } from '../../../lib/form-errors';
+import { useTranslation } from '../../../lib/i18n-runtime';
 import { downloadFile } from '../api/orders';
 
 /** Downloads a bought file through the API (saved under the server's file name); a failure is a browser alert (SPEC §8). */

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useToast } from '../../../components/ui/toast';
 import { serverMessageOr } from '../../../lib/form-errors';
+import { useTranslation } from '../../../lib/i18n-runtime';
 import { useSettings } from '../../site';
 import { useGenerateImage } from '../api/orders';
 

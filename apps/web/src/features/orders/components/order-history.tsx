@@ -1,7 +1,7 @@
 import type { Order } from '@atelier/shared';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatDateTime } from '../../../lib/format-date';
+import { useTranslation } from '../../../lib/i18n-runtime';
 import { Price } from '../../catalog';
 import { useSelectedCurrency } from '../../currency';
 import { useOrders } from '../api/orders';

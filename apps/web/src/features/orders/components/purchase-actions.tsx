@@ -1,12 +1,14 @@
 import type { Product } from '@atelier/shared';
-import { type ReactNode, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { Link, useLocation } from 'react-router';
+import { useTranslation } from '../../../lib/i18n-runtime';
 import { useAuth } from '../../auth';
 import { useOwnership } from '../api/orders';
-import { BuyDialog } from './buy-dialog';
 import { DownloadButton } from './download-button';
 import './orders.css';
+
+// Opened by a click only: its code (and the balance and deposit code it needs) is not on the page's first load.
+const BuyDialog = lazy(() => import('./buy-dialog').then((m) => ({ default: m.BuyDialog })));
 
 type Props = { product: Product /** More actions for a buyer who does not own it yet (Add to cart). */; children?: ReactNode };
 
@@ -68,7 +70,11 @@ export function PurchaseActions({ product, children }: Props) {
         {t('buy.buy_now')}
       </button>
       {children}
-      {open && <BuyDialog product={product} onClose={() => setOpen(false)} />}
+      {open && (
+        <Suspense fallback={null}>
+          <BuyDialog product={product} onClose={() => setOpen(false)} />
+        </Suspense>
+      )}
     </div>
   );
 }

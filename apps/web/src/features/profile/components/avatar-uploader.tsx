@@ -1,8 +1,8 @@
 import { AVATAR_MAX_BYTES } from '@atelier/shared/constants';
 import { type ChangeEvent, useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useToast } from '../../../components/ui/toast';
 import { messageOf } from '../../../lib/form-errors';
+import { useTranslation } from '../../../lib/i18n-runtime';
 import { useAuth } from '../../auth';
 import { useUploadAvatar } from '../api/profile-actions';
 

@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Field } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toast';
 import { messageOf } from '../../../lib/form-errors';
+import { useTranslation } from '../../../lib/i18n-runtime';
 import { useDeleteAccount } from '../api/profile-actions';
 
 /** Deleting needs the password, in a confirmation dialog; success signs out and goes home (SPEC §4). */

@@ -1,11 +1,11 @@
 import { type ChangePasswordInput, changePasswordInput } from '@atelier/shared/auth';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
 import { Field } from '../../../components/ui/field';
 import { SubmitButton } from '../../../components/ui/submit-button';
 import { useToast } from '../../../components/ui/toast';
 import { applyServerErrors, messageOf } from '../../../lib/form-errors';
+import { useTranslation } from '../../../lib/i18n-runtime';
 import { useChangePassword } from '../api/profile-actions';
 
 export function PasswordChangeForm() {

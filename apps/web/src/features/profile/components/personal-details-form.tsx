@@ -1,13 +1,13 @@
 import { type UpdateProfileInput, updateProfileInput } from '@atelier/shared/auth';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, type Resolver, useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Field, FormError, TextAreaField } from '../../../components/ui/field';
 import { PhoneField } from '../../../components/ui/phone-field';
 import { SubmitButton } from '../../../components/ui/submit-button';
 import { useToast } from '../../../components/ui/toast';
 import { applyServerErrors, messageOf } from '../../../lib/form-errors';
+import { useTranslation } from '../../../lib/i18n-runtime';
 import { useAuth } from '../../auth';
 import { useUpdateProfile } from '../api/profile-actions';
 
