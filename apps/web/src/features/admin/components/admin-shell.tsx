@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
+import { useTranslation } from '../../../lib/i18n-runtime';
 import './admin.css';
 
 const SECTIONS = [

@@ -1,8 +1,8 @@
 import { AUDIT_SUBJECTS } from '@atelier/shared';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../../components/ui/spinner';
 import { formatDateTime } from '../../../lib/format-date';
+import { useTranslation } from '../../../lib/i18n-runtime';
 import { type AuditFilters, useAudit } from '../api/admin-api';
 
 const json = (value: unknown) => (value === null || value === undefined ? '—' : JSON.stringify(value));

@@ -1,8 +1,8 @@
 import { type AdminProduct, PRODUCT_STATUSES, PRODUCT_TYPES } from '@atelier/shared';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toast';
+import { useTranslation } from '../../../lib/i18n-runtime';
 import { useCategories } from '../../catalog';
 import { formatMinor, type ProductFilters, useAdminProducts, useCreatePack, useSetPackItems, useUpdateProduct } from '../api/admin-api';
 import { ActionError } from './action-error';

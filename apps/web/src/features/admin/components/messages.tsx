@@ -1,9 +1,9 @@
 import type { ContactMessageView } from '@atelier/shared';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toast';
 import { formatDateTime } from '../../../lib/format-date';
+import { useTranslation } from '../../../lib/i18n-runtime';
 import { useMessageHandled, useMessageReply, useMessages } from '../api/admin-api';
 import { ActionError } from './action-error';
 

@@ -1,8 +1,8 @@
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toast';
 import { formatDateTime } from '../../../lib/format-date';
+import { useTranslation } from '../../../lib/i18n-runtime';
 import { formatMinor, type JournalFilters, useAdjustment, useJournal, useLedgerAccounts } from '../api/admin-api';
 import { ActionError } from './action-error';
 import { ReconciliationTile } from './reconciliation-tile';

@@ -1,6 +1,6 @@
-import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../../components/ui/spinner';
 import { formatDateTime } from '../../../lib/format-date';
+import { useTranslation } from '../../../lib/i18n-runtime';
 import { formatMinor, useReconciliation } from '../api/admin-api';
 
 /**

@@ -1,8 +1,8 @@
 import type { AdminSettings } from '@atelier/shared';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toast';
+import { useTranslation } from '../../../lib/i18n-runtime';
 import { useAdminSettings, useSaveSettings } from '../api/admin-api';
 import { ActionError } from './action-error';
 import { CurrenciesEditor, SocialLinksEditor, StaticPagesEditor } from './site-content';
