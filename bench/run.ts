@@ -14,7 +14,7 @@ export type BenchCase = { name: string; run: () => Promise<BenchResult> };
 const cases: BenchCase[] = [catalogThroughput, searchLatency, purchaseThroughput, sseFanout, firstStart];
 
 const only = process.argv.slice(2);
-const selected = only.length ? cases.filter((c) => only.some((o) => c.name.includes(o))) : cases;
+const selected = only.length ? cases.filter((c) => only.some((o) => c.name.toLowerCase().includes(o.toLowerCase()))) : cases;
 if (selected.length === 0) {
   console.log('bench: no cases to run yet.');
 } else {
