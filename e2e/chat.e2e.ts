@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, launch, open, screenshot } from './browser';
+import { balanceMinor, registerThroughForm, signIn } from './flows';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -20,34 +21,6 @@ async function newContext(): Promise<{ context: BrowserContext; page: Page }> {
     throw new Error(`unexpected browser dialog: ${d.message()}`);
   });
   return { context, page };
-}
-
-async function register(page: Page) {
-  await open(page, `${baseUrl()}/register`);
-  await page.getByLabel('First name').fill('Ines');
-  await page.getByLabel('Surname').fill('Carvalho');
-  await page.getByLabel('Email').fill(`chat.buyer.${Date.now()}@example.com`);
-  await page.getByLabel('Phone').click();
-  await page.getByLabel('Phone').press('End');
-  await page.getByLabel('Phone').pressSequentially(`91${String(Date.now()).slice(-7)}`);
-  await page.getByLabel('Password', { exact: true }).fill('amber-orchard-51');
-  await page.getByLabel('Confirm password').fill('amber-orchard-51');
-  await page.getByRole('checkbox').check();
-  await page.getByRole('button', { name: 'Register' }).click();
-  await page.waitForURL(`${baseUrl()}/dashboard`);
-}
-
-async function signIn(page: Page, email: string) {
-  await open(page, `${baseUrl()}/login`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill('atelier-demo');
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await page.waitForURL(`${baseUrl()}/dashboard`);
-}
-
-async function balanceMinor(context: BrowserContext): Promise<number> {
-  const res = await context.request.get(`${baseUrl()}/api/balance?currency=EUR`);
-  return ((await res.json()) as { payload: { amount_minor: number } }).payload.amount_minor;
 }
 
 /** The sandbox's card form (the hosted page, or the widget's frame). */
@@ -88,7 +61,7 @@ describe('chat and commissions in the browser', () => {
     const seller = await newContext();
     const buyer = await newContext();
     await signIn(seller.page, 'seller@example.com');
-    await register(buyer.page);
+    await registerThroughForm(buyer.page, { name: 'Ines', surname: 'Carvalho', emailPrefix: 'chat.buyer', phonePrefix: '91' });
     await deposit(buyer.page, '25');
     expect(await balanceMinor(buyer.context)).toBe(2500);
 

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, launch, open, screenshot } from './browser';
+import { balanceMinor, registerThroughForm } from './flows';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -14,30 +15,6 @@ type Listed = { id: number; slug: string; title: string; price: number; product_
 async function listed(path: string): Promise<Listed[]> {
   const res = await fetch(`${baseUrl()}${path}`);
   return ((await res.json()) as { payload: Listed[] }).payload;
-}
-
-async function register(page: Page): Promise<string> {
-  const email = `buyer.${Date.now()}@example.com`;
-  await open(page, `${baseUrl()}/register`);
-  await page.getByLabel('First name').fill('Ines');
-  await page.getByLabel('Surname').fill('Carvalho');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Phone').click();
-  await page.getByLabel('Phone').press('End');
-  await page.getByLabel('Phone').pressSequentially(`91${String(Date.now()).slice(-7)}`);
-  await page.getByLabel('Password', { exact: true }).fill('amber-orchard-51');
-  await page.getByLabel('Confirm password').fill('amber-orchard-51');
-  await page.getByRole('checkbox').check();
-  await page.getByRole('button', { name: 'Register' }).click();
-  await page.waitForURL(`${baseUrl()}/dashboard`);
-  return email;
-}
-
-/** The balance in EUR cents, asked with the page's own cookies. */
-async function balanceMinor(context: BrowserContext): Promise<number> {
-  const res = await context.request.get(`${baseUrl()}/api/balance?currency=EUR`);
-  expect(res.status()).toBe(200);
-  return ((await res.json()) as { payload: { amount_minor: number } }).payload.amount_minor;
 }
 
 /** Add Funds → the sandbox's hosted card page → back through processing-payment. */
@@ -92,7 +69,7 @@ describe('commerce in the browser', () => {
     const pack = packs.find((p) => p.authorNickname !== image.authorNickname) ?? packs[0]!;
     const fundsEur = Math.ceil(image.price + pack.price) + 5;
 
-    await register(page);
+    await registerThroughForm(page, { name: 'Ines', surname: 'Carvalho', emailPrefix: 'buyer', phonePrefix: '91' });
     await page.getByTestId('balance').getByText('0.00').waitFor();
 
     // Add funds with the test card that succeeds.
@@ -243,7 +220,7 @@ describe('commerce in the browser', () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     await context.addCookies([{ name: 'cookie_consent', value: 'essential', url: baseUrl() }]);
     const page = await context.newPage();
-    await register(page);
+    await registerThroughForm(page, { name: 'Ines', surname: 'Carvalho', emailPrefix: 'buyer', phonePrefix: '91' });
     await open(page, `${baseUrl()}/deposit/create`);
     await page.getByLabel('Amount').fill('15');
     await page.getByRole('radio', { name: 'Card widget (test payment)' }).check();
@@ -265,7 +242,7 @@ describe('commerce in the browser', () => {
     const context = await browser.newContext();
     await context.addCookies([{ name: 'cookie_consent', value: 'essential', url: baseUrl() }]);
     const page = await context.newPage();
-    await register(page);
+    await registerThroughForm(page, { name: 'Ines', surname: 'Carvalho', emailPrefix: 'buyer', phonePrefix: '91' });
     await open(page, `${baseUrl()}/processing-payment`);
     await page.getByRole('heading', { name: 'Invalid order ID' }).waitFor();
     await page.waitForURL(`${baseUrl()}/deposit/create`, { timeout: 6000 });

@@ -2,6 +2,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, launch, open, screenshot } from './browser';
+import { registerThroughForm, signIn } from './flows';
 
 /**
  * The sell side in Debian's Chromium, through the app's own screens: a creator offers a work, staff
@@ -28,31 +29,6 @@ async function personPage(width = 1280): Promise<Page> {
     throw new Error(`unexpected browser dialog: ${d.message()}`);
   });
   return page;
-}
-
-async function signIn(page: Page, email: string) {
-  await open(page, `${baseUrl()}/login`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill('atelier-demo');
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await page.waitForURL(`${baseUrl()}/dashboard`);
-}
-
-async function registerBuyer(page: Page): Promise<string> {
-  const email = `offer.buyer.${Date.now()}@example.com`;
-  await open(page, `${baseUrl()}/register`);
-  await page.getByLabel('First name').fill('Nora');
-  await page.getByLabel('Surname').fill('Quist');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Phone').click();
-  await page.getByLabel('Phone').press('End');
-  await page.getByLabel('Phone').pressSequentially(`93${String(Date.now()).slice(-7)}`);
-  await page.getByLabel('Password', { exact: true }).fill('amber-orchard-51');
-  await page.getByLabel('Confirm password').fill('amber-orchard-51');
-  await page.getByRole('checkbox').check();
-  await page.getByRole('button', { name: 'Register' }).click();
-  await page.waitForURL(`${baseUrl()}/dashboard`);
-  return email;
 }
 
 /** Add Funds → the sandbox's hosted card page → success, as commerce.e2e.ts does. */
@@ -278,7 +254,7 @@ describe('offers in the browser', () => {
 
     // A new buyer adds funds, finds the work in the shop by its title and buys it.
     const buyer = await personPage();
-    const buyerEmail = await registerBuyer(buyer);
+    const buyerEmail = await registerThroughForm(buyer, { name: 'Nora', surname: 'Quist', emailPrefix: 'offer.buyer', phonePrefix: '93' });
     await addFunds(buyer, 50);
     await open(buyer, `${baseUrl()}/products`);
     await buyer.getByTestId('shop-search').fill(title);

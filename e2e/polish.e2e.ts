@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, launch, open, screenshot } from './browser';
+import { signIn } from './flows';
 
 /** What a new user trips over (issue 12), each checked in Chromium as a person would meet it. */
 
@@ -18,14 +19,6 @@ async function visitor(opts: { width?: number; height?: number; consented?: bool
   const context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 } });
   if (opts.consented !== false) await context.addCookies([{ name: 'cookie_consent', value: 'essential', url: baseUrl() }]);
   return { context, page: await context.newPage() };
-}
-
-async function signIn(page: Page, email: string) {
-  await open(page, `${baseUrl()}/login`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill('atelier-demo');
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await page.waitForURL(`${baseUrl()}/dashboard`);
 }
 
 async function api<T>(path: string): Promise<T> {

@@ -3,9 +3,9 @@ import { type FormEvent, useState } from 'react';
 import { Spinner } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toast';
 import { useTranslation } from '../../../lib/i18n-runtime';
-import { useCategories } from '../../catalog';
 import { formatMinor, type ProductFilters, useAdminProducts, useCreatePack, useSetPackItems, useUpdateProduct } from '../api/admin-api';
 import { ActionError } from './action-error';
+import { ListingFields } from './publish-product';
 
 /** The catalogue for staff: search every product in any status, hide and unhide, edit its listing. */
 export function CatalogAdmin() {
@@ -77,7 +77,6 @@ function ProductRow({ product }: { product: AdminProduct }) {
   const { t } = useTranslation();
   const toast = useToast();
   const update = useUpdateProduct();
-  const categories = useCategories();
   const [editing, setEditing] = useState(false);
   const [title, setTitle] = useState(product.title);
   const [description, setDescription] = useState(product.description);
@@ -145,27 +144,7 @@ function ProductRow({ product }: { product: AdminProduct }) {
             {t('admin.description')}
             <textarea value={description} onChange={(e) => setDescription(e.target.value)} rows={3} maxLength={5000} />
           </label>
-          <div className="admin-form-row">
-            <label>
-              {t('admin.list_price')}
-              <input inputMode="decimal" value={price} onChange={(e) => setPrice(e.target.value)} required />
-            </label>
-            <label>
-              {t('admin.category')}
-              <select value={categoryId} onChange={(e) => setCategoryId(e.target.value)}>
-                <option value="">{t('admin.choose')}</option>
-                {(categories.data ?? []).map((c) => (
-                  <option key={c.id} value={c.id}>
-                    {c.title}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label className="grow">
-              {t('admin.tags')}
-              <input value={tags} onChange={(e) => setTags(e.target.value)} placeholder={t('admin.tags_hint')} />
-            </label>
-          </div>
+          <ListingFields price={price} setPrice={setPrice} categoryId={categoryId} setCategoryId={setCategoryId} tags={tags} setTags={setTags} />
           <div className="admin-form-actions">
             <button type="submit" className="button primary" disabled={update.isPending}>
               {t('admin.save')}

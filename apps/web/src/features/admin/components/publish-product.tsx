@@ -23,7 +23,6 @@ export function PublishProduct({ productId }: { productId: number }) {
 function PublishForm({ product }: { product: AdminProduct }) {
   const { t } = useTranslation();
   const toast = useToast();
-  const categories = useCategories();
   const update = useUpdateProduct();
   const [price, setPrice] = useState((product.price_minor / 100).toFixed(2));
   const [categoryId, setCategoryId] = useState(product.category_id ? String(product.category_id) : '');
@@ -55,27 +54,7 @@ function PublishForm({ product }: { product: AdminProduct }) {
           {t(`admin.product_status_${product.status}`)}
         </span>
       </h4>
-      <div className="admin-form-row">
-        <label>
-          {t('admin.list_price')}
-          <input inputMode="decimal" value={price} onChange={(e) => setPrice(e.target.value)} required />
-        </label>
-        <label>
-          {t('admin.category')}
-          <select value={categoryId} onChange={(e) => setCategoryId(e.target.value)}>
-            <option value="">{t('admin.choose')}</option>
-            {(categories.data ?? []).map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.title}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="grow">
-          {t('admin.tags')}
-          <input value={tags} onChange={(e) => setTags(e.target.value)} placeholder={t('admin.tags_hint')} />
-        </label>
-      </div>
+      <ListingFields price={price} setPrice={setPrice} categoryId={categoryId} setCategoryId={setCategoryId} tags={tags} setTags={setTags} />
       <div className="admin-form-actions">
         {product.status !== 'published' && (
           <button type="submit" className="button primary" disabled={update.isPending}>
@@ -93,5 +72,36 @@ function PublishForm({ product }: { product: AdminProduct }) {
       </div>
       <ActionError error={update.error} />
     </form>
+  );
+}
+
+type Setter = (value: string) => void;
+
+/** A product's list price, category and tags as staff set them, when publishing and in the catalog alike. */
+export function ListingFields(props: { price: string; setPrice: Setter; categoryId: string; setCategoryId: Setter; tags: string; setTags: Setter }) {
+  const { t } = useTranslation();
+  const categories = useCategories();
+  return (
+    <div className="admin-form-row">
+      <label>
+        {t('admin.list_price')}
+        <input inputMode="decimal" value={props.price} onChange={(e) => props.setPrice(e.target.value)} required />
+      </label>
+      <label>
+        {t('admin.category')}
+        <select value={props.categoryId} onChange={(e) => props.setCategoryId(e.target.value)}>
+          <option value="">{t('admin.choose')}</option>
+          {(categories.data ?? []).map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.title}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="grow">
+        {t('admin.tags')}
+        <input value={props.tags} onChange={(e) => props.setTags(e.target.value)} placeholder={t('admin.tags_hint')} />
+      </label>
+    </div>
   );
 }

@@ -1,0 +1,36 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { baseUrl, open } from './browser';
+
+/** Signs a seeded demo account in through the login form and waits to leave it. */
+export async function signIn(page: Page, email: string) {
+  await open(page, `${baseUrl()}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill('atelier-demo');
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+}
+
+/** Registers a new account through the form (a unique e-mail and Portuguese mobile) and lands on the dashboard. */
+export async function registerThroughForm(page: Page, who: { name: string; surname: string; emailPrefix: string; phonePrefix: string }): Promise<string> {
+  const email = `${who.emailPrefix}.${Date.now()}@example.com`;
+  await open(page, `${baseUrl()}/register`);
+  await page.getByLabel('First name').fill(who.name);
+  await page.getByLabel('Surname').fill(who.surname);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Phone').click();
+  await page.getByLabel('Phone').press('End');
+  await page.getByLabel('Phone').pressSequentially(`${who.phonePrefix}${String(Date.now()).slice(-7)}`);
+  await page.getByLabel('Password', { exact: true }).fill('amber-orchard-51');
+  await page.getByLabel('Confirm password').fill('amber-orchard-51');
+  await page.getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Register' }).click();
+  await page.waitForURL(`${baseUrl()}/dashboard`);
+  return email;
+}
+
+/** The balance in EUR cents, asked with the context's own cookies. */
+export async function balanceMinor(context: BrowserContext): Promise<number> {
+  const res = await context.request.get(`${baseUrl()}/api/balance?currency=EUR`);
+  if (res.status() !== 200) throw new Error(`GET /api/balance answered ${res.status()}`);
+  return ((await res.json()) as { payload: { amount_minor: number } }).payload.amount_minor;
+}
