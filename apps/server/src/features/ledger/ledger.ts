@@ -1,4 +1,4 @@
-import { and, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { ledgerAccounts, ledgerEntries, ledgerTransactions } from '../../db/schema';
 
@@ -61,9 +61,9 @@ export async function systemAccountId(db: Db, code: string): Promise<number> {
 }
 
 /** A user's balance account id as a scalar subquery (null before the account exists), to be read with other rows. */
-export const userAccountIdSql = (userId: number | SQL) => sql`(select id from ledger_accounts where user_id = ${userId})`;
+export const userAccountIdSql = (userId: number | SQL | Placeholder) => sql`(select id from ledger_accounts where user_id = ${userId})`;
 /** A system account's id as a scalar subquery (null before it exists). */
-export const systemAccountIdSql = (code: string) => sql`(select id from ledger_accounts where code = ${code})`;
+export const systemAccountIdSql = (code: string | SQL | Placeholder) => sql`(select id from ledger_accounts where code = ${code})`;
 
 /** Several accounts in one query: users' balance accounts by user id, system accounts by code, each created on first use. */
 export async function accountIds(db: Db, opts: { userIds: number[]; codes: string[] }): Promise<{ byUser: Map<number, number>; byCode: Map<string, number> }> {
@@ -160,33 +160,11 @@ export function chargeStatement(lines: TransferLine[], opts: { after?: SQL } = {
       values.map((v) => sql`${v}`),
       sql`, `,
     )}]::bigint[]`;
-  const ctes = sql`lines as (
-      select * from unnest(${bigints(merged.map((l) => l.accountId))}, ${bigints(merged.map((l) => l.amountMinor))}) as l(account_id, amount_minor)
-      ${opts.after ? sql`where ${opts.after}` : sql``}
-    ),
-    locked as materialized (
-      select id, balance_minor, allow_negative from ledger_accounts where id in (select account_id from lines) order by id for update
-    ),
-    checked as materialized (
-      select l.account_id, l.amount_minor, k.id is not null as known,
-             coalesce(k.balance_minor + l.amount_minor < 0 and not k.allow_negative, false) as short,
-             k.balance_minor + l.amount_minor as after
-      from lines l left join locked k on k.id = l.account_id
-    )`;
+  const ctes = chargeCtes(bigints(merged.map((l) => l.accountId)), bigints(merged.map((l) => l.amountMinor)), opts);
   const allowed = sql`((select count(*) from locked) = ${merged.length} and not exists (select 1 from checked where short or not known))`;
   const entries = (transactionId: SQL) => sql`insert into ledger_entries (transaction_id, account_id, amount_minor)
       select ${transactionId}, account_id, amount_minor from checked
       where ${allowed}
-      order by account_id
-      returning account_id`;
-  /**
-   * The entries, or for a line that may not be written, an error that undoes the whole statement
-   * (ledger_refuse, migration 0012: SQLSTATE LD001, read back by `refusalOf`). For a caller whose
-   * statement also writes the records the money pays for, so nothing is left half-written.
-   */
-  const entriesOrRefuse = (transactionId: SQL) => sql`insert into ledger_entries (transaction_id, account_id, amount_minor)
-      select ${transactionId}, account_id, amount_minor from checked
-      where not exists (select 1 from checked where case when short or not known then ledger_refuse(account_id, after, known) else false end)
       order by account_id
       returning account_id`;
   /** One row per line, with the caller's `extra` columns; `written` is the name of the CTE holding `entries(…)`. */
@@ -201,7 +179,47 @@ export function chargeStatement(lines: TransferLine[], opts: { after?: SQL } = {
     }
     if (Number(rows[0]?.written ?? 0) !== merged.length) throw new Error('A ledger transfer wrote fewer entries than it has lines.');
   };
-  return { lineCount: merged.length, ctes, allowed, entries, entriesOrRefuse, result, verify };
+  return { lineCount: merged.length, ctes, allowed, entries, result, verify };
+}
+
+/**
+ * The `lines`, `locked` and `checked` CTEs of a charge whose lines come as two bigint[] expressions
+ * (account ids in ascending order, one amount each, summing to zero: the caller checks that, see
+ * `chargeLines`), such as array parameters: the statement's text then does not depend on how many
+ * lines it has. With `after`, the lines (and so the locks) wait until that condition is evaluated.
+ */
+export function chargeCtes(accountIds: SQL, amounts: SQL, opts: { after?: SQL } = {}): SQL {
+  return sql`lines as (
+      select * from unnest(${accountIds}, ${amounts}) as l(account_id, amount_minor)
+      ${opts.after ? sql`where ${opts.after}` : sql``}
+    ),
+    locked as materialized (
+      select id, balance_minor, allow_negative from ledger_accounts where id in (select account_id from lines) order by id for update
+    ),
+    checked as materialized (
+      select l.account_id, l.amount_minor, k.id is not null as known,
+             coalesce(k.balance_minor + l.amount_minor < 0 and not k.allow_negative, false) as short,
+             k.balance_minor + l.amount_minor as after
+      from lines l left join locked k on k.id = l.account_id
+    )`;
+}
+
+/** A transfer's lines merged per account, checked to sum to zero, in ascending account order (the order locks are taken in). */
+export function chargeLines(lines: TransferLine[]): TransferLine[] {
+  return normalizeLines(lines).sort((a, b) => a.accountId - b.accountId);
+}
+
+/**
+ * The entries of the `checked` lines, or for a line that may not be written, an error that undoes
+ * the whole statement (ledger_refuse, migration 0012: SQLSTATE LD001, read back by `refusalOf`). For a
+ * caller whose statement also writes the records the money pays for, so nothing is left half-written.
+ */
+export function chargeEntriesOrRefuse(transactionId: SQL): SQL {
+  return sql`insert into ledger_entries (transaction_id, account_id, amount_minor)
+      select ${transactionId}, account_id, amount_minor from checked
+      where not exists (select 1 from checked where case when short or not known then ledger_refuse(account_id, after, known) else false end)
+      order by account_id
+      returning account_id`;
 }
 
 /** The ledger's refusal raised inside a statement (ledger_refuse, SQLSTATE LD001) as InsufficientFunds or an Error; null for any other error. */

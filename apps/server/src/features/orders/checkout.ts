@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { convertMinor, formatPrice, minorToAmount, type Order, type ProductType } from '@atelier/shared';
-import { asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { packItems, products, userProducts, users } from '../../db/schema';
 import { validationError } from '../../lib/app-error';
@@ -8,7 +8,9 @@ import type { DisplayCurrency } from '../../lib/display-currency';
 import { enqueueSql } from '../../lib/jobs';
 import {
   accountIds,
-  chargeStatement,
+  chargeCtes,
+  chargeEntriesOrRefuse,
+  chargeLines,
   commissionOf,
   InsufficientFunds,
   refusalOf,
@@ -52,6 +54,54 @@ export type Sellable = {
   previewPath: string | null;
 };
 
+function buildSellablesQuery(db: Db, forBuyer: boolean) {
+  const buyerId = sql.placeholder('buyerId');
+  return (
+    db
+      .select({
+        id: products.id,
+        slug: products.slug,
+        title: products.title,
+        productType: products.productType,
+        priceMinor: products.priceMinor,
+        authorId: products.authorId,
+        platformOwned: products.platformOwned,
+        previewPath: products.previewPath,
+        status: products.status,
+        authorDeletedAt: users.deletedAt,
+        authorNickname: users.nickname,
+        tags: forBuyer ? productTagNames : sql<null>`null`,
+        owned: forBuyer
+          ? sql<boolean>`exists (select 1 from ${userProducts} where ${userProducts.userId} = ${buyerId} and ${userProducts.productId} = ${products.id})`
+          : sql<null>`null`,
+        authorAccountId: forBuyer ? sql<number | null>`${userAccountIdSql(sql`${products.authorId}`)}` : sql<null>`null`,
+        buyerAccountId: forBuyer ? sql<number | null>`${userAccountIdSql(buyerId)}` : sql<null>`null`,
+        revenueAccountId: forBuyer ? sql<number | null>`${systemAccountIdSql(sql.placeholder('revenueCode'))}` : sql<null>`null`,
+      })
+      .from(products)
+      .innerJoin(users, eq(users.id, products.authorId))
+      .where(sql`${products.id} = any(${sql.placeholder('ids')}::bigint[])`)
+      // A named statement is parsed once per connection on PostgreSQL; its text depends only on `forBuyer`.
+      .prepare(`sellables_${forBuyer ? 'buyer' : 'any'}`)
+  );
+}
+
+/** The sellables query built once per database handle (the app's pool, or a transaction) and shape. */
+const sellablesQueries = new WeakMap<Db, Map<boolean, ReturnType<typeof buildSellablesQuery>>>();
+function sellablesQuery(db: Db, forBuyer: boolean) {
+  let byShape = sellablesQueries.get(db);
+  if (!byShape) {
+    byShape = new Map();
+    sellablesQueries.set(db, byShape);
+  }
+  let query = byShape.get(forBuyer);
+  if (!query) {
+    query = buildSellablesQuery(db, forBuyer);
+    byShape.set(forBuyer, query);
+  }
+  return query;
+}
+
 /**
  * Products by id with their sale-relevant fields; hidden ones and those of deleted authors flagged.
  * With `buyerId`, the same query also says which the buyer owns already, and carries the author's
@@ -59,34 +109,10 @@ export type Sellable = {
  */
 export async function loadSellables(db: Db, ids: number[], buyerId?: number) {
   if (!ids.length) return [];
-  const forBuyer = buyerId !== undefined;
-  const rows = await db
-    .select({
-      id: products.id,
-      slug: products.slug,
-      title: products.title,
-      productType: products.productType,
-      priceMinor: products.priceMinor,
-      authorId: products.authorId,
-      platformOwned: products.platformOwned,
-      previewPath: products.previewPath,
-      status: products.status,
-      authorDeletedAt: users.deletedAt,
-      authorNickname: users.nickname,
-      tags: forBuyer ? productTagNames : sql<null>`null`,
-      owned: forBuyer
-        ? sql<boolean>`exists (select 1 from ${userProducts} where ${userProducts.userId} = ${buyerId} and ${userProducts.productId} = ${products.id})`
-        : sql<null>`null`,
-      authorAccountId: forBuyer ? sql<number | null>`${userAccountIdSql(sql`${products.authorId}`)}` : sql<null>`null`,
-      buyerAccountId: forBuyer ? sql<number | null>`${userAccountIdSql(buyerId)}` : sql<null>`null`,
-      revenueAccountId: forBuyer ? sql<number | null>`${systemAccountIdSql(salesRevenueCode(buyerId ?? 0))}` : sql<null>`null`,
-    })
-    .from(products)
-    .innerJoin(users, eq(users.id, products.authorId))
-    .where(inArray(products.id, ids))
-    // A named statement is parsed and planned once per connection on PostgreSQL; its text depends only on this shape.
-    .prepare(`sellables_${forBuyer ? 'buyer' : 'any'}_${ids.length}`)
-    .execute();
+  const rows =
+    buyerId === undefined
+      ? await sellablesQuery(db, false).execute({ ids })
+      : await sellablesQuery(db, true).execute({ ids, buyerId, revenueCode: salesRevenueCode(buyerId) });
   const id = (v: unknown) => (v == null ? null : Number(v));
   return rows.map((r) => ({
     ...r,
@@ -109,19 +135,121 @@ export async function saleProblem(db: Db, buyerId: number, product: Awaited<Retu
   return null;
 }
 
+/** The values a purchase's statement takes, each one parameter (lists as arrays), so its text never changes. */
+type PurchaseValue =
+  | 'reason'
+  | 'buyerId'
+  | 'title'
+  | 'total'
+  | 'productType'
+  | 'itemProducts'
+  | 'itemPacks'
+  | 'itemSellers'
+  | 'itemPrices'
+  | 'bought'
+  | 'packOnly'
+  | 'uncart'
+  | 'noteUsers'
+  | 'noteTexts'
+  | 'chargeAccounts'
+  | 'chargeAmounts';
+
 /**
- * Runs a statement as a named prepared statement, so PostgreSQL parses and plans it once per
- * connection for each distinct text (the name carries a hash of it); PGlite runs it as usual.
- * Drizzle has no public call for a named raw statement: this is what `db.execute` does, plus the name.
+ * The one writing statement of a purchase. The records come first, then the accounts are locked (in
+ * id order), checked and charged: `lines` waits for `done`, which counts every record written, so the
+ * locks are taken last and held only for the entries and the commit. A refused charge raises in the
+ * statement (ledger_refuse) and undoes every record with it. A free purchase (`charge` false) writes
+ * no journal transaction.
  */
-async function executeNamed(db: Db, prefix: string, statement: SQL): Promise<unknown> {
+function purchaseStatement(charge: boolean): SQL {
+  const v = (name: PurchaseValue) => sql.placeholder(name);
+  return sql`with
+    t as (${charge ? sql`insert into ledger_transactions (reason) values (${v('reason')}) returning id` : sql`select null::bigint as id`}),
+    o as (
+      insert into orders (buyer_id, title, amount_minor, status, product_type, ledger_transaction_id)
+      select ${v('buyerId')}, ${v('title')}, ${v('total')}, 'success', ${v('productType')}, t.id from t
+      returning id, floor(extract(epoch from created_at))::bigint as created_s
+    ),
+    items as (
+      insert into order_items (order_id, product_id, pack_id, seller_id, price_minor, position)
+      select o.id, r.product_id, r.pack_id, r.seller_id, r.price_minor, (r.n - 1)::int
+      from o, unnest(${v('itemProducts')}::bigint[], ${v('itemPacks')}::bigint[], ${v('itemSellers')}::bigint[], ${v('itemPrices')}::bigint[])
+        with ordinality as r(product_id, pack_id, seller_id, price_minor, n)
+      returning id
+    ),
+    -- The primary key (user, product) makes a concurrent second purchase of the same product fail here.
+    owns as (
+      insert into user_products (user_id, product_id, order_id)
+      select ${v('buyerId')}, p, o.id from o, unnest(${v('bought')}::bigint[]) as p
+      returning product_id
+    ),
+    pack_owns as (
+      -- A pack's items may be owned already (bought alone before): those rows stay as they are.
+      insert into user_products (user_id, product_id, order_id)
+      select ${v('buyerId')}, p, o.id from o, unnest(${v('packOnly')}::bigint[]) as p
+      on conflict do nothing
+      returning product_id
+    ),
+    cart as (
+      delete from cart_items where user_id = ${v('buyerId')} and product_id = any(${v('uncart')}::bigint[]) and exists (select 1 from o)
+      returning id
+    ),
+    receipt as (${enqueueSql(ORDER_RECEIPT_JOB, sql`jsonb_build_object('orderId', o.id)`, sql`o`)}),
+    -- The bell's 'you made a sale' for each author who earns, announced live on commit (as notify() does).
+    sale_notes as (
+      insert into notifications (user_id, kind, text, link, data)
+      select n.user_id, 'sale_made', n.text, '/dashboard', jsonb_build_object('orderId', o.id)
+      from o, unnest(${v('noteUsers')}::bigint[], ${v('noteTexts')}::text[]) as n(user_id, text)
+      returning id, user_id
+    ),
+    sale_signals as (
+      select pg_notify(${EVENTS_CHANNEL}, json_build_object('userId', user_id, 'kind', 'sale_made', 'chatId', null, 'notificationId', id)::text) from sale_notes
+    ),
+    done as materialized (
+      select (select count(*) from o) + (select count(*) from items) + (select count(*) from owns) + (select count(*) from pack_owns)
+           + (select count(*) from cart) + (select count(*) from receipt) + (select count(*) from sale_signals) as n
+    )${
+      charge
+        ? sql`, ${chargeCtes(sql`${v('chargeAccounts')}::bigint[]`, sql`${v('chargeAmounts')}::bigint[]`, { after: sql`(select n from done) > 0` })},
+    written as (${chargeEntriesOrRefuse(sql`(select id from t)`)})`
+        : sql`, written as (select null::bigint as account_id where false)`
+    }
+    select (select id from o) as order_id, (select created_s from o) as created_s, (select count(*) from written) as written, (select n from done) as done`;
+}
+
+type Prepared = { execute(values: Record<string, unknown>): Promise<unknown> };
+/** The purchase statement turned into text once per process, and prepared once per database handle. */
+const purchaseQueries = new Map<boolean, { sql: string; params: unknown[] }>();
+const preparedPurchases = new WeakMap<Db, Map<boolean, Prepared>>();
+
+/**
+ * Runs the purchase statement. Its text is the same for every purchase, so on PostgreSQL it is a
+ * named prepared statement, parsed once per connection (and planned for the tables as they are, see
+ * db/client.ts); PGlite runs it as usual. Drizzle has no public call for a named raw statement: this
+ * is what `db.execute` does, plus the name and the placeholders.
+ */
+function runPurchaseStatement(db: Db, charge: boolean, values: Record<PurchaseValue, unknown>): Promise<unknown> {
   const internal = db as unknown as {
     dialect: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } };
-    session: { prepareQuery(query: { sql: string; params: unknown[] }, fields: undefined, name: string, arrayMode: boolean): { execute(): Promise<unknown> } };
+    session: { prepareQuery(query: { sql: string; params: unknown[] }, fields: undefined, name: string, arrayMode: boolean): Prepared };
   };
-  const query = internal.dialect.sqlToQuery(statement);
-  const name = `${prefix}_${createHash('sha1').update(query.sql).digest('hex').slice(0, 20)}`;
-  return internal.session.prepareQuery(query, undefined, name, false).execute();
+  let byShape = preparedPurchases.get(db);
+  if (!byShape) {
+    byShape = new Map();
+    preparedPurchases.set(db, byShape);
+  }
+  let prepared = byShape.get(charge);
+  if (!prepared) {
+    let query = purchaseQueries.get(charge);
+    if (!query) {
+      query = internal.dialect.sqlToQuery(purchaseStatement(charge));
+      purchaseQueries.set(charge, query);
+    }
+    const name = `purchase_${createHash('sha1').update(query.sql).digest('hex').slice(0, 20)}`;
+    prepared = internal.session.prepareQuery(query, undefined, name, false);
+    byShape.set(charge, prepared);
+  }
+  return prepared.execute(values);
 }
 
 function isUniqueViolation(err: unknown, constraint: string): boolean {
@@ -261,75 +389,30 @@ export async function purchaseProducts(
     });
   }
 
-  const bigints = (values: (number | null)[]) =>
-    sql`array[${sql.join(
-      values.map((v) => sql`${v}`),
-      sql`, `,
-    )}]::bigint[]`;
-  const texts = (values: (string | null)[]) =>
-    sql`array[${sql.join(
-      values.map((v) => sql`${v}`),
-      sql`, `,
-    )}]::text[]`;
   // Items of a bought pack that are not also bought on their own line (one statement may not insert a key twice).
   const packOnly = [...new Set(alsoOwned)].filter((id) => !ids.includes(id));
-  const reason = opts.fromCart ? 'cart purchase' : 'purchase';
-  // The records come first, then the accounts are locked (in id order), checked and charged: `lines`
-  // waits for `done`, which counts every record written, so the locks are taken last and held only
-  // for the entries and the commit. A refused charge raises in the statement (ledger_refuse) and
-  // undoes every record with it.
-  const charge = total > 0 ? chargeStatement(lines, { after: sql`(select n from done) > 0` }) : null;
-  const statement = sql`with
-    t as (${charge ? sql`insert into ledger_transactions (reason) values (${reason}) returning id` : sql`select null::bigint as id`}),
-    o as (
-      insert into orders (buyer_id, title, amount_minor, status, product_type, ledger_transaction_id)
-      select ${buyerId}, ${title}, ${total}, 'success', ${productType}, t.id from t
-      returning id, floor(extract(epoch from created_at))::bigint as created_s
-    ),
-    items as (
-      insert into order_items (order_id, product_id, pack_id, seller_id, price_minor, position)
-      select o.id, r.product_id, r.pack_id, r.seller_id, r.price_minor, (r.n - 1)::int
-      from o, unnest(${bigints(rows.map((r) => r.productId))}, ${bigints(rows.map((r) => r.packId))}, ${bigints(rows.map((r) => r.sellerId))}, ${bigints(rows.map((r) => r.priceMinor))})
-        with ordinality as r(product_id, pack_id, seller_id, price_minor, n)
-      returning id
-    ),
-    -- The primary key (user, product) makes a concurrent second purchase of the same product fail here.
-    owns as (
-      insert into user_products (user_id, product_id, order_id)
-      select ${buyerId}, p, o.id from o, unnest(${bigints(bought.map((p) => p.id))}) as p
-      returning product_id
-    ),
-    pack_owns as (
-      -- A pack's items may be owned already (bought alone before): those rows stay as they are.
-      insert into user_products (user_id, product_id, order_id)
-      select ${buyerId}, p, o.id from o, unnest(${bigints(packOnly.length ? packOnly : [null])}) as p where p is not null
-      on conflict do nothing
-      returning product_id
-    ),
-    cart as (
-      delete from cart_items where user_id = ${buyerId} and product_id = any(${bigints([...ids, ...alsoOwned])}) and exists (select 1 from o)
-      returning id
-    ),
-    receipt as (${enqueueSql(ORDER_RECEIPT_JOB, sql`jsonb_build_object('orderId', o.id)`, sql`o`)}),
-    -- The bell's 'you made a sale' for each author who earns, announced live on commit (as notify() does).
-    sale_notes as (
-      insert into notifications (user_id, kind, text, link, data)
-      select n.user_id, 'sale_made', n.text, '/dashboard', jsonb_build_object('orderId', o.id)
-      from o, unnest(${bigints(saleNotes.length ? saleNotes.map((n) => n.authorId) : [null])}, ${texts(saleNotes.length ? saleNotes.map((n) => n.text) : [null])}) as n(user_id, text)
-      where n.user_id is not null
-      returning id, user_id
-    ),
-    sale_signals as (
-      select pg_notify(${EVENTS_CHANNEL}, json_build_object('userId', user_id, 'kind', 'sale_made', 'chatId', null, 'notificationId', id)::text) from sale_notes
-    ),
-    done as materialized (
-      select (select count(*) from o) + (select count(*) from items) + (select count(*) from owns) + (select count(*) from pack_owns)
-           + (select count(*) from cart) + (select count(*) from receipt) + (select count(*) from sale_signals) as n
-    )${charge ? sql`, ${charge.ctes}, written as (${charge.entriesOrRefuse(sql`(select id from t)`)})` : sql`, written as (select null::bigint as account_id where false)`}
-    select (select id from o) as order_id, (select created_s from o) as created_s, (select count(*) from written) as written, (select n from done) as done`;
+  const charged = total > 0 ? chargeLines(lines) : [];
+  const values: Record<PurchaseValue, unknown> = {
+    reason: opts.fromCart ? 'cart purchase' : 'purchase',
+    buyerId,
+    title,
+    total,
+    productType,
+    itemProducts: rows.map((r) => r.productId),
+    itemPacks: rows.map((r) => r.packId),
+    itemSellers: rows.map((r) => r.sellerId),
+    itemPrices: rows.map((r) => r.priceMinor),
+    bought: bought.map((p) => p.id),
+    packOnly,
+    uncart: [...ids, ...alsoOwned],
+    noteUsers: saleNotes.map((n) => n.authorId),
+    noteTexts: saleNotes.map((n) => n.text),
+    chargeAccounts: charged.map((l) => l.accountId),
+    chargeAmounts: charged.map((l) => l.amountMinor),
+  };
   let result: { order_id: string | number | null; created_s: string | number | null; written: string | number }[];
   try {
-    result = ((await executeNamed(tx, 'purchase', statement)) as { rows: typeof result }).rows;
+    result = ((await runPurchaseStatement(tx, charged.length > 0, values)) as { rows: typeof result }).rows;
   } catch (err) {
     if (isUniqueViolation(err, 'user_products_pk')) throw validationError({ [field]: MESSAGES.owned });
     const refused = refusalOf(err);
@@ -338,7 +421,7 @@ export async function purchaseProducts(
     }
     throw refused ?? err;
   }
-  if (charge && Number(result[0]?.written) !== charge.lineCount) throw new Error('A ledger transfer wrote fewer entries than it has lines.');
+  if (Number(result[0]?.written) !== charged.length) throw new Error('A ledger transfer wrote fewer entries than it has lines.');
   const orderId = Number(result[0]?.order_id);
   if (!Number.isSafeInteger(orderId) || orderId <= 0) throw new Error('The order was not written.');
   const order = orderAnswer(
