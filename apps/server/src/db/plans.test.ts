@@ -9,10 +9,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const plan = (result: unknown) =>
-  ((result as { rows: Record<string, string>[] }).rows ?? [])
-    .map((r) => Object.values(r)[0])
-    .join('\n');
+const plan = (result: unknown) => ((result as { rows: Record<string, string>[] }).rows ?? []).map((r) => Object.values(r)[0]).join('\n');
 
 describe('query plans as tables grow', () => {
   it('plans a statement prepared on a small table again once the table is large (no cached sequential scan)', async () => {

@@ -1,8 +1,9 @@
 import { BASE_CURRENCY_DECIMALS, convertMinor, DEFAULT_CURRENCY, FALLBACK_CURRENCY_SYMBOL, minorToAmount } from '@atelier/shared';
 import { eq, or } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client';
 import { currencies } from '../db/schema';
+import { appCache } from './app-cache';
 import { validationError } from './app-error';
 
 /**
@@ -25,17 +26,40 @@ export function requestedCurrency(request: FastifyRequest): string | undefined {
   return undefined;
 }
 
+type CurrencyRow = DisplayCurrency & { isDefault: boolean };
+
+/** The requested code among currency rows; none asked gives the default. Unknown: 422 on `currency`. */
+function pickCurrency(rows: CurrencyRow[], code: string | undefined): DisplayCurrency {
+  const match = code ? rows.find((r) => r.code === code) : rows.find((r) => r.isDefault);
+  if (match) return { code: match.code, symbol: match.symbol, rate: match.rate, decimals: match.decimals };
+  if (code && code !== DEFAULT_CURRENCY) throw validationError({ currency: `The currency "${code.slice(0, 10)}" is not available.` });
+  return { code: DEFAULT_CURRENCY, symbol: FALLBACK_CURRENCY_SYMBOL, rate: '1', decimals: BASE_CURRENCY_DECIMALS };
+}
+
+const currencyColumns = {
+  code: currencies.code,
+  symbol: currencies.symbol,
+  rate: currencies.rate,
+  decimals: currencies.decimals,
+  isDefault: currencies.isDefault,
+};
+
 /**
  * Resolves the requested code against the currencies table; none asked gives the default currency.
  * An unknown code is the client's mistake: 422 naming the `currency` field.
  */
 export async function resolveDisplayCurrency(db: Db, code: string | undefined): Promise<DisplayCurrency> {
   const rows = await db
-    .select({ code: currencies.code, symbol: currencies.symbol, rate: currencies.rate, decimals: currencies.decimals, isDefault: currencies.isDefault })
+    .select(currencyColumns)
     .from(currencies)
     .where(code ? or(eq(currencies.code, code), eq(currencies.isDefault, true)) : eq(currencies.isDefault, true));
-  const match = code ? rows.find((r) => r.code === code) : rows.find((r) => r.isDefault);
-  if (match) return { code: match.code, symbol: match.symbol, rate: match.rate, decimals: match.decimals };
-  if (code && code !== DEFAULT_CURRENCY) throw validationError({ currency: `The currency "${code.slice(0, 10)}" is not available.` });
-  return { code: DEFAULT_CURRENCY, symbol: FALLBACK_CURRENCY_SYMBOL, rate: '1', decimals: BASE_CURRENCY_DECIMALS };
+  return pickCurrency(rows, code);
+}
+
+/** Every currency as this app server keeps it, read again when the table changes (the `catalog` topic). */
+const currencyTableOf = appCache('catalog', (app) => app.db.select(currencyColumns).from(currencies).execute());
+
+/** As resolveDisplayCurrency, from this app server's copy of the currencies: for hot paths (every purchase). */
+export async function displayCurrencyOf(app: FastifyInstance, code: string | undefined): Promise<DisplayCurrency> {
+  return pickCurrency(await currencyTableOf(app), code);
 }

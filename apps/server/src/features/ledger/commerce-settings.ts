@@ -2,6 +2,7 @@ import { inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client';
 import { siteSettings } from '../../db/schema';
+import { appCache } from '../../lib/app-cache';
 
 /**
  * Server-side commerce settings (rows in site_settings, edited by the back office), with defaults.
@@ -31,35 +32,12 @@ export async function getCommerceSettings(db: Db): Promise<CommerceSettings> {
   return out;
 }
 
-/** How long a cached copy may live when a change notice was lost (the listening connection was down). */
-const CACHE_TTL_MS = 60_000;
-const caches = new WeakMap<FastifyInstance, { entry: { value: Promise<CommerceSettings>; at: number } | null }>();
-
 /**
  * The commerce settings as this app server keeps them: read once, and read again when PostgreSQL says
- * site_settings changed (the `settings` topic of the change feed, lib/change-feed.ts), like the site
- * settings of lib/settings.ts. Hot paths (every purchase) use this instead of a query.
+ * site_settings changed (the `settings` topic of the change feed), like the site settings of
+ * lib/settings.ts. Hot paths (every purchase) use this instead of a query.
  */
-export function commerceSettingsOf(app: FastifyInstance): Promise<CommerceSettings> {
-  let cache = caches.get(app);
-  if (!cache) {
-    const created: { entry: { value: Promise<CommerceSettings>; at: number } | null } = { entry: null };
-    app.changes.on('settings', () => {
-      created.entry = null;
-    });
-    caches.set(app, created);
-    cache = created;
-  }
-  const held = cache.entry;
-  if (held && Date.now() - held.at < CACHE_TTL_MS) return held.value;
-  const entry = { value: getCommerceSettings(app.db), at: Date.now() };
-  cache.entry = entry;
-  const owner = cache;
-  entry.value.catch(() => {
-    if (owner.entry === entry) owner.entry = null;
-  });
-  return entry.value;
-}
+export const commerceSettingsOf: (app: FastifyInstance) => Promise<CommerceSettings> = appCache('settings', (app) => getCommerceSettings(app.db));
 
 /** The platform's share of a sale, rounded to the cent (half up). */
 export function commissionOf(priceMinor: number, percent: number): number {

@@ -1,9 +1,9 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { lastMailTo, registerUser } from '../../../test/accounts';
 import { balanceMinor, fund, revenueMinor, seededProducts, userIdByEmail } from '../../../test/commerce';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
-import { ledgerAccounts, notifications, packItems, products, users } from '../../db/schema';
+import { currencies, ledgerAccounts, notifications, packItems, products, users } from '../../db/schema';
 import { checkLedger, revenueAccountCode } from '../ledger';
 
 let t: TestApp;
@@ -114,6 +114,36 @@ describe('purchases', () => {
     expect(short.json().message).toBe(`Your balance is too low: ${missing.toFixed(2)} € is missing. Please add funds to continue.`);
     expect(await balanceMinor(t.app, b.id)).toBe(50);
     expect((await b.client.get('/api/purchase/history')).json().payload).toEqual([]);
+  });
+
+  it('answers in the asked currency at its rate of the moment; an unknown currency is a 422 and charges nothing', async () => {
+    const [, , first, second] = await seededProducts(t.app, 'image');
+    // One cent short of both.
+    const b = await buyer(Number(first!.priceMinor) + Number(second!.priceMinor) - 1);
+    const unknown = await b.client.post('/api/purchase/buy?currency=XYZ', { item_id: first!.id });
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.json().errors.currency[0]).toBe('The currency "XYZ" is not available.');
+    expect((await b.client.get('/api/purchase/history')).json().payload).toEqual([]);
+
+    const usd = await b.client.post('/api/purchase/buy?currency=USD', { item_id: first!.id });
+    expect(usd.json().payload.order).toMatchObject({ currencyCode: 'USD', amount: Math.round(Number(first!.priceMinor) * 1.08) / 100 });
+    const shortBy = async () => {
+      const res = await b.client.post('/api/purchase/buy?currency=USD', { item_id: second!.id });
+      expect(res.statusCode).toBe(422);
+      return res.json().message as string;
+    };
+    expect(await shortBy()).toMatch(/is too low: \$?0\.01/);
+    // Each app server keeps the currencies and reads them again when PostgreSQL says they changed.
+    await t.app.db.update(currencies).set({ rate: '2' }).where(eq(currencies.code, 'USD'));
+    try {
+      await vi.waitFor(async () => expect(await shortBy()).toMatch(/is too low: \$?0\.02/), { timeout: 3000, interval: 50 });
+      await fund(t.app, b.id, 1);
+      const res = await b.client.post('/api/purchase/buy?currency=USD', { item_id: second!.id });
+      expect(res.json().payload.order).toMatchObject({ currencyCode: 'USD', amount: (Number(second!.priceMinor) * 2) / 100 });
+      expect(await balanceMinor(t.app, b.id)).toBe(0);
+    } finally {
+      await t.app.db.update(currencies).set({ rate: '1.08' }).where(eq(currencies.code, 'USD'));
+    }
   });
 
   it('buys a prompt and a pack; the pack brings all its items at the pack price', async () => {
