@@ -4,10 +4,9 @@ import { jsonScriptTag } from '@atelier/shared/preload';
 import { dehydrate, type Query, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
+import { StaticRouter } from 'react-router';
 import { App } from './app/app';
-import type { RouteMeta } from './app/route-meta';
-import { routes } from './app/router';
+import { AppRoutes, loadPages, routeMeta } from './app/router';
 import { authQuery } from './features/auth';
 import { currenciesQuery, settingsQuery } from './features/site';
 import { i18n } from './lib/i18n';
@@ -25,7 +24,6 @@ import { SSR_STATE_ELEMENT_ID, type SsrState } from './lib/ssr-state';
 
 const requestEnv = new AsyncLocalStorage<ServerEnv>();
 setServerEnvProvider(() => requestEnv.getStore());
-const handler = createStaticHandler(routes);
 // Every page shows the footer, which the browser loads lazily: here it is loaded once, up front, so
 // the first render after start does not leave it for the browser to fill in.
 await import('./app/layout/footer');
@@ -65,16 +63,20 @@ export async function render(input: RenderInput): Promise<RenderResult | null> {
   if (splitLocale(new URL(input.url, 'http://localhost').pathname).locale) return null;
   const env: ServerEnv = { cookies: input.cookies, fetch: input.fetch, seed: Math.floor(Math.random() * 2 ** 31) };
   return requestEnv.run(env, async () => {
-    const context = await handler.query(new Request(new URL(input.url, 'http://localhost')));
-    // No route of the app answers with a redirect from the server; a Response means nothing to render.
-    if (context instanceof Response) return null;
-    const router = createStaticRouter(handler.dataRoutes, context);
+    // The page's modules are loaded before the first pass, which then renders the page itself.
+    const matches = await loadPages(new URL(input.url, 'http://localhost').pathname);
     const queryClient = createQueryClient();
     const tree = (
       <StrictMode>
         <QueryClientProvider client={queryClient}>
           <I18nextProvider i18n={i18n}>
-            <App router={<StaticRouterProvider router={router} context={context} hydrate={false} />} />
+            <App
+              router={
+                <StaticRouter location={input.url}>
+                  <AppRoutes />
+                </StaticRouter>
+              }
+            />
           </I18nextProvider>
         </QueryClientProvider>
       </StrictMode>
@@ -98,8 +100,7 @@ export async function render(input: RenderInput): Promise<RenderResult | null> {
     const state: SsrState = { seed: env.seed, queries: dehydrate(queryClient) };
     queryClient.clear();
     // As AppLayout reads it: the deepest route that declares a title.
-    const meta = context.matches.map((m) => m.route.handle as RouteMeta | undefined).findLast((h) => h?.title);
-    const background = meta?.background ?? 'default';
+    const background = routeMeta(matches).background ?? 'default';
     return { html, scripts: jsonScriptTag(SSR_STATE_ELEMENT_ID, state), background };
   });
 }
