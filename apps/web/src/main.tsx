@@ -20,8 +20,11 @@ async function start() {
   // The server renders pages in English; a visitor who chose another language gets a browser render.
   const hydrate = ssr !== null && currentLanguage() === 'en';
   if (ssr) setPageSeed(ssr.seed);
-  // The answers the server rendered with: the first render shows what the HTML shows.
-  if (hydrate) fillQueryCache(queryClient, ssr.queries);
+  // The answers and words the server rendered with: the first render shows what the HTML shows.
+  if (hydrate) {
+    fillQueryCache(queryClient, ssr.queries);
+    i18n.addResourceBundle('en', ssr.words);
+  }
   // The matched page modules load first, so the first render is the page itself: for a page the
   // server rendered, exactly what the HTML already shows (hydration).
   const basename = basenameOf(window.location.pathname);
