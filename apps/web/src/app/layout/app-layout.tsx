@@ -10,6 +10,7 @@ import { useTranslation } from '../../lib/i18n-runtime';
 import { PageTitleProvider } from '../../lib/page-title';
 import { useRouteMeta } from '../route-meta';
 import { Header } from './header';
+import { PageErrorBoundary } from './page-error-boundary';
 
 // Below the fold on every page: its code loads after the first paint instead of delaying it.
 const Footer = lazy(() => import('./footer').then((m) => ({ default: m.Footer })));
@@ -62,7 +63,9 @@ export function AppLayout() {
         <CookieConsent />
         {!bare && <Header />}
         <main id="main" className="main">
-          <Outlet />
+          <PageErrorBoundary path={location.pathname} message={t('app.navigation_error')}>
+            <Outlet />
+          </PageErrorBoundary>
         </main>
         {!bare && (
           <Suspense fallback={null}>
