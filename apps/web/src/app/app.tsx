@@ -6,7 +6,7 @@ import { useCurrencies, useSettings } from '../features/site';
 import { currentLanguage } from '../lib/api-client';
 import { i18n, loadServerWords } from '../lib/i18n';
 
-/** `router`: the browser's RouterProvider, or the server's StaticRouterProvider (src/entry-server.tsx). */
+/** `router`: the app's routes in the browser's BrowserRouter, or in the server's StaticRouter (src/entry-server.tsx). */
 function Boot({ router }: { router: ReactNode }) {
   const auth = useAuth();
   const settings = useSettings();

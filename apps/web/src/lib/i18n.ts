@@ -39,6 +39,8 @@ export async function loadServerWords(locale = currentLanguage()): Promise<void>
   const [own, words] = await Promise.all([locale === 'en' ? undefined : bundled(locale), fromServer]);
   const fallback = locale === 'en' && !words ? await bundled('en') : undefined;
   for (const dict of [own, fallback, words]) if (dict) i18n.addResourceBundle(locale, dict);
+  // A language neither knows stays English, whose words this page may not have yet.
+  if (locale !== 'en' && !i18n.hasResourceBundle(locale) && !i18n.hasResourceBundle('en')) return loadServerWords('en');
   if (i18n.hasResourceBundle(locale) && i18n.language !== locale) await i18n.changeLanguage(locale);
   if (typeof document !== 'undefined') document.documentElement.lang = i18n.language;
 }
