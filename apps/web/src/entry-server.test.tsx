@@ -1,4 +1,5 @@
 // @vitest-environment node
+import { en } from '@atelier/shared/i18n/en';
 import { describe, expect, it } from 'vitest';
 import { render } from './entry-server';
 
@@ -70,6 +71,11 @@ describe('server rendering', () => {
     expect(keys).toContain(JSON.stringify(['catalog', 'product', 'harbour-at-dawn', 'EUR']));
     expect(keys).toContain(JSON.stringify(['auth']));
     expect(typeof state.seed).toBe('number');
+    // The words the page shows go along (the browser bundles no dictionary), and only those.
+    expect(state.words['nav.buy']).toBe('Buy');
+    expect(state.words['footer.support']).toBe('Support');
+    expect(state.words['admin.title']).toBeUndefined();
+    expect(Object.keys(state.words).length).toBeLessThan(Object.keys(en).length / 4);
   });
 
   it('prices the page in the currency of the cookie', async () => {

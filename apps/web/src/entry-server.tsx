@@ -1,13 +1,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { en } from '@atelier/shared/i18n/en';
 import { splitLocale } from '@atelier/shared/i18n/locales';
 import { jsonScriptTag } from '@atelier/shared/preload';
 import { dehydrate, type Query, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
+import { StaticRouter } from 'react-router';
 import { App } from './app/app';
-import type { RouteMeta } from './app/route-meta';
-import { routes } from './app/router';
+import { AppRoutes, loadPages, routeMeta } from './app/router';
 import { authQuery } from './features/auth';
 import { currenciesQuery, settingsQuery } from './features/site';
 import { i18n } from './lib/i18n';
@@ -25,7 +25,11 @@ import { SSR_STATE_ELEMENT_ID, type SsrState } from './lib/ssr-state';
 
 const requestEnv = new AsyncLocalStorage<ServerEnv>();
 setServerEnvProvider(() => requestEnv.getStore());
-const handler = createStaticHandler(routes);
+// Pages render in English from the whole dictionary; the keys a page shows go into its HTML, and the
+// browser's first render uses just those (the browser bundles no dictionary, lib/i18n.ts).
+i18n.addResourceBundle('en', en);
+const shownWords = new AsyncLocalStorage<Set<string>>();
+i18n.onFound = (key) => shownWords.getStore()?.add(key);
 // Every page shows the footer, which the browser loads lazily: here it is loaded once, up front, so
 // the first render after start does not leave it for the browser to fill in.
 await import('./app/layout/footer');
@@ -64,42 +68,51 @@ export async function render(input: RenderInput): Promise<RenderResult | null> {
   // Pages are rendered in English: one under a language prefix (`/de/...`) is left to the browser.
   if (splitLocale(new URL(input.url, 'http://localhost').pathname).locale) return null;
   const env: ServerEnv = { cookies: input.cookies, fetch: input.fetch, seed: Math.floor(Math.random() * 2 ** 31) };
-  return requestEnv.run(env, async () => {
-    const context = await handler.query(new Request(new URL(input.url, 'http://localhost')));
-    // No route of the app answers with a redirect from the server; a Response means nothing to render.
-    if (context instanceof Response) return null;
-    const router = createStaticRouter(handler.dataRoutes, context);
-    const queryClient = createQueryClient();
-    const tree = (
-      <StrictMode>
-        <QueryClientProvider client={queryClient}>
-          <I18nextProvider i18n={i18n}>
-            <App router={<StaticRouterProvider router={router} context={context} hydrate={false} />} />
-          </I18nextProvider>
-        </QueryClientProvider>
-      </StrictMode>
-    );
-    // What Boot waits for before it shows any page is asked up front, which saves a pass.
-    await Promise.all([
-      queryClient.prefetchQuery({ ...authQuery, retry: false }),
-      queryClient.prefetchQuery({ ...settingsQuery, retry: false }),
-      queryClient.prefetchQuery({ ...currenciesQuery, retry: false }),
-    ]);
-    let html = '';
-    for (let pass = 0; pass < MAX_PASSES; pass++) {
-      html = renderToString(tree);
-      const waiting = waitingQueries(queryClient.getQueryCache().getAll());
-      // `<!--$!-->` marks a part that was still loading (a lazy module): render again once it is there.
-      if (!waiting.length && !html.includes('<!--$!-->')) break;
-      await Promise.all(waiting.map((q) => queryClient.prefetchQuery({ queryKey: q.queryKey, queryFn: q.options.queryFn, retry: false })));
-      // Lazily loaded parts (the footer) resolve between passes.
-      await nextTurn();
-    }
-    const state: SsrState = { seed: env.seed, queries: dehydrate(queryClient) };
-    queryClient.clear();
-    // As AppLayout reads it: the deepest route that declares a title.
-    const meta = context.matches.map((m) => m.route.handle as RouteMeta | undefined).findLast((h) => h?.title);
-    const background = meta?.background ?? 'default';
-    return { html, scripts: jsonScriptTag(SSR_STATE_ELEMENT_ID, state), background };
-  });
+  const shown = new Set<string>();
+  return requestEnv.run(env, () => shownWords.run(shown, () => renderPage(input, env, shown)));
+}
+
+async function renderPage(input: RenderInput, env: ServerEnv, shown: Set<string>): Promise<RenderResult> {
+  // The page's modules are loaded before the first pass, which then renders the page itself.
+  const matches = await loadPages(new URL(input.url, 'http://localhost').pathname);
+  const queryClient = createQueryClient();
+  const tree = (
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <I18nextProvider i18n={i18n}>
+          <App
+            router={
+              <StaticRouter location={input.url}>
+                <AppRoutes />
+              </StaticRouter>
+            }
+          />
+        </I18nextProvider>
+      </QueryClientProvider>
+    </StrictMode>
+  );
+  // What Boot waits for before it shows any page is asked up front, which saves a pass.
+  await Promise.all([
+    queryClient.prefetchQuery({ ...authQuery, retry: false }),
+    queryClient.prefetchQuery({ ...settingsQuery, retry: false }),
+    queryClient.prefetchQuery({ ...currenciesQuery, retry: false }),
+  ]);
+  let html = '';
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    // The words of the last pass are the words of the HTML.
+    shown.clear();
+    html = renderToString(tree);
+    const waiting = waitingQueries(queryClient.getQueryCache().getAll());
+    // `<!--$!-->` marks a part that was still loading (a lazy module): render again once it is there.
+    if (!waiting.length && !html.includes('<!--$!-->')) break;
+    await Promise.all(waiting.map((q) => queryClient.prefetchQuery({ queryKey: q.queryKey, queryFn: q.options.queryFn, retry: false })));
+    // Lazily loaded parts (the footer) resolve between passes.
+    await nextTurn();
+  }
+  const words = Object.fromEntries([...shown].sort().map((key) => [key, i18n.t(key)]));
+  const state: SsrState = { seed: env.seed, queries: dehydrate(queryClient), words };
+  queryClient.clear();
+  // As AppLayout reads it: the deepest route that declares a title.
+  const background = routeMeta(matches).background ?? 'default';
+  return { html, scripts: jsonScriptTag(SSR_STATE_ELEMENT_ID, state), background };
 }

@@ -1,9 +1,9 @@
 import { hydrate as fillQueryCache, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
+import { BrowserRouter } from 'react-router';
 import { App } from './app/app';
-import { createClientRouter } from './app/router';
+import { AppRoutes, basenameOf, loadPages } from './app/router';
 import { I18nextProvider } from './lib/i18n-runtime';
 import './styles.css';
 import { currentLanguage } from './lib/api-client';
@@ -20,14 +20,26 @@ async function start() {
   // The server renders pages in English; a visitor who chose another language gets a browser render.
   const hydrate = ssr !== null && currentLanguage() === 'en';
   if (ssr) setPageSeed(ssr.seed);
-  // The answers the server rendered with: the first render shows what the HTML shows.
-  if (hydrate) fillQueryCache(queryClient, ssr.queries);
-  const router = await createClientRouter();
+  // The answers and words the server rendered with: the first render shows what the HTML shows.
+  if (hydrate) {
+    fillQueryCache(queryClient, ssr.queries);
+    i18n.addResourceBundle('en', ssr.words);
+  }
+  // The matched page modules load first, so the first render is the page itself: for a page the
+  // server rendered, exactly what the HTML already shows (hydration).
+  const basename = basenameOf(window.location.pathname);
+  await loadPages(window.location.pathname, basename);
   const tree = (
     <StrictMode>
       <QueryClientProvider client={queryClient}>
         <I18nextProvider i18n={i18n}>
-          <App router={<RouterProvider router={router} />} />
+          <App
+            router={
+              <BrowserRouter basename={basename}>
+                <AppRoutes />
+              </BrowserRouter>
+            }
+          />
         </I18nextProvider>
       </QueryClientProvider>
     </StrictMode>

@@ -4,18 +4,18 @@ import { ToastProvider, useToast } from '../components/ui/toast';
 import { useAuth } from '../features/auth';
 import { useCurrencies, useSettings } from '../features/site';
 import { currentLanguage } from '../lib/api-client';
-import { loadServerWords } from '../lib/i18n';
+import { i18n, loadServerWords } from '../lib/i18n';
 
-/** `router`: the browser's RouterProvider, or the server's StaticRouterProvider (src/entry-server.tsx). */
+/** `router`: the app's routes in the browser's BrowserRouter, or in the server's StaticRouter (src/entry-server.tsx). */
 function Boot({ router }: { router: ReactNode }) {
   const auth = useAuth();
   const settings = useSettings();
   // Asked at start, beside the auth check: price queries wait for the currency list (SPEC §4 fallback).
   useCurrencies();
   const toast = useToast();
-  // English is bundled for the first paint, so only another language waits for the server's words;
-  // the server's English arrives a moment later and replaces the bundled copy key by key.
-  const [wordsReady, setWordsReady] = useState(() => currentLanguage() === 'en');
+  // A page the server rendered starts with the words it shows, and the rest of the dictionary arrives
+  // a moment later; any other page waits for the words of its language (beside the auth check).
+  const [wordsReady, setWordsReady] = useState(() => i18n.hasResourceBundle(currentLanguage()));
 
   useEffect(() => {
     void loadServerWords().finally(() => setWordsReady(true));

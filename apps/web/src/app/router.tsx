@@ -1,14 +1,43 @@
 import { splitLocale } from '@atelier/shared/i18n/locales';
 import { PAGE_LIST, type PageName, pageAccess, pageDef } from '@atelier/shared/pages';
-import { createBrowserRouter, matchRoutes, Navigate, type RouteObject } from 'react-router';
+import { type ComponentType, use, useMemo } from 'react';
+import { matchRoutes, Navigate, type RouteObject, useLocation, useRoutes } from 'react-router';
 import { GuestOnly, RequireAuth } from './guards';
 import { AppLayout } from './layout/app-layout';
-import type { RouteMeta } from './route-meta';
+import { type RouteMeta, RouteMetaContext } from './route-meta';
 
-type RouteModule = { Component: React.ComponentType };
+type RouteModule = { Component: ComponentType };
 
 /** Every page module, loaded on demand (a first visit fetches only what it shows); the page table names them. */
 const ROUTE_MODULES = import.meta.glob<RouteModule>(['./routes/*.tsx', '!./routes/*.test.tsx']);
+
+/** How each page route loads its module; `loadPages` calls it before the first render. */
+const PAGE_LOADERS = new WeakMap<RouteObject, () => Promise<unknown>>();
+
+/**
+ * A page whose module loads on demand. The first render of a page not loaded yet suspends; the router
+ * changes pages in a transition, so the page before stays on screen until the next one is there.
+ */
+function lazyPage(load: () => Promise<RouteModule>) {
+  let loaded: ComponentType | undefined;
+  let loading: Promise<ComponentType> | undefined;
+  const preload = () => {
+    loading ??= load().then(
+      (m) => (loaded = m.Component),
+      (err: unknown) => {
+        // A chunk that failed to load (offline) is asked again on the next visit of the page.
+        loading = undefined;
+        throw err;
+      },
+    );
+    return loading;
+  };
+  function Page() {
+    const Component = loaded ?? use(preload());
+    return <Component />;
+  }
+  return { Page, preload };
+}
 
 /** The route of one page of the table, with the pages nested in it. */
 function pageRoute(name: PageName): RouteObject {
@@ -18,7 +47,10 @@ function pageRoute(name: PageName): RouteObject {
   const handle: RouteMeta = { name, title: page.title, background: page.background };
   const children = PAGE_LIST.filter((p) => p.parent === name).map((p) => pageRoute(p.name));
   const where = page.path === '' ? { index: true as const } : { path: page.path, ...(children.length ? { children } : {}) };
-  return { ...where, handle, lazy: load };
+  const { Page, preload } = lazyPage(load);
+  const route: RouteObject = { ...where, handle, element: <Page /> };
+  PAGE_LOADERS.set(route, preload);
+  return route;
 }
 
 /** The top-level pages one guard lets through. */
@@ -40,24 +72,39 @@ export const routes: RouteObject[] = [
   },
 ];
 
+/** The meta of the deepest matched route that declares a title. */
+export function routeMeta(matches: ReturnType<typeof matchRoutes>): RouteMeta {
+  const meta = matches?.map((m) => m.route.handle as RouteMeta | undefined).findLast((h) => h?.title);
+  return meta ?? { title: 'app.name' };
+}
+
 /**
- * The browser's router. The matched route modules load first, so the first render is the page
- * itself: for a page the server rendered, exactly what the HTML already shows (hydration).
- * A language prefix (`/de`, `/en`) is the basename; the routes themselves have none.
+ * Loads the modules of the pages an address shows, so the first render is the page itself: for a
+ * page the server rendered, exactly what the HTML already shows (hydration). Returns the matches.
  */
-export async function createClientRouter() {
-  // SPEC §2's optional language prefix: `/de/products` is /products in German. The prefix is the
-  // router's basename, so every link and navigation of the page stays in that language.
-  const { locale } = splitLocale(window.location.pathname);
-  const basename = locale ? `/${locale}` : undefined;
-  const matches = matchRoutes(routes, window.location, basename) ?? [];
-  await Promise.all(
-    matches.map(async ({ route }) => {
-      if (typeof route.lazy !== 'function') return;
-      const loaded = await route.lazy();
-      Object.assign(route, { ...loaded, lazy: undefined });
-    }),
-  );
-  // No route has a loader, so there is no loader data to hand over: the matched modules are enough.
-  return createBrowserRouter(routes, { basename });
+export async function loadPages(pathname: string, basename?: string) {
+  const matches = matchRoutes(routes, pathname, basename);
+  await Promise.all((matches ?? []).map(({ route }) => PAGE_LOADERS.get(route)?.()));
+  return matches;
+}
+
+/**
+ * SPEC §2's optional language prefix: `/de/products` is /products in German. The prefix is the
+ * router's basename, so every link and navigation of the page stays in that language.
+ */
+export function basenameOf(pathname: string): string | undefined {
+  const { locale } = splitLocale(pathname);
+  return locale ? `/${locale}` : undefined;
+}
+
+/**
+ * The app's routes, inside the browser's <BrowserRouter> or the server's <StaticRouter>. The
+ * declarative router is all the app needs (no route has a loader or an action), at half the code of
+ * the data router on every first load (issue 12).
+ */
+export function AppRoutes() {
+  const location = useLocation();
+  const meta = useMemo(() => routeMeta(matchRoutes(routes, location)), [location]);
+  const element = useRoutes(routes);
+  return <RouteMetaContext value={meta}>{element}</RouteMetaContext>;
 }

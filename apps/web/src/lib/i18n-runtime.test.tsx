@@ -67,4 +67,29 @@ describe('the i18n runtime', () => {
     );
     expect(screen.getByTestId('p').innerHTML).toBe('Read <a href="/terms">the terms</a> now');
   });
+  it('renders again when words arrive for a key it showed missing, and reports each key it finds', () => {
+    const i18n = new I18n({ lng: 'en', fallbackLng: 'en', resources: { en: { hello: 'Hello {{name}}' } } });
+    const found: string[] = [];
+    i18n.onFound = (key) => found.push(key);
+    let renders = 0;
+    function Probe() {
+      const { t } = useTranslation();
+      renders++;
+      return <p>{t('later')}</p>;
+    }
+    render(
+      <I18nextProvider i18n={i18n}>
+        <Probe />
+      </I18nextProvider>,
+    );
+    expect(screen.getByText('later')).toBeTruthy();
+    // Words that bring nothing it showed missing leave it alone.
+    act(() => i18n.addResourceBundle('en', { other: 'Other' }));
+    expect(renders).toBe(1);
+    act(() => i18n.addResourceBundle('en', { later: 'Here now' }));
+    expect(screen.getByText('Here now')).toBeTruthy();
+    expect(renders).toBe(2);
+    i18n.t('hello', { name: 'Ada' });
+    expect(found).toEqual(['later', 'hello']);
+  });
 });

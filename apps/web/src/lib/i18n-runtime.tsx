@@ -30,8 +30,12 @@ export class I18n {
   private readonly words: Record<string, Dict> = {};
   private readonly listeners = new Set<() => void>();
   private plurals = new Map<string, Intl.PluralRules>();
-  /** Changes with the language; what components subscribe to. */
+  /** Changes with the language, and when words arrive for keys shown missing; what components subscribe to. */
   private version = 0;
+  /** Dictionary keys asked for and not found, until words bring them. */
+  private missing = new Set<string>();
+  /** Told each dictionary key a lookup finds: the server renderer collects the words a page shows. */
+  onFound: ((key: string) => void) | null = null;
 
   constructor({ lng, fallbackLng, resources }: { lng: string; fallbackLng: string; resources: Record<string, Dict> }) {
     this.language = lng;
@@ -39,9 +43,15 @@ export class I18n {
     for (const [locale, dict] of Object.entries(resources)) this.words[locale] = { ...dict };
   }
 
-  /** Adds words to a language; a key already there is replaced. */
+  /**
+   * Adds words to a language; a key already there is replaced. Components that showed a key these
+   * words bring (a page opened with only the words the server rendered it with) render again.
+   */
   addResourceBundle(locale: string, words: Dict) {
     this.words[locale] = { ...this.words[locale], ...words };
+    const arrived = [...this.missing].filter((key) => words[key] !== undefined);
+    for (const key of arrived) this.missing.delete(key);
+    if (arrived.length) this.notify();
   }
 
   hasResourceBundle(locale: string) {
@@ -51,6 +61,10 @@ export class I18n {
   async changeLanguage(locale: string) {
     if (locale === this.language) return;
     this.language = locale;
+    this.notify();
+  }
+
+  private notify() {
     this.version++;
     for (const l of this.listeners) l();
   }
@@ -81,13 +95,25 @@ export class I18n {
       const dict = this.words[locale];
       if (!dict) continue;
       if (count !== undefined) {
-        const zero = count === 0 ? dict[`${key}_zero`] : undefined;
-        const plural = zero ?? dict[`${key}_${this.plural(locale, count)}`];
-        if (plural !== undefined) return plural;
+        const variant = this.variants(key, locale, count).find((k) => dict[k] !== undefined);
+        if (variant !== undefined) return this.found(dict, variant);
       }
-      if (dict[key] !== undefined) return dict[key];
+      if (dict[key] !== undefined) return this.found(dict, key);
     }
+    this.missing.add(key);
+    if (count !== undefined) for (const variant of this.variants(key, this.language, count)) this.missing.add(variant);
     return undefined;
+  }
+
+  /** The plural keys a count picks from, first choice first: `key_zero` for 0, then the language's rule. */
+  private variants(key: string, locale: string, count: number) {
+    const rule = `${key}_${this.plural(locale, count)}`;
+    return count === 0 ? [`${key}_zero`, rule] : [rule];
+  }
+
+  private found(dict: Dict, key: string) {
+    this.onFound?.(key);
+    return dict[key];
   }
 
   t: TFunction = (key, options) => {

@@ -36,4 +36,31 @@ describe('the language of a page', () => {
     expect(i18n.language).toBe('en');
     expect(i18n.t('nav.buy')).toBe('Buy');
   });
+  it('takes English from the server, or from the bundled copy when the server does not answer', async () => {
+    // A fresh instance, without the English the test setup gives the shared one.
+    vi.resetModules();
+    const first = await import('./i18n');
+    vi.stubGlobal('fetch', words(200, { status: 'OK', payload: { 'nav.buy': 'Buy it' } }));
+    await first.loadServerWords('en');
+    expect(first.i18n.t('nav.buy')).toBe('Buy it');
+    expect(first.i18n.t('nav.sell')).toBe('nav.sell');
+    vi.resetModules();
+    const offline = await import('./i18n');
+    vi.stubGlobal('fetch', words(503, { status: 'ERROR', message: 'Down.' }));
+    await offline.loadServerWords('en');
+    expect(offline.i18n.t('nav.sell')).toBe('Sell');
+  });
+
+  it('loads English for a language neither knows when the page has no words yet', async () => {
+    vi.resetModules();
+    const fresh = await import('./i18n');
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL) =>
+      String(input instanceof Request ? input.url : input).includes('/localization/en/')
+        ? words(200, { status: 'OK', payload: { 'nav.buy': 'Buy' } })()
+        : words(404, { status: 'ERROR', message: 'No translations.' })(),
+    );
+    await fresh.loadServerWords('xx');
+    expect(fresh.i18n.language).toBe('en');
+    expect(fresh.i18n.t('nav.buy')).toBe('Buy');
+  });
 });

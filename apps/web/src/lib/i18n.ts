@@ -1,36 +1,46 @@
-import { en } from '@atelier/shared/i18n/en';
 import { api, currentLanguage } from './api-client';
 import { I18n, setDefaultI18n } from './i18n-runtime';
 
 /**
- * Words come from the server (GET /api/localization/{locale}/words). The bundled English copy is
- * only what the first paint uses before that answer arrives.
+ * Words come from the server (GET /api/localization/{locale}/words). No dictionary is in the first
+ * load's code (issue 12): a page the server rendered carries the words it shows (SsrState.words,
+ * src/main.tsx), and any other page waits for the server's words before it shows (app/app.tsx).
  */
-export const i18n = new I18n({ lng: 'en', fallbackLng: 'en', resources: { en } });
+export const i18n = new I18n({ lng: 'en', fallbackLng: 'en', resources: {} });
 setDefaultI18n(i18n);
 
-/** Dictionaries the app carries besides English, each loaded only when a page in its language opens. */
+/**
+ * The dictionaries the app carries, each loaded only when it is needed: German for a page in German,
+ * English only when the server's words do not come (offline), since they are the same words.
+ */
 const BUNDLED: Record<string, () => Promise<Record<string, string>>> = {
+  en: () => import('@atelier/shared/i18n/en').then((m) => m.en),
   de: () => import('@atelier/shared/i18n/de').then((m) => m.de),
 };
+
+/** A bundled dictionary; undefined when the app has none for the language or its chunk did not load (offline). */
+async function bundled(locale: string): Promise<Record<string, string> | undefined> {
+  try {
+    return await BUNDLED[locale]?.();
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * Switches to the page's language (its `/de` prefix, else the stored one): the bundled dictionary
  * first, then the server's words over it key by key. A language neither knows stays English.
  */
 export async function loadServerWords(locale = currentLanguage()): Promise<void> {
-  try {
-    const bundled = await BUNDLED[locale]?.();
-    if (bundled) i18n.addResourceBundle(locale, bundled);
-  } catch {
-    // The chunk did not load (offline): the server's words may still come.
-  }
-  try {
-    const words = await api<Record<string, string>>(`/api/localization/${locale}/words`, { quiet: true });
-    i18n.addResourceBundle(locale, words);
-  } catch {
-    // Unknown language or offline: the bundled words, or English, stay in use.
-  }
+  // Undefined for a language the server does not know, or offline.
+  const fromServer = api<Record<string, string>>(`/api/localization/${locale}/words`, { quiet: true }).catch(() => undefined);
+  // The server's English is the whole bundled dictionary (it is seeded from it): English needs the
+  // bundled copy only when the server does not answer.
+  const [own, words] = await Promise.all([locale === 'en' ? undefined : bundled(locale), fromServer]);
+  const fallback = locale === 'en' && !words ? await bundled('en') : undefined;
+  for (const dict of [own, fallback, words]) if (dict) i18n.addResourceBundle(locale, dict);
+  // A language neither knows stays English, whose words this page may not have yet.
+  if (locale !== 'en' && !i18n.hasResourceBundle(locale) && !i18n.hasResourceBundle('en')) return loadServerWords('en');
   if (i18n.hasResourceBundle(locale) && i18n.language !== locale) await i18n.changeLanguage(locale);
   if (typeof document !== 'undefined') document.documentElement.lang = i18n.language;
 }

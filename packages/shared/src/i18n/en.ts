@@ -1,6 +1,7 @@
 /**
  * The complete English dictionary. The server seeds it into the translations table and serves it
- * from GET /api/localization/en/words; the web app bundles it only as the first-paint fallback.
+ * from GET /api/localization/en/words. The server renderer shows pages with it and puts the words a
+ * page shows into its HTML; the browser loads this copy only when the server's words do not come.
  */
 export const en = {
   'app.name': 'Atelier',

@@ -1,27 +1,19 @@
 import { splitLocale } from '@atelier/shared/i18n/locales';
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect } from 'react';
-import { Outlet, useLocation, useMatches, useNavigate } from 'react-router';
+import { Outlet, useLocation, useNavigate } from 'react-router';
 import { authKey, useAuth } from '../../features/auth';
 import { CookieConsent } from '../../features/cookie-consent';
 import { useLiveEvents } from '../../features/notifications';
 import { setGlobalApiHandlers } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n-runtime';
 import { PageTitleProvider } from '../../lib/page-title';
-import type { RouteMeta } from '../route-meta';
+import { useRouteMeta } from '../route-meta';
 import { Header } from './header';
+import { PageErrorBoundary } from './page-error-boundary';
 
 // Below the fold on every page: its code loads after the first paint instead of delaying it.
 const Footer = lazy(() => import('./footer').then((m) => ({ default: m.Footer })));
-
-function useRouteMeta(): RouteMeta {
-  const matches = useMatches();
-  for (let i = matches.length - 1; i >= 0; i--) {
-    const handle = matches[i]?.handle as RouteMeta | undefined;
-    if (handle?.title) return handle;
-  }
-  return { title: 'app.name' };
-}
 
 /** The one layout every route shares (SPEC §2): chrome, background, title, scrolling, global API reactions. */
 export function AppLayout() {
@@ -71,7 +63,9 @@ export function AppLayout() {
         <CookieConsent />
         {!bare && <Header />}
         <main id="main" className="main">
-          <Outlet />
+          <PageErrorBoundary path={location.pathname} message={t('app.navigation_error')}>
+            <Outlet />
+          </PageErrorBoundary>
         </main>
         {!bare && (
           <Suspense fallback={null}>

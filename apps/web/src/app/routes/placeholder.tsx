@@ -1,6 +1,5 @@
-import { useMatches } from 'react-router';
 import { useTranslation } from '../../lib/i18n-runtime';
-import type { RouteMeta } from '../route-meta';
+import { useRouteMeta } from '../route-meta';
 
 /**
  * A dashboard screen whose feature is not built yet: says so plainly instead of showing a blank page.
@@ -8,11 +7,10 @@ import type { RouteMeta } from '../route-meta';
  */
 export function Component() {
   const { t } = useTranslation();
-  const matches = useMatches();
-  const meta = matches.at(-1)?.handle as RouteMeta | undefined;
+  const meta = useRouteMeta();
   return (
     <section className="dashboard-screen">
-      <h2 className="visually-hidden">{meta ? t(meta.title, { defaultValue: meta.title }) : ''}</h2>
+      <h2 className="visually-hidden">{t(meta.title, { defaultValue: meta.title })}</h2>
       <p className="muted">{t('pages.coming_soon')}</p>
     </section>
   );
