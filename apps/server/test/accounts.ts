@@ -1,6 +1,6 @@
 import { desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { mailOutbox } from '../src/db/schema';
+import { mailOutbox, users } from '../src/db/schema';
 import { TestClient } from './test-app';
 
 let counter = 0;
@@ -26,6 +26,21 @@ export async function registerUser(app: FastifyInstance, overrides: Record<strin
   const res = await client.post('/api/register', person);
   if (res.statusCode !== 200) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
   return { client, person };
+}
+
+/** A newly registered, signed-in user with their id, e-mail and password. */
+export async function registerPerson(app: FastifyInstance, overrides: Record<string, unknown> = {}) {
+  const { client, person } = await registerUser(app, overrides);
+  const [row] = await app.db.select({ id: users.id }).from(users).where(eq(users.email, person.email));
+  if (!row) throw new Error(`no user ${person.email}`);
+  return { client, id: row.id, email: person.email, password: person.password };
+}
+
+/** A newly registered user made staff (role admin), signed in: for back-office tests. */
+export async function registerStaff(app: FastifyInstance) {
+  const staff = await registerPerson(app);
+  await app.db.update(users).set({ role: 'admin' }).where(eq(users.id, staff.id));
+  return staff;
 }
 
 export async function signIn(app: FastifyInstance, email: string, password: string) {

@@ -1,10 +1,9 @@
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerUser } from '../../../test/accounts';
-import { userIdByEmail } from '../../../test/commerce';
+import { registerPerson, registerStaff } from '../../../test/accounts';
 import { createTestApp, type TestApp, type TestClient } from '../../../test/test-app';
-import { auditLog, categories, users } from '../../db/schema';
+import { auditLog, categories } from '../../db/schema';
 
 /** Every staff action writes one audit row in its own transaction; a refused action writes none. */
 let t: TestApp;
@@ -16,16 +15,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function person() {
-  const { client, person } = await registerUser(t.app);
-  return { client, id: await userIdByEmail(t.app, person.email) };
-}
+const person = () => registerPerson(t.app);
 
-async function staff() {
-  const p = await person();
-  await t.app.db.update(users).set({ role: 'admin' }).where(eq(users.id, p.id));
-  return p;
-}
+const staff = () => registerStaff(t.app);
 
 async function createOffer(client: TestClient): Promise<number> {
   const boundary = `----atelier${Math.random().toString(16).slice(2)}`;

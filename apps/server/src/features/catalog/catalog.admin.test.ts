@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { registerUser } from '../../../test/accounts';
-import { seededProducts, userIdByEmail } from '../../../test/commerce';
+import { registerStaff } from '../../../test/accounts';
+import { seededProducts } from '../../../test/commerce';
 import { createTestApp, type TestApp } from '../../../test/test-app';
-import { auditLog, users } from '../../db/schema';
+import { auditLog } from '../../db/schema';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -11,12 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function staff() {
-  const { client, person } = await registerUser(t.app);
-  const id = await userIdByEmail(t.app, person.email);
-  await t.app.db.update(users).set({ role: 'admin' }).where(eq(users.id, id));
-  return { client, id };
-}
+const staff = () => registerStaff(t.app);
 
 type Row = { id: number; title: string; status: string; tags: string[]; author: { nickname: string }; description: string };
 

@@ -1,9 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerUser } from '../../../test/accounts';
-import { balanceMinor, fund, userIdByEmail } from '../../../test/commerce';
+import { registerPerson, registerStaff } from '../../../test/accounts';
+import { balanceMinor, fund } from '../../../test/commerce';
 import { createTestApp, type TestApp } from '../../../test/test-app';
-import { auditLog, ledgerAccounts, users } from '../../db/schema';
+import { auditLog, ledgerAccounts } from '../../db/schema';
 import { userAccountId } from './ledger';
 
 let t: TestApp;
@@ -12,16 +12,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function person() {
-  const { client, person } = await registerUser(t.app);
-  return { client, id: await userIdByEmail(t.app, person.email), email: person.email };
-}
+const person = () => registerPerson(t.app);
 
-async function staff() {
-  const p = await person();
-  await t.app.db.update(users).set({ role: 'admin' }).where(eq(users.id, p.id));
-  return p;
-}
+const staff = () => registerStaff(t.app);
 
 type Reco = {
   ok: boolean;

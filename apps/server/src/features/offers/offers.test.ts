@@ -2,10 +2,10 @@ import { createHmac } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lastMailTo, registerUser } from '../../../test/accounts';
+import { lastMailTo, registerStaff, registerUser } from '../../../test/accounts';
 import { userIdByEmail } from '../../../test/commerce';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
-import { categories, mailOutbox, offerEvents, offers, payouts, products, users } from '../../db/schema';
+import { categories, mailOutbox, offerEvents, offers, payouts, products } from '../../db/schema';
 import { checkLedger, clearingAccountCode, systemAccountId } from '../ledger';
 import { OFFER_ACQUISITIONS } from '../payouts';
 
@@ -70,11 +70,7 @@ async function creator() {
   return { client, person, id: await userIdByEmail(t.app, person.email) };
 }
 
-async function staff() {
-  const { client, person } = await registerUser(t.app);
-  await t.app.db.update(users).set({ role: 'admin' }).where(eq(users.email, person.email));
-  return client;
-}
+const staff = async () => (await registerStaff(t.app)).client;
 
 async function offerRow(id: number) {
   const [row] = await t.app.db.select().from(offers).where(eq(offers.id, id));

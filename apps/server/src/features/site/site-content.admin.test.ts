@@ -1,9 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { registerUser } from '../../../test/accounts';
-import { userIdByEmail } from '../../../test/commerce';
+import { registerStaff } from '../../../test/accounts';
 import { createTestApp, type TestApp } from '../../../test/test-app';
-import { auditLog, users } from '../../db/schema';
+import { auditLog } from '../../db/schema';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -11,12 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function staff() {
-  const { client, person } = await registerUser(t.app);
-  const id = await userIdByEmail(t.app, person.email);
-  await t.app.db.update(users).set({ role: 'admin' }).where(eq(users.id, id));
-  return { client, id };
-}
+const staff = () => registerStaff(t.app);
 
 const EVIL =
   '<h2>Terms</h2><p onclick="steal()">Fair <a href="javascript:alert(1)">use</a> <a href="https://example.com">here</a></p><script>alert(2)</script>';

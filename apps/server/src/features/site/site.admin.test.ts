@@ -1,9 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lastMailTo, registerUser } from '../../../test/accounts';
-import { userIdByEmail } from '../../../test/commerce';
+import { lastMailTo, registerStaff } from '../../../test/accounts';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
-import { auditLog, users } from '../../db/schema';
+import { auditLog } from '../../db/schema';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -11,12 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function staff() {
-  const { client, person } = await registerUser(t.app);
-  const id = await userIdByEmail(t.app, person.email);
-  await t.app.db.update(users).set({ role: 'admin' }).where(eq(users.id, id));
-  return { client, id };
-}
+const staff = () => registerStaff(t.app);
 
 type View = { id: number; email: string; message: string; handled_at: number | null };
 

@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerUser, signIn } from '../../../test/accounts';
-import { fund, userIdByEmail } from '../../../test/commerce';
+import { registerPerson, registerStaff, signIn } from '../../../test/accounts';
+import { fund } from '../../../test/commerce';
 import { createTestApp, type TestApp } from '../../../test/test-app';
-import { auditLog, sessions, users } from '../../db/schema';
+import { auditLog, sessions } from '../../db/schema';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -11,16 +11,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function person() {
-  const { client, person } = await registerUser(t.app);
-  return { client, id: await userIdByEmail(t.app, person.email), email: person.email, password: person.password };
-}
+const person = () => registerPerson(t.app);
 
-async function staff() {
-  const p = await person();
-  await t.app.db.update(users).set({ role: 'admin' }).where(eq(users.id, p.id));
-  return p;
-}
+const staff = () => registerStaff(t.app);
 
 describe('users in the back office', () => {
   it('finds users by e-mail, nickname or id, and shows one with balance, journal, orders and offers', async () => {
