@@ -1,7 +1,5 @@
 import { BASE_CURRENCY_DECIMALS, convertMinor, DEFAULT_CURRENCY, FALLBACK_CURRENCY_SYMBOL, minorToAmount } from '@atelier/shared';
-import { eq, or } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Db } from '../db/client';
 import { currencies } from '../db/schema';
 import { appCache } from './app-cache';
 import { validationError } from './app-error';
@@ -44,22 +42,14 @@ const currencyColumns = {
   isDefault: currencies.isDefault,
 };
 
-/**
- * Resolves the requested code against the currencies table; none asked gives the default currency.
- * An unknown code is the client's mistake: 422 naming the `currency` field.
- */
-export async function resolveDisplayCurrency(db: Db, code: string | undefined): Promise<DisplayCurrency> {
-  const rows = await db
-    .select(currencyColumns)
-    .from(currencies)
-    .where(code ? or(eq(currencies.code, code), eq(currencies.isDefault, true)) : eq(currencies.isDefault, true));
-  return pickCurrency(rows, code);
-}
-
-/** Every currency as this app server keeps it, read again when the table changes (the `catalog` topic). */
+/** Every currency as this app server keeps it, read again when the table changes (the `catalog` change notice). */
 const currencyTableOf = appCache('catalog', (app) => app.db.select(currencyColumns).from(currencies).execute());
 
-/** As resolveDisplayCurrency, from this app server's copy of the currencies: for hot paths (every purchase). */
-export async function displayCurrencyOf(app: FastifyInstance, code: string | undefined): Promise<DisplayCurrency> {
+/**
+ * Resolves the requested code against the currencies, as this app server keeps them (no query per
+ * request); none asked gives the default currency. An unknown code is the client's mistake: 422
+ * naming the `currency` field.
+ */
+export async function resolveDisplayCurrency(app: FastifyInstance, code: string | undefined): Promise<DisplayCurrency> {
   return pickCurrency(await currencyTableOf(app), code);
 }

@@ -13,7 +13,7 @@ const strip = <T extends { totalMinor: number; productIds: number[] }>({ totalMi
 
 export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['cart'];
-  const currencyOf = (request: Parameters<typeof requestedCurrency>[0]) => resolveDisplayCurrency(app.db, requestedCurrency(request));
+  const currencyOf = (request: Parameters<typeof requestedCurrency>[0]) => resolveDisplayCurrency(app, requestedCurrency(request));
 
   app.get('/cart', { config: guard('user'), schema: { tags, response: { 200: okEnvelope(cart) } } }, async (request) => {
     const userId = currentUser(request).id;

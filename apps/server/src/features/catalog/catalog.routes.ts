@@ -51,7 +51,7 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
     const code = opts.priced === false ? undefined : requestedCurrency(request);
     const key = `${request.routeOptions.url}|${JSON.stringify(request.params)}|${JSON.stringify(request.query)}|${code ?? ''}`;
     const json = (await answers.get(key, async () => {
-      const currency = opts.priced === false ? NO_CURRENCY : await resolveDisplayCurrency(app.db, code);
+      const currency = opts.priced === false ? NO_CURRENCY : await resolveDisplayCurrency(app, code);
       return JSON.stringify(schema.parse(await load(currency)));
     })) as string;
     return reply.type('application/json; charset=utf-8').send(json);
@@ -87,7 +87,7 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
     // Random by design: never shared; clients revalidate every time (and get a fresh draw).
     { config: publicCache(0), schema: { tags: ['catalog'], querystring: randomQuery, response: { 200: productsAnswer } } },
     async (request) => {
-      const currency = await resolveDisplayCurrency(app.db, requestedCurrency(request));
+      const currency = await resolveDisplayCurrency(app, requestedCurrency(request));
       return ok(await randomProducts(app.db, { limit: request.query.limit, productType: request.query.product_type }, currency));
     },
   );

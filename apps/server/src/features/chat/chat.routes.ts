@@ -195,7 +195,7 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('preHandler', async (request) => {
     if (request.user) await touchLastSeen(app.db, request.user.id);
   });
-  const currencyOf = (request: FastifyRequest) => resolveDisplayCurrency(app.db, requestedCurrency(request));
+  const currencyOf = (request: FastifyRequest) => resolveDisplayCurrency(app, requestedCurrency(request));
   async function participantChat(chatId: number, userId: number) {
     const chat = await findChatFor(app.db, chatId, userId);
     if (!chat) throw notFound(MESSAGES.notFound);

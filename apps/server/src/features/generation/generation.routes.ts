@@ -49,7 +49,7 @@ export const generationRoutes: FastifyPluginAsyncZod = async (app) => {
     if (Object.keys(fields).length) throw validationError(fields);
 
     const price = Math.round((await getCommerceSettings(app.db)).generation_price * 100);
-    const currency = await resolveDisplayCurrency(app.db, requestedCurrency(request));
+    const currency = await resolveDisplayCurrency(app, requestedCurrency(request));
     let chargeId: number | null = null;
     if (price > 0) {
       try {

@@ -8,7 +8,7 @@ import { balanceAnswer } from './balance';
 export const ledgerRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/balance', { config: guard('user'), schema: { tags: ['ledger'], response: { 200: okEnvelope(balance) } } }, async (request) => {
     const userId = currentUser(request).id;
-    const currency = await resolveDisplayCurrency(app.db, requestedCurrency(request));
+    const currency = await resolveDisplayCurrency(app, requestedCurrency(request));
     return ok(await balanceAnswer(app.db, userId, currency));
   });
 };

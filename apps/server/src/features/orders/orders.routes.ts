@@ -18,7 +18,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { currentUser, guard } from '../../lib/auth-guard';
-import { displayCurrencyOf, requestedCurrency, resolveDisplayCurrency } from '../../lib/display-currency';
+import { requestedCurrency, resolveDisplayCurrency } from '../../lib/display-currency';
 import { ok } from '../../lib/envelope';
 import { idempotencyKeyOf, runIdempotent } from '../../lib/idempotency';
 import { commerceSettingsOf } from '../ledger';
@@ -51,7 +51,7 @@ export async function buyFromBalance(
   const app = request.server;
   const buyer = currentUser(request);
   const key = idempotencyKeyOf(request);
-  const currency = await displayCurrencyOf(app, requestedCurrency(request));
+  const currency = await resolveDisplayCurrency(app, requestedCurrency(request));
   // Kept per app server and dropped when PostgreSQL says the settings changed (no query per purchase).
   const { commission_percent } = await commerceSettingsOf(app);
   let created: number | null = null;
@@ -105,7 +105,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/purchase/history', { config: guard('user'), schema: { tags, response: { 200: okEnvelope(z.array(orderSchema)) } } }, async (request) => {
     const userId = currentUser(request).id;
-    const currency = await resolveDisplayCurrency(app.db, requestedCurrency(request));
+    const currency = await resolveDisplayCurrency(app, requestedCurrency(request));
     return ok(await listOrders(app.db, userId, currency));
   });
 

@@ -47,7 +47,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/user/profile', { config: guard('user'), schema: { tags: ['profile'], response: { 200: okEnvelope(userProfileWithBalance) } } }, async (request) => {
     const user = currentUser(request);
     // A stale saved currency must not break the profile: the balance falls back to the default currency.
-    const currency = await resolveDisplayCurrency(app.db, requestedCurrency(request)).catch(() => resolveDisplayCurrency(app.db, undefined));
+    const currency = await resolveDisplayCurrency(app, requestedCurrency(request)).catch(() => resolveDisplayCurrency(app, undefined));
     return ok({ ...toProfile(user), balance: await balanceAnswer(app.db, user.id, currency) });
   });
 
