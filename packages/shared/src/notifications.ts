@@ -1,18 +1,8 @@
 import { z } from 'zod';
+import { NOTIFICATION_KINDS } from './live-event-kinds';
 
-/** Every kind of notification; chat kinds are written by the chat, the others by their features. */
-export const NOTIFICATION_KINDS = [
-  'new_message',
-  'price_proposed',
-  'price_accepted',
-  'price_negotiated',
-  'image_ready',
-  'image_unlocked',
-  'offer_status',
-  'payout_paid',
-  'deposit_succeeded',
-  'sale_made',
-] as const;
+export { LIVE_EVENT_KINDS, NOTIFICATION_KINDS } from './live-event-kinds';
+
 export const notificationKind = z.enum(NOTIFICATION_KINDS);
 export type NotificationKind = z.infer<typeof notificationKind>;
 

@@ -1,4 +1,5 @@
 import type { LiveEvent } from '@atelier/shared';
+import { LIVE_EVENT_KINDS } from '@atelier/shared/live-event-kinds';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useSyncExternalStore } from 'react';
 
@@ -51,22 +52,6 @@ export function applyLiveEvent(queryClient: QueryClient, event: LiveEvent) {
     void queryClient.invalidateQueries({ queryKey: ['balance'] });
 }
 
-const KINDS = [
-  'ready',
-  'chat_updated',
-  'chat_read',
-  'new_message',
-  'price_proposed',
-  'price_accepted',
-  'price_negotiated',
-  'image_ready',
-  'image_unlocked',
-  'offer_status',
-  'payout_paid',
-  'deposit_succeeded',
-  'sale_made',
-];
-
 /** Opens the stream for a signed-in user and closes it when they sign out (userId becomes null). */
 export function useLiveEvents(userId: number | null) {
   const queryClient = useQueryClient();
@@ -90,7 +75,7 @@ export function useLiveEvents(userId: number | null) {
       }
       applyLiveEvent(queryClient, parsed);
     };
-    for (const kind of KINDS) source.addEventListener(kind, onEvent as EventListener);
+    for (const kind of LIVE_EVENT_KINDS) source.addEventListener(kind, onEvent as EventListener);
     source.onerror = () => {
       setConnected(false);
       // A closed stream (signed out, 401) is not retried by the browser; polling takes over.

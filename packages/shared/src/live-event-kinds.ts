@@ -1,0 +1,21 @@
+/*
+ * The kinds of notification and of live event, without the schema library: the web app's live stream
+ * runs in every signed-in tab's layout and imports this file alone (issue 12: first-load size).
+ */
+
+/** Every kind of notification; chat kinds are written by the chat, the others by their features. */
+export const NOTIFICATION_KINDS = [
+  'new_message',
+  'price_proposed',
+  'price_accepted',
+  'price_negotiated',
+  'image_ready',
+  'image_unlocked',
+  'offer_status',
+  'payout_paid',
+  'deposit_succeeded',
+  'sale_made',
+] as const;
+
+/** Every event the stream (GET /api/events) sends: the notification kinds, plus changes that ring no bell. */
+export const LIVE_EVENT_KINDS = ['ready', 'chat_updated', 'chat_read', ...NOTIFICATION_KINDS] as const;
