@@ -29,11 +29,7 @@ export function FieldFrame({
           {hint}
         </p>
       )}
-      {error && (
-        <p className="field-error" id={errorId} role="alert">
-          {error}
-        </p>
-      )}
+      <InlineError id={errorId} message={error} />
     </div>
   );
 }
@@ -51,6 +47,16 @@ type TextAreaFieldProps = TextareaHTMLAttributes<HTMLTextAreaElement> & { label:
 export const TextAreaField = forwardRef<HTMLTextAreaElement, TextAreaFieldProps>(function TextAreaField({ label, error, hint, id, ...textarea }, ref) {
   return <FieldFrame id={id} label={label} error={error} hint={hint} control={(a11y) => <textarea ref={ref} {...a11y} {...textarea} />} />;
 });
+
+/** An error said right where it happened (under a field or a control), read out by screen readers; nothing when there is none. */
+export function InlineError({ message, id }: { message?: ReactNode; id?: string }) {
+  if (!message) return null;
+  return (
+    <p className="field-error" id={id} role="alert">
+      {message}
+    </p>
+  );
+}
 
 export function FormError({ message }: { message?: string | null }) {
   if (!message) return null;

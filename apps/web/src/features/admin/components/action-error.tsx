@@ -1,3 +1,4 @@
+import { InlineError } from '../../../components/ui/field';
 import { ApiError } from '../../../lib/api-client';
 
 /** The server's words for a refused staff action: the first field message, else its message. */
@@ -9,9 +10,5 @@ export function actionErrorText(err: unknown): string | null {
 
 export function ActionError({ error }: { error: unknown }) {
   const text = actionErrorText(error);
-  return text ? (
-    <p className="field-error" role="alert">
-      {text}
-    </p>
-  ) : null;
+  return <InlineError message={text} />;
 }

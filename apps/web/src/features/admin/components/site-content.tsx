@@ -1,5 +1,6 @@
 import type { AdminCurrency, AdminStaticPage, SocialLink } from '@atelier/shared';
 import { type FormEvent, useState } from 'react';
+import { InlineError } from '../../../components/ui/field';
 import { Spinner } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toast';
 import { useTranslation } from '../../../lib/i18n-runtime';
@@ -78,11 +79,7 @@ function PageForm({ page }: { page: AdminStaticPage }) {
           {t('admin.save')}
         </button>
       </div>
-      {previewError && (
-        <p className="field-error" role="alert">
-          {previewError}
-        </p>
-      )}
+      <InlineError message={previewError} />
       {preview !== null && (
         // The server's sanitised HTML (no script, handlers or foreign schemes), the same the public page shows.
         // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised on the server by sanitizePageHtml.

@@ -2,7 +2,7 @@ import { type RegisterInput, registerInput } from '@atelier/shared/auth';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router';
-import { Field, FormError } from '../../../components/ui/field';
+import { Field, FormError, InlineError } from '../../../components/ui/field';
 import { PhoneField } from '../../../components/ui/phone-field';
 import { SubmitButton } from '../../../components/ui/submit-button';
 import { useToast } from '../../../components/ui/toast';
@@ -96,11 +96,7 @@ export function RegisterForm() {
             />
           </span>
         </label>
-        {errors.terms_agreed && (
-          <p className="field-error" role="alert">
-            {errors.terms_agreed.message}
-          </p>
-        )}
+        <InlineError message={errors.terms_agreed?.message} />
       </div>
       <FormError message={errors.root?.message} />
       <SubmitButton pending={register.isPending} disabled={signedIn} label={t('auth.register')} block />

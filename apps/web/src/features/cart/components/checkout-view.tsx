@@ -11,6 +11,7 @@ import { addFundsUrl, useInternalCurrencyName } from '../../deposits';
 import { useCheckoutSummary, usePurchaseCart } from '../api/cart';
 import { CartLine, CartSkeleton, EmptyCart } from './cart-view';
 import './cart.css';
+import { InlineError } from '../../../components/ui/field';
 
 /**
  * SPEC §2 checkout: what paying from the balance does (total, balance, balance after), then pay; or,
@@ -101,11 +102,7 @@ export function CheckoutView() {
               </Link>
             </>
           )}
-          {error && (
-            <p className="field-error" role="alert">
-              {error}
-            </p>
-          )}
+          <InlineError message={error} />
           <Link className="link-button" to="/cart">
             {t('cart.back_to_cart')}
           </Link>

@@ -1,6 +1,7 @@
 import { CHAT_MESSAGE_MAX_CHARS, CHAT_NEAR_BOTTOM_PX, CHAT_SCROLL_FLAG_MS, CHAT_STATUS_LABELS, type Chat, type ChatMessage } from '@atelier/shared';
 import { Fragment, useCallback, useLayoutEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
+import { InlineError } from '../../../components/ui/field';
 import { Spinner } from '../../../components/ui/spinner';
 import { serverMessageOr } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n-runtime';
@@ -213,11 +214,7 @@ export function Conversation({ chat, meId }: Props) {
         </button>
       </form>
       {progress !== null && <progress className="upload-progress" max={1} value={progress} aria-label={t('chat.uploading')} />}
-      {error && (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      )}
+      <InlineError message={error} />
       {unlocking && <UnlockModal chatId={chat.id} message={unlocking} onClose={() => setUnlocking(null)} />}
     </section>
   );

@@ -1,5 +1,6 @@
 import type { Chat, ChatMessage } from '@atelier/shared';
 import { useState } from 'react';
+import { InlineError } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toast';
 import { serverMessageOr } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n-runtime';
@@ -59,11 +60,7 @@ export function DealControls({ chat, meId, messages }: Props) {
         <button type="submit" className="button primary" disabled={send.isPending}>
           {t('chat.propose_price')}
         </button>
-        {error && (
-          <p className="field-error" role="alert">
-            {error}
-          </p>
-        )}
+        <InlineError message={error} />
       </form>
     );
   }
@@ -106,11 +103,7 @@ export function DealControls({ chat, meId, messages }: Props) {
           {t('chat.send_locked')}
         </button>
         {progress !== null && <progress className="upload-progress" max={1} value={progress} aria-label={t('chat.uploading')} />}
-        {error && (
-          <p className="field-error" role="alert">
-            {error}
-          </p>
-        )}
+        <InlineError message={error} />
       </form>
     );
   }

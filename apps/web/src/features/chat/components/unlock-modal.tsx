@@ -1,6 +1,7 @@
 import type { ChatMessage, WidgetData } from '@atelier/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { InlineError } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toast';
 import { serverMessageOr } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n-runtime';
@@ -79,16 +80,8 @@ export function UnlockModal({ chatId, message, onClose }: Props) {
         <p className="unlock-amount" data-testid="unlock-amount">
           {message.price?.formatted}
         </p>
-        {error && (
-          <p className="field-error" role="alert">
-            {error}
-          </p>
-        )}
-        {card && outcome?.kind === 'error' && (
-          <p className="field-error" role="alert">
-            {t(outcome.key)}
-          </p>
-        )}
+        <InlineError message={error} />
+        <InlineError message={card && outcome?.kind === 'error' && t(outcome.key)} />
         {card && !outcome && <PaymentWidget data={card.data} />}
         <div className="buy-dialog-actions">
           <button type="button" className="button ghost" onClick={cancel}>

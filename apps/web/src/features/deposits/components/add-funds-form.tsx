@@ -16,6 +16,7 @@ import { fetchPaymentMethods, useDepositCheckout, validateDepositAmount } from '
 import { leaveApp, rememberReturn, safeReturnPath } from '../return-to';
 import { PaymentWidget } from './payment-widget';
 import './deposits.css';
+import { InlineError } from '../../../components/ui/field';
 
 /** Where a failed check belongs: under the amount, or as the form's general message (SPEC §8). */
 class DepositCheckError extends Error {
@@ -137,11 +138,7 @@ export function AddFundsForm() {
                 aria-invalid={amountError ? true : undefined}
                 aria-describedby={amountError ? `${ids.amount}-error` : undefined}
               />
-              {amountError && (
-                <p className="field-error" id={`${ids.amount}-error`} role="alert">
-                  {amountError}
-                </p>
-              )}
+              <InlineError id={`${ids.amount}-error`} message={amountError} />
             </div>
             <div className="field">
               <label htmlFor={ids.currency}>{t('deposit.currency')}</label>
@@ -167,16 +164,8 @@ export function AddFundsForm() {
               ))}
             </fieldset>
           )}
-          {checkError?.where === 'general' && (
-            <p className="field-error" role="alert">
-              {checkError.message}
-            </p>
-          )}
-          {checkoutError && (
-            <p className="field-error" role="alert">
-              {checkoutError}
-            </p>
-          )}
+          <InlineError message={checkError?.where === 'general' && checkError.message} />
+          <InlineError message={checkoutError} />
           <button className="button primary" type="submit" disabled={!method || Boolean(checkError) || methods.isFetching || checkout.isPending}>
             {checkout.isPending ? t('auth.processing') : t('deposit.pay')}
           </button>

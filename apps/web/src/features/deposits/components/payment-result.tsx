@@ -3,6 +3,7 @@ import { useTranslation } from '../../../lib/i18n-runtime';
 import { depositStatusKey, useDepositHistory } from '../api/deposits';
 import { forgetReturn, readReturn } from '../return-to';
 import './deposits.css';
+import { InlineError } from '../../../components/ui/field';
 
 /** SPEC §2 success page: the thanks, the deposit history loaded, View Deposits and Go to Dashboard. */
 export function PaymentSuccess() {
@@ -24,11 +25,7 @@ export function PaymentSuccess() {
             {t('payment.latest_deposit', { amount: `${latest.amount.toFixed(2)} ${latest.currencySymbol}`, status: t(depositStatusKey[latest.status]) })}
           </p>
         )}
-        {history.isError && (
-          <p className="field-error" role="alert">
-            {t('deposit.history_failed')}
-          </p>
-        )}
+        <InlineError message={history.isError && t('deposit.history_failed')} />
         <div className="payment-actions">
           {returnTo && (
             <button

@@ -1,6 +1,7 @@
 import type { WidgetData } from '@atelier/shared';
 import { PAYMENT_WIDGET_TIMEOUT_MS } from '@atelier/shared/constants';
 import { useEffect, useRef, useState } from 'react';
+import { InlineError } from '../../../components/ui/field';
 import { Spinner } from '../../../components/ui/spinner';
 import { useTranslation } from '../../../lib/i18n-runtime';
 
@@ -82,11 +83,7 @@ export function PaymentWidget({ data }: { data: WidgetData }) {
   return (
     <div className="payment-widget" data-testid="payment-widget">
       {state === 'loading' && <Spinner label={t('payment.widget_loading')} />}
-      {state === 'error' && (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      )}
+      <InlineError message={state === 'error' && error} />
       <div ref={container} className="payment-widget-frame" hidden={state === 'error'} />
     </div>
   );

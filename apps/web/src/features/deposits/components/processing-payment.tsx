@@ -7,6 +7,7 @@ import { useTranslation } from '../../../lib/i18n-runtime';
 import { depositStatusKey, useDepositStatus } from '../api/deposits';
 import { leaveApp } from '../return-to';
 import './deposits.css';
+import { InlineError } from '../../../components/ui/field';
 
 /**
  * SPEC §2 processing-payment and §4 deposit status polling: asks every 5 s; success goes to the
@@ -55,11 +56,7 @@ export function ProcessingPayment() {
         <p className="muted" role="status" data-testid="deposit-status">
           {answer ? t('payment.status', { status: t(depositStatusKey[answer.status]) }) : null}
         </p>
-        {status.isError && (
-          <p className="field-error" role="alert">
-            {t('deposit.status_failed')}
-          </p>
-        )}
+        <InlineError message={status.isError && t('deposit.status_failed')} />
       </div>
     </section>
   );

@@ -3,7 +3,7 @@ import { OFFER_FILE_EXTENSIONS } from '@atelier/shared';
 import { OFFER_FILE_MAX_BYTES } from '@atelier/shared/constants';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Field, FormError, TextAreaField } from '../../../components/ui/field';
+import { Field, FormError, InlineError, TextAreaField } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toast';
 import { ApiError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n-runtime';
@@ -164,11 +164,7 @@ export function CreateOfferDialog({ onClose }: { onClose: () => void }) {
                 ),
               )}
             </select>
-            {errors.category_id && (
-              <p className="field-error" id={`${ids.category}-error`} role="alert">
-                {errors.category_id.message}
-              </p>
-            )}
+            <InlineError id={`${ids.category}-error`} message={errors.category_id?.message} />
             {categories.isError && !errors.category_id && (
               <p className="field-error" role="alert">
                 {t('categories.load_error')}{' '}
@@ -203,11 +199,7 @@ export function CreateOfferDialog({ onClose }: { onClose: () => void }) {
               </label>
             ))}
           </div>
-          {errors.styles && (
-            <p className="field-error" id={`${ids.styles}-error`} role="alert">
-              {errors.styles.message}
-            </p>
-          )}
+          <InlineError id={`${ids.styles}-error`} message={errors.styles?.message} />
         </fieldset>
         <FileUpload
           label={t('offers.field_file')}
@@ -229,11 +221,7 @@ export function CreateOfferDialog({ onClose }: { onClose: () => void }) {
           <input type="checkbox" disabled={busy} {...register('confirm')} />
           <span>{t('offers.confirm_ai')}</span>
         </label>
-        {errors.confirm && (
-          <p className="field-error" role="alert">
-            {errors.confirm.message}
-          </p>
-        )}
+        <InlineError message={errors.confirm?.message} />
         {busy && (
           <div className="upload-progress">
             <div

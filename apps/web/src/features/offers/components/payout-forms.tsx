@@ -1,6 +1,6 @@
 import { formatPrice, isIbanValid, isLuhnValid, type Offer } from '@atelier/shared';
 import { type FormEvent, useEffect, useId, useState } from 'react';
-import { Field, FormError } from '../../../components/ui/field';
+import { Field, FormError, InlineError } from '../../../components/ui/field';
 import { Spinner } from '../../../components/ui/spinner';
 import { ApiError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n-runtime';
@@ -307,11 +307,7 @@ export function CardPayoutForm({ offer, contact, onDone, onBack }: { offer: Offe
           />
           <span>{t('payout.terms')}</span>
         </label>
-        {fe.terms && (
-          <p className="field-error" role="alert">
-            {fe.terms}
-          </p>
-        )}
+        <InlineError message={fe.terms} />
       </div>
       <FormError message={errors.formError} />
       <PayoutActions busy={busy} onBack={onBack} />

@@ -1,6 +1,7 @@
 import { formatPrice, type Product } from '@atelier/shared';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
+import { InlineError } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toast';
 import { serverMessageOr } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n-runtime';
@@ -82,16 +83,8 @@ export function BuyDialog({ product, onClose }: Props) {
             {t('buy.short', { amount: formatPrice(shortfall, symbol) })}
           </p>
         )}
-        {balance.isError && (
-          <p className="field-error" role="alert">
-            {balance.error.message}
-          </p>
-        )}
-        {error && (
-          <p className="field-error" role="alert">
-            {error}
-          </p>
-        )}
+        <InlineError message={balance.error?.message} />
+        <InlineError message={error} />
         <div className="buy-dialog-actions">
           <button type="button" className="button" onClick={onClose} ref={cancelRef}>
             {t('buy.cancel')}

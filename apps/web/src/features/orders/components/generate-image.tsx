@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { InlineError } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toast';
 import { serverMessageOr } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n-runtime';
@@ -57,11 +58,7 @@ export function GenerateImage({ promptId, title }: { promptId: number; title: st
           {generate.isPending ? t('orders.generating') : t('orders.generate_button')}
         </button>
         <p className="muted small">{t('orders.generate_charged')}</p>
-        {error && (
-          <p className="field-error" role="alert">
-            {error}
-          </p>
-        )}
+        <InlineError message={error} />
       </div>
     </details>
   );

@@ -1,5 +1,6 @@
 import { AVATAR_MAX_BYTES } from '@atelier/shared/constants';
 import { type ChangeEvent, useEffect, useState } from 'react';
+import { InlineError } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toast';
 import { messageOf } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n-runtime';
@@ -76,11 +77,7 @@ export function AvatarUploader() {
               <span style={{ width: `${progress}%` }} />
             </div>
           )}
-          {error && (
-            <p className="field-error" role="alert">
-              {error}
-            </p>
-          )}
+          <InlineError message={error} />
         </div>
       </div>
     </section>
