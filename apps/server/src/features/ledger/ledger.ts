@@ -155,11 +155,8 @@ export async function openTransfer(tx: Db, opts: { reason: string; idempotency?:
 export function chargeStatement(lines: TransferLine[], opts: { after?: SQL } = {}) {
   const normalized = normalizeLines(lines);
   const merged = [...normalized].sort((a, b) => a.accountId - b.accountId);
-  const bigints = (values: number[]) =>
-    sql`array[${sql.join(
-      values.map((v) => sql`${v}`),
-      sql`, `,
-    )}]::bigint[]`;
+  // Each list is one array parameter, so the statement's text does not depend on how many lines it has.
+  const bigints = (values: number[]) => sql`${sql.param(values)}::bigint[]`;
   const ctes = chargeCtes(bigints(merged.map((l) => l.accountId)), bigints(merged.map((l) => l.amountMinor)), opts);
   const allowed = sql`((select count(*) from locked) = ${merged.length} and not exists (select 1 from checked where short or not known))`;
   const entries = (transactionId: SQL) => sql`insert into ledger_entries (transaction_id, account_id, amount_minor)
