@@ -18,19 +18,16 @@ const sharedSource = {
   },
 };
 
+/** Every bundle here: one ESM file for Node 20, packages left to node_modules, shared sources compiled in. */
+const nodeBundle = { bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', plugins: [sharedSource], logLevel: 'warning' };
+
 // The database templates (src/db/template.ts) are keyed by everything that shapes a new database:
 // the code that migrates and seeds it (bundled, so every file it imports counts), the migrations and
 // the versions of PGlite and Drizzle. The server is built with that key and uses only a template with it.
 await build({
   entryPoints: ['src/db/template-cli.ts'],
   outfile: 'dist/db-template-cli.js',
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  packages: 'external',
-  plugins: [sharedSource],
-  logLevel: 'warning',
+  ...nodeBundle,
 });
 const templateHash = createHash('sha256').update(fs.readFileSync('dist/db-template-cli.js'));
 for (const file of filesUnder('drizzle')) templateHash.update(file).update(fs.readFileSync(file));
@@ -42,15 +39,9 @@ const templateVersion = templateHash.digest('hex').slice(0, 16);
 await build({
   entryPoints: ['src/server.ts'],
   outfile: 'dist/server.js',
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  packages: 'external',
-  plugins: [sharedSource],
+  ...nodeBundle,
   sourcemap: true,
   define: { __ATELIER_DB_TEMPLATE_VERSION__: JSON.stringify(templateVersion) },
-  logLevel: 'warning',
 });
 console.log('server built: apps/server/dist/server.js');
 
@@ -85,13 +76,7 @@ for (const file of artInputs.flatMap(filesUnder)) hash.update(file).update(fs.re
 await build({
   entryPoints: ['src/features/catalog/art/build-cli.ts'],
   outfile: 'dist/demo-art-cli.js',
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  packages: 'external',
-  plugins: [sharedSource],
-  logLevel: 'warning',
+  ...nodeBundle,
 });
 execFileSync(process.execPath, ['dist/demo-art-cli.js', 'dist/demo-art', hash.digest('hex').slice(0, 16)], { stdio: 'inherit' });
 execFileSync(process.execPath, ['dist/db-template-cli.js', 'dist/db-template', templateVersion], { stdio: 'inherit' });
