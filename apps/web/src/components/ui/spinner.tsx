@@ -14,3 +14,12 @@ export function FullScreenSpinner() {
     </div>
   );
 }
+
+/** How far an upload has gone, 0 to 100, as a bar screen readers announce. */
+export function ProgressBar({ percent, label }: { percent: number; label: string }) {
+  return (
+    <div className="progress" role="progressbar" aria-valuenow={percent} aria-valuemin={0} aria-valuemax={100} aria-label={label}>
+      <span style={{ width: `${percent}%` }} />
+    </div>
+  );
+}

@@ -4,6 +4,7 @@ import { OFFER_FILE_MAX_BYTES } from '@atelier/shared/constants';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Field, FormError, InlineError, TextAreaField } from '../../../components/ui/field';
+import { ProgressBar } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toast';
 import { ApiError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n-runtime';
@@ -224,16 +225,7 @@ export function CreateOfferDialog({ onClose }: { onClose: () => void }) {
         <InlineError message={errors.confirm?.message} />
         {busy && (
           <div className="upload-progress">
-            <div
-              className="progress"
-              role="progressbar"
-              aria-valuenow={progress}
-              aria-valuemin={0}
-              aria-valuemax={100}
-              aria-label={t('offers.upload_progress')}
-            >
-              <span style={{ width: `${progress}%` }} />
-            </div>
+            <ProgressBar percent={progress} label={t('offers.upload_progress')} />
             <span className="small muted">{t('offers.uploading', { percent: progress })}</span>
           </div>
         )}

@@ -1,6 +1,7 @@
 import { AVATAR_MAX_BYTES } from '@atelier/shared/constants';
 import { type ChangeEvent, useEffect, useState } from 'react';
 import { InlineError } from '../../../components/ui/field';
+import { ProgressBar } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toast';
 import { messageOf } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n-runtime';
@@ -65,18 +66,7 @@ export function AvatarUploader() {
           </label>
           <input id="avatar-input" className="visually-hidden" type="file" accept="image/*" onChange={onPick} disabled={upload.isPending} />
           <p className="field-hint">{t('profile.avatar_hint')}</p>
-          {upload.isPending && (
-            <div
-              className="progress"
-              role="progressbar"
-              aria-valuenow={progress}
-              aria-valuemin={0}
-              aria-valuemax={100}
-              aria-label={t('profile.avatar_uploading')}
-            >
-              <span style={{ width: `${progress}%` }} />
-            </div>
-          )}
+          {upload.isPending && <ProgressBar percent={progress} label={t('profile.avatar_uploading')} />}
           <InlineError message={error} />
         </div>
       </div>
