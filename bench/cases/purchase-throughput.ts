@@ -27,7 +27,7 @@ import { bulkInsertProducts } from '../seed-products';
 
 const BUYERS = 16;
 /** Products each buyer may buy over all rounds; a third of the bulk products are prompts, which /purchase/buy refuses. */
-const PER_BUYER = Number(process.env.BENCH_PURCHASES_PER_BUYER ?? 400);
+const PER_BUYER = Number(process.env.BENCH_PURCHASES_PER_BUYER ?? 600);
 const PRODUCTS = Math.ceil((BUYERS * PER_BUYER * 3) / 2) + 30;
 const WARMUP = { maxRequests: 400, maxMs: 1_500 };
 const ROUND = { maxRequests: 2_000, maxMs: 4_000 };
