@@ -4,11 +4,9 @@ export { type CommerceSettings, commerceSettingsOf, commissionOf, getCommerceSet
 export {
   accountIds,
   balanceOf,
-  type ChargeRow,
   chargeCtes,
   chargeEntriesOrRefuse,
   chargeLines,
-  chargeStatement,
   checkLedger,
   clearingAccountCode,
   InsufficientFunds,

@@ -145,19 +145,18 @@ export async function openTransfer(tx: Db, opts: { reason: string; idempotency?:
 }
 
 /**
- * The SQL of a transfer's second half, for a caller that writes its own records in the same
- * statement (a purchase: its order rows are written only when the money may move). `ctes` lock the
- * accounts in id order (`locked`) and check each line (`checked`); `allowed` is true when every
- * account exists and none would go below zero; `entries(transactionId)` writes the journal entries
- * (their trigger then moves the cached balances of the locked rows); `result` reports per line, and
- * `verify` turns that report into InsufficientFunds or an error, as postTransfer does.
+ * The SQL of a transfer's second half (postTransfer): `ctes` lock the accounts in id order (`locked`)
+ * and check each line (`checked`); `allowed` is true when every account exists and none would go
+ * below zero; `entries(transactionId)` writes the journal entries (their trigger then moves the cached
+ * balances of the locked rows); `result` reports per line, and `verify` turns that report into
+ * InsufficientFunds or an error. A purchase builds its own statement from `chargeCtes` instead.
  */
-export function chargeStatement(lines: TransferLine[], opts: { after?: SQL } = {}) {
+function chargeStatement(lines: TransferLine[]) {
   const normalized = normalizeLines(lines);
   const merged = [...normalized].sort((a, b) => a.accountId - b.accountId);
   // Each list is one array parameter, so the statement's text does not depend on how many lines it has.
   const bigints = (values: number[]) => sql`${sql.param(values)}::bigint[]`;
-  const ctes = chargeCtes(bigints(merged.map((l) => l.accountId)), bigints(merged.map((l) => l.amountMinor)), opts);
+  const ctes = chargeCtes(bigints(merged.map((l) => l.accountId)), bigints(merged.map((l) => l.amountMinor)));
   const allowed = sql`((select count(*) from locked) = ${merged.length} and not exists (select 1 from checked where short or not known))`;
   const entries = (transactionId: SQL) => sql`insert into ledger_entries (transaction_id, account_id, amount_minor)
       select ${transactionId}, account_id, amount_minor from checked
@@ -233,7 +232,7 @@ export function refusalOf(err: unknown): Error | null {
   return null;
 }
 
-export type ChargeRow = Parameters<ReturnType<typeof chargeStatement>['verify']>[0][number];
+type ChargeRow = Parameters<ReturnType<typeof chargeStatement>['verify']>[0][number];
 
 /**
  * The second half: locks the accounts (in id order), checks no non-negative account goes below zero
