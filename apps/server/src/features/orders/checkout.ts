@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { convertMinor, formatPrice, minorToAmount, type Order, type ProductType } from '@atelier/shared';
 import { asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
@@ -86,21 +85,26 @@ function buildSellablesQuery(db: Db, forBuyer: boolean) {
   );
 }
 
-/** The sellables query built once per database handle (the app's pool, or a transaction) and shape. */
-const sellablesQueries = new WeakMap<Db, Map<boolean, ReturnType<typeof buildSellablesQuery>>>();
-function sellablesQuery(db: Db, forBuyer: boolean) {
-  let byShape = sellablesQueries.get(db);
-  if (!byShape) {
-    byShape = new Map();
-    sellablesQueries.set(db, byShape);
-  }
-  let query = byShape.get(forBuyer);
-  if (!query) {
-    query = buildSellablesQuery(db, forBuyer);
-    byShape.set(forBuyer, query);
-  }
-  return query;
+/** `build(db, key)` once per database handle (the app's pool, or one transaction) and key. */
+function memoPerHandle<K, V>(build: (db: Db, key: K) => V): (db: Db, key: K) => V {
+  const cache = new WeakMap<Db, Map<K, V>>();
+  return (db, key) => {
+    let byKey = cache.get(db);
+    if (!byKey) {
+      byKey = new Map();
+      cache.set(db, byKey);
+    }
+    let value = byKey.get(key);
+    if (value === undefined) {
+      value = build(db, key);
+      byKey.set(key, value);
+    }
+    return value;
+  };
 }
+
+/** The sellables query, built and prepared once per database handle and shape. */
+const sellablesQuery = memoPerHandle(buildSellablesQuery);
 
 /**
  * Products by id with their sale-relevant fields; hidden ones and those of deleted authors flagged.
@@ -218,39 +222,20 @@ function purchaseStatement(charge: boolean): SQL {
 }
 
 type Prepared = { execute(values: Record<string, unknown>): Promise<unknown> };
-/** The purchase statement turned into text once per process, and prepared once per database handle. */
-const purchaseQueries = new Map<boolean, { sql: string; params: unknown[] }>();
-const preparedPurchases = new WeakMap<Db, Map<boolean, Prepared>>();
 
 /**
- * Runs the purchase statement. Its text is the same for every purchase, so on PostgreSQL it is a
- * named prepared statement, parsed once per connection (and planned for the tables as they are, see
- * db/client.ts); PGlite runs it as usual. Drizzle has no public call for a named raw statement: this
- * is what `db.execute` does, plus the name and the placeholders.
+ * The purchase statement prepared once per database handle and shape. Its text is the same for every
+ * purchase, so on PostgreSQL it is a named prepared statement, parsed once per connection (and planned
+ * for the tables as they are, see db/client.ts); PGlite runs it as usual. Drizzle has no public call
+ * for a named raw statement: this is what `db.execute` does, plus the name and the placeholders.
  */
-function runPurchaseStatement(db: Db, charge: boolean, values: Record<PurchaseValue, unknown>): Promise<unknown> {
+const preparedPurchase = memoPerHandle((db: Db, charge: boolean): Prepared => {
   const internal = db as unknown as {
     dialect: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } };
     session: { prepareQuery(query: { sql: string; params: unknown[] }, fields: undefined, name: string, arrayMode: boolean): Prepared };
   };
-  let byShape = preparedPurchases.get(db);
-  if (!byShape) {
-    byShape = new Map();
-    preparedPurchases.set(db, byShape);
-  }
-  let prepared = byShape.get(charge);
-  if (!prepared) {
-    let query = purchaseQueries.get(charge);
-    if (!query) {
-      query = internal.dialect.sqlToQuery(purchaseStatement(charge));
-      purchaseQueries.set(charge, query);
-    }
-    const name = `purchase_${createHash('sha1').update(query.sql).digest('hex').slice(0, 20)}`;
-    prepared = internal.session.prepareQuery(query, undefined, name, false);
-    byShape.set(charge, prepared);
-  }
-  return prepared.execute(values);
-}
+  return internal.session.prepareQuery(internal.dialect.sqlToQuery(purchaseStatement(charge)), undefined, `purchase_${charge ? 'paid' : 'free'}`, false);
+});
 
 function isUniqueViolation(err: unknown, constraint: string): boolean {
   for (let e = err as { code?: string; constraint?: string; cause?: unknown } | undefined, depth = 0; e && depth < 4; depth++) {
@@ -412,7 +397,7 @@ export async function purchaseProducts(
   };
   let result: { order_id: string | number | null; created_s: string | number | null; written: string | number }[];
   try {
-    result = ((await runPurchaseStatement(tx, charged.length > 0, values)) as { rows: typeof result }).rows;
+    result = ((await preparedPurchase(tx, charged.length > 0).execute(values)) as { rows: typeof result }).rows;
   } catch (err) {
     if (isUniqueViolation(err, 'user_products_pk')) throw validationError({ [field]: MESSAGES.owned });
     const refused = refusalOf(err);
