@@ -22,7 +22,7 @@ import { notificationsRoutes } from './features/notifications';
 import { offersAdminRoutes, offersRoutes } from './features/offers';
 import { ordersRoutes } from './features/orders';
 import { paymentsRoutes } from './features/payments';
-import { payoutsAdminRoutes, payoutsRoutes } from './features/payouts';
+import { type PayoutProvider, payoutsAdminRoutes, payoutsRoutes } from './features/payouts';
 import { registerWebApp } from './features/seo/web-app';
 import { siteAdminRoutes } from './features/site/site.admin-routes';
 import { siteRoutes } from './features/site/site.routes';
@@ -63,6 +63,8 @@ export type BuildOptions = {
   logger?: FastifyServerOptions['logger'];
   /** The production logger writing every level to this stream (tests read what would be logged). */
   logStream?: { write(line: string): void };
+  /** Replaces the payout provider PAYOUT_PROVIDER names (tests: a slow stub, Stripe with a fake HTTP client). */
+  payoutProvider?: PayoutProvider;
 };
 
 /** Paths and body fields whose values must never reach a log line. */
@@ -204,7 +206,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(paymentsRoutes);
       await api.register(generationRoutes);
       await api.register(offersRoutes);
-      await api.register(payoutsRoutes);
+      await api.register(payoutsRoutes, { provider: opts.payoutProvider });
       await api.register(chatRoutes);
       await api.register(notificationsRoutes);
       // Staff calls: every route in this scope declares guard('admin').

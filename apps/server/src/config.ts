@@ -6,7 +6,8 @@ import { parseStorageUrl, type StorageConfig } from './lib/storage/storage-url';
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  /** Unset: 127.0.0.1 for a local start, 0.0.0.0 in production (see loadConfig). */
+  HOST: z.string().min(1).optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL such as http://localhost:3000' }).optional(),
   DATA_DIR: z.string().min(1).default('./data'),
@@ -35,7 +36,16 @@ const envSchema = z.object({
       if ('problem' in parsed) ctx.addIssue({ code: 'custom', message: parsed.problem });
       return 'problem' in parsed ? { kind: 'local' } : parsed;
     }),
-  PAYMENT_PROVIDER: z.enum(['sandbox', 'stripe']).default('sandbox'),
+  /** Unset: the sandbox for a local start only; a production start must name it (see loadConfig). */
+  PAYMENT_PROVIDER: z.enum(['sandbox', 'stripe'], { error: 'must be sandbox or stripe' }).optional(),
+  /** Unset: the sandbox for a local start, manual (the back office's queue) otherwise. */
+  PAYOUT_PROVIDER: z.enum(['sandbox', 'manual', 'stripe'], { error: 'must be sandbox, manual or stripe' }).optional(),
+  /** Stripe Connect (PAYOUT_PROVIDER=stripe): the country of the connected accounts made for creators paid by card. */
+  STRIPE_CONNECT_COUNTRY: z
+    .string()
+    .regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code such as DE')
+    .transform((v) => v.toUpperCase())
+    .optional(),
   STRIPE_SECRET_KEY: z.string().startsWith('sk_', 'must be a Stripe secret key (sk_...)').optional(),
   STRIPE_PUBLISHABLE_KEY: z.string().startsWith('pk_', 'must be a Stripe publishable key (pk_...)').optional(),
   STRIPE_WEBHOOK_SECRET: z.string().startsWith('whsec_', 'must be a Stripe webhook signing secret (whsec_...)').optional(),
@@ -87,6 +97,15 @@ export type Config = {
     /** The sandbox payout provider settles card payouts this many seconds after the request. */
     sandboxPayoutDelaySeconds: number;
   };
+  /** Creators' payouts (PAYOUT_PROVIDER): the sandbox, the back office's manual queue, or Stripe Connect transfers. */
+  payouts: {
+    provider: 'sandbox' | 'manual' | 'stripe';
+    stripe?: { secretKey: string; connectCountry: string };
+  };
+  /** A sandbox stands in for real money on a start others can reach: every page shows 'Test mode: no real money'. */
+  testMode: boolean;
+  /** What the start must say loudly (one warning line each): a test path configured on a start others can reach. */
+  warnings: string[];
 };
 
 /** Shortest session secret accepted, in bytes: anything less lets strangers forge signed links. */
@@ -106,18 +125,60 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
   }
   const e = parsed.data;
-  if (e.PAYMENT_PROVIDER === 'stripe') {
-    const missing = (['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET'] as const).filter((k) => !e[k]);
-    if (missing.length) throw new ConfigError(missing.map((k) => `${k}: required when PAYMENT_PROVIDER=stripe`));
-  }
-  const dataDir = prepareDataDir(path.resolve(cwd, e.DATA_DIR));
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   const isProduction = e.NODE_ENV === 'production';
-  const seedDemo = e.SEED_DEMO ? e.SEED_DEMO === 'true' || e.SEED_DEMO === '1' : !isProduction && isLoopbackUrl(publicUrl);
+  // A local start: not production, and reached by this machine's own name. Only it gets test paths by default.
+  const localStart = !isProduction && isLoopbackUrl(publicUrl);
+  const host = e.HOST ?? (isProduction ? '0.0.0.0' : '127.0.0.1');
+  const listensLocally = isLoopbackHost(host);
+  const where = isProduction ? 'a production start' : `a start at ${publicUrl} listening on ${host}`;
+  const problems: string[] = [];
+  const warnings: string[] = [];
+
+  if (!e.PAYMENT_PROVIDER && !localStart) {
+    problems.push(
+      'PAYMENT_PROVIDER: a production start (or one whose PUBLIC_URL is not this machine) must name its card payment provider: stripe, or sandbox to take test cards that no real money backs.',
+    );
+  }
+  const paymentProvider = e.PAYMENT_PROVIDER ?? 'sandbox';
+  const payoutProvider = e.PAYOUT_PROVIDER ?? (localStart ? 'sandbox' : 'manual');
+  const stripeNeeds = new Map<string, string[]>();
+  const need = (key: string, why: string) => stripeNeeds.set(key, [...(stripeNeeds.get(key) ?? []), why]);
+  if (paymentProvider === 'stripe') {
+    for (const k of ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET'] as const) if (!e[k]) need(k, 'PAYMENT_PROVIDER=stripe');
+  }
+  if (payoutProvider === 'stripe') {
+    if (!e.STRIPE_SECRET_KEY) need('STRIPE_SECRET_KEY', 'PAYOUT_PROVIDER=stripe');
+    if (!e.STRIPE_CONNECT_COUNTRY)
+      need('STRIPE_CONNECT_COUNTRY', 'PAYOUT_PROVIDER=stripe (the two-letter country, such as DE, of the connected accounts made for creators)');
+  }
+  for (const [key, why] of stripeNeeds) problems.push(`${key}: required when ${why.join(' and when ')}`);
+  if (problems.length) throw new ConfigError(problems);
+
+  if (e.PAYMENT_PROVIDER === 'sandbox' && !localStart) {
+    warnings.push(
+      `PAYMENT_PROVIDER=sandbox on ${where}: Add Funds takes test cards and credits balance that no real money backs; every page shows 'Test mode: no real money'.`,
+    );
+  }
+  if (e.PAYOUT_PROVIDER === 'sandbox' && !localStart) {
+    warnings.push(
+      `PAYOUT_PROVIDER=sandbox on ${where}: card payouts are simulated and no money reaches creators; every page shows 'Test mode: no real money'.`,
+    );
+  }
+  const sandboxInUse = paymentProvider === 'sandbox' || payoutProvider === 'sandbox';
+  if (localStart && !listensLocally && sandboxInUse) {
+    warnings.push(`HOST=${host} serves this development start beyond this machine with the payment sandbox: every page shows 'Test mode: no real money'.`);
+  }
+  const seedDemoDefault = localStart && listensLocally;
+  const seedDemo = e.SEED_DEMO ? e.SEED_DEMO === 'true' || e.SEED_DEMO === '1' : seedDemoDefault;
+  if (seedDemo && !seedDemoDefault) {
+    warnings.push(`SEED_DEMO=${e.SEED_DEMO} on ${where}: the demo accounts, staff included, sign in with the password published in the README.`);
+  }
+  const dataDir = prepareDataDir(path.resolve(cwd, e.DATA_DIR));
   const sessionSecret = e.SESSION_SECRET ?? readOrCreateSecret(dataDir);
   return {
     env: e.NODE_ENV,
-    host: e.HOST,
+    host,
     port: e.PORT,
     publicUrl,
     dataDir,
@@ -136,20 +197,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     storage: e.STORAGE_URL,
     imageApi: e.IMAGE_API_URL && e.IMAGE_API_KEY ? { url: e.IMAGE_API_URL, key: e.IMAGE_API_KEY, model: e.IMAGE_API_MODEL } : undefined,
     payments: {
-      provider: e.PAYMENT_PROVIDER,
+      provider: paymentProvider,
       sandboxWebhookSecret: e.SANDBOX_WEBHOOK_SECRET ?? createHmac('sha256', sessionSecret).update('sandbox-webhook').digest('base64url'),
       stripe:
-        e.PAYMENT_PROVIDER === 'stripe'
+        paymentProvider === 'stripe'
           ? { secretKey: e.STRIPE_SECRET_KEY!, publishableKey: e.STRIPE_PUBLISHABLE_KEY!, webhookSecret: e.STRIPE_WEBHOOK_SECRET! }
           : undefined,
       sandboxPayoutDelaySeconds: e.SANDBOX_PAYOUT_DELAY_S,
     },
+    payouts: {
+      provider: payoutProvider,
+      stripe: payoutProvider === 'stripe' ? { secretKey: e.STRIPE_SECRET_KEY!, connectCountry: e.STRIPE_CONNECT_COUNTRY! } : undefined,
+    },
+    testMode: sandboxInUse && !(localStart && listensLocally),
+    warnings,
   };
 }
 
 /** True for http(s)://localhost, 127.x.x.x and [::1]: a start only this machine can reach by that name. */
 export function isLoopbackUrl(url: string): boolean {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  return isLoopbackHost(new URL(url).hostname);
+}
+
+/** True for an interface only this machine reaches (localhost, 127.x.x.x, ::1); 0.0.0.0 and :: listen on every network. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   return host === 'localhost' || host.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(host) || host === '::1';
 }
 

@@ -49,6 +49,8 @@ export type RunningApp = { app: FastifyInstance; database: Database; shutdown: (
 export async function startServer(config: Config, opts: { logStream?: { write(line: string): void } } = {}): Promise<RunningApp> {
   const { database, template } = await openAndMigrate(config);
   const app = await buildApp({ config, database, logStream: opts.logStream });
+  // A test path configured on a start others can reach (the sandbox, demo data) is said at every start.
+  for (const warning of config.warnings) app.log.warn(warning);
   if (template?.used) app.log.info("database created from the build's template");
   else if (template?.reason === 'stale') app.log.info("the build's database template is from other code: creating the database");
   const seeded = await seedDatabase(app.db, app.storage, { demo: config.seedDemo, fromTemplate: template?.used ? template.seeders : undefined });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import pg from 'pg';
-import { buildApp } from '../src/app';
+import { type BuildOptions, buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { type Database, openDatabase } from '../src/db/client';
 import { runMigrations } from '../src/db/migrate';
@@ -21,6 +21,8 @@ type TestAppOptions = {
   logger?: FastifyServerOptions['logger'];
   logStream?: { write(line: string): void };
   env?: Record<string, string>;
+  /** Passed to buildApp (a stub payout provider). */
+  build?: Pick<BuildOptions, 'payoutProvider'>;
 };
 
 /**
@@ -74,7 +76,7 @@ export async function createTestApps(count: number, opts: TestAppOptions = {}): 
     });
     const database = shared ?? (await openDatabase({ url: scratchUrl!, pgliteDir: '' }));
     if (i === 0) await runMigrations(database);
-    const app = await buildApp({ config, database, logger: opts.logger ?? false, logStream: opts.logStream });
+    const app = await buildApp({ config, database, logger: opts.logger ?? false, logStream: opts.logStream, ...opts.build });
     if (i === 0 && opts.seed) await seedDatabase(app.db, app.storage, { demo: true, imageSize: 'small' });
     await app.ready();
     apps.push({

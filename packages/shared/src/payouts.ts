@@ -122,6 +122,7 @@ export type SepaPayoutInput = z.infer<typeof sepaPayoutInput>;
 
 export const PAYOUT_STATUSES = ['processing', 'paid', 'failed'] as const;
 export const payoutStatus = z.enum(PAYOUT_STATUSES, { error: `The status must be one of: ${PAYOUT_STATUSES.join(', ')}.` });
+export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
 /** A payout as the creator and staff see it: only masked details ever leave the server. */
 export const payout = z.object({
@@ -134,12 +135,21 @@ export const payout = z.object({
   /** "visa •••• 4242" or "DE89 •••• 3000". */
   destination: z.string(),
   failure_reason: z.string().nullable(),
+  /** Who sends it: 'sandbox', 'manual' (staff pay it by bank transfer) or 'stripe'. */
+  provider: z.string(),
+  /** Whether staff end it in the back office (no provider is sending it now). */
+  awaits_staff: z.boolean(),
+  /** The bank transfer's reference staff gave when marking it paid. */
+  transfer_reference: z.string().nullable(),
   created_at: z.number().int(),
 });
 export type Payout = z.infer<typeof payout>;
 
 export const adminPayoutsQuery = z.object({ status: payoutStatus.optional() });
-/** Back office: a SEPA transfer marked done, or any processing payout marked failed with a reason. */
+/**
+ * Back office: a bank transfer marked paid with its reference (the bank's transaction id or end-to-end
+ * id), or a processing payout marked failed with a reason.
+ */
 export const adminPayoutOutcome = z
   .object({
     outcome: z.enum(['paid', 'failed'], { error: 'The outcome must be paid or failed.' }),
@@ -149,5 +159,15 @@ export const adminPayoutOutcome = z
       .max(2000)
       .refine((v) => !v.includes('\u0000'), 'The reason may not contain a NUL character.')
       .default(''),
+    reference: z
+      .string()
+      .trim()
+      .max(140, 'The transfer reference may be at most 140 characters.')
+      .refine((v) => !v.includes('\u0000'), 'The transfer reference may not contain a NUL character.')
+      .default(''),
   })
-  .refine((v) => v.outcome === 'paid' || v.reason.length > 0, { message: 'Please give a reason.', path: ['reason'] });
+  .refine((v) => v.outcome === 'paid' || v.reason.length > 0, { message: 'Please give a reason.', path: ['reason'] })
+  .refine((v) => v.outcome === 'failed' || v.reference.length > 0, {
+    message: "Please give the transfer's reference from your bank statement.",
+    path: ['reference'],
+  });

@@ -18,6 +18,15 @@ export const siteSettings = z.object({
 });
 export type SiteSettings = z.infer<typeof siteSettings>;
 
+/** GET /api/settings: the stored settings, plus what this start's configuration says about money (issue 17). */
+export const publicSiteSettings = siteSettings.extend({
+  /** A sandbox stands in for real money (PAYMENT_PROVIDER or PAYOUT_PROVIDER): every page shows 'Test mode: no real money'. */
+  test_mode: z.boolean(),
+  /** How creators may be paid out under the configured PAYOUT_PROVIDER (the manual provider takes no card). */
+  payout_methods: z.array(z.enum(['card', 'sepa'])),
+});
+export type PublicSiteSettings = z.infer<typeof publicSiteSettings>;
+
 export const currency = z.object({
   code: z.string(),
   symbol: z.string(),

@@ -1,7 +1,7 @@
 /**
  * Offers and payouts (migration 0009_offers): a creator's work offered to the platform, every move of
  * its state machine (features/offers/offer-states.ts), and the payouts that pay for it. Card numbers
- * are never stored: only brand and last four; an IBAN is kept encrypted and shown masked.
+ * are never stored: only brand and last four and the provider's token; an IBAN is kept encrypted and shown masked.
  */
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
@@ -66,9 +66,9 @@ export const payouts = pgTable(
   'payouts',
   {
     id: id(),
-    offerId: bigint('offer_id', { mode: 'number' })
-      .notNull()
-      .references(() => offers.id),
+    /** What the payout pays for (migration 0014): 'offer' (offer_id set); creator withdrawals come later. */
+    kind: text('kind').$type<'offer'>().notNull().default('offer'),
+    offerId: bigint('offer_id', { mode: 'number' }).references(() => offers.id),
     userId: bigint('user_id', { mode: 'number' })
       .notNull()
       .references(() => users.id),
@@ -85,9 +85,19 @@ export const payouts = pgTable(
     holderName: text('holder_name').notNull(),
     contact: jsonb('contact').notNull(),
     providerRef: text('provider_ref'),
+    /** What the provider made of the destination before the transaction (never a card number): see payout-provider.ts. */
+    destinationToken: text('destination_token'),
+    /** Stripe Connect: the creator's connected account. */
+    providerAccount: text('provider_account'),
+    /** The bank transfer's reference staff gave when marking the payout paid. */
+    transferReference: text('transfer_reference'),
     failureReason: text('failure_reason'),
     createdAt: createdAt(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
   },
-  (t) => [index('payouts_status_idx').on(t.status, t.id), uniqueIndex('payouts_one_processing_idx').on(t.offerId).where(sql`status = 'processing'`)],
+  (t) => [
+    index('payouts_status_idx').on(t.status, t.id),
+    uniqueIndex('payouts_one_processing_idx').on(t.offerId).where(sql`status = 'processing'`),
+    index('payouts_user_provider_idx').on(t.userId, t.provider, t.id),
+  ],
 );

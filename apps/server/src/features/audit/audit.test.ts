@@ -78,7 +78,7 @@ describe('audit log', () => {
     const payouts = (await admin.client.get('/api/admin/payouts?status=processing')).json().payload as { id: number; offer_id: number; destination: string }[];
     const payout = payouts.find((p) => p.offer_id === offerId)!;
     expect(payout.destination).toBe('DE89 •••• 3000');
-    expect((await other.client.post(`/api/admin/payouts/${payout.id}/complete`, { outcome: 'paid' })).statusCode).toBe(200);
+    expect((await other.client.post(`/api/admin/payouts/${payout.id}/complete`, { outcome: 'paid', reference: 'BANK-REF-77' })).statusCode).toBe(200);
 
     const offer = ((await admin.client.get('/api/admin/offers')).json().payload as { id: number; product_id: number | null }[]).find((o) => o.id === offerId)!;
     const productId = offer.product_id!;
@@ -102,7 +102,7 @@ describe('audit log', () => {
     });
     const byOther = (await admin.client.get(`/api/admin/audit?staff_id=${other.id}`)).json().payload as Entry[];
     expect(byOther.map((e) => [e.action, e.subject_type, e.subject_id])).toEqual([['payout.complete', 'payout', payout.id]]);
-    expect(byOther[0]!.after).toMatchObject({ status: 'paid' });
+    expect(byOther[0]!.after).toMatchObject({ status: 'paid', transfer_reference: 'BANK-REF-77' });
     const productLog = (await admin.client.get(`/api/admin/audit?subject=product:${productId}`)).json().payload as Entry[];
     expect(productLog[0]).toMatchObject({
       action: 'product.update',

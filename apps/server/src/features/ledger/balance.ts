@@ -1,5 +1,7 @@
 import { type Balance, convertMinor, minorToAmount } from '@atelier/shared';
+import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { ledgerAccounts } from '../../db/schema';
 import type { DisplayCurrency } from '../../lib/display-currency';
 import { balanceOf } from './ledger';
 
@@ -7,4 +9,10 @@ import { balanceOf } from './ledger';
 export async function balanceAnswer(db: Db, userId: number, currency: DisplayCurrency): Promise<Balance> {
   const minor = await balanceOf(db, userId);
   return { amount: minorToAmount(convertMinor(minor, currency.rate)), currency: currency.code, currencySymbol: currency.symbol, amount_minor: minor };
+}
+
+/** The user's balance with their account row locked (FOR UPDATE) until the caller's transaction ends; 0 without an account. */
+export async function lockedBalanceOf(tx: Db, userId: number): Promise<number> {
+  const [row] = await tx.select({ balance: ledgerAccounts.balanceMinor }).from(ledgerAccounts).where(eq(ledgerAccounts.userId, userId)).for('update');
+  return row ? Number(row.balance) : 0;
 }

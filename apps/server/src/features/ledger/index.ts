@@ -1,5 +1,5 @@
 /** The ledger's public face: other features import only this. */
-export { balanceAnswer } from './balance';
+export { balanceAnswer, lockedBalanceOf } from './balance';
 export { type CommerceSettings, commerceSettingsOf, commissionOf, getCommerceSettings } from './commerce-settings';
 export {
   accountIds,

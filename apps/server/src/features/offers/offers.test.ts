@@ -270,7 +270,7 @@ describe('staff review', () => {
       ['POST', '/api/admin/offers/1/counter', { service_price: 10 }],
       ['POST', '/api/admin/offers/1/decline', { reason: 'no' }],
       ['GET', '/api/admin/payouts'],
-      ['POST', '/api/admin/payouts/1/complete', { outcome: 'paid' }],
+      ['POST', '/api/admin/payouts/1/complete', { outcome: 'paid', reference: 'X' }],
       ['GET', '/api/admin/payouts/sepa-export?debtor_iban=DE89370400440532013000'],
     ];
     for (const [method, url, body] of calls) {
@@ -565,9 +565,15 @@ describe('the creator answers a counter-offer', () => {
     expect(xml.body).toContain(`<InstdAmt Ccy="EUR">30.00</InstdAmt></Amt><Cdtr><Nm>Ines Duarte</Nm></Cdtr><CdtrAcct><Id><IBAN>${IBAN}</IBAN>`);
     expect(xml.body).toContain('<DbtrAcct><Id><IBAN>FR1420041010050500013M02606</IBAN>');
     expect((await admin.post(`/api/admin/payouts/${row!.id}/complete`, { outcome: 'failed' })).statusCode).toBe(422);
-    const done = await admin.post(`/api/admin/payouts/${row!.id}/complete`, { outcome: 'paid' });
+    // Marking a bank transfer paid takes its reference: stored, shown in the queue, audited.
+    const noReference = await admin.post(`/api/admin/payouts/${row!.id}/complete`, { outcome: 'paid' });
+    expect(noReference.statusCode).toBe(422);
+    expect(noReference.json().errors.reference).toEqual(["Please give the transfer's reference from your bank statement."]);
+    const done = await admin.post(`/api/admin/payouts/${row!.id}/complete`, { outcome: 'paid', reference: 'SEPA-2026-0042' });
     expect(done.statusCode).toBe(200);
-    expect(done.json().payload.status).toBe('paid');
+    expect(done.json().payload).toMatchObject({ status: 'paid', transfer_reference: 'SEPA-2026-0042', provider: 'sandbox' });
+    const shown = (await admin.get('/api/admin/payouts?status=paid')).json().payload.find((p: { id: number }) => p.id === row!.id);
+    expect(shown.transfer_reference).toBe('SEPA-2026-0042');
     expect((await offerRow(offerId)).status).toBe('paid');
     const again = await admin.post(`/api/admin/payouts/${row!.id}/complete`, { outcome: 'failed', reason: 'bounced' });
     expect(again.statusCode).toBe(409);

@@ -1,5 +1,6 @@
-/** Payouts' public face: the creator's payout requests (with the settle job) and the staff queue. */
+/** Payouts' public face: the creator's payout requests (with the settle job), the staff queue, and the provider seam. */
 
+export { type PayoutProvider, payoutMethodsFor } from './payout-provider';
 export { OFFER_ACQUISITIONS } from './payouts';
 export { payoutsAdminRoutes } from './payouts.admin-routes';
 export { payoutsRoutes } from './payouts.routes';

@@ -1,38 +1,46 @@
 import { adminPayoutOutcome, adminPayoutsQuery, isIbanValid, okEnvelope, payout } from '@atelier/shared';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { payouts } from '../../db/schema';
 import { guard } from '../../lib/auth-guard';
 import { ok } from '../../lib/envelope';
 import { recordAudit } from '../audit';
-import { listPayouts, settlePayout, toPayout } from './payouts';
+import { assertAwaitsStaff, listPayouts, settlePayout, toPayout } from './payouts';
 import { sepaCreditTransferXml } from './sepa-export';
 
 const payoutIdParams = z.object({
   id: z.coerce.number({ error: 'The payout id must be a number.' }).int().positive().max(Number.MAX_SAFE_INTEGER, 'This payout id is out of range.'),
 });
 
-/** Staff payouts queue, under /api/admin: masked details only; a SEPA transfer is marked done (or any payout failed) here. */
+/** Staff payouts queue, under /api/admin: masked details only; a bank transfer is marked paid with its reference (or failed) here. */
 export const payoutsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/payouts',
     { config: guard('admin'), schema: { tags: ['admin'], querystring: adminPayoutsQuery, response: { 200: okEnvelope(z.array(payout)) } } },
-    async (request) => ok((await listPayouts(app.db, request.query.status)).map(toPayout)),
+    async (request) => ok(await listPayouts(app.db, request.query.status)),
   );
 
+  /**
+   * Staff end a payout no provider is sending: marked paid with the bank transfer's reference, or
+   * failed with a reason. A payout whose job still waits or runs is the provider's: 409.
+   */
   app.post(
     '/payouts/:id/complete',
     { config: guard('admin'), schema: { tags: ['admin'], params: payoutIdParams, body: adminPayoutOutcome, response: { 200: okEnvelope(payout) } } },
     async (request) => {
       const staffId = request.user!.id;
+      const { outcome, reason, reference } = request.body;
       const row = await app.db.transaction(async (tx) => {
+        const [current] = await tx.select({ provider: payouts.provider }).from(payouts).where(eq(payouts.id, request.params.id));
+        if (current) await assertAwaitsStaff(tx, request.params.id, current.provider);
         const settled = await settlePayout(tx, {
           payoutId: request.params.id,
-          outcome: request.body.outcome,
-          reason: request.body.reason,
+          outcome,
+          reason,
           actor: 'staff',
           actorId: staffId,
+          transferReference: outcome === 'paid' ? reference : undefined,
         });
         // settlePayout refused anything but a processing payout, so that was its state before.
         await recordAudit(tx, {
@@ -41,12 +49,12 @@ export const payoutsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
           subjectType: 'payout',
           subjectId: request.params.id,
           before: { status: 'processing' },
-          after: { status: settled!.status, failure_reason: settled!.failureReason },
+          after: { status: settled!.status, failure_reason: settled!.failureReason, transfer_reference: settled!.transferReference },
         });
         return settled;
       });
-      request.log.info({ payoutId: request.params.id, outcome: request.body.outcome, by: staffId }, 'payout settled by staff');
-      return ok(toPayout(row!), request.body.outcome === 'paid' ? 'The payout is marked paid.' : 'The payout is marked failed.');
+      request.log.info({ payoutId: request.params.id, outcome, by: staffId }, 'payout settled by staff');
+      return ok(toPayout(row!, { awaitsStaff: false }), outcome === 'paid' ? 'The payout is marked paid.' : 'The payout is marked failed.');
     },
   );
 
@@ -74,7 +82,8 @@ export const payoutsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       const rows = await app.db
         .select()
         .from(payouts)
-        .where(and(eq(payouts.status, 'processing'), eq(payouts.method, 'sepa')))
+        // Only the transfers staff make: a payout with a provider token is sent by its provider.
+        .where(and(eq(payouts.status, 'processing'), eq(payouts.method, 'sepa'), isNull(payouts.destinationToken)))
         .orderBy(asc(payouts.id));
       const xml = sepaCreditTransferXml(rows, {
         secret: app.config.sessionSecret,

@@ -17,8 +17,8 @@ import { currentUser, guard } from '../../lib/auth-guard';
 import { ok } from '../../lib/envelope';
 import { enqueue } from '../../lib/jobs';
 import { canTransition, findOwnOffer, illegalMoveMessage, moveOffer, toOffer } from '../offers';
-import { createSandboxPayoutProvider, type PayoutProvider } from './payout-provider';
-import { encryptIban, maskIban, PAYOUT_SETTLE, settlePayout } from './payouts';
+import { cardBrand, type PayoutProvider, payoutProviderFor, type RegisteredDestination } from './payout-provider';
+import { encryptIban, maskIban, PAYOUT_SETTLE, payoutJobKey, sendPayout } from './payouts';
 
 const contactOf = (input: CardPayoutInput | SepaPayoutInput) => ({
   first_name: input.first_name,
@@ -33,12 +33,15 @@ const contactOf = (input: CardPayoutInput | SepaPayoutInput) => ({
 });
 
 const NO_PRICE = 'This offer has no accepted price to pay out.';
+const NO_CARD_PAYOUTS = 'Card payouts are not available: please choose a bank transfer.';
 
 /**
  * The creator asks to be paid for an accepted offer (SPEC §7 /offer/request-payout/{method}). The
- * offer is checked first (404 for another user's, 409 unless approved), then the provider gets the
- * details, then one transaction moves the offer to payout_processing and writes the payout with
- * masked details only; a card payout is settled by the `payout.settle` job.
+ * offer is checked first (404 for another user's, 409 unless approved). Then, before any transaction,
+ * the provider turns the card (or account) into what may be stored: a token, brand and last four.
+ * One transaction then locks the offer, moves it to payout_processing, writes the payout and, when the
+ * provider sends it, the `payout.settle` job keyed by the payout's id. No money moves here: the job
+ * calls the provider after the commit, so parallel requests make one payout and one provider call.
  */
 async function requestPayout(
   app: FastifyInstance,
@@ -49,34 +52,42 @@ async function requestPayout(
 ) {
   const user = currentUser(request);
   const current = await findOwnOffer(app.db, user.id, input.id);
-  // moveOffer checks again with the row locked; checked here first so no payout is started for nothing.
+  // moveOffer checks again with the row locked; checked here first so nothing is registered for nothing.
   const from = current.status as OfferStatus;
   if (!canTransition(from, 'payout_processing', 'creator')) throw new AppError('CONFLICT', illegalMoveMessage(from, 'payout_processing'));
-  const amountMinor = current.servicePriceMinor;
-  if (amountMinor === null) throw new AppError('CONFLICT', NO_PRICE);
+  if (current.servicePriceMinor === null) throw new AppError('CONFLICT', NO_PRICE);
+  const paidBy = provider.handles(method);
+  if (!paidBy) throw new AppError('VALIDATION', NO_CARD_PAYOUTS, { paymentType: [NO_CARD_PAYOUTS] });
+
   let details: Partial<typeof payouts.$inferInsert>;
-  let providerRef: string;
+  let destination: RegisteredDestination;
   if (method === 'card') {
     const card = input as CardPayoutInput;
-    const started = await provider.startCardPayout({
-      payoutId: 0,
-      amountMinor,
-      currency: 'EUR',
-      card: { number: card.card_number, expMonth: card.expire_month, expYear: card.expire_year, holder: card.card_holder_name },
-    });
-    providerRef = started.providerRef;
-    details = { cardBrand: started.brand, cardLast4: started.last4, holderName: card.card_holder_name };
+    destination = await provider.registerDestination(
+      { method: 'card', card: { number: card.card_number, expMonth: card.expire_month, expYear: card.expire_year, holder: card.card_holder_name } },
+      { userId: user.id, email: user.email },
+    );
+    details = {
+      cardBrand: destination.brand ?? cardBrand(card.card_number),
+      cardLast4: destination.last4 ?? card.card_number.slice(-4),
+      holderName: card.card_holder_name,
+    };
   } else {
     const sepa = input as SepaPayoutInput;
-    const started = await provider.startSepaPayout({ payoutId: 0, amountMinor, currency: 'EUR', iban: sepa.account_number, name: sepa.recipient_full_name });
-    providerRef = started.providerRef;
+    destination = await provider.registerDestination(
+      { method: 'sepa', iban: sepa.account_number, name: sepa.recipient_full_name },
+      { userId: user.id, email: user.email },
+    );
     details = {
       ibanMasked: maskIban(sepa.account_number),
       ibanEncrypted: encryptIban(sepa.account_number, app.config.sessionSecret),
       holderName: sepa.recipient_full_name,
     };
   }
+  if (paidBy === 'provider' && !destination.token) throw new Error(`The ${provider.name} payout provider gave no token for a ${method} payout.`);
+
   const row = await app.db.transaction(async (tx) => {
+    // The offer row first (domain rows before anything else): the second of two parallel requests waits here, then gets 409.
     const moved = await moveOffer(tx, {
       offerId: current.id,
       ownerId: user.id,
@@ -88,6 +99,7 @@ async function requestPayout(
     const [payout] = await tx
       .insert(payouts)
       .values({
+        kind: 'offer',
         offerId: moved.id,
         userId: user.id,
         method,
@@ -95,15 +107,15 @@ async function requestPayout(
         amountMinor: moved.servicePriceMinor!,
         holderName: details.holderName!,
         contact: contactOf(input),
-        providerRef,
+        destinationToken: paidBy === 'provider' ? destination.token : null,
         ...details,
       })
       .returning({ id: payouts.id });
-    if (method === 'card') {
-      const runAt = new Date(Date.now() + app.config.payments.sandboxPayoutDelaySeconds * 1000);
-      await enqueue(tx, PAYOUT_SETTLE, { payoutId: payout!.id }, { runAt });
+    if (paidBy === 'provider') {
+      const runAt = new Date(Date.now() + provider.sendDelayMs);
+      await enqueue(tx, PAYOUT_SETTLE, { payoutId: payout!.id }, { runAt, singletonKey: payoutJobKey(payout!.id) });
     }
-    request.log.info({ offerId: moved.id, payoutId: payout!.id, method }, 'payout requested');
+    request.log.info({ offerId: moved.id, payoutId: payout!.id, method, provider: provider.name }, 'payout requested');
     return moved;
   });
   const message =
@@ -113,21 +125,17 @@ async function requestPayout(
   return ok(toOffer(row), message);
 }
 
-export const payoutsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const provider = createSandboxPayoutProvider();
+/** Tests hand in a provider of their own (a slow stub, Stripe with a fake HTTP client); otherwise PAYOUT_PROVIDER decides. */
+export type PayoutsRoutesOptions = { provider?: PayoutProvider };
 
-  /** Asks the provider how a card payout ended; a pending one is asked again by the job's retry. */
-  app.jobs.register<{ payoutId: number }>(
-    PAYOUT_SETTLE,
-    async ({ payoutId }, { db }) => {
-      const [row] = await db.select().from(payouts).where(eq(payouts.id, payoutId));
-      if (row?.status !== 'processing' || !row.providerRef) return;
-      const outcome = await provider.payoutOutcome(row.providerRef);
-      if (outcome.state === 'pending') throw new Error('The payout is still pending at the provider.');
-      await settlePayout(db, { payoutId, outcome: outcome.state, reason: outcome.state === 'failed' ? outcome.reason : undefined, actor: 'system' });
-    },
-    { attempts: 10, backoffMs: 30_000 },
-  );
+export const payoutsRoutes: FastifyPluginAsyncZod<PayoutsRoutesOptions> = async (app, opts) => {
+  const provider = opts.provider ?? payoutProviderFor(app.config);
+
+  /** Sends a payout through its provider after the commit and records the answer; a pending one is asked again by the retry. */
+  app.jobs.register<{ payoutId: number }>(PAYOUT_SETTLE, async ({ payoutId }, { db, log }) => sendPayout(db, provider, payoutId, log), {
+    attempts: 10,
+    backoffMs: 30_000,
+  });
 
   /** Prefills the contact dialog: remembered from the last payout, else taken from the profile. */
   app.get(

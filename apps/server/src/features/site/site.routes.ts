@@ -6,7 +6,7 @@ import {
   localeParams,
   okEnvelope,
   okMessage,
-  siteSettings,
+  publicSiteSettings,
   socialLink,
   staticPage,
   staticPageParams,
@@ -18,6 +18,7 @@ import { notFound } from '../../lib/app-error';
 import { ok } from '../../lib/envelope';
 import { publicCache } from '../../lib/http-cache';
 import { enforceRateLimit } from '../../lib/rate-limit';
+import { payoutMethodsFor } from '../payouts';
 import { ISO_COUNTRIES } from './countries.data';
 import { findStaticPage, getDictionary, listCurrencies, listSocialLinks, listStaticPages, saveContactMessage } from './site.queries';
 
@@ -26,8 +27,9 @@ const SITE_CACHE = publicCache(60);
 
 /** Site-wide data every page needs: settings, currencies, static pages, social links, translations. */
 export const siteRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get('/settings', { config: SITE_CACHE, schema: { tags: ['site'], response: { 200: okEnvelope(siteSettings) } } }, async () =>
-    ok(await app.settings.get()),
+  // Beside the stored settings, what the start's configuration says about money: the test-mode banner, the payout methods.
+  app.get('/settings', { config: SITE_CACHE, schema: { tags: ['site'], response: { 200: okEnvelope(publicSiteSettings) } } }, async () =>
+    ok({ ...(await app.settings.get()), test_mode: app.config.testMode, payout_methods: payoutMethodsFor(app.config) }),
   );
 
   app.get('/currencies', { config: SITE_CACHE, schema: { tags: ['site'], response: { 200: okEnvelope(z.array(currency)) } } }, async () =>
