@@ -31,6 +31,8 @@ export const catalogThroughput: BenchCase = {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'atelier-bench-'));
     const config = loadConfig({
       NODE_ENV: 'production',
+      // The bench pays with the sandbox on purpose (a production start must say so).
+      PAYMENT_PROVIDER: 'sandbox',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'silent',
       SESSION_SECRET: 'b'.repeat(40),

@@ -98,6 +98,8 @@ export const purchaseThroughput: BenchCase = {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'atelier-bench-'));
     const config = loadConfig({
       NODE_ENV: 'production',
+      // The bench pays with the sandbox on purpose (a production start must say so).
+      PAYMENT_PROVIDER: 'sandbox',
       DATA_DIR: dataDir,
       DATABASE_URL: url.toString(),
       LOG_LEVEL: 'silent',

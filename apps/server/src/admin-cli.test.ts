@@ -16,7 +16,14 @@ describe('npm run admin:create', () => {
   it('creates the first staff account with a generated password that signs in as admin', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'atelier-admin-cli-'));
     try {
-      const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', NODE_ENV: 'production', PUBLIC_URL: 'https://atelier.example' };
+      const env = {
+        ...process.env,
+        DATA_DIR: dataDir,
+        DATABASE_URL: '',
+        NODE_ENV: 'production',
+        PUBLIC_URL: 'https://atelier.example',
+        PAYMENT_PROVIDER: 'sandbox',
+      };
       const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/admin-cli.ts', '--email', 'Staff@Atelier.example', '--generate'], {
         cwd: serverDir,
         env,
@@ -31,7 +38,13 @@ describe('npm run admin:create', () => {
       expect((bad as { code: number }).code).toBe(2);
       expect((bad as { stderr: string }).stderr).toContain('Usage: npm run admin:create -- --email');
 
-      const config = loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'production', PUBLIC_URL: 'https://atelier.example', LOG_LEVEL: 'silent' });
+      const config = loadConfig({
+        DATA_DIR: dataDir,
+        NODE_ENV: 'production',
+        PUBLIC_URL: 'https://atelier.example',
+        PAYMENT_PROVIDER: 'sandbox',
+        LOG_LEVEL: 'silent',
+      });
       const database = await openDatabase({ pgliteDir: path.join(dataDir, 'db') });
       const app = await buildApp({ config, database, logger: false });
       try {

@@ -82,7 +82,7 @@ describe('the developer outbox', () => {
   });
 
   it('does not exist in production', async () => {
-    const prod = await createTestApp({ env: { NODE_ENV: 'production', PUBLIC_URL: 'https://atelier.example' } });
+    const prod = await createTestApp({ env: { NODE_ENV: 'production', PUBLIC_URL: 'https://atelier.example', PAYMENT_PROVIDER: 'sandbox' } });
     try {
       const res = await prod.app.inject({ url: '/dev/mail' });
       // Whatever answers the path (the app's 404 page), it is not the outbox.
@@ -97,8 +97,8 @@ describe('the developer outbox', () => {
 describe('demo data and published passwords', () => {
   it('is off for a production start and for a public address, on for a local one', () => {
     const dir = path.join(tmpdir(), 'atelier-seed-config');
-    expect(loadConfig({ DATA_DIR: dir, NODE_ENV: 'production', PUBLIC_URL: 'https://atelier.example' }).seedDemo).toBe(false);
-    expect(loadConfig({ DATA_DIR: dir, PUBLIC_URL: 'https://atelier.example' }).seedDemo).toBe(false);
+    expect(loadConfig({ DATA_DIR: dir, NODE_ENV: 'production', PUBLIC_URL: 'https://atelier.example', PAYMENT_PROVIDER: 'sandbox' }).seedDemo).toBe(false);
+    expect(loadConfig({ DATA_DIR: dir, PUBLIC_URL: 'https://atelier.example', PAYMENT_PROVIDER: 'sandbox' }).seedDemo).toBe(false);
     expect(loadConfig({ DATA_DIR: dir }).seedDemo).toBe(true);
     expect(loadConfig({ DATA_DIR: dir, PUBLIC_URL: 'http://127.0.0.1:8080' }).seedDemo).toBe(true);
     expect(loadConfig({ DATA_DIR: dir, SEED_DEMO: 'false' }).seedDemo).toBe(false);
@@ -111,6 +111,7 @@ describe('demo data and published passwords', () => {
     const config = loadConfig({
       NODE_ENV: 'production',
       PUBLIC_URL: 'https://atelier.example',
+      PAYMENT_PROVIDER: 'sandbox',
       DATA_DIR: dataDir,
       PORT: '0',
       HOST: '127.0.0.1',
@@ -207,7 +208,7 @@ describe('smaller holes', () => {
     expect(page.headers['content-security-policy']).toMatch(/default-src 'self'/);
     expect(page.headers['content-security-policy']).toMatch(/script-src 'self'/);
     expect(page.headers['strict-transport-security']).toBeUndefined();
-    const secure = await createTestApp({ env: { PUBLIC_URL: 'https://atelier.example' } });
+    const secure = await createTestApp({ env: { PUBLIC_URL: 'https://atelier.example', PAYMENT_PROVIDER: 'sandbox' } });
     try {
       expect((await secure.app.inject({ url: '/healthz' })).headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
     } finally {

@@ -98,7 +98,8 @@ async function accountBalance(app: TestApp['app'], code: string): Promise<number
   return Number(row?.balance ?? 0);
 }
 
-const offerStatus = async (app: TestApp['app'], id: number) => (await app.db.select({ status: offers.status }).from(offers).where(eq(offers.id, id)))[0]!.status;
+const offerStatus = async (app: TestApp['app'], id: number) =>
+  (await app.db.select({ status: offers.status }).from(offers).where(eq(offers.id, id)))[0]!.status;
 
 describe('hole 2: the payout provider is called after the commit, by a job keyed by the payout id', () => {
   const stub = slowProvider();
@@ -128,7 +129,10 @@ describe('hole 2: the payout provider is called after the commit, by a job keyed
     // Only the provider's token, brand and last four: never the card number.
     expect(payout).toMatchObject({ status: 'processing', cardBrand: 'visa', cardLast4: '4242', provider: 'stripe' });
     expect(payout.destinationToken).toMatch(/^tok_test_\d+$/);
-    const queued = await t.app.db.select().from(jobs).where(and(eq(jobs.name, PAYOUT_SETTLE), eq(jobs.singletonKey, payoutJobKey(payout.id))));
+    const queued = await t.app.db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.name, PAYOUT_SETTLE), eq(jobs.singletonKey, payoutJobKey(payout.id))));
     expect(queued).toHaveLength(1);
     const dump = await t.app.db.execute(sql`select (select json_agg(p) from payouts p)::text || (select json_agg(j) from jobs j)::text as d`);
     expect(String((dump as unknown as { rows: { d: string }[] }).rows[0]!.d)).not.toContain(GOOD_CARD);
@@ -136,7 +140,12 @@ describe('hole 2: the payout provider is called after the commit, by a job keyed
     // Two job workers at once, as two app servers would: the job is claimed once.
     await Promise.all([t.app.jobs.runDue(), t.app.jobs.runDue()]);
     expect(stub.sent).toHaveLength(1);
-    expect(stub.sent[0]!.order).toMatchObject({ payoutId: payout.id, idempotencyKey: `payout-${payout.id}`, amountMinor: 4000, token: payout.destinationToken });
+    expect(stub.sent[0]!.order).toMatchObject({
+      payoutId: payout.id,
+      idempotencyKey: `payout-${payout.id}`,
+      amountMinor: 4000,
+      token: payout.destinationToken,
+    });
     // The provider saw the committed move: it was called after the transaction, not inside it.
     expect(stub.sent[0]!.offerStatusSeen).toBe('payout_processing');
 
@@ -239,7 +248,10 @@ describe('hole 2: PAYOUT_PROVIDER=manual (the production default) waits for staf
     const second = await approvedOffer(t.app, creator.id, 1200);
     expect((await creator.client.post('/api/offer/request-payout/sepa', sepaPayload(second))).statusCode).toBe(200);
     const [bounced] = await t.app.db.select().from(payouts).where(eq(payouts.offerId, second));
-    const failed = await admin.post(`/api/admin/payouts/${bounced!.id}/complete`, { outcome: 'failed', reason: 'The bank returned the transfer: account closed.' });
+    const failed = await admin.post(`/api/admin/payouts/${bounced!.id}/complete`, {
+      outcome: 'failed',
+      reason: 'The bank returned the transfer: account closed.',
+    });
     expect(failed.json().payload).toMatchObject({ status: 'failed', failure_reason: 'The bank returned the transfer: account closed.' });
     const history = (await creator.client.get('/api/offer/history')).json().payload.find((o: { id: number }) => o.id === second);
     expect(history).toMatchObject({ status: 'approved', status_note: 'The bank returned the transfer: account closed.' });

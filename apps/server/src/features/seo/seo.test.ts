@@ -21,7 +21,7 @@ let webDist: string;
 beforeAll(async () => {
   webDist = await mkdtemp(path.join(tmpdir(), 'atelier-web-'));
   await writeFile(path.join(webDist, 'index.html'), SHELL);
-  t = await createTestApp({ seed: true, env: { WEB_DIST: webDist, PUBLIC_URL: 'https://atelier.example' } });
+  t = await createTestApp({ seed: true, env: { WEB_DIST: webDist, PUBLIC_URL: 'https://atelier.example', PAYMENT_PROVIDER: 'sandbox' } });
 });
 afterAll(async () => {
   await t.close();

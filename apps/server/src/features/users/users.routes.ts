@@ -46,7 +46,7 @@ function balanceLeftError(balanceMinor: number, settings: { internal_currency_na
   const support = settings.support_email ? `write to ${settings.support_email}` : 'write to us through the contact page';
   const message =
     balanceMinor > 0
-      ? `Your account still holds ${amount} of ${settings.internal_currency_name}. Spend it in the shop on works, packs or chat deals, or ${support} to have it paid out to you; then delete your account.`
+      ? `Your account still holds ${amount} (your ${settings.internal_currency_name} balance). Spend it in the shop on works, packs or chat deals, or ${support} to have it paid out to you; then delete your account.`
       : `Your account owes ${amount}. Add funds to settle it, then delete your account.`;
   return new AppError('VALIDATION', message, { balance: [message] });
 }

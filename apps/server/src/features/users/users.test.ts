@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipartFile, registerUser, signIn } from '../../../test/accounts';
+import { balanceMinor, fund, userIdByEmail } from '../../../test/commerce';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
 import { products, users } from '../../db/schema';
 
@@ -203,6 +204,30 @@ describe('delete account', () => {
     expect(after!.deletedAt).not.toBeNull();
     expect((await t.app.db.select().from(products).where(eq(products.authorId, sofia!.id))).length).toBe(productsBefore.length);
     expect((await new TestClient(t.app).get('/api/user/public-profile/sofia')).statusCode).toBe(404);
+  });
+});
+
+describe('Operations (issue 17): deleting an account with money on it', () => {
+  it('is refused with a 422 that says how much is left and how to spend or withdraw it; at zero it goes through', async () => {
+    const { client, person } = await registerUser(t.app);
+    const userId = await userIdByEmail(t.app, person.email);
+    await fund(t.app, userId, 1234);
+
+    const refused = await client.delete('/api/user/delete', { password: person.password });
+    expect(refused.statusCode).toBe(422);
+    const message = refused.json().message as string;
+    expect(message).toBe(
+      'Your account still holds €12.34 (your Atelier Credits balance). Spend it in the shop on works, packs or chat deals, or write to support@atelier.example to have it paid out to you; then delete your account.',
+    );
+    expect(refused.json().errors.balance).toEqual([message]);
+    // Nothing changed: still signed in, the money still there.
+    expect((await client.get('/api/is-auth')).json().authenticated).toBe(true);
+    expect(await balanceMinor(t.app, userId)).toBe(1234);
+    expect((await t.app.db.select({ deletedAt: users.deletedAt }).from(users).where(eq(users.id, userId)))[0]!.deletedAt).toBeNull();
+
+    await fund(t.app, userId, -1234); // spent, as a purchase would
+    const res = await client.delete('/api/user/delete', { password: person.password });
+    expect(res.json()).toEqual({ status: 'OK', message: 'Account deleted successfully!' });
   });
 });
 
