@@ -52,6 +52,22 @@ function fakeApi(signedIn = false) {
 }
 
 describe('server rendering', () => {
+  it('hole 1: a start in test mode shows the banner above the header in the rendered HTML, in English and German', async () => {
+    const api = fakeApi();
+    const settings = { status: 'OK', payload: { is_reg_enabled: true, google_tag: '', support_email: '', test_mode: true, payout_methods: ['sepa'] } };
+    const fetch = async (url: string) =>
+      new URL(url, 'http://x').pathname === '/api/settings'
+        ? new Response(JSON.stringify(settings), { status: 200, headers: { 'content-type': 'application/json' } })
+        : api.fetch(url);
+    const { html } = (await render({ url: '/products/harbour-at-dawn', cookies: {}, fetch }))!;
+    expect(html).toContain('<p class="test-mode-banner" role="note"><strong>Test mode: no real money</strong>');
+    expect(html.indexOf('test-mode-banner')).toBeLessThan(html.indexOf('<header'));
+    const plain = (await render({ url: '/products/harbour-at-dawn', cookies: {}, fetch: fakeApi().fetch }))!;
+    expect(plain.html).not.toContain('test-mode-banner');
+    const { de } = await import('@atelier/shared/i18n/de');
+    expect(de['app.test_mode']).toBe('Testmodus: kein echtes Geld');
+  });
+
   it('renders a product page with its answers, chrome and footer, and hands the answers over', async () => {
     const api = fakeApi();
     const result = await render({ url: '/products/harbour-at-dawn', cookies: {}, fetch: api.fetch });

@@ -21,6 +21,8 @@ export const siteAnswers: Record<string, Handler> = {
       requisites: '',
       support_email: '',
       copyright: '',
+      test_mode: false,
+      payout_methods: ['card', 'sepa'],
     }),
   'GET /api/currencies': () => ok([{ code: 'EUR', symbol: '€', value: 1, default: true, name: 'EUR' }]),
 };

@@ -759,4 +759,13 @@ export const de: Record<TranslationKey, string> = {
   'profile.works_label': 'Werke',
   'profile.works_heading': 'Werke von @{{nickname}}',
   'profile.works_empty': 'Noch keine veröffentlichten Werke.',
+
+  // Money edges (issue 17): the test-mode banner, payouts marked paid with the bank's reference.
+  'app.test_mode': 'Testmodus: kein echtes Geld',
+  'app.test_mode_detail': 'Karten sind Testkarten; es wird kein Geld eingezogen oder ausgezahlt.',
+  'admin.transfer_reference': 'Überweisungsreferenz',
+  'admin.transfer_reference_hint': 'Die Referenz der Bank für diese Überweisung',
+  'admin.confirm_paid': 'Zahlung bestätigen',
+  'admin.payout_reference': 'Ref. {{reference}}',
+  'admin.payout_sending': 'Wird über {{provider}} gesendet',
 };

@@ -755,6 +755,15 @@ export const en = {
   'profile.works_label': 'Works',
   'profile.works_heading': 'Works by @{{nickname}}',
   'profile.works_empty': 'No published works yet.',
+
+  // Money edges (issue 17): the test-mode banner, payouts marked paid with the bank's reference.
+  'app.test_mode': 'Test mode: no real money',
+  'app.test_mode_detail': 'Cards are test cards; no money is taken or paid out.',
+  'admin.transfer_reference': 'Transfer reference',
+  'admin.transfer_reference_hint': "The bank's reference for this transfer",
+  'admin.confirm_paid': 'Confirm paid',
+  'admin.payout_reference': 'Ref. {{reference}}',
+  'admin.payout_sending': 'Being sent by {{provider}}',
 } as const;
 
 export type TranslationKey = keyof typeof en;

@@ -11,6 +11,7 @@ import { PageTitleProvider } from '../../lib/page-title';
 import { useRouteMeta } from '../route-meta';
 import { Header } from './header';
 import { PageErrorBoundary } from './page-error-boundary';
+import { TestModeBanner } from './test-mode-banner';
 
 // Below the fold on every page: its code loads after the first paint instead of delaying it.
 const Footer = lazy(() => import('./footer').then((m) => ({ default: m.Footer })));
@@ -61,6 +62,7 @@ export function AppLayout() {
           {t('nav.skip_to_content')}
         </a>
         <CookieConsent />
+        <TestModeBanner />
         {!bare && <Header />}
         <main id="main" className="main">
           <PageErrorBoundary path={location.pathname} message={t('app.navigation_error')}>

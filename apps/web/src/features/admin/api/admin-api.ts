@@ -89,9 +89,10 @@ export const useUpdateProduct = () =>
 export const useAdminPayouts = (status: string) =>
   useQuery({ queryKey: adminKeys.payouts(status), queryFn: ({ signal }) => api<Payout[]>('/api/admin/payouts', { signal, query: { status } }) });
 
+/** Marked paid with the bank transfer's reference, or failed with a reason. */
 export const useSettlePayout = () =>
-  useAdminAction(({ id, outcome, reason }: { id: number; outcome: 'paid' | 'failed'; reason: string }) =>
-    api<Payout>(`/api/admin/payouts/${id}/complete`, { method: 'POST', body: { outcome, reason } }),
+  useAdminAction(({ id, ...body }: { id: number; outcome: 'paid'; reference: string } | { id: number; outcome: 'failed'; reason: string }) =>
+    api<Payout>(`/api/admin/payouts/${id}/complete`, { method: 'POST', body }),
   );
 
 export const useLedgerAccounts = () =>

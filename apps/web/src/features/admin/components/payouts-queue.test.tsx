@@ -15,11 +15,14 @@ const payout = {
   status: 'processing',
   destination: 'DE89 •••• 3000',
   failure_reason: null,
+  provider: 'manual',
+  awaits_staff: true,
+  transfer_reference: null,
   created_at: 1_790_000_000,
 };
 
 describe('Payouts queue', () => {
-  it('shows masked details, marks a payout paid, or failed with a reason', async () => {
+  it('hole 2: shows masked details, marks a payout paid with the transfer reference, or failed with a reason', async () => {
     const calls = fakeApi({
       'GET /api/admin/payouts': () => okAnswer([payout]),
       'POST /api/admin/payouts/5/complete': ({ body }) => okAnswer({ ...payout, status: (body as { outcome: string }).outcome }),
@@ -29,15 +32,37 @@ describe('Payouts queue', () => {
     expect(within(row).getByText('45.00 EUR')).toBeTruthy();
     expect(calls.find((c) => c.path === '/api/admin/payouts')).toBeDefined();
 
+    // 'Mark paid' asks for the bank's reference first; confirming without one is not possible.
     fireEvent.click(within(row).getByRole('button', { name: 'Mark paid' }));
+    const confirm = within(row).getByRole('button', { name: 'Confirm paid' }) as HTMLButtonElement;
+    expect(confirm.disabled).toBe(true);
+    fireEvent.change(within(row).getByLabelText('Transfer reference'), { target: { value: ' SEPA-2026-0042 ' } });
+    expect(confirm.disabled).toBe(false);
+    fireEvent.click(confirm);
     await waitFor(() => expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1));
-    expect(calls.find((c) => c.method === 'POST')!.body).toEqual({ outcome: 'paid', reason: '' });
+    expect(calls.find((c) => c.method === 'POST')!.body).toEqual({ outcome: 'paid', reference: 'SEPA-2026-0042' });
 
     fireEvent.click(within(row).getByRole('button', { name: 'Mark failed' }));
     fireEvent.change(within(row).getByLabelText('Why it failed'), { target: { value: 'Account closed' } });
     fireEvent.click(within(row).getByRole('button', { name: 'Mark failed' }));
     await waitFor(() => expect(calls.filter((c) => c.method === 'POST')).toHaveLength(2));
     expect(calls.filter((c) => c.method === 'POST')[1]!.body).toEqual({ outcome: 'failed', reason: 'Account closed' });
+  });
+
+  it("hole 2: shows a paid payout's reference, and offers no buttons for a payout a provider is sending", async () => {
+    fakeApi({
+      'GET /api/admin/payouts': () =>
+        okAnswer([
+          { ...payout, id: 6, status: 'paid', awaits_staff: false, transfer_reference: 'BANK-77', destination: 'DE89 •••• 0001' },
+          { ...payout, id: 7, method: 'card', provider: 'stripe', awaits_staff: false, destination: 'visa •••• 4242' },
+        ]),
+    });
+    renderWithApp(<PayoutsQueue />);
+    const paid = (await screen.findByText('DE89 •••• 0001')).closest('tr')!;
+    expect(within(paid).getByText('Ref. BANK-77')).toBeTruthy();
+    const sending = screen.getByText('visa •••• 4242').closest('tr')!;
+    expect(within(sending).getByText('Being sent by stripe')).toBeTruthy();
+    expect(within(sending).queryByRole('button')).toBeNull();
   });
 
   it('links the SEPA export with the platform IBAN', async () => {

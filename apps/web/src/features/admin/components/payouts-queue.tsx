@@ -7,7 +7,7 @@ import { useTranslation } from '../../../lib/i18n-runtime';
 import { useAdminPayouts, useSettlePayout } from '../api/admin-api';
 import { ActionError } from './action-error';
 
-/** Payouts by status with masked details only; a processing payout is marked paid or failed; SEPA transfers export as pain.001. */
+/** Payouts by status with masked details only; a payout staff pay is marked paid (with the transfer's reference) or failed; SEPA transfers export as pain.001. */
 export function PayoutsQueue() {
   const { t } = useTranslation();
   const [status, setStatus] = useState<string>('processing');
@@ -64,12 +64,21 @@ export function PayoutsQueue() {
   );
 }
 
+/**
+ * A processing payout staff may end (no provider is sending it): 'Mark paid' asks for the bank
+ * transfer's reference, 'Mark failed' for a reason. One a provider is sending shows who sends it.
+ */
 function PayoutRow({ payout }: { payout: Payout }) {
   const { t } = useTranslation();
   const toast = useToast();
   const settle = useSettlePayout();
-  const [failing, setFailing] = useState(false);
+  const [asking, setAsking] = useState<'paid' | 'failed' | null>(null);
   const [reason, setReason] = useState('');
+  const [reference, setReference] = useState('');
+  const onPaid = (e: FormEvent) => {
+    e.preventDefault();
+    settle.mutate({ id: payout.id, outcome: 'paid', reference: reference.trim() }, { onSuccess: () => toast.success(t('admin.payout_paid_done')) });
+  };
   const onFail = (e: FormEvent) => {
     e.preventDefault();
     settle.mutate({ id: payout.id, outcome: 'failed', reason }, { onSuccess: () => toast.success(t('admin.payout_failed_done')) });
@@ -88,20 +97,36 @@ function PayoutRow({ payout }: { payout: Payout }) {
           {t(`admin.payout_status_${payout.status}`)}
         </span>
         {payout.failure_reason && <div className="muted small">{payout.failure_reason}</div>}
+        {payout.transfer_reference && <div className="muted small">{t('admin.payout_reference', { reference: payout.transfer_reference })}</div>}
       </td>
       <td>{formatDateTime(payout.created_at)}</td>
       <td>
-        {payout.status === 'processing' && (
+        {payout.status === 'processing' && !payout.awaits_staff && (
+          <span className="muted small">{t('admin.payout_sending', { provider: payout.provider })}</span>
+        )}
+        {payout.status === 'processing' && payout.awaits_staff && (
           <div className="admin-inline-actions">
-            <button
-              type="button"
-              className="button small-button primary"
-              disabled={settle.isPending}
-              onClick={() => settle.mutate({ id: payout.id, outcome: 'paid', reason: '' }, { onSuccess: () => toast.success(t('admin.payout_paid_done')) })}
-            >
-              {t('admin.mark_paid')}
-            </button>
-            {failing ? (
+            {asking === 'paid' ? (
+              <form onSubmit={onPaid} className="admin-inline-actions">
+                <input
+                  aria-label={t('admin.transfer_reference')}
+                  placeholder={t('admin.transfer_reference_hint')}
+                  value={reference}
+                  onChange={(e) => setReference(e.target.value)}
+                  maxLength={140}
+                  required
+                  autoComplete="off"
+                />
+                <button type="submit" className="button small-button primary" disabled={settle.isPending || !reference.trim()}>
+                  {t('admin.confirm_paid')}
+                </button>
+              </form>
+            ) : (
+              <button type="button" className="button small-button primary" onClick={() => setAsking('paid')}>
+                {t('admin.mark_paid')}
+              </button>
+            )}
+            {asking === 'failed' ? (
               <form onSubmit={onFail} className="admin-inline-actions">
                 <input aria-label={t('admin.fail_reason')} placeholder={t('admin.fail_reason')} value={reason} onChange={(e) => setReason(e.target.value)} />
                 <button type="submit" className="button small-button danger" disabled={settle.isPending}>
@@ -109,7 +134,7 @@ function PayoutRow({ payout }: { payout: Payout }) {
                 </button>
               </form>
             ) : (
-              <button type="button" className="button small-button" onClick={() => setFailing(true)}>
+              <button type="button" className="button small-button" onClick={() => setAsking('failed')}>
                 {t('admin.mark_failed')}
               </button>
             )}

@@ -243,4 +243,30 @@ describe('A counter-offer’s dialogs', () => {
       country: 620,
     });
   });
+  it('hole 2: under the manual payout provider the creator is offered a bank transfer only', async () => {
+    offerServer(offerFixture({ id: 11, status: 'approved', service_price: 40 }), {
+      'GET /api/settings': () =>
+        okAnswer({
+          is_reg_enabled: true,
+          is_email_verification_enabled: false,
+          internal_currency_name: 'Atelier Credits',
+          formats: [],
+          sizes: [],
+          google_tag: '',
+          requisites: '',
+          support_email: '',
+          copyright: '',
+          test_mode: false,
+          payout_methods: ['sepa'],
+        }),
+      'GET /api/offer/contact-details': () => okAnswer({ ...fromProfile, address: 'Rua Augusta 1', city: 'Lisbon', post_code: '1100-048', country: 620 }),
+    });
+    const details = await openOffer();
+    fireEvent.click(within(details).getByRole('button', { name: 'Enter payment details' }));
+    await fillContact();
+    await waitFor(() => expect(screen.queryByLabelText('Credit Card')).toBeNull());
+    expect((screen.getByLabelText('Bank transfer (SEPA)') as HTMLInputElement).checked).toBe(true);
+    click('Continue');
+    expect(await screen.findByRole('dialog', { name: 'Payment details · Bank transfer (SEPA)' })).toBeTruthy();
+  });
 });

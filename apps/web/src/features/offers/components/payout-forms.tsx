@@ -4,6 +4,7 @@ import { Field, FormError, InlineError } from '../../../components/ui/field';
 import { Spinner } from '../../../components/ui/spinner';
 import { ApiError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n-runtime';
+import { useSettings } from '../../site';
 import { offerErrorMessage, type PayoutBody, useContactDetails, useCountries, useRequestPayout } from '../api/offers';
 import { useRevealErrors } from './reveal-errors';
 
@@ -29,7 +30,7 @@ const AUTOCOMPLETE: Record<ContactField, string> = {
 /**
  * SPEC §5 contact details: every field is required; the errors are listed under 'Please fix the
  * following errors:'. Prefilled from the last payout, else the profile (GET /offer/contact-details).
- * The payout method is chosen here: card (the default) or bank transfer.
+ * The payout method is chosen here: card (the default) or bank transfer, as the payout provider allows.
  */
 export function ContactDetailsForm({
   initial,
@@ -47,7 +48,10 @@ export function ContactDetailsForm({
   const saved = useContactDetails(initial === null);
   const countries = useCountries();
   const [values, setValues] = useState<Contact>(initial ?? EMPTY_CONTACT);
-  const [method, setMethod] = useState<PayoutMethod>(initialMethod);
+  const [picked, setMethod] = useState<PayoutMethod>(initialMethod);
+  // Only the methods the configured payout provider takes (the manual provider pays by bank transfer only).
+  const methods = useSettings().data?.payout_methods ?? ['card', 'sepa'];
+  const method = methods.includes(picked) ? picked : (methods[0] ?? picked);
   const [missing, setMissing] = useState<ContactField[]>([]);
   const [filled, setFilled] = useState(initial !== null);
   const errorsShown = useRevealErrors<HTMLFormElement>();
@@ -127,7 +131,7 @@ export function ContactDetailsForm({
       </div>
       <fieldset className="payout-methods">
         <legend>{t('payout.method')}</legend>
-        {(['card', 'sepa'] as const).map((m) => (
+        {methods.map((m) => (
           <label key={m} className="check-row">
             <input type="radio" name="payout-method" value={m} checked={method === m} onChange={() => setMethod(m)} />
             <span>{t(`payout.method_${m}`)}</span>

@@ -1,4 +1,4 @@
-import type { Currency, SiteSettings, SocialLink, StaticPage, StaticPageSummary } from '@atelier/shared';
+import type { Currency, PublicSiteSettings, SocialLink, StaticPage, StaticPageSummary } from '@atelier/shared';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 
@@ -14,7 +14,7 @@ export const siteKeys = {
 const forever = { staleTime: Number.POSITIVE_INFINITY, gcTime: Number.POSITIVE_INFINITY };
 
 /** Asked before anything else shows (Boot); the server renderer asks them up front too. */
-export const settingsQuery = { queryKey: siteKeys.settings, queryFn: () => api<SiteSettings>('/api/settings'), ...forever };
+export const settingsQuery = { queryKey: siteKeys.settings, queryFn: () => api<PublicSiteSettings>('/api/settings'), ...forever };
 export const currenciesQuery = { queryKey: siteKeys.currencies, queryFn: () => api<Currency[]>('/api/currencies'), ...forever };
 
 export const useSettings = () => useQuery(settingsQuery);
