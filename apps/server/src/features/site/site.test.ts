@@ -24,6 +24,9 @@ describe('site data', () => {
         'requisites',
         'sizes',
         'support_email',
+        // What the start's configuration says about money (issue 17): the test-mode banner, the payout methods.
+        'test_mode',
+        'payout_methods',
       ].sort(),
     );
     expect(body.payload.internal_currency_name).toBe('Atelier Credits');
