@@ -16,4 +16,7 @@ ALTER TABLE "payouts" ADD COLUMN "transfer_reference" text;--> statement-breakpo
 CREATE INDEX "payouts_user_provider_idx" ON "payouts" ("user_id", "provider", "id");--> statement-breakpoint
 -- Card payouts of the sandbox still waiting for their job: the outcome their old reference named.
 UPDATE "payouts" SET "destination_token" = 'sbx_card_' || (CASE WHEN "provider_ref" LIKE 'sbx_po_fail_%' THEN 'fail' ELSE 'ok' END) || '_legacy'
-  WHERE "provider" = 'sandbox' AND "method" = 'card' AND "status" = 'processing';
+  WHERE "provider" = 'sandbox' AND "method" = 'card' AND "status" = 'processing';--> statement-breakpoint
+-- Their jobs get the key new ones carry, so the back office sees that a job still holds them.
+UPDATE "jobs" SET "singleton_key" = 'payout:' || ("payload"->>'payoutId')
+  WHERE "name" = 'payout.settle' AND "state" IN ('pending', 'running') AND "singleton_key" IS NULL;
