@@ -167,36 +167,39 @@ describe('hole 2: the payout provider is called after the commit, by a job keyed
     expect(stub.sent).toHaveLength(1);
     expect(await accountBalance(t.app, OFFER_ACQUISITIONS)).toBe(acquisitionsBefore - 4000);
   });
+});
 
-  it('hole 2: a provider that does not answer is asked again with the same idempotency key; staff cannot end the payout meanwhile', async () => {
-    const failing = slowProvider({ failFirst: true });
-    const other = await createTestApp({ build: { payoutProvider: failing.provider } });
+describe('hole 2: a provider that does not answer', () => {
+  const failing = slowProvider({ failFirst: true });
+  let other: TestApp;
+  beforeAll(async () => {
+    other = await createTestApp({ build: { payoutProvider: failing.provider } });
     failing.attach(other.app);
     await setSetting(other.app.db, 'is_reg_enabled', true);
-    try {
-      const creator = await registerPerson(other.app);
-      const admin = await registerStaff(other.app);
-      const offerId = await approvedOffer(other.app, creator.id, 2500);
-      expect((await creator.client.post('/api/offer/request-payout/card', cardPayload(offerId))).statusCode).toBe(200);
-      const [payout] = await other.app.db.select().from(payouts).where(eq(payouts.offerId, offerId));
+  });
+  afterAll(() => other.close());
 
-      // While its job waits, the payout is the provider's: marking it by hand could pay it twice.
-      const listed = (await admin.client.get('/api/admin/payouts?status=processing')).json().payload.find((p: { id: number }) => p.id === payout!.id);
-      expect(listed).toMatchObject({ provider: 'stripe', awaits_staff: false });
-      const byHand = await admin.client.post(`/api/admin/payouts/${payout!.id}/complete`, { outcome: 'failed', reason: 'impatient' });
-      expect(byHand.statusCode).toBe(409);
-      expect(byHand.json().message).toBe('This payout is being sent by stripe; it ends when the provider answers.');
+  it('hole 2: is asked again with the same idempotency key; staff cannot end the payout meanwhile', async () => {
+    const creator = await registerPerson(other.app);
+    const admin = await registerStaff(other.app);
+    const offerId = await approvedOffer(other.app, creator.id, 2500);
+    expect((await creator.client.post('/api/offer/request-payout/card', cardPayload(offerId))).statusCode).toBe(200);
+    const [payout] = await other.app.db.select().from(payouts).where(eq(payouts.offerId, offerId));
 
-      await other.app.jobs.runDue();
-      expect(failing.sent).toHaveLength(1);
-      expect(await offerStatus(other.app, offerId)).toBe('payout_processing');
-      await other.app.jobs.runDue({ at: new Date(Date.now() + 60_000) });
-      expect(failing.sent.map((s) => s.order.idempotencyKey)).toEqual([`payout-${payout!.id}`, `payout-${payout!.id}`]);
-      expect(await offerStatus(other.app, offerId)).toBe('paid');
-      expect(await checkLedger(other.app.db)).toEqual({ unbalancedTransactions: [], driftedAccounts: [], totalMinor: 0 });
-    } finally {
-      await other.close();
-    }
+    // While its job waits, the payout is the provider's: marking it by hand could pay it twice.
+    const listed = (await admin.client.get('/api/admin/payouts?status=processing')).json().payload.find((p: { id: number }) => p.id === payout!.id);
+    expect(listed).toMatchObject({ provider: 'stripe', awaits_staff: false });
+    const byHand = await admin.client.post(`/api/admin/payouts/${payout!.id}/complete`, { outcome: 'failed', reason: 'impatient' });
+    expect(byHand.statusCode).toBe(409);
+    expect(byHand.json().message).toBe('This payout is being sent by stripe; it ends when the provider answers.');
+
+    await other.app.jobs.runDue();
+    expect(failing.sent).toHaveLength(1);
+    expect(await offerStatus(other.app, offerId)).toBe('payout_processing');
+    await other.app.jobs.runDue({ at: new Date(Date.now() + 60_000) });
+    expect(failing.sent.map((s) => s.order.idempotencyKey)).toEqual([`payout-${payout!.id}`, `payout-${payout!.id}`]);
+    expect(await offerStatus(other.app, offerId)).toBe('paid');
+    expect(await checkLedger(other.app.db)).toEqual({ unbalancedTransactions: [], driftedAccounts: [], totalMinor: 0 });
   });
 });
 
