@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lastMailTo } from '../../../test/accounts';
 import { chatPair, multipart, sendChat, sendChatForm, testPng } from '../../../test/chat';
 import { balanceMinor, fund } from '../../../test/commerce';
 import { createTestApp, type TestApp, type TestClient } from '../../../test/test-app';
@@ -237,6 +238,42 @@ describe('issue 18: the chat', () => {
     // The buyer still has only the blurred preview until paying.
     expect((await messagesOf(buyer.client, chatId)).find((m) => m.id === id)).toMatchObject({ is_locked: true, is_preview: true });
     expect((await buyer.client.get(fileUrl)).statusCode).toBe(404);
+  });
+
+  it('bug 5: the in-chat card payment stays in its frame through 3-D Secure, and is never called a deposit', async () => {
+    const { buyer, creator, chatId, imageId } = await dealIn('waiting_payment', 15);
+    const pending = (await buyer.client.post(`/api/chat/${chatId}/unlock`, { message_id: imageId })).json().payload;
+    const framed = (path: string, form?: Record<string, string>) =>
+      t.app.inject({
+        method: form ? 'POST' : 'GET',
+        url: path,
+        ...(form ? { headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(form).toString() } : {}),
+      });
+    const action = (html: string) => /<form method="post" action="([^"]+)"/.exec(html)![1]!.replaceAll('&amp;', '&');
+    const page = await framed(`/api/payments/sandbox/pay/${pending.widget_data.checkout}?embed=1`);
+    expect(page.body).toContain('<h1>Card payment</h1>');
+    expect(page.body).toContain('15.00');
+    expect(page.body).not.toMatch(/deposit|add funds|target="_top"/i);
+    const year = String(new Date().getUTCFullYear() + 2);
+    const threeDs = await framed(action(page.body), { card_number: '4000000000003220', exp_month: '12', exp_year: year, cvc: '123' });
+    expect(threeDs.statusCode).toBe(200);
+    expect(threeDs.body).toContain('3-D Secure');
+    expect(threeDs.body).not.toContain('target="_top"');
+    const done = await framed(action(threeDs.body), { three_ds: 'complete' });
+    // No redirect: the frame's last page tells the dialog, which refreshes the chat in place.
+    expect(done.statusCode).toBe(200);
+    expect(done.body).toContain(`data-outcome="succeeded" data-deposit="${pending.order_id}"`);
+    expect(done.body).toContain('<script src="/api/payments/sandbox/frame-done.js"></script>');
+    const script = await framed('/api/payments/sandbox/frame-done.js');
+    expect(script.body).toContain('postMessage');
+    expect((await messagesOf(buyer.client, chatId)).find((m) => m.id === imageId)).toMatchObject({ is_locked: false, is_preview: false });
+    expect(await balanceMinor(t.app, creator.id)).toBe(1200);
+    // The receipt is for a card payment, with the way back to the chat.
+    await t.app.jobs.runDue();
+    const mail = await lastMailTo(t.app, buyer.email);
+    expect(mail?.subject).toBe(`Your Atelier card payment #${pending.order_id}`);
+    expect(mail?.text).toContain(`/dashboard/chat?chat=${chatId}`);
+    expect(mail?.text).not.toMatch(/deposit/i);
   });
 
   it('a locked image without a file asks for the image (not "Please write a message.")', async () => {

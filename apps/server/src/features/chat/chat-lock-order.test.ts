@@ -1,7 +1,6 @@
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerUser } from '../../../test/accounts';
-import { balanceMinor, fund, userIdByEmail } from '../../../test/commerce';
+import { chatPerson, multipart, sendChatForm, testPng } from '../../../test/chat';
+import { balanceMinor, fund } from '../../../test/commerce';
 import { createTestApp, type TestApp, type TestClient } from '../../../test/test-app';
 import { setSetting } from '../../lib/settings';
 import { checkLedger, clearingAccountCode, systemAccountId, transfer, userAccountId } from '../ledger';
@@ -19,27 +18,6 @@ beforeAll(async () => {
   await setSetting(t.app.db, 'is_reg_enabled', true);
 });
 afterAll(() => t.close());
-
-async function person() {
-  const { client, person: p } = await registerUser(t.app);
-  return { client, id: await userIdByEmail(t.app, p.email) };
-}
-
-const png = () =>
-  sharp({ create: { width: 32, height: 24, channels: 3, background: { r: 20, g: 140, b: 90 } } })
-    .png()
-    .toBuffer();
-
-function lockedImageForm(data: Buffer) {
-  const boundary = `----race${Math.random().toString(16).slice(2)}`;
-  const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="is_locked"\r\n\r\n1\r\n`),
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="attachment"; filename="art.png"\r\nContent-Type: image/png\r\n\r\n`),
-    data,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
 
 /** The sandbox provider reporting a paid card payment, signed as the webhook route expects. */
 function cardPaid(depositId: number, round: number) {
@@ -75,7 +53,7 @@ async function drain(userId: number) {
 async function lockedImage(buyer: TestClient, creator: TestClient, chatId: number, image: Buffer) {
   expect((await creator.post(`/api/chat/${chatId}/messages`, { type: 'price_proposal', amount: 10 })).statusCode).toBe(200);
   expect((await buyer.post(`/api/chat/${chatId}/messages`, { action: 'accept_price' })).statusCode).toBe(200);
-  const sent = await creator.request('POST', `/api/chat/${chatId}/messages`, lockedImageForm(image));
+  const sent = await sendChatForm(creator, chatId, multipart({ is_locked: '1' }, { name: 'art.png', type: 'image/png', data: image }));
   expect(sent.statusCode).toBe(200);
   return sent.json().payload.id as number;
 }
@@ -83,14 +61,14 @@ async function lockedImage(buyer: TestClient, creator: TestClient, chatId: numbe
 describe('hole 5: lock order', () => {
   it('hole 5: card-widget webhooks and balance unlocks of the same chat in parallel: no deadlock, one charge', async () => {
     // Two creators with two buyers each (a person may send 30 messages a minute).
-    const creators = [await person(), await person()];
+    const creators = [await chatPerson(t.app), await chatPerson(t.app)];
     const creatorOf = (i: number) => creators[i % 2]!;
     const buyers = [];
-    for (let i = 0; i < 4; i++) buyers.push(await person());
+    for (let i = 0; i < 4; i++) buyers.push(await chatPerson(t.app));
     const chats = await Promise.all(
       buyers.map(async (b, i) => (await b.client.post('/api/chat', { recipient_id: creatorOf(i).id })).json().payload.id as number),
     );
-    const image = await png();
+    const image = await testPng();
     const ROUNDS = 6;
     let creatorExpected = 0;
     for (let round = 0; round < ROUNDS; round++) {
