@@ -9,7 +9,6 @@ import { setSetting } from '../../lib/settings';
 import { checkLedger } from '../ledger';
 import { paymentProviderFor } from '../payments/card-payments';
 import { SANDBOX_SIGNATURE_HEADER, signSandboxEvent } from '../payments/sandbox/sandbox-provider';
-import { DEAL_EXPIRE_JOB } from './chat-deal.routes';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -19,6 +18,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const DAY = 24 * 60 * 60 * 1000;
+/** The deal's expiry job (chat-deal.routes.ts), by name. */
+const DEAL_EXPIRE_JOB = 'chat.deal-expire';
 const later = (days: number) => new Date(Date.now() + days * DAY + 60_000);
 
 async function statusOf(client: TestClient, chatId: number): Promise<string> {
@@ -274,6 +275,11 @@ describe('issue 18: the chat', () => {
     expect(mail?.subject).toBe(`Your Atelier card payment #${pending.order_id}`);
     expect(mail?.text).toContain(`/dashboard/chat?chat=${chatId}`);
     expect(mail?.text).not.toMatch(/deposit/i);
+    const history = (await buyer.client.get('/api/deposit/history')).json().payload;
+    expect(history.find((d: { id: number }) => d.id === pending.order_id)).toMatchObject({
+      payment_method: 'Card payment for a chat image',
+      status: 'success',
+    });
   });
 
   it('a locked image without a file asks for the image (not "Please write a message.")', async () => {

@@ -1,18 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import {
   amountToMinor,
-  CHAT_ATTACHMENT_MAX_BYTES,
-  CHAT_MESSAGE_MAX_CHARS,
   CHAT_MESSAGES_PAGE_SIZE,
-  chatDealActionInput,
   chatIdParams,
   chatMessage,
   chatMessagesPage,
   chatMessagesQuery,
-  chatPriceAmount,
-  chatPriceProposalInput,
   chat as chatSchema,
-  chatTextInput,
   formatPrice,
   minorToAmount,
   okEnvelope,
@@ -48,6 +42,7 @@ import {
 import { chatDealRoutes, checkLockedPrice, DEAL_MESSAGES, dealMove, dealPriceMaxMinor, moveDeal } from './chat-deal.routes';
 import { registerUnreadDigest } from './chat-digest';
 import { cleanAttachmentName, lockedPreview, sniffAttachment } from './chat-files';
+import { checkText, MESSAGES, readJson, readMultipart } from './chat-input';
 
 /**
  * The conversations and their messages (issue 11): opening a chat, the list, the pages of messages,
@@ -58,89 +53,14 @@ import { cleanAttachmentName, lockedPreview, sniffAttachment } from './chat-file
 /** Sending is limited per user: a person types far slower than this. */
 export const CHAT_SEND_LIMIT = { limit: 30, windowSeconds: 60 };
 
-const MESSAGES = {
-  notFound: 'This chat was not found.',
-  messageNotFound: 'This message was not found.',
-  self: 'You cannot start a chat with yourself.',
-  noPerson: 'This person was not found.',
-  noProduct: 'This product was not found.',
-  empty: 'Please write a message.',
-  lockedWithoutFile: 'Please attach the finished image: a locked message is the image itself.',
-  tooLong: `The message may not be longer than ${CHAT_MESSAGE_MAX_CHARS} characters.`,
-  wrongFile: 'Please attach an image (PNG, JPEG, GIF, WebP) or a document (PDF, DOC, DOCX, ZIP).',
-  tooLarge: `The attachment may be at most ${CHAT_ATTACHMENT_MAX_BYTES / 1024 / 1024} MB.`,
-  lockedNeedsImage: 'A locked attachment must be an image.',
-  blockedByOther: 'You cannot send messages in this chat: this person has blocked you.',
-  blockedByMe: 'You blocked this person. Unblock them to send messages.',
-} as const;
-
-type Outgoing = { text: string | null; file: { data: Buffer; name: string | undefined } | null; isLocked: boolean; price: number | null };
-
-/** Reads a multipart message: fields `message`, `is_locked`, `price` and one file `attachment`. */
-async function readMultipart(request: FastifyRequest): Promise<Outgoing> {
-  const out: Outgoing = { text: null, file: null, isLocked: false, price: null };
-  let priceRaw: string | null = null;
-  try {
-    for await (const part of request.parts({ limits: { fileSize: CHAT_ATTACHMENT_MAX_BYTES, files: 1 } })) {
-      if (part.type === 'file') {
-        if (part.fieldname !== 'attachment') {
-          await part.toBuffer();
-          continue;
-        }
-        out.file = { data: await part.toBuffer(), name: part.filename };
-      } else if (part.fieldname === 'message') out.text = String(part.value);
-      else if (part.fieldname === 'is_locked') out.isLocked = ['1', 'true'].includes(String(part.value));
-      else if (part.fieldname === 'price') priceRaw = String(part.value);
-    }
-  } catch (err) {
-    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw validationError({ attachment: MESSAGES.tooLarge });
-    throw err;
-  }
-  if (priceRaw !== null && priceRaw.trim() !== '') {
-    const parsed = chatPriceAmount.safeParse(priceRaw);
-    if (!parsed.success) throw validationError({ price: parsed.error.issues[0]?.message ?? 'Please enter a price.' });
-    out.price = amountToMinor(parsed.data);
-  }
-  return out;
-}
-
-function checkText(text: string | null, required: boolean): string | null {
-  const trimmed = text?.trim() ?? '';
-  if (trimmed.length > CHAT_MESSAGE_MAX_CHARS) throw validationError({ message: MESSAGES.tooLong });
-  if (!trimmed) {
-    if (required) throw validationError({ message: MESSAGES.empty });
-    return null;
-  }
-  return trimmed;
-}
-
-/** A JSON body's problem under the field it is about (zod's first message for each). */
-function fieldErrors(error: z.ZodError, fallbackField: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const field = String(issue.path[0] ?? fallbackField);
-    out[field] ??= issue.message;
-  }
-  return out;
-}
-
-/** The JSON body of a message: a deal proposal, a deal answer, or a text; each refused under its own field. */
-function readJson(body: unknown) {
-  const raw = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-  const schema = 'type' in raw ? chatPriceProposalInput : 'action' in raw ? chatDealActionInput : chatTextInput;
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw validationError(fieldErrors(parsed.error, 'message'));
-  return parsed.data;
-}
-
 export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
   registerUnreadDigest(app);
-  await app.register(chatDealRoutes);
   const tags = ['chat'];
   // Presence: every chat call by a signed-in user counts as being seen.
   app.addHook('preHandler', async (request) => {
     if (request.user) await touchLastSeen(app.db, request.user.id);
   });
+  await app.register(chatDealRoutes);
   const currencyOf = (request: FastifyRequest) => resolveDisplayCurrency(app, requestedCurrency(request));
   async function participantChat(chatId: number, userId: number) {
     const chat = await findChatFor(app.db, chatId, userId);

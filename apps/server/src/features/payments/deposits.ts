@@ -98,7 +98,8 @@ export async function depositHistory(db: Db, userId: number): Promise<DepositHis
     currency: d.currency,
     currencySymbol: symbol ?? d.currency,
     status: d.status,
-    payment_method: d.paymentMethod,
+    // A card payment for something (a chat image) is named for what it paid, not as a top-up.
+    payment_method: d.purpose?.kind === 'chat_unlock' ? 'Card payment for a chat image' : d.paymentMethod,
     created_at: Math.floor(d.createdAt.getTime() / 1000),
   }));
 }

@@ -1,5 +1,5 @@
 import { CHAT_MESSAGE_MAX_CHARS, CHAT_NEAR_BOTTOM_PX, CHAT_SCROLL_FLAG_MS, CHAT_STATUS_LABELS, type Chat, type ChatMessage } from '@atelier/shared';
-import { Fragment, useCallback, useLayoutEffect, useRef, useState } from 'react';
+import { Fragment, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { InlineError } from '../../../components/ui/field';
 import { Spinner } from '../../../components/ui/spinner';
@@ -75,10 +75,18 @@ export function Conversation({ chat, meId }: Props) {
     }, CHAT_SCROLL_FLAG_MS);
   }, []);
 
-  // A picture that arrives after the first scroll makes the list taller: the newest message stays in view.
+  // A picture that arrives after the first scroll makes the list taller, and the deal's controls
+  // growing below make its window shorter: a reader at the newest message stays there.
   const keepAtBottom = useCallback(() => {
     if (atBottom.current) scrollToBottom();
   }, [scrollToBottom]);
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(keepAtBottom);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [keepAtBottom]);
 
   const onScroll = () => {
     const el = scroller.current;
