@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
+import { paymentProviderFor } from '../src/features/payments/card-payments';
+import { SANDBOX_SIGNATURE_HEADER, signSandboxEvent } from '../src/features/payments/sandbox/sandbox-provider';
 import { registerUser } from './accounts';
 import { userIdByEmail } from './commerce';
 import type { TestClient } from './test-app';
@@ -41,3 +43,21 @@ export function multipart(fields: Record<string, string>, file?: { name: string;
 
 export const sendChat = (c: TestClient, chatId: number, body: unknown) => c.post(`/api/chat/${chatId}/messages`, body);
 export const sendChatForm = (c: TestClient, chatId: number, f: ReturnType<typeof multipart>) => c.request('POST', `/api/chat/${chatId}/messages`, f);
+
+/** The sandbox provider reporting a paid card payment, signed as the webhook route expects. */
+export function cardPaidWebhook(app: FastifyInstance, depositId: number, eventId = `evt_${depositId}_${Math.random().toString(16).slice(2)}`) {
+  const { raw, signature } = signSandboxEvent(app.config, {
+    id: eventId,
+    type: 'payment.succeeded',
+    data: { deposit_id: depositId, card: { brand: 'visa', last4: '4242' } },
+  });
+  return app.inject({
+    method: 'POST',
+    url: '/api/payments/webhook/sandbox',
+    headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signature },
+    payload: raw,
+  });
+}
+
+/** The configured card provider object, for a test that watches what it is asked. */
+export const cardProviderOf = (app: FastifyInstance) => paymentProviderFor(app.config);

@@ -1,14 +1,12 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastMailTo } from '../../../test/accounts';
-import { chatPair, multipart, sendChat, sendChatForm, testPng } from '../../../test/chat';
+import { cardPaidWebhook, cardProviderOf, chatPair, multipart, sendChat, sendChatForm, testPng } from '../../../test/chat';
 import { balanceMinor, fund } from '../../../test/commerce';
 import { createTestApp, type TestApp, type TestClient } from '../../../test/test-app';
 import { chats, deposits, jobs, siteSettings } from '../../db/schema';
 import { setSetting } from '../../lib/settings';
 import { checkLedger } from '../ledger';
-import { paymentProviderFor } from '../payments/card-payments';
-import { SANDBOX_SIGNATURE_HEADER, signSandboxEvent } from '../payments/sandbox/sandbox-provider';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -61,19 +59,7 @@ async function dealIn(status: 'price_proposed' | 'generating' | 'waiting_payment
   return { ...pair, imageId: locked.json().payload.id as number };
 }
 
-function cardPaid(depositId: number) {
-  const { raw, signature } = signSandboxEvent(t.app.config, {
-    id: `evt_deal_${depositId}_${Math.random().toString(16).slice(2)}`,
-    type: 'payment.succeeded',
-    data: { deposit_id: depositId, card: { brand: 'visa', last4: '4242' } },
-  });
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/payments/webhook/sandbox',
-    headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signature },
-    payload: raw,
-  });
-}
+const cardPaid = (depositId: number) => cardPaidWebhook(t.app, depositId);
 
 describe('hole 8: chat deals have exits', () => {
   it('hole 8: the buyer or the creator cancels from price_proposed, generating or waiting_payment; a system message, back to active', async () => {
@@ -294,7 +280,7 @@ describe('issue 18: the chat', () => {
 
 describe('hole 5: no provider call inside a database transaction', () => {
   it('hole 5: the card unlock and Add Funds ask the provider only once their payment is committed', async () => {
-    const provider = paymentProviderFor(t.app.config);
+    const provider = cardProviderOf(t.app);
     const original = provider.startCheckout.bind(provider);
     const seen: string[] = [];
     // The provider looks the payment up from outside, as its webhook would: inside an open transaction
@@ -318,7 +304,7 @@ describe('hole 5: no provider call inside a database transaction', () => {
   });
 
   it('hole 5: a refused provider start fails the payment it was for, and the buyer may try again', async () => {
-    const provider = paymentProviderFor(t.app.config);
+    const provider = cardProviderOf(t.app);
     const original = provider.startCheckout.bind(provider);
     provider.startCheckout = async () => {
       throw new Error('provider unavailable');

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chatPerson, multipart, sendChatForm, testPng } from '../../../test/chat';
+import { cardPaidWebhook, chatPerson, multipart, sendChatForm, testPng } from '../../../test/chat';
 import { balanceMinor, fund } from '../../../test/commerce';
 import { createTestApp, type TestApp, type TestClient } from '../../../test/test-app';
 import { setSetting } from '../../lib/settings';
 import { checkLedger, clearingAccountCode, systemAccountId, transfer, userAccountId } from '../ledger';
-import { SANDBOX_SIGNATURE_HEADER, signSandboxEvent } from '../payments/sandbox/sandbox-provider';
 
 /**
  * Issue 17 hole 5: one lock order everywhere (domain rows first, ledger accounts last in id order).
@@ -19,20 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** The sandbox provider reporting a paid card payment, signed as the webhook route expects. */
-function cardPaid(depositId: number, round: number) {
-  const { raw, signature } = signSandboxEvent(t.app.config, {
-    id: `evt_race_${depositId}_${round}`,
-    type: 'payment.succeeded',
-    data: { deposit_id: depositId, card: { brand: 'visa', last4: '4242' } },
-  });
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/payments/webhook/sandbox',
-    headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signature },
-    payload: raw,
-  });
-}
+const cardPaid = (depositId: number, round: number) => cardPaidWebhook(t.app, depositId, `evt_race_${depositId}_${round}`);
 
 /** Takes the user's whole balance back out (a refund, as far as the ledger is concerned). */
 async function drain(userId: number) {
