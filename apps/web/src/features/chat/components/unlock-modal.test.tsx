@@ -83,7 +83,7 @@ describe('unlock modal', () => {
     expect(image.textContent).toContain('No longer for sale');
   });
 
-  it('bug 5: a card payment in the dialog ends in place: the notice, the chat refreshed, never the payment pages', async () => {
+  it('a card payment in the dialog ends in place: the notice, the chat refreshed, never the payment pages', async () => {
     let paid = false;
     const calls = api(
       () => [paid ? unlocked : locked],
