@@ -43,13 +43,16 @@ async function deposit(page: Page, amount: string) {
   await page.waitForURL(`${baseUrl()}/success-payment`);
 }
 
-/** Both screen widths of the chat tab, for a person to look at; nothing sticks out sideways at 375 px. */
-async function shoot(page: Page, name: string) {
-  await screenshot(page, `${name}-1280`);
+/**
+ * Both screen widths of the chat tab, for a person to look at; nothing sticks out sideways at 375 px,
+ * where an open conversation is the whole screen (so that shot is the screen, not the page behind it).
+ */
+async function shoot(page: Page, name: string, opts: { fullPage?: boolean } = {}) {
+  await screenshot(page, `${name}-1280`, opts);
   await page.setViewportSize({ width: 375, height: 812 });
   const [scrollWidth, width] = (await page.evaluate('[document.scrollingElement.scrollWidth, window.innerWidth]')) as [number, number];
   expect(scrollWidth).toBeLessThanOrEqual(width);
-  await screenshot(page, `${name}-375`);
+  await screenshot(page, `${name}-375`, { fullPage: false });
   await page.setViewportSize({ width: 1280, height: 900 });
 }
 
@@ -57,7 +60,7 @@ const conversation = (page: Page) => page.getByTestId('conversation');
 const lastBubble = (page: Page) => conversation(page).getByTestId('chat-message').last();
 
 describe('chat and commissions in the browser', () => {
-  it('buyer and creator agree a price live, the buyer unlocks from the balance and by card, the bell and badges follow', async () => {
+  it('buyer and creator agree a price live, the buyer unlocks from the balance and by card, the bell and badges follow', { timeout: 240_000 }, async () => {
     const seller = await newContext();
     const buyer = await newContext();
     await signIn(seller.page, 'seller@example.com');
@@ -92,9 +95,13 @@ describe('chat and commissions in the browser', () => {
     await seller.page.getByRole('button', { name: 'Propose price' }).click();
     await lastBubble(buyer.page).getByText('Price offered: 30.00 €').waitFor(LIVE);
     await buyer.page.getByTestId('chat-status').getByText('Price offered').waitFor(LIVE);
-    await buyer.page.getByText('Artist is working on your image...').waitFor();
+    // The deal waits on the buyer: the busy text says so (issue 18); only the buyer's input waits.
+    await buyer.page.getByTestId('deal-controls').getByText('Waiting for your answer').waitFor();
+    expect(await buyer.page.getByText('Artist is working on your image...').count()).toBe(0);
     expect(await buyer.page.getByRole('textbox', { name: 'Message' }).isDisabled()).toBe(true);
+    expect(await seller.page.getByRole('textbox', { name: 'Message' }).isDisabled()).toBe(false);
     await shoot(buyer.page, 'chat-buyer-price-offered');
+    await shoot(seller.page, 'chat-creator-deal-waiting');
 
     // 3. The buyer negotiates once, then accepts the new price.
     await buyer.page.getByRole('button', { name: 'Negotiate Price' }).click();
@@ -104,6 +111,7 @@ describe('chat and commissions in the browser', () => {
     await lastBubble(buyer.page).getByText('Price offered: 25.00 €').waitFor(LIVE);
     await buyer.page.getByRole('button', { name: 'Accept Price' }).click();
     await buyer.page.getByText('Price accepted. Artist is creating your image...').waitFor();
+    await buyer.page.getByTestId('deal-controls').getByText('Artist is working on your image...').waitFor();
     await seller.page.getByTestId('chat-status').getByText('Creating artwork...').waitFor(LIVE);
 
     // 4. The creator sends the finished image locked; the buyer sees it blurred with its price.
@@ -111,9 +119,17 @@ describe('chat and commissions in the browser', () => {
       .png()
       .toBuffer();
     await seller.page.getByLabel('Finished image').setInputFiles({ name: 'harbour.png', mimeType: 'image/png', buffer: image });
-    expect(await seller.page.getByLabel('Price').inputValue()).toBe('25');
+    // The image goes at the agreed price, shown and not editable (issue 17).
+    expect(await seller.page.getByLabel('Price').inputValue()).toBe('25.00 €');
+    expect(await seller.page.getByLabel('Price').isEditable()).toBe(false);
     await seller.page.getByRole('button', { name: 'Send locked image' }).click();
-    await seller.page.getByTestId('locked-image').getByText('Locked · 25.00 €').waitFor();
+    // Bug 12: its creator sees the delivered image itself, not blurred.
+    const own = seller.page.getByTestId('own-locked-image');
+    await own.getByText('Locked · 25.00 €').waitFor();
+    const ownFilter = await own
+      .locator('img')
+      .evaluate((img) => (globalThis as unknown as { getComputedStyle(e: unknown): { filter: string } }).getComputedStyle(img).filter);
+    expect(ownFilter).toBe('none');
     await shoot(seller.page, 'chat-creator-locked-sent');
     const locked = buyer.page.getByTestId('locked-image');
     await locked.getByText('25.00 €').waitFor(LIVE);
@@ -141,7 +157,20 @@ describe('chat and commissions in the browser', () => {
     expect(await balanceMinor(buyer.context)).toBe(0);
     await lastBubble(seller.page).getByText('Image unlocked').waitFor(LIVE);
 
-    // 5b. A second commission with the balance emptied: the card widget pays it.
+    // 5b. A deal either side leaves: the creator offers, the buyer cancels it (issue 17).
+    await seller.page.getByLabel('Your price').fill('40');
+    await seller.page.getByRole('button', { name: 'Propose price' }).click();
+    await buyer.page.getByRole('button', { name: 'Accept Price' }).waitFor(LIVE);
+    await buyer.page.getByRole('button', { name: 'Cancel deal' }).click();
+    await buyer.page.getByTestId('cancel-deal-confirm').waitFor();
+    await shoot(buyer.page, 'chat-cancel-deal');
+    await buyer.page.getByRole('button', { name: 'Yes, cancel it' }).click();
+    await lastBubble(seller.page).getByText('Deal cancelled').waitFor(LIVE);
+    await buyer.page.getByTestId('chat-status').waitFor({ state: 'detached' });
+    expect(await buyer.page.getByRole('textbox', { name: 'Message' }).isDisabled()).toBe(false);
+
+    // 5c. A second commission with the balance emptied: the card widget pays it inside the chat,
+    // 3-D Secure included, and the chat stays where it is (issue 18 bug 5).
     await seller.page.getByLabel('Your price').fill('10');
     await seller.page.getByRole('button', { name: 'Propose price' }).click();
     await buyer.page.getByRole('button', { name: 'Accept Price' }).click(LIVE);
@@ -154,12 +183,17 @@ describe('chat and commissions in the browser', () => {
     await modal.getByText('Your balance does not cover the price: pay it by card.').waitFor();
     const frame = modal.frameLocator('iframe[title="Test card payment"]');
     await frame.getByLabel('Card number').waitFor();
-    await screenshot(buyer.page, 'chat-unlock-widget-1280');
-    await fillCard(frame, '4242 4242 4242 4242');
-    // The sandbox's form takes the tab through processing to the success page, which leads back to the chat.
-    await buyer.page.waitForURL(`${baseUrl()}/success-payment`, { timeout: 20_000 });
-    await buyer.page.getByRole('button', { name: 'Back to your purchase' }).click();
-    await buyer.page.waitForURL(`${baseUrl()}/dashboard/chat?chat=${chatId}`);
+    await frame.getByRole('heading', { name: 'Card payment' }).waitFor();
+    expect(await modal.textContent()).not.toMatch(/deposit/i);
+    await shoot(buyer.page, 'chat-unlock-widget', { fullPage: false });
+    await fillCard(frame, '4000 0000 0000 3220');
+    await frame.getByRole('heading', { name: '3-D Secure authentication' }).waitFor({ timeout: 20_000 });
+    await screenshot(buyer.page, 'chat-unlock-3ds-1280', { fullPage: false });
+    await frame.getByRole('button', { name: 'Complete' }).click();
+    // Paid: the dialog closes with a notice and the chat refreshes in place.
+    await buyer.page.locator('.toast').getByText('Image unlocked').waitFor({ timeout: 20_000 });
+    await modal.waitFor({ state: 'detached' });
+    expect(buyer.page.url()).toBe(`${baseUrl()}/dashboard/chat?chat=${chatId}`);
     await buyer.page.getByTestId('unlocked-image').nth(1).waitFor();
     expect(await balanceMinor(buyer.context)).toBe(0);
     await buyer.page.getByTestId('chat-status').waitFor({ state: 'detached' });
@@ -203,6 +237,75 @@ describe('chat and commissions in the browser', () => {
     await seller.page.waitForURL(`${baseUrl()}/`);
     await streamEnded;
     await seller.context.close();
+    await buyer.context.close();
+  });
+
+  it('mobile chat: a conversation opens at the newest message, full-screen, with the input visible; on a desktop the input is on the first screen', {
+    timeout: 120_000,
+  }, async () => {
+    // The demo buyer writes to the demo creator: enough messages to fill more than a phone's screen.
+    const buyer = await newContext();
+    await signIn(buyer.page, 'buyer@example.com');
+    await buyer.context.request.get(`${baseUrl()}/sanctum/csrf-cookie`);
+    const xsrf = (await buyer.context.cookies()).find((c) => c.name === 'XSRF-TOKEN')!.value;
+    const post = (path: string, data: unknown) =>
+      buyer.context.request.post(`${baseUrl()}${path}`, { data, headers: { 'X-XSRF-TOKEN': decodeURIComponent(xsrf), Accept: 'application/json' } });
+    const catalog = (await (await fetch(`${baseUrl()}/api/products/catalog?limit=48`)).json()) as { payload: { id: number; authorNickname: string }[] };
+    const opened = await post('/api/chat', { product_id: catalog.payload.find((p) => p.authorNickname === 'sofia')!.id });
+    expect(opened.status()).toBe(200);
+    const chatId = ((await opened.json()) as { payload: { id: number } }).payload.id;
+    for (let i = 1; i <= 24; i++)
+      expect((await post(`/api/chat/${chatId}/messages`, { message: `Question number ${i} about the commission` })).status()).toBe(200);
+
+    await buyer.page.setViewportSize({ width: 375, height: 812 });
+    await open(buyer.page, `${baseUrl()}/dashboard/chat?chat=${chatId}`);
+    const newest = lastBubble(buyer.page).getByText('Question number 24 about the commission');
+    await newest.waitFor();
+    const input = buyer.page.getByRole('textbox', { name: 'Message' });
+    const inView = async (target: ReturnType<Page['locator']>, height: number) => {
+      const box = await target.boundingBox();
+      return box !== null && box.y >= 0 && box.y + box.height <= height;
+    };
+    // At the newest message, the input in view, and the conversation is the whole screen: the profile
+    // header and the balance card are not above it.
+    await expect.poll(() => inView(newest, 812)).toBe(true);
+    expect(await inView(input, 812)).toBe(true);
+    const box = (await conversation(buyer.page).boundingBox())!;
+    expect([box.x, box.y, box.width, box.height]).toEqual([0, 0, 375, 812]);
+    const coveredBy = (selector: string) =>
+      buyer.page.evaluate((sel) => {
+        const d = globalThis as unknown as {
+          document: {
+            querySelector(s: string): { getBoundingClientRect(): { x: number; y: number; width: number; height: number } } | null;
+            elementFromPoint(x: number, y: number): { closest(s: string): unknown } | null;
+          };
+        };
+        const el = d.document.querySelector(sel);
+        if (!el) return true;
+        const r = el.getBoundingClientRect();
+        const top = d.document.elementFromPoint(r.x + r.width / 2, r.y + Math.min(r.height / 2, 10));
+        return Boolean(top?.closest('[data-testid="conversation"]'));
+      }, selector);
+    expect(await coveredBy('.dashboard-header')).toBe(true);
+    expect(await coveredBy('.balance-card')).toBe(true);
+    await screenshot(buyer.page, 'chat-mobile-newest-375', { fullPage: false });
+    // Typing and sending works from there, and the newest message stays in view.
+    await input.fill('One more thing');
+    await input.press('Enter');
+    await lastBubble(buyer.page).getByText('One more thing').waitFor();
+    await expect.poll(() => inView(lastBubble(buyer.page), 812)).toBe(true);
+    // Back to the list: the page is a page again.
+    await buyer.page.getByRole('link', { name: 'Back to your chats' }).click();
+    await buyer.page.locator('[data-testid="chat-tab"][data-screen="list"]').waitFor();
+
+    // A desktop: the conversation's input sits on the first screen, without scrolling.
+    await buyer.page.setViewportSize({ width: 1280, height: 800 });
+    await open(buyer.page, `${baseUrl()}/dashboard/chat?chat=${chatId}`);
+    await lastBubble(buyer.page).getByText('One more thing').waitFor();
+    expect(await buyer.page.evaluate('window.scrollY')).toBe(0);
+    expect(await inView(input, 800)).toBe(true);
+    await expect.poll(() => inView(lastBubble(buyer.page), 800)).toBe(true);
+    await screenshot(buyer.page, 'chat-desktop-first-screen-1280', { fullPage: false });
     await buyer.context.close();
   });
 });

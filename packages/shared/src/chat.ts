@@ -26,7 +26,12 @@ export const CHAT_SYSTEM_MESSAGES = {
   negotiate: 'Asking for a better price',
   imageUnlocked: 'Image unlocked',
   noPrice: 'Cannot unlock: No price set for this image.',
+  dealCancelled: 'Deal cancelled',
+  dealExpired: 'No answer for 14 days: the deal was closed',
 } as const;
+
+/** Issue 17: a deal left waiting on one side this long returns to talking (a job per wait). */
+export const CHAT_DEAL_WAIT_DAYS = 14;
 
 /** One side of a conversation (SPEC §3 Chat: sender, recipient). `hourly_rate` in the display currency. */
 export const chatParty = z.object({
@@ -95,18 +100,26 @@ export type OpenChatInput = z.infer<typeof openChatInput>;
 export const chatIdParams = z.object({ chatId: z.coerce.number().int().positive() });
 export const chatMessagesQuery = z.object({ page: z.coerce.number().int().min(1).max(100_000).default(1) });
 
-/** Amounts a client types are major units of the base currency (EUR), e.g. 25 or 25.5. */
+/**
+ * Amounts a client types are major units of the base currency (EUR), e.g. 25 or 25.5: at most two
+ * decimals (a cent is the smallest amount). The server also keeps a price within the largest card
+ * payment (the deposit_max setting), since a short balance pays it by card.
+ */
 const priceAmount = z.coerce
   .number({ error: 'Please enter a price.' })
   .positive({ error: 'The price must be more than 0.' })
-  .max(100_000, { error: 'The price must be at most 100000.' });
+  .max(100_000, { error: 'The price must be at most 100000.' })
+  .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, { error: 'The price may have at most 2 decimals (cents).' });
+
+/** The deal's answers a participant sends as `{action}` (issue 17: either side may cancel a running deal). */
+export const CHAT_DEAL_ACTIONS = ['accept_price', 'negotiate_price', 'cancel_deal'] as const;
+export type ChatDealAction = (typeof CHAT_DEAL_ACTIONS)[number];
 
 /** The JSON bodies of POST /chat/{id}/messages: a text, a price proposal, or an answer to one. */
-export const sendChatMessageJson = z.union([
-  z.object({ type: z.literal('price_proposal'), amount: priceAmount }),
-  z.object({ action: z.enum(['accept_price', 'negotiate_price']) }),
-  z.object({ message: z.string() }),
-]);
+export const chatPriceProposalInput = z.object({ type: z.literal('price_proposal'), amount: priceAmount });
+export const chatDealActionInput = z.object({ action: z.enum(CHAT_DEAL_ACTIONS, { error: 'Please choose accept_price, negotiate_price or cancel_deal.' }) });
+export const chatTextInput = z.object({ message: z.string({ error: 'Please write a message.' }) });
+export const sendChatMessageJson = z.union([chatPriceProposalInput, chatDealActionInput, chatTextInput]);
 export type SendChatMessageJson = z.infer<typeof sendChatMessageJson>;
 export { priceAmount as chatPriceAmount };
 

@@ -11,6 +11,8 @@ export const NOTIFICATION_KINDS = [
   'price_negotiated',
   'image_ready',
   'image_unlocked',
+  'deal_cancelled',
+  'deal_expired',
   'offer_status',
   'payout_paid',
   'deposit_succeeded',

@@ -3,7 +3,7 @@
  * the unordered pair); `status` follows features/chat/chat-states.ts.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { products, users } from './schema';
 
 const id = () => bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity();
@@ -24,6 +24,8 @@ export const chats = pgTable(
     status: text('status').notNull().default('active'),
     /** The proposed (then agreed) price in EUR cents, while a deal runs. */
     dealPriceMinor: bigint('deal_price_minor', { mode: 'number' }),
+    /** Counts the deal's moves (migration 0017): an expiry job acts only on the wait it was made for. */
+    dealStep: integer('deal_step').notNull().default(0),
     blockedBySender: boolean('blocked_by_sender').notNull().default(false),
     blockedByRecipient: boolean('blocked_by_recipient').notNull().default(false),
     lastMessageAt: timestamp('last_message_at', { withTimezone: true }).notNull().defaultNow(),

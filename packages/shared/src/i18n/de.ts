@@ -768,4 +768,17 @@ export const de: Record<TranslationKey, string> = {
   'admin.confirm_paid': 'Zahlung bestätigen',
   'admin.payout_reference': 'Ref. {{reference}}',
   'admin.payout_sending': 'Wird über {{provider}} gesendet',
+  // Chat deal exits and the in-chat card payment (issues 17 and 18).
+  'chat.cancel_deal': 'Deal abbrechen',
+  'chat.cancel_deal_confirm': 'Diesen Deal abbrechen? Ihr schreibt dann wieder frei; ein neuer Deal braucht einen neuen Preis.',
+  'chat.cancel_deal_yes': 'Ja, abbrechen',
+  'chat.cancel_deal_keep': 'Deal behalten',
+  'chat.deal_cancelled_notice': 'Deal abgebrochen',
+  'chat.cancel_failed': 'Der Deal konnte nicht abgebrochen werden. Bitte versuche es erneut.',
+  'chat.waiting_your_answer': 'Wartet auf deine Antwort',
+  'chat.waiting_payment_buyer': 'Dein Bild ist fertig: Entsperre es oben, um das Original zu erhalten.',
+  'chat.waiting_payment_creator': 'Bild gesendet: Warten auf die Zahlung des Käufers.',
+  'chat.agreed_price_hint': 'Das Bild wird zum vereinbarten Preis gesendet. Für einen anderen Preis brich den Deal ab und schlage einen neuen vor.',
+  'chat.locked_closed': 'Nicht mehr erhältlich',
+  'chat.try_another_card': 'Erneut versuchen',
 };

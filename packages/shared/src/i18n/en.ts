@@ -764,6 +764,19 @@ export const en = {
   'admin.confirm_paid': 'Confirm paid',
   'admin.payout_reference': 'Ref. {{reference}}',
   'admin.payout_sending': 'Being sent by {{provider}}',
+  // Chat deal exits and the in-chat card payment (issues 17 and 18).
+  'chat.cancel_deal': 'Cancel deal',
+  'chat.cancel_deal_confirm': 'Cancel this deal? You go back to talking; a new deal needs a new price.',
+  'chat.cancel_deal_yes': 'Yes, cancel it',
+  'chat.cancel_deal_keep': 'Keep the deal',
+  'chat.deal_cancelled_notice': 'Deal cancelled',
+  'chat.cancel_failed': 'The deal could not be cancelled. Please try again.',
+  'chat.waiting_your_answer': 'Waiting for your answer',
+  'chat.waiting_payment_buyer': 'Your image is ready: unlock it above to get the original.',
+  'chat.waiting_payment_creator': 'Image sent: waiting for the buyer to pay.',
+  'chat.agreed_price_hint': 'The image is sent at the agreed price. For another price, cancel the deal and propose a new one.',
+  'chat.locked_closed': 'No longer for sale',
+  'chat.try_another_card': 'Try again',
 } as const;
 
 export type TranslationKey = keyof typeof en;

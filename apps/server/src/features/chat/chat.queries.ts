@@ -1,9 +1,11 @@
-import { CHAT_ONLINE_WINDOW_MS, type Chat, type ChatMessage, type ChatParty, type ChatStatus, formatPrice } from '@atelier/shared';
+import { CHAT_ONLINE_WINDOW_MS, type Chat, type ChatMessage, type ChatParty, type ChatStatus, formatPrice, type NotificationKind } from '@atelier/shared';
 import { and, count, desc, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { chatMessages, chats, products, users } from '../../db/schema';
 import { type DisplayCurrency, displayAmount } from '../../lib/display-currency';
 import { publicUrl } from '../../lib/storage';
+import { notify, publishEvent } from '../notifications';
+import { scheduleUnreadDigest } from './chat-digest';
 
 export type ChatRow = typeof chats.$inferSelect;
 export type MessageRow = typeof chatMessages.$inferSelect;
@@ -63,11 +65,51 @@ export async function insertMessage(db: Db, values: typeof chatMessages.$inferIn
   return row!;
 }
 
-export async function setChatStatus(db: Db, chatId: number, status: ChatStatus, dealPriceMinor?: number | null) {
-  await db
+/** A deal move on the chat row: its new status and price; the step count moves on (it names the wait). */
+export const chatLink = (chatId: number) => `/dashboard/chat?chat=${chatId}`;
+export const otherOf = (chat: Pick<ChatRow, 'senderId' | 'recipientId'>, userId: number) => (chat.senderId === userId ? chat.recipientId : chat.senderId);
+
+/** Writes a message and tells the other participant (a notification, the live stream, a digest later). */
+export async function deliverMessage(
+  tx: Db,
+  chat: ChatRow,
+  authorId: number,
+  values: Omit<typeof chatMessages.$inferInsert, 'chatId' | 'userId'>,
+  kind: NotificationKind,
+  text: string,
+): Promise<MessageRow> {
+  const row = await insertMessage(tx, { chatId: chat.id, userId: authorId, ...values });
+  const to = otherOf(chat, authorId);
+  await notify(tx, { userId: to, kind, text, link: chatLink(chat.id), chatId: chat.id, data: { messageId: row.id } });
+  await publishEvent(tx, { userId: authorId, kind: 'chat_updated', chatId: chat.id, notificationId: null });
+  await scheduleUnreadDigest(tx, to);
+  return row;
+}
+
+export async function setDealState(db: Db, chatId: number, status: ChatStatus, dealPriceMinor: number | null): Promise<number> {
+  const [row] = await db
     .update(chats)
-    .set({ status, ...(dealPriceMinor !== undefined ? { dealPriceMinor } : {}) })
-    .where(eq(chats.id, chatId));
+    .set({ status, dealPriceMinor, dealStep: sql`${chats.dealStep} + 1` })
+    .where(eq(chats.id, chatId))
+    .returning({ dealStep: chats.dealStep });
+  return row!.dealStep;
+}
+
+/** A chat by id alone, locked: for the system's own moves (a deal's expiry). */
+export async function lockChatById(db: Db, chatId: number): Promise<ChatRow | null> {
+  const [row] = await db.select().from(chats).where(eq(chats.id, chatId)).for('update');
+  return row ?? null;
+}
+
+/** The id of the chat's newest locked image (the one a deal waiting for payment is about), or null. */
+export async function newestLockedImageId(db: Db, chatId: number): Promise<number | null> {
+  const [row] = await db
+    .select({ id: chatMessages.id })
+    .from(chatMessages)
+    .where(and(eq(chatMessages.chatId, chatId), eq(chatMessages.kind, 'locked_image')))
+    .orderBy(desc(chatMessages.id))
+    .limit(1);
+  return row?.id ?? null;
 }
 
 /** Marks the other participant's messages read; returns how many were unread. */
@@ -160,8 +202,8 @@ export async function listChats(db: Db, userId: number, currency: DisplayCurrenc
 export const attachmentPath = (chatId: number, messageId: number) => `/api/chat/${chatId}/messages/${messageId}/attachment`;
 
 /**
- * A message as `viewerId` sees it. A locked image shows its public blurred preview until it is
- * paid; then the buyer gets the original through the attachment call (the author keeps the preview).
+ * A message as `viewerId` sees it. A locked image shows the buyer its public blurred preview until it
+ * is paid, then the original through the attachment call; its author sees the original all along.
  */
 export function toChatMessage(
   row: MessageRow,
@@ -173,9 +215,10 @@ export function toChatMessage(
   let isPreview = false;
   if (row.kind === 'attachment' && row.attachmentKey) attachmentUrl = attachmentPath(row.chatId, row.id);
   if (row.kind === 'locked_image') {
-    const paidForViewer = row.unlockedAt !== null && row.userId !== viewerId;
-    attachmentUrl = paidForViewer ? attachmentPath(row.chatId, row.id) : publicUrl(row.previewKey);
-    isPreview = !paidForViewer;
+    // Its creator always sees the original (issue 18 bug 12); the buyer once they paid.
+    const original = row.userId === viewerId || row.unlockedAt !== null;
+    attachmentUrl = original ? attachmentPath(row.chatId, row.id) : publicUrl(row.previewKey);
+    isPreview = !original;
   }
   const price =
     row.priceMinor !== null

@@ -1,192 +1,57 @@
 import { randomBytes } from 'node:crypto';
 import {
   amountToMinor,
-  CHAT_ATTACHMENT_MAX_BYTES,
-  CHAT_MESSAGE_MAX_CHARS,
   CHAT_MESSAGES_PAGE_SIZE,
-  CHAT_SYSTEM_MESSAGES,
-  type ChatMessage,
-  type ChatStatus,
   chatIdParams,
   chatMessage,
   chatMessagesPage,
   chatMessagesQuery,
-  chatPriceAmount,
   chat as chatSchema,
-  type NotificationKind,
+  formatPrice,
+  minorToAmount,
   okEnvelope,
   openChatInput,
-  sendChatMessageJson,
-  unlockInput,
-  unlockResult,
 } from '@atelier/shared';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
-import { chatMessages, chats, products } from '../../db/schema';
+import { chats, products } from '../../db/schema';
 import { AppError, notFound, validationError } from '../../lib/app-error';
 import { currentUser, guard } from '../../lib/auth-guard';
 import { requestedCurrency, resolveDisplayCurrency } from '../../lib/display-currency';
 import { ok } from '../../lib/envelope';
-import { idempotencyKeyOf, runIdempotent } from '../../lib/idempotency';
 import { enforceRateLimit } from '../../lib/rate-limit';
 import { sendStoredFile } from '../../lib/storage';
-import { balanceOf, commissionOf, getCommerceSettings, InsufficientFunds, PLATFORM_REVENUE, systemAccountId, transfer, userAccountId } from '../ledger';
-import { notify, publishEvent } from '../notifications';
-import { shortfallMessage } from '../orders';
-import { registerDepositPurpose, startWidgetPayment } from '../payments';
+import { publishEvent } from '../notifications';
 import {
   activeUser,
-  type ChatRow,
+  deliverMessage,
   displayName,
   findChatFor,
   findMessage,
-  insertMessage,
   listChats,
   listMessages,
-  type MessageRow,
   markChatRead,
   openChat,
-  setChatStatus,
+  otherOf,
   toChatMessage,
   touchLastSeen,
 } from './chat.queries';
-import { registerUnreadDigest, scheduleUnreadDigest } from './chat-digest';
+import { chatDealRoutes, checkLockedPrice, DEAL_MESSAGES, dealMove, dealPriceMaxMinor, moveDeal } from './chat-deal.routes';
+import { registerUnreadDigest } from './chat-digest';
 import { cleanAttachmentName, lockedPreview, sniffAttachment } from './chat-files';
-import { type ChatEvent, chatStateMessages, nextChatStatus } from './chat-states';
+import { checkText, MESSAGES, readJson, readMultipart } from './chat-input';
+
+/**
+ * The conversations and their messages (issue 11): opening a chat, the list, the pages of messages,
+ * sending (text, attachments, and a participant's deal moves, which `chat-deal.routes.ts` carries
+ * out), blocking, and the attachments. The deal itself and the unlock live in chat-deal.routes.ts.
+ */
 
 /** Sending is limited per user: a person types far slower than this. */
 export const CHAT_SEND_LIMIT = { limit: 30, windowSeconds: 60 };
-
-const MESSAGES = {
-  notFound: 'This chat was not found.',
-  messageNotFound: 'This message was not found.',
-  self: 'You cannot start a chat with yourself.',
-  noPerson: 'This person was not found.',
-  noProduct: 'This product was not found.',
-  empty: 'Please write a message.',
-  tooLong: `The message may not be longer than ${CHAT_MESSAGE_MAX_CHARS} characters.`,
-  wrongFile: 'Please attach an image (PNG, JPEG, GIF, WebP) or a document (PDF, DOC, DOCX, ZIP).',
-  tooLarge: `The attachment may be at most ${CHAT_ATTACHMENT_MAX_BYTES / 1024 / 1024} MB.`,
-  lockedNeedsImage: 'A locked attachment must be an image.',
-  blockedByOther: 'You cannot send messages in this chat: this person has blocked you.',
-  blockedByMe: 'You blocked this person. Unblock them to send messages.',
-  ownImage: 'This is your own image.',
-} as const;
-
-const chatLink = (chatId: number) => `/dashboard/chat?chat=${chatId}`;
-const roleOf = (chat: ChatRow, userId: number) => (chat.recipientId === userId ? 'creator' : 'buyer');
-const otherOf = (chat: ChatRow, userId: number) => (chat.senderId === userId ? chat.recipientId : chat.senderId);
-
-/** The status after a deal step, or a 409 naming why not (checked on the locked chat row). */
-function advance(chat: ChatRow, event: ChatEvent, userId: number): ChatStatus {
-  const next = nextChatStatus(chat.status as ChatStatus, event, roleOf(chat, userId));
-  if ('refused' in next) throw new AppError('CONFLICT', next.refused === 'role' ? chatStateMessages.wrongRole(event) : chatStateMessages.wrongState);
-  return next.to;
-}
-
-type Outgoing = { text: string | null; file: { data: Buffer; name: string | undefined } | null; isLocked: boolean; price: number | null };
-
-/** Reads a multipart message: fields `message`, `is_locked`, `price` and one file `attachment`. */
-async function readMultipart(request: FastifyRequest): Promise<Outgoing> {
-  const out: Outgoing = { text: null, file: null, isLocked: false, price: null };
-  let priceRaw: string | null = null;
-  try {
-    for await (const part of request.parts({ limits: { fileSize: CHAT_ATTACHMENT_MAX_BYTES, files: 1 } })) {
-      if (part.type === 'file') {
-        if (part.fieldname !== 'attachment') {
-          await part.toBuffer();
-          continue;
-        }
-        out.file = { data: await part.toBuffer(), name: part.filename };
-      } else if (part.fieldname === 'message') out.text = String(part.value);
-      else if (part.fieldname === 'is_locked') out.isLocked = ['1', 'true'].includes(String(part.value));
-      else if (part.fieldname === 'price') priceRaw = String(part.value);
-    }
-  } catch (err) {
-    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw validationError({ attachment: MESSAGES.tooLarge });
-    throw err;
-  }
-  if (priceRaw !== null && priceRaw.trim() !== '') {
-    const parsed = chatPriceAmount.safeParse(priceRaw);
-    if (!parsed.success) throw validationError({ price: parsed.error.issues[0]?.message ?? 'Please enter a price.' });
-    out.price = amountToMinor(parsed.data);
-  }
-  return out;
-}
-
-function checkText(text: string | null, required: boolean): string | null {
-  const trimmed = text?.trim() ?? '';
-  if (trimmed.length > CHAT_MESSAGE_MAX_CHARS) throw validationError({ message: MESSAGES.tooLong });
-  if (!trimmed) {
-    if (required) throw validationError({ message: MESSAGES.empty });
-    return null;
-  }
-  return trimmed;
-}
-
-/** Writes a message and tells the other participant (a notification, the live stream, a digest later). */
-async function deliver(
-  tx: Db,
-  chat: ChatRow,
-  authorId: number,
-  values: Omit<Parameters<typeof insertMessage>[1], 'chatId' | 'userId'>,
-  kind: NotificationKind,
-  text: string,
-): Promise<MessageRow> {
-  const row = await insertMessage(tx, { chatId: chat.id, userId: authorId, ...values });
-  const to = otherOf(chat, authorId);
-  await notify(tx, { userId: to, kind, text, link: chatLink(chat.id), chatId: chat.id, data: { messageId: row.id } });
-  await publishEvent(tx, { userId: authorId, kind: 'chat_updated', chatId: chat.id, notificationId: null });
-  await scheduleUnreadDigest(tx, to);
-  return row;
-}
-
-/**
- * Pays a locked image from the buyer's balance, on the locked chat and message rows: buyer →
- * creator (price less the commission) and → platform revenue, keyed by the message so it happens
- * once. Paying the image the deal waits for ends the deal. Throws InsufficientFunds when short.
- */
-async function payUnlock(tx: Db, lockedChat: ChatRow, row: MessageRow, buyerId: number): Promise<MessageRow> {
-  const price = Number(row.priceMinor);
-  const settings = await getCommerceSettings(tx);
-  const commission = commissionOf(price, settings.commission_percent);
-  await transfer(tx, {
-    lines: [
-      { accountId: await userAccountId(tx, buyerId), amountMinor: -price },
-      { accountId: await userAccountId(tx, row.userId), amountMinor: price - commission },
-      { accountId: await systemAccountId(tx, PLATFORM_REVENUE), amountMinor: commission },
-    ],
-    reason: 'chat image unlock',
-    idempotency: `chat-unlock:${row.id}`,
-  });
-  const [unlocked] = await tx.update(chatMessages).set({ unlockedAt: new Date(), isLocked: false }).where(eq(chatMessages.id, row.id)).returning();
-  // An older locked image leaves the status as it is.
-  if (lockedChat.status === 'waiting_payment') await setChatStatus(tx, lockedChat.id, advance(lockedChat, 'unlock_paid', buyerId), null);
-  await deliver(
-    tx,
-    lockedChat,
-    buyerId,
-    { kind: 'system', body: CHAT_SYSTEM_MESSAGES.imageUnlocked },
-    'image_unlocked',
-    `${await displayName(tx, buyerId)} unlocked your image`,
-  );
-  return unlocked!;
-}
-
-/** The card payment's webhook completes the unlock it was started for (once; a paid image stays paid). */
-export const CHAT_UNLOCK_PURPOSE = 'chat_unlock';
-registerDepositPurpose(CHAT_UNLOCK_PURPOSE, async (tx, deposit) => {
-  const chatId = Number(deposit.purpose.chatId);
-  const messageId = Number(deposit.purpose.messageId);
-  const lockedChat = await findChatFor(tx, chatId, deposit.userId, { lock: true });
-  const row = lockedChat ? await findMessage(tx, chatId, messageId, { lock: true }) : null;
-  // Already paid (from the balance meanwhile) or gone: the credit stays on the buyer's balance.
-  if (!lockedChat || !row || row.unlockedAt || row.priceMinor === null || row.userId === deposit.userId) return;
-  await payUnlock(tx, lockedChat, row, deposit.userId);
-});
 
 export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
   registerUnreadDigest(app);
@@ -195,6 +60,7 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('preHandler', async (request) => {
     if (request.user) await touchLastSeen(app.db, request.user.id);
   });
+  await app.register(chatDealRoutes);
   const currencyOf = (request: FastifyRequest) => resolveDisplayCurrency(app, requestedCurrency(request));
   async function participantChat(chatId: number, userId: number) {
     const chat = await findChatFor(app.db, chatId, userId);
@@ -202,7 +68,7 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
     return chat;
   }
 
-  app.post('/chat', { config: guard('user'), schema: { tags, body: openChatInput, response: { 200: okEnvelope(chatSchema) } } }, async (request) => {
+  app.post('/chat', { config: guard('verified'), schema: { tags, body: openChatInput, response: { 200: okEnvelope(chatSchema) } } }, async (request) => {
     const me = currentUser(request);
     const body = request.body;
     let recipientId: number;
@@ -228,7 +94,7 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
         });
         // The product a conversation is about is its first card (once per product).
         if (!existing)
-          await deliver(
+          await deliverMessage(
             tx,
             chat,
             me.id,
@@ -263,60 +129,60 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   /**
-   * A message: JSON `{message}`, a creator's `{type: "price_proposal", amount}`, a buyer's
-   * `{action: "accept_price" | "negotiate_price"}`; or multipart with `message` and/or `attachment`
-   * (with `is_locked=1` and `price`, the creator's finished image).
+   * A message: JSON `{message}`, a creator's `{type: "price_proposal", amount}`, an answer
+   * `{action: "accept_price" | "negotiate_price" | "cancel_deal"}`; or multipart with `message` and/or
+   * `attachment` (with `is_locked=1`, the creator's finished image at the agreed price). With e-mail
+   * verification on, an unverified user may read but not send (403).
    */
   app.post(
     '/chat/:chatId/messages',
     {
-      config: guard('user'),
+      config: guard('verified'),
       schema: { tags, params: chatIdParams, consumes: ['application/json', 'multipart/form-data'], response: { 200: okEnvelope(chatMessage) } },
     },
     async (request) => {
       const me = currentUser(request);
       const chat = await participantChat(request.params.chatId, me.id);
       await enforceRateLimit(app.db, `chat-send:${me.id}`, CHAT_SEND_LIMIT, 'You are sending messages too fast.');
-      const iAmSender = chat.senderId === me.id;
-      if (iAmSender ? chat.blockedByRecipient : chat.blockedBySender) throw new AppError('FORBIDDEN', MESSAGES.blockedByOther);
-      if (iAmSender ? chat.blockedBySender : chat.blockedByRecipient) throw new AppError('FORBIDDEN', MESSAGES.blockedByMe);
       const currency = await currencyOf(request);
-      const name = await displayName(app.db, me.id);
+      const body = request.isMultipart() ? null : readJson(request.body);
+      // Leaving a deal stays possible when one side blocked the other: a deal always has an exit.
+      if (!(body && 'action' in body && body.action === 'cancel_deal')) {
+        const iAmSender = chat.senderId === me.id;
+        if (iAmSender ? chat.blockedByRecipient : chat.blockedBySender) throw new AppError('FORBIDDEN', MESSAGES.blockedByOther);
+        if (iAmSender ? chat.blockedBySender : chat.blockedByRecipient) throw new AppError('FORBIDDEN', MESSAGES.blockedByMe);
+      }
 
-      if (!request.isMultipart()) {
-        const parsed = sendChatMessageJson.safeParse(request.body ?? {});
-        if (!parsed.success) throw validationError({ message: MESSAGES.empty });
-        const body = parsed.data;
+      if (body) {
+        const priceMinor = 'type' in body ? amountToMinor(body.amount) : null;
+        if (priceMinor !== null) {
+          const max = await dealPriceMaxMinor(app.db);
+          if (priceMinor > max) throw validationError({ amount: DEAL_MESSAGES.priceAboveMax(formatPrice(minorToAmount(max), '€')) });
+        }
         const row = await app.db.transaction(async (txRaw) => {
           const tx = txRaw as unknown as Db;
           const locked = (await findChatFor(tx, chat.id, me.id, { lock: true }))!;
-          if ('type' in body) {
-            const priceMinor = amountToMinor(body.amount);
-            await setChatStatus(tx, chat.id, advance(locked, 'propose_price', me.id), priceMinor);
-            return deliver(tx, locked, me.id, { kind: 'price_proposal', priceMinor }, 'price_proposed', `${name} offered a price`);
-          }
-          if ('action' in body) {
-            const accept = body.action === 'accept_price';
-            await setChatStatus(tx, chat.id, advance(locked, accept ? 'accept_price' : 'negotiate_price', me.id));
-            const text = accept ? CHAT_SYSTEM_MESSAGES.priceAccepted : CHAT_SYSTEM_MESSAGES.negotiate;
-            return deliver(tx, locked, me.id, { kind: 'system', body: text }, accept ? 'price_accepted' : 'price_negotiated', `${name}: ${text}`);
-          }
+          if ('type' in body) return moveDeal(tx, locked, 'propose_price', me.id, { priceMinor: priceMinor! });
+          if ('action' in body) return moveDeal(tx, locked, body.action, me.id);
           const text = checkText(body.message, true)!;
-          return deliver(tx, locked, me.id, { kind: 'text', body: text }, 'new_message', `New message from ${name}`);
+          return deliverMessage(tx, locked, me.id, { kind: 'text', body: text }, 'new_message', `New message from ${await displayName(tx, me.id)}`);
         });
         return ok(toChatMessage(row, me.id, currency));
       }
 
       const input = await readMultipart(request);
+      if (input.isLocked && !input.file) throw validationError({ attachment: MESSAGES.lockedWithoutFile });
       const text = checkText(input.text, !input.file);
-      if (input.isLocked && !input.file) throw validationError({ attachment: MESSAGES.lockedNeedsImage });
       let stored: { key: string; previewKey: string | null; name: string } | null = null;
       if (input.file) {
         const kind = sniffAttachment(input.file.data);
         if (!kind) throw validationError({ attachment: MESSAGES.wrongFile });
         if (input.isLocked && !kind.image) throw validationError({ attachment: MESSAGES.lockedNeedsImage });
-        // The deal's state is checked before the files are written, and again on the locked row.
-        if (input.isLocked) advance(chat, 'send_locked_image', me.id);
+        // The deal's state and price are checked before the files are written, and again on the locked row.
+        if (input.isLocked) {
+          dealMove(chat, 'send_locked_image', me.id);
+          checkLockedPrice(chat, input.price);
+        }
         const stem = randomBytes(12).toString('hex');
         const key = `chat/${chat.id}/${stem}.${kind.ext}`;
         let previewKey: string | null = null;
@@ -338,32 +204,16 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
           const tx = txRaw as unknown as Db;
           const locked = (await findChatFor(tx, chat.id, me.id, { lock: true }))!;
           if (input.isLocked && stored) {
-            const priceMinor = input.price ?? locked.dealPriceMinor;
-            await setChatStatus(tx, chat.id, advance(locked, 'send_locked_image', me.id));
-            return deliver(
-              tx,
-              locked,
-              me.id,
-              {
-                kind: 'locked_image',
-                body: text,
-                attachmentKey: stored.key,
-                previewKey: stored.previewKey,
-                attachmentName: stored.name,
-                isLocked: true,
-                priceMinor,
-              },
-              'image_ready',
-              `${name} sent your image: unlock it to download`,
-            );
+            checkLockedPrice(locked, input.price);
+            return moveDeal(tx, locked, 'send_locked_image', me.id, { image: { ...stored, text } });
           }
-          return deliver(
+          return deliverMessage(
             tx,
             locked,
             me.id,
             stored ? { kind: 'attachment', body: text, attachmentKey: stored.key, attachmentName: stored.name } : { kind: 'text', body: text },
             'new_message',
-            `New message from ${name}`,
+            `New message from ${await displayName(tx, me.id)}`,
           );
         });
         return ok(toChatMessage(row, me.id, currency));
@@ -374,55 +224,6 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
         }
         throw err;
       }
-    },
-  );
-
-  /**
-   * Pays a locked image from the buyer's balance through the ledger: the creator gets the price less
-   * the commission, the platform the commission, in one transaction with the chat and message rows
-   * locked. A second unlock (parallel or later, with or without Idempotency-Key) charges nothing.
-   * When the balance is short the answer is a card payment of exactly the price through the
-   * widget (`payment_type: "widget"`, `widget_data`, `order_id`); its webhook completes the unlock.
-   */
-  app.post(
-    '/chat/:chatId/unlock',
-    { config: guard('user'), schema: { tags, params: chatIdParams, body: unlockInput, response: { 200: okEnvelope(unlockResult) } } },
-    async (request) => {
-      const me = currentUser(request);
-      const chat = await participantChat(request.params.chatId, me.id);
-      const message = await findMessage(app.db, chat.id, request.body.message_id);
-      if (!message) throw notFound(MESSAGES.messageNotFound);
-      if (message.kind !== 'locked_image' || message.priceMinor === null) throw validationError({ message_id: CHAT_SYSTEM_MESSAGES.noPrice });
-      if (message.userId === me.id) throw new AppError('FORBIDDEN', MESSAGES.ownImage);
-      const currency = await currencyOf(request);
-      const answer = await runIdempotent(
-        app.db,
-        { userId: me.id, key: idempotencyKeyOf(request), scope: `chat/unlock/${chat.id}`, body: request.body },
-        async (tx) => {
-          const lockedChat = (await findChatFor(tx, chat.id, me.id, { lock: true }))!;
-          const row = (await findMessage(tx, chat.id, message.id, { lock: true }))!;
-          if (row.unlockedAt) return { status: 'Success' as const, message: toChatMessage(row, me.id, currency) };
-          const price = Number(row.priceMinor);
-          // SPEC §7: a short balance pays by card, exactly the price; the provider's webhook unlocks.
-          if ((await balanceOf(tx, me.id)) < price) {
-            const card = await startWidgetPayment(tx, app.config, {
-              userId: me.id,
-              email: me.email,
-              amountMinor: price,
-              purpose: { kind: CHAT_UNLOCK_PURPOSE, chatId: chat.id, messageId: row.id },
-            });
-            return { status: 'Pending' as const, payment_type: 'widget' as const, ...card };
-          }
-          try {
-            const unlocked = await payUnlock(tx, lockedChat, row, me.id);
-            return { status: 'Success' as const, message: toChatMessage(unlocked, me.id, currency) as ChatMessage };
-          } catch (err) {
-            if (err instanceof InsufficientFunds) throw validationError({ balance: shortfallMessage(err.shortfallMinor, currency) });
-            throw err;
-          }
-        },
-      );
-      return ok(answer);
     },
   );
 
@@ -445,7 +246,7 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
 
   /**
    * An attachment, to the two participants only (anyone else: 404). A locked image's original goes
-   * to its buyer once paid, and to nobody before: until then only the public blurred preview exists.
+   * to its creator, and to its buyer once paid; until then the buyer has only the public blurred preview.
    */
   app.get(
     '/chat/:chatId/messages/:messageId/attachment',
@@ -456,7 +257,7 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
       const message = await findMessage(app.db, chat.id, request.params.messageId);
       const missing = () => notFound('This file was not found.');
       if (!message?.attachmentKey) throw missing();
-      if (message.kind === 'locked_image' && (message.unlockedAt === null || message.userId === me.id)) throw missing();
+      if (message.kind === 'locked_image' && message.unlockedAt === null && message.userId !== me.id) throw missing();
       return sendStoredFile(reply, app.storage, message.attachmentKey, {
         disposition: message.kind === 'locked_image' ? 'inline' : 'attachment',
         filename: message.attachmentName ?? undefined,

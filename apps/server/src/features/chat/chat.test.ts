@@ -232,7 +232,8 @@ describe('the commission deal', () => {
     expect(preview.rawPayload.equals(original)).toBe(false);
     const fileUrl = `/api/chat/${chatId}/messages/${messageId}/attachment`;
     expect((await buyer.client.get(fileUrl)).statusCode).toBe(404);
-    expect((await creator.client.get(fileUrl)).statusCode).toBe(404);
+    // Its creator has the original all along (issue 18 bug 12).
+    expect((await creator.client.get(fileUrl)).statusCode).toBe(200);
 
     // Too little money: the answer is the card widget for exactly the price; nothing is unlocked yet.
     await fund(t.app, buyer.id, 1000);
@@ -263,7 +264,6 @@ describe('the commission deal', () => {
     const download = await buyer.client.get(fileUrl);
     expect(download.statusCode).toBe(200);
     expect(download.rawPayload.equals(original)).toBe(true);
-    expect((await creator.client.get(fileUrl)).statusCode).toBe(404);
 
     // A message with no price cannot be unlocked.
     const text = await send(buyer.client, chatId, { message: 'Thanks!' });
@@ -317,14 +317,17 @@ describe('the commission deal', () => {
     const first = (await unlock()).json().payload;
     expect(first).toMatchObject({ status: 'Pending', payment_type: 'widget' });
     expect((await t.app.inject({ method: 'GET', url: cardPage(first.widget_data.checkout) })).body).toContain('20.00');
-    expect((await payCard(first.widget_data.checkout, '4000000000000002')).statusCode).toBe(303);
+    // The widget's frame stays in the chat's dialog to the end (issue 18 bug 5): it says what happened.
+    const declined = await payCard(first.widget_data.checkout, '4000000000000002');
+    expect(declined.statusCode).toBe(200);
+    expect(declined.body).toContain('data-outcome="failed"');
     expect(await depositStatus(first.order_id)).toBe('failed');
     expect((await buyer.client.get(fileUrl)).statusCode).toBe(404);
 
     // 4242…: the webhook credits 20 € and pays the image with it, in one transaction.
     const second = (await unlock()).json().payload;
     expect(second.order_id).not.toBe(first.order_id);
-    expect((await payCard(second.widget_data.checkout, '4242424242424242')).statusCode).toBe(303);
+    expect((await payCard(second.widget_data.checkout, '4242424242424242')).body).toContain('data-outcome="succeeded"');
     expect(await depositStatus(second.order_id)).toBe('success');
     expect(await balanceMinor(t.app, buyer.id)).toBe(0);
     expect(await balanceMinor(t.app, creator.id)).toBe(1600);
@@ -367,7 +370,7 @@ describe('the commission deal', () => {
         cvc: '123',
       }).toString(),
     });
-    expect(paid.statusCode).toBe(303);
+    expect(paid.statusCode).toBe(200);
     expect(await balanceMinor(t.app, buyer.id)).toBe(1000);
     expect(await balanceMinor(t.app, creator.id)).toBe(800);
     expect(await checkLedger(t.app.db)).toEqual({ unbalancedTransactions: [], driftedAccounts: [], totalMinor: 0 });

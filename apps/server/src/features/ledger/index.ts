@@ -11,6 +11,7 @@ export {
   clearingAccountCode,
   InsufficientFunds,
   type LedgerCheck,
+  lockAccounts,
   openTransfer,
   PLATFORM_REVENUE,
   platformRevenueMinor,

@@ -3,6 +3,17 @@ import type { Db } from '../../db/client';
 import { ledgerAccounts, ledgerEntries, ledgerTransactions } from '../../db/schema';
 
 /**
+ * LOCK ORDER (one order everywhere, so two transactions never wait on each other in a cycle):
+ *   1. domain rows first, in this order when a transaction takes several: chat (then its message),
+ *      offer, order, deposit;
+ *   2. ledger accounts last, in ascending id order, all of them before the first entry is written
+ *      (`transfer`/`postTransfer` lock their own lines in id order; a transaction that makes several
+ *      transfers takes every account they touch at once first, with `lockAccounts`).
+ * A card webhook that pays for a chat image therefore locks the chat and the message, then the
+ * deposit, then every account; the balance unlock locks the chat and the message, then the
+ * accounts. No HTTP call to a provider runs inside a database transaction: the intent (a deposit,
+ * a payout) is written and committed first, and the provider is called after, keyed by its id.
+ *
  * The money core: a double-entry ledger in PostgreSQL. Every movement is one journal transaction
  * whose entries sum to zero. The database enforces the rules too (migration 0007_ledger): balanced
  * transactions (a deferred constraint trigger), an append-only journal, and no user balance below
@@ -91,6 +102,16 @@ export async function accountIds(db: Db, opts: { userIds: number[]; codes: strin
 export async function balanceOf(db: Db, userId: number): Promise<number> {
   const [row] = await db.select({ balance: ledgerAccounts.balanceMinor }).from(ledgerAccounts).where(eq(ledgerAccounts.userId, userId)).limit(1);
   return row ? Number(row.balance) : 0;
+}
+
+/**
+ * Locks accounts (SELECT … FOR UPDATE) in ascending id order: for a transaction that makes several
+ * transfers, so that all of their accounts are taken at once, in the one order, before the first.
+ */
+export async function lockAccounts(tx: Db, ids: number[]): Promise<void> {
+  const sorted = [...new Set(ids)].sort((a, b) => a - b);
+  if (!sorted.length) return;
+  await tx.execute(sql`select id from ledger_accounts where id = any(${sql.param(sorted)}::bigint[]) order by id for update`);
 }
 
 /** Lines for one account are merged; zero lines dropped; the rest must sum to zero. */

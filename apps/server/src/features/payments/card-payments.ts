@@ -1,10 +1,10 @@
 import type { WidgetData } from '@atelier/shared';
-import { eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { deposits } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import type { PaymentProvider } from './provider';
+import type { CheckoutDeposit, CheckoutStart, PaymentProvider } from './provider';
 import { createSandboxProvider } from './sandbox/sandbox-provider';
 import { createStripeProvider } from './stripe/stripe-provider';
 
@@ -22,35 +22,61 @@ export function paymentProviderFor(config: Config): PaymentProvider {
 
 export type DepositPurpose = { kind: string } & Record<string, unknown>;
 export type PurposeDeposit = { id: number; userId: number; amountMinor: number; purpose: DepositPurpose };
-type PurposeHandler = (tx: Db, deposit: PurposeDeposit) => Promise<void>;
+
+/**
+ * What a purpose holds once its rows are locked: the ledger accounts its payment will touch (locked
+ * with the deposit's own, all in id order, before any money moves), and the payment itself, run right
+ * after the card's money reached the buyer's balance.
+ */
+export type PurposeLock = { accountIds: number[]; pay: () => Promise<void> };
+type PurposeHandler = (tx: Db, deposit: PurposeDeposit) => Promise<PurposeLock | null>;
 const purposeHandlers = new Map<string, PurposeHandler>();
 
 /**
- * A feature that sells something by card registers what a credited payment for it does: the
- * handler runs inside the webhook's crediting transaction, after the money reached the user's
- * balance, so the credit and the purchase commit together (or neither does, and the provider retries).
+ * A feature that sells something by card registers what a credited payment for it does. The webhook's
+ * crediting transaction calls the handler first, before it locks the deposit row (the lock order of
+ * features/ledger: domain rows first, a chat before a deposit, accounts last): the handler locks its
+ * own rows and answers what it will pay, or null when there is nothing left to pay (then the credit
+ * stays on the balance). The credit and the purchase commit together, or neither does and the
+ * provider retries.
  */
 export function registerDepositPurpose(kind: string, handler: PurposeHandler) {
   purposeHandlers.set(kind, handler);
 }
 
-export async function runDepositPurpose(tx: Db, deposit: PurposeDeposit) {
+export async function lockDepositPurpose(tx: Db, deposit: PurposeDeposit): Promise<PurposeLock | null> {
   const handler = purposeHandlers.get(deposit.purpose.kind);
-  if (handler) await handler(tx, deposit);
+  return handler ? handler(tx, deposit) : null;
 }
 
 /**
- * Starts a card payment of exactly `amountMinor` (base currency) through the provider's widget,
- * for a purpose, in the caller's transaction: a deposit row the webhook settles like any other.
+ * Writes the intent of a card payment of exactly `amountMinor` (EUR cents) for a purpose, in the
+ * caller's transaction: a deposit row in `processing` that the webhook settles like any other. The
+ * provider is asked only after the commit (`startWidgetCheckout`), keyed by the deposit's id. A
+ * payment for the same purpose still waiting is reused, so asking again starts no second charge.
  */
-export async function startWidgetPayment(
+export async function createCardIntent(
   tx: Db,
   config: Config,
-  input: { userId: number; email: string; amountMinor: number; purpose: DepositPurpose },
-): Promise<{ order_id: number; widget_data: WidgetData }> {
+  input: { userId: number; amountMinor: number; purpose: DepositPurpose },
+): Promise<{ depositId: number }> {
   const provider = paymentProviderFor(config);
   const method = provider.methods().find((m) => m.type === 'widget');
   if (!method) throw new AppError('CONFLICT', 'Card payment is not available.');
+  const [waiting] = await tx
+    .select({ id: deposits.id })
+    .from(deposits)
+    .where(
+      and(
+        eq(deposits.userId, input.userId),
+        eq(deposits.status, 'processing'),
+        eq(deposits.provider, provider.name),
+        eq(deposits.amountMinor, input.amountMinor),
+        sql`${deposits.purpose} = ${JSON.stringify(input.purpose)}::jsonb`,
+      ),
+    )
+    .limit(1);
+  if (waiting) return { depositId: waiting.id };
   const [deposit] = await tx
     .insert(deposits)
     .values({
@@ -63,15 +89,72 @@ export async function startWidgetPayment(
       status: 'processing',
       purpose: input.purpose,
     })
-    .returning();
-  const start = await provider.startCheckout(
-    { id: deposit!.id, currencyAmountMinor: input.amountMinor, currency: 'EUR', wholeOnly: false, email: input.email },
-    method,
-  );
-  if (!start.widget) throw new AppError('CONFLICT', 'Card payment is not available.');
-  await tx
+    .returning({ id: deposits.id });
+  return { depositId: deposit!.id };
+}
+
+const NOT_STARTED = 'The card payment could not be started.';
+
+/**
+ * Asks the provider to start paying a deposit whose row is committed: never inside a database
+ * transaction (a provider's round trip would hold the rows, and on PGlite the whole database). Keyed
+ * by the deposit id (Stripe's idempotency key), so asking again for the same deposit is safe. What
+ * the provider answers is stored on the deposit; a refusal fails the deposit and is thrown.
+ */
+export async function startCheckout(
+  db: Db,
+  provider: PaymentProvider,
+  deposit: CheckoutDeposit,
+  method: Parameters<PaymentProvider['startCheckout']>[1],
+): Promise<CheckoutStart> {
+  let start: CheckoutStart;
+  try {
+    start = await provider.startCheckout(deposit, method);
+  } catch (err) {
+    await db
+      .update(deposits)
+      .set({ status: 'failed', errorMessage: NOT_STARTED, checkoutNonce: null, updatedAt: new Date() })
+      .where(and(eq(deposits.id, deposit.id), eq(deposits.status, 'processing')));
+    throw err;
+  }
+  await db
     .update(deposits)
     .set({ providerRef: start.providerRef ?? null, checkoutNonce: start.checkoutNonce ?? null })
-    .where(eq(deposits.id, deposit!.id));
-  return { order_id: deposit!.id, widget_data: start.widget };
+    .where(and(eq(deposits.id, deposit.id), eq(deposits.status, 'processing')));
+  return start;
+}
+
+/**
+ * The card widget for a committed card intent (`createCardIntent`), or null when that payment is
+ * no longer waiting (it was paid or failed meanwhile: the caller reads what happened).
+ */
+export async function startWidgetCheckout(
+  db: Db,
+  config: Config,
+  input: { depositId: number; email: string },
+): Promise<{ order_id: number; widget_data: WidgetData } | null> {
+  const provider = paymentProviderFor(config);
+  const method = provider.methods().find((m) => m.type === 'widget');
+  const [deposit] = await db.select().from(deposits).where(eq(deposits.id, input.depositId)).limit(1);
+  if (!method || !deposit || deposit.status !== 'processing') return null;
+  let start: CheckoutStart;
+  try {
+    start = await startCheckout(
+      db,
+      provider,
+      {
+        id: deposit.id,
+        currencyAmountMinor: Number(deposit.currencyAmountMinor),
+        currency: deposit.currency,
+        wholeOnly: false,
+        email: input.email,
+        checkoutNonce: deposit.checkoutNonce,
+      },
+      method,
+    );
+  } catch {
+    throw new AppError('CONFLICT', `${NOT_STARTED} Please try again.`);
+  }
+  if (!start.widget) throw new AppError('CONFLICT', 'Card payment is not available.');
+  return { order_id: deposit.id, widget_data: start.widget };
 }

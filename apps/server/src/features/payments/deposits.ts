@@ -10,9 +10,9 @@ import { mailHtml, sendMail } from '../../lib/mail';
 export const DEPOSIT_RECEIPT_JOB = 'receipts.deposit';
 export const EXPIRE_DEPOSITS_JOB = 'deposits.expire';
 
-import { clearingAccountCode, getCommerceSettings, systemAccountId, transfer, userAccountId } from '../ledger';
+import { clearingAccountCode, getCommerceSettings, lockAccounts, systemAccountId, transfer, userAccountId } from '../ledger';
 import { notify } from '../notifications';
-import { runDepositPurpose } from './card-payments';
+import { lockDepositPurpose } from './card-payments';
 import { type DepositEvent, nextDepositStatus } from './deposit-states';
 import type { PaymentEvent } from './provider';
 
@@ -98,7 +98,8 @@ export async function depositHistory(db: Db, userId: number): Promise<DepositHis
     currency: d.currency,
     currencySymbol: symbol ?? d.currency,
     status: d.status,
-    payment_method: d.paymentMethod,
+    // A card payment for something (a chat image) is named for what it paid, not as a top-up.
+    payment_method: d.purpose?.kind === 'chat_unlock' ? 'Card payment for a chat image' : d.paymentMethod,
     created_at: Math.floor(d.createdAt.getTime() / 1000),
   }));
 }
@@ -119,21 +120,31 @@ export async function applyPaymentEvent(app: FastifyInstance, provider: string, 
       .returning({ id: paymentEvents.eventId });
     if (!fresh.length) return 'duplicate' as const;
     if (event.outcome === 'ignored' || event.depositId === null) return 'ignored' as const;
-    const [deposit] = await tx
-      .select()
+    const ofDeposit = and(eq(deposits.id, event.depositId), eq(deposits.provider, provider));
+    // Lock order (features/ledger): what the payment is for (a chat) before the deposit, accounts last.
+    const [seen] = await tx
+      .select({ status: deposits.status, userId: deposits.userId, amountMinor: deposits.amountMinor, purpose: deposits.purpose })
       .from(deposits)
-      .where(and(eq(deposits.id, event.depositId), eq(deposits.provider, provider)))
-      .for('update');
+      .where(ofDeposit);
+    if (!seen || !nextDepositStatus(seen.status, event.outcome)) return 'ignored' as const;
+    const purposeLock =
+      seen.purpose && event.outcome === 'succeeded'
+        ? await lockDepositPurpose(tx, { id: event.depositId, userId: seen.userId, amountMinor: Number(seen.amountMinor), purpose: seen.purpose })
+        : null;
+    const [deposit] = await tx.select().from(deposits).where(ofDeposit).for('update');
     if (!deposit) return 'ignored' as const;
     const next = nextDepositStatus(deposit.status, event.outcome);
     if (!next) return 'ignored' as const;
     const card = event.card ? { cardBrand: event.card.brand, cardLast4: event.card.last4 } : {};
     if (next === 'success') {
       const clearing = await systemAccountId(tx, clearingAccountCode(provider));
+      const buyerAccount = await userAccountId(tx, deposit.userId);
+      // Two transfers (the credit, then what it pays for): every account they touch is locked first, in id order.
+      await lockAccounts(tx, [clearing, buyerAccount, ...(purposeLock?.accountIds ?? [])]);
       const { transactionId } = await transfer(tx, {
         lines: [
           { accountId: clearing, amountMinor: -Number(deposit.amountMinor) },
-          { accountId: await userAccountId(tx, deposit.userId), amountMinor: Number(deposit.amountMinor) },
+          { accountId: buyerAccount, amountMinor: Number(deposit.amountMinor) },
         ],
         reason: 'deposit',
         idempotency: `deposit:${deposit.id}`,
@@ -145,8 +156,7 @@ export async function applyPaymentEvent(app: FastifyInstance, provider: string, 
       // The receipt is a job written with the credit: it cannot be lost, nor sent for a rolled-back credit.
       await enqueue(tx, DEPOSIT_RECEIPT_JOB, { depositId: deposit.id });
       // A payment for something (a chat image) pays for it now, from the credit; Add Funds rings the bell.
-      if (deposit.purpose)
-        await runDepositPurpose(tx, { id: deposit.id, userId: deposit.userId, amountMinor: Number(deposit.amountMinor), purpose: deposit.purpose });
+      if (deposit.purpose) await purposeLock?.pay();
       else
         await notify(tx, {
           userId: deposit.userId,
@@ -195,19 +205,24 @@ export async function sendDepositReceipt(app: FastifyInstance, depositId: number
     if (!row || row.deletedAt) return;
     const paid = formatPrice(minorToAmount(Number(row.d.currencyAmountMinor)), row.symbol ?? row.d.currency);
     const credited = formatPrice(minorToAmount(Number(row.d.amountMinor)), '€');
-    const link = `${app.config.publicUrl}/dashboard/deposits`;
-    const lines = [
-      `Hello ${row.name},`,
-      `your deposit #${row.d.id} was successful.`,
-      `Paid: ${paid}${row.d.cardLast4 ? ` by card ending ${row.d.cardLast4}` : ''}.`,
-      `Added to your balance: ${credited}.`,
-      `Your deposits: ${link}`,
-    ];
+    const byCard = `${paid}${row.d.cardLast4 ? ` by card ending ${row.d.cardLast4}` : ''}`;
+    // A card payment for something (a chat image) is a payment to the buyer, never a "deposit".
+    const forChat = row.d.purpose?.kind === 'chat_unlock' ? Number(row.d.purpose.chatId) : null;
+    const link = forChat ? `${app.config.publicUrl}/dashboard/chat?chat=${forChat}` : `${app.config.publicUrl}/dashboard/deposits`;
+    const lines = row.d.purpose
+      ? [`Hello ${row.name},`, `thank you for your card payment #${row.d.id}.`, `Paid: ${byCard}.`, `Your chat: ${link}`]
+      : [
+          `Hello ${row.name},`,
+          `your deposit #${row.d.id} was successful.`,
+          `Paid: ${byCard}.`,
+          `Added to your balance: ${credited}.`,
+          `Your deposits: ${link}`,
+        ];
     await sendMail(app.db, {
       to: row.email,
-      subject: `Your Atelier deposit #${row.d.id}`,
+      subject: row.d.purpose ? `Your Atelier card payment #${row.d.id}` : `Your Atelier deposit #${row.d.id}`,
       text: lines.join('\n\n'),
-      html: mailHtml(lines, { label: 'View deposits', url: link }),
+      html: mailHtml(lines, row.d.purpose ? { label: 'Open the chat', url: link } : { label: 'View deposits', url: link }),
     });
   } catch (err) {
     app.log.error({ err: { message: (err as Error).message }, depositId }, 'deposit receipt failed');

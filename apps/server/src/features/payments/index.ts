@@ -1,5 +1,5 @@
 /** Payments' public face: deposits, the provider webhooks, the sandbox, and the expiry job. */
 
-export { type DepositPurpose, registerDepositPurpose, startWidgetPayment } from './card-payments';
+export { createCardIntent, type DepositPurpose, type PurposeLock, registerDepositPurpose, startWidgetCheckout } from './card-payments';
 export { creditedDepositsTotal, expireStaleDeposits } from './deposits';
 export { paymentsRoutes } from './payments.routes';

@@ -33,7 +33,7 @@ import {
 /** Pending deposits are looked at this often; one left for 30 minutes fails. */
 const EXPIRY_SWEEP_MS = 5 * 60_000;
 
-import { paymentProviderFor } from './card-payments';
+import { paymentProviderFor, startCheckout } from './card-payments';
 import type { PaymentProvider } from './provider';
 import { sandboxRoutes } from './sandbox/sandbox.routes';
 
@@ -77,35 +77,42 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
       const checked = await checkDepositAmount(app.db, request.body.amount, request.body.currency);
       const method = provider.methods().find((m) => m.id === request.body.payment_method);
       if (!method) throw validationError({ payment_method: 'Please choose a payment method.' });
-      // One transaction: a failed start leaves no deposit behind; an Idempotency-Key replays the first answer.
+      // The intent (the deposit row) commits first; an Idempotency-Key replays it. The provider is
+      // asked after the commit, never inside the transaction, keyed by the deposit's id.
       const key = idempotencyKeyOf(request);
+      const intent = await runIdempotent(app.db, { userId: user.id, key, scope: 'deposit/checkout', body: request.body }, async (tx) => {
+        const deposit = await createDeposit(tx, { userId: user.id, checked, provider: provider.name, paymentMethod: method.id });
+        return { order_id: deposit.id };
+      });
+      const [deposit] = await app.db
+        .select({ status: deposits.status, checkoutNonce: deposits.checkoutNonce })
+        .from(deposits)
+        .where(eq(deposits.id, intent.order_id));
+      // A replay after the payment ended has nothing left to start: its status says what happened.
+      if (deposit?.status !== 'processing') return ok({ order_id: intent.order_id, status: deposit?.status ?? ('failed' as const) });
+      let start: Awaited<ReturnType<PaymentProvider['startCheckout']>>;
+      try {
+        start = await startCheckout(
+          app.db,
+          provider,
+          {
+            id: intent.order_id,
+            currencyAmountMinor: checked.currencyAmountMinor,
+            currency: checked.currency.code,
+            wholeOnly: checked.currency.wholeOnly,
+            email: user.email,
+            checkoutNonce: deposit.checkoutNonce,
+          },
+          method,
+        );
+      } catch (err) {
+        request.log.error({ err: { message: (err as Error).message }, depositId: intent.order_id }, 'payment provider refused the checkout');
+        throw validationError({ payment_method: 'Checkout failed' }, 'Checkout failed');
+      }
       return ok(
-        await runIdempotent(app.db, { userId: user.id, key, scope: 'deposit/checkout', body: request.body }, async (tx) => {
-          const deposit = await createDeposit(tx, { userId: user.id, checked, provider: provider.name, paymentMethod: method.id });
-          let start: Awaited<ReturnType<PaymentProvider['startCheckout']>>;
-          try {
-            start = await provider.startCheckout(
-              {
-                id: deposit.id,
-                currencyAmountMinor: checked.currencyAmountMinor,
-                currency: checked.currency.code,
-                wholeOnly: checked.currency.wholeOnly,
-                email: user.email,
-              },
-              method,
-            );
-          } catch (err) {
-            request.log.error({ err: { message: (err as Error).message }, depositId: deposit.id }, 'payment provider refused the checkout');
-            throw validationError({ payment_method: 'Checkout failed' }, 'Checkout failed');
-          }
-          await tx
-            .update(deposits)
-            .set({ providerRef: start.providerRef ?? null, checkoutNonce: start.checkoutNonce ?? null })
-            .where(eq(deposits.id, deposit.id));
-          return start.widget
-            ? { order_id: deposit.id, status: 'processing' as const, widget_data: start.widget }
-            : { order_id: deposit.id, status: 'processing' as const, redirect_url: start.redirectUrl ?? '' };
-        }),
+        start.widget
+          ? { order_id: intent.order_id, status: 'processing' as const, widget_data: start.widget }
+          : { order_id: intent.order_id, status: 'processing' as const, redirect_url: start.redirectUrl ?? '' },
       );
     },
   );

@@ -22,6 +22,8 @@ export type CheckoutDeposit = {
   currency: string;
   wholeOnly: boolean;
   email: string;
+  /** The sandbox's nonce of a checkout already started for this deposit: asking again gives the same form. */
+  checkoutNonce?: string | null;
 };
 
 export type CheckoutStart = {

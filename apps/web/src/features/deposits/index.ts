@@ -7,6 +7,6 @@ export { BalanceCard } from './components/balance-card';
 export { DepositHistory } from './components/deposit-history';
 export { HeaderBalance } from './components/header-balance';
 export { PaymentFailed, PaymentSuccess } from './components/payment-result';
-export { PaymentWidget, widgetOutcome } from './components/payment-widget';
+export { PaymentWidget, type WidgetCompletion, widgetOutcome } from './components/payment-widget';
 export { ProcessingPayment } from './components/processing-payment';
 export { addFundsUrl, rememberReturn } from './return-to';

@@ -19,7 +19,23 @@ function page(title: string, body: string): string {
 
 export type CardFormValues = { card_number?: string; exp_month?: string; exp_year?: string; cvc?: string };
 
-export function cardFormPage(opts: { action: string; amount: string; errors?: Record<string, string>; values?: CardFormValues; embed?: boolean }): string {
+/**
+ * How a page is shown: on its own (`page`), in the Add Funds widget whose outcome takes the whole
+ * tab to the payment pages (`top`), or in a dialog that stays where it is (`in-place`: a card payment
+ * for something, such as a chat image, whose outcome the dialog reads).
+ */
+export type CardPageMode = 'page' | 'top' | 'in-place';
+const formTarget = (mode: CardPageMode | undefined) => (mode === 'top' ? ' target="_top"' : '');
+
+export function cardFormPage(opts: {
+  action: string;
+  amount: string;
+  errors?: Record<string, string>;
+  values?: CardFormValues;
+  mode?: CardPageMode;
+  /** The heading: 'Add funds' for a deposit, 'Card payment' for a payment for something. */
+  title?: string;
+}): string {
   const e = opts.errors ?? {};
   const v = opts.values ?? {};
   const field = (name: keyof CardFormValues, label: string, attrs: string) =>
@@ -28,8 +44,8 @@ export function cardFormPage(opts: { action: string; amount: string; errors?: Re
     }</div>`;
   return page(
     'Test card payment',
-    `<h1>Add funds</h1><p class="amount">${escapeHtml(opts.amount)}</p>
-<form method="post" action="${escapeHtml(opts.action)}"${opts.embed ? ' target="_top"' : ''} autocomplete="off">
+    `<h1>${escapeHtml(opts.title ?? 'Add funds')}</h1><p class="amount">${escapeHtml(opts.amount)}</p>
+<form method="post" action="${escapeHtml(opts.action)}"${formTarget(opts.mode)} autocomplete="off">
 ${field('card_number', 'Card number', 'inputmode="numeric" autocomplete="cc-number" placeholder="4242 4242 4242 4242" required')}
 <div class="row">${field('exp_month', 'Month', 'inputmode="numeric" placeholder="MM" required')}${field('exp_year', 'Year', 'inputmode="numeric" placeholder="YYYY" required')}${field('cvc', 'CVC', 'inputmode="numeric" autocomplete="cc-csc" placeholder="123" required')}</div>
 ${e.form ? `<p class="error" role="alert">${escapeHtml(e.form)}</p>` : ''}
@@ -39,8 +55,8 @@ ${e.form ? `<p class="error" role="alert">${escapeHtml(e.form)}</p>` : ''}
   );
 }
 
-export function threeDsPage(opts: { action: string; amount: string; embed?: boolean }): string {
-  const target = opts.embed ? ' target="_top"' : '';
+export function threeDsPage(opts: { action: string; amount: string; mode?: CardPageMode }): string {
+  const target = formTarget(opts.mode);
   return page(
     '3-D Secure test',
     `<h1>3-D Secure authentication</h1><p class="amount">${escapeHtml(opts.amount)}</p>
@@ -50,11 +66,35 @@ export function threeDsPage(opts: { action: string; amount: string; embed?: bool
   );
 }
 
-export function expiredLinkPage(): string {
+export function expiredLinkPage(mode?: CardPageMode): string {
   return page(
     'Payment link not valid',
-    '<h1>This payment link is no longer valid.</h1><p>Start a new deposit from <a href="/deposit/create">Add Funds</a>.</p>',
+    mode === 'in-place'
+      ? '<h1>This payment form is no longer valid.</h1><p>Close it and start the payment again.</p>'
+      : '<h1>This payment link is no longer valid.</h1><p>Start a new deposit from <a href="/deposit/create">Add Funds</a>.</p>',
   );
+}
+
+/**
+ * The end of an in-place payment, inside the dialog's frame: it says what happened and tells the page
+ * around it (frame-done.js posts the outcome to the parent window, which reads the payment's status).
+ */
+export function paymentDonePage(opts: { depositId: number; succeeded: boolean; message?: string; scriptUrl: string }): string {
+  const text = opts.succeeded ? 'Payment received. One moment…' : (opts.message ?? 'The payment did not go through.');
+  return page(
+    opts.succeeded ? 'Payment received' : 'Payment failed',
+    `<h1 data-outcome="${opts.succeeded ? 'succeeded' : 'failed'}" data-deposit="${opts.depositId}" id="outcome">${escapeHtml(text)}</h1>
+<script src="${escapeHtml(opts.scriptUrl)}"></script>`,
+  );
+}
+
+/** Posts an in-place payment's outcome to the window around the frame (same origin only). */
+export function frameDoneScript(): string {
+  return `(function(){
+  var el = document.getElementById('outcome');
+  if (!el || window.parent === window) return;
+  window.parent.postMessage({ source: 'atelier-sandbox', outcome: el.getAttribute('data-outcome'), depositId: Number(el.getAttribute('data-deposit')) }, window.location.origin);
+})();`;
 }
 
 /** The widget script: renders the same card form in an iframe inside the container it is given. */
@@ -68,6 +108,15 @@ export function widgetScript(payPath: string): string {
     frame.title = 'Test card payment';
     frame.style.width = '100%'; frame.style.minHeight = '560px'; frame.style.border = '0';
     el.innerHTML = ''; el.appendChild(frame);
+    // An in-place payment's frame reports its outcome; opts.onComplete hears it.
+    if (typeof opts.onComplete === 'function') {
+      var listener = function(e){
+        if (e.source !== frame.contentWindow || e.origin !== new URL(frame.src).origin || !e.data || e.data.source !== 'atelier-sandbox') return;
+        window.removeEventListener('message', listener);
+        opts.onComplete({ outcome: e.data.outcome, depositId: e.data.depositId });
+      };
+      window.addEventListener('message', listener);
+    }
     return frame;
   }
   window.AtelierSandbox = { mount: mount };

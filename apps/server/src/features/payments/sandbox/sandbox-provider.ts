@@ -62,8 +62,9 @@ export function createSandboxProvider(config: Config): PaymentProvider {
     name: 'sandbox',
     methods: () => methods,
     async startCheckout(deposit: CheckoutDeposit, method: PaymentMethod): Promise<CheckoutStart> {
-      // 'c': the card step (sandbox.routes.ts reads the step from the nonce's first letter).
-      const nonce = `c${newNonce()}`;
+      // 'c': the card step (sandbox.routes.ts reads the step from the nonce's first letter). Asked again
+      // for the same deposit (an Idempotency-Key's replay), the card step's form stays the same.
+      const nonce = deposit.checkoutNonce?.startsWith('c') ? deposit.checkoutNonce : `c${newNonce()}`;
       const token = signFormToken(config, deposit.id, nonce);
       const url = `${config.publicUrl}${SANDBOX_PAY_PATH}/${token}`;
       if (method.type === 'widget') {

@@ -4,7 +4,16 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currencies, deposits } from '../../../db/schema';
-import { type CardFormValues, cardFormPage, expiredLinkPage, threeDsPage, widgetScript } from './card-page';
+import {
+  type CardFormValues,
+  type CardPageMode,
+  cardFormPage,
+  expiredLinkPage,
+  frameDoneScript,
+  paymentDonePage,
+  threeDsPage,
+  widgetScript,
+} from './card-page';
 import { newNonce, readFormToken, SANDBOX_PAY_PATH, SANDBOX_SIGNATURE_HEADER, type SandboxEvent, signFormToken, signSandboxEvent } from './sandbox-provider';
 
 /** Stripe's test cards, as the sandbox honours them. */
@@ -15,6 +24,9 @@ const TEST_CARDS: Record<string, 'success' | 'declined' | '3ds'> = {
 };
 export const DECLINED_MESSAGE = 'Your card was declined.';
 export const THREE_DS_FAILED_MESSAGE = 'We are unable to authenticate your payment method. Please choose a different payment method and try again.';
+
+/** The script an in-place payment's last page runs: it tells the dialog around the frame. */
+const SANDBOX_FRAME_DONE_PATH = '/api/payments/sandbox/frame-done.js';
 
 /** A nonce's prefix says which step of the hosted page it is for. */
 const CARD_STEP = 'c';
@@ -101,27 +113,42 @@ export const sandboxRoutes: FastifyPluginAsyncZod = async (app) => {
   const params = z.object({ token: z.string().max(200) });
   const query = z.object({ embed: z.string().optional() });
 
+  /**
+   * In a widget, a payment for something (a chat image: the deposit has a purpose) stays in its frame
+   * to the end, so the dialog around it stays where it is; an Add Funds widget takes the whole tab to
+   * the payment pages. A payment for something is never called a deposit.
+   */
+  const modeOf = (embed: boolean, deposit: { purpose: unknown } | null): CardPageMode => (!embed ? 'page' : deposit?.purpose ? 'in-place' : 'top');
+  const titleOf = (deposit: { purpose: unknown }) => (deposit.purpose ? 'Card payment' : 'Add funds');
+
   app.get(`/payments/sandbox/pay/:token`, { schema: { hide: true, params, querystring: query } }, async (request, reply) => {
-    const found = await current(request.params.token);
-    if (!found) return html(reply, expiredLinkPage(), 410);
     const embed = request.query.embed === '1';
+    const found = await current(request.params.token);
+    if (!found) return html(reply, expiredLinkPage(embed ? 'in-place' : 'page'), 410);
+    const mode = modeOf(embed, found.deposit);
     const action = `${SANDBOX_PAY_PATH}/${request.params.token}${embed ? '?embed=1' : ''}`;
     const amount = await amountLabel(found.deposit.id);
     const is3ds = found.nonce.startsWith(THREE_DS_STEP);
-    return html(reply, is3ds ? threeDsPage({ action, amount, embed }) : cardFormPage({ action, amount, embed }));
+    return html(reply, is3ds ? threeDsPage({ action, amount, mode }) : cardFormPage({ action, amount, mode, title: titleOf(found.deposit) }));
   });
 
   app.post(
     `/payments/sandbox/pay/:token`,
     { config: { csrf: false }, schema: { hide: true, params, querystring: query, body: z.record(z.string(), z.string()).optional() } },
     async (request, reply) => {
+      const embed = request.query.embed === '1';
       const found = await consume(request.params.token);
-      if (!found) return html(reply, expiredLinkPage(), 410);
+      if (!found) return html(reply, expiredLinkPage(embed ? 'in-place' : 'page'), 410);
       const { deposit, nonce } = found;
       const body = request.body ?? {};
-      const embed = request.query.embed === '1';
+      const mode = modeOf(embed, deposit);
       const withEmbed = (path: string) => (embed ? `${path}?embed=1` : path);
       const amount = await amountLabel(deposit.id);
+      // The outcome: the processing page for the whole tab, or, in place, a line the dialog hears of.
+      const finished = (succeeded: boolean, message?: string) =>
+        mode === 'in-place'
+          ? html(reply, paymentDonePage({ depositId: deposit.id, succeeded, message, scriptUrl: `${SANDBOX_FRAME_DONE_PATH}` }))
+          : reply.redirect(`${app.config.publicUrl}/processing-payment?order_id=${deposit.id}`, 303);
 
       if (nonce.startsWith(THREE_DS_STEP)) {
         const complete = body.three_ds === 'complete';
@@ -131,7 +158,7 @@ export const sandboxRoutes: FastifyPluginAsyncZod = async (app) => {
           deposit.id,
           complete ? { type: 'payment.succeeded', card } : { type: 'payment.failed', card, error_message: THREE_DS_FAILED_MESSAGE },
         );
-        return reply.redirect(`${app.config.publicUrl}/processing-payment?order_id=${deposit.id}`, 303);
+        return finished(complete, complete ? undefined : THREE_DS_FAILED_MESSAGE);
       }
 
       const values: CardFormValues = { card_number: body.card_number, exp_month: body.exp_month, exp_year: body.exp_year, cvc: body.cvc };
@@ -141,21 +168,25 @@ export const sandboxRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!Object.keys(errors).length && !kind) errors.card_number = 'Use a test card, such as 4242 4242 4242 4242.';
       if (Object.keys(errors).length) {
         const action = withEmbed(await issue(deposit.id, CARD_STEP));
-        return html(reply, cardFormPage({ action, amount, errors, values, embed }), 422);
+        return html(reply, cardFormPage({ action, amount, errors, values, mode, title: titleOf(deposit) }), 422);
       }
       const card = { brand: brandOf(number), last4: number.slice(-4) };
       if (kind === '3ds') {
         await app.db.update(deposits).set({ cardBrand: card.brand, cardLast4: card.last4 }).where(eq(deposits.id, deposit.id));
         const action = withEmbed(await issue(deposit.id, THREE_DS_STEP));
-        return html(reply, threeDsPage({ action, amount, embed }));
+        return html(reply, threeDsPage({ action, amount, mode }));
       }
       await deliver(
         app,
         deposit.id,
         kind === 'success' ? { type: 'payment.succeeded', card } : { type: 'payment.failed', card, error_message: DECLINED_MESSAGE },
       );
-      return reply.redirect(`${app.config.publicUrl}/processing-payment?order_id=${deposit.id}`, 303);
+      return finished(kind === 'success', kind === 'success' ? undefined : DECLINED_MESSAGE);
     },
+  );
+
+  app.get(SANDBOX_FRAME_DONE_PATH.replace(/^\/api/, ''), { schema: { hide: true } }, async (_request, reply) =>
+    reply.header('content-type', 'text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(frameDoneScript()),
   );
 
   app.get('/payments/sandbox/widget.js', { schema: { hide: true } }, async (_request, reply) =>

@@ -1,4 +1,4 @@
-import type { Chat, ChatMessage, ChatMessagesPage, OpenChatInput, UnlockResult } from '@atelier/shared';
+import type { Chat, ChatDealAction, ChatMessage, ChatMessagesPage, OpenChatInput, UnlockResult } from '@atelier/shared';
 import { CHAT_POLL_MS } from '@atelier/shared/constants';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, api, apiEnvelope, currentLanguage, ensureCsrfCookie } from '../../../lib/api-client';
@@ -57,12 +57,12 @@ function useChatInvalidation(chatId: number) {
   };
 }
 
-/** POST /api/chat/{id}/messages as JSON: a text, a price proposal, or the buyer's answer to one. */
+/** POST /api/chat/{id}/messages as JSON: a text, a price proposal, or a deal answer (accept, negotiate, cancel). */
 export function useSendJson(chatId: number) {
   const refresh = useChatInvalidation(chatId);
   const currency = useSelectedCurrency();
   return useMutation({
-    mutationFn: (body: { message: string } | { type: 'price_proposal'; amount: number } | { action: 'accept_price' | 'negotiate_price' }) =>
+    mutationFn: (body: { message: string } | { type: 'price_proposal'; amount: number } | { action: ChatDealAction }) =>
       api<ChatMessage>(`/api/chat/${chatId}/messages`, { method: 'POST', body, currency: currency.code }),
     onSuccess: refresh,
   });

@@ -1,20 +1,35 @@
 import { CHAT_MESSAGE_MAX_CHARS, CHAT_NEAR_BOTTOM_PX, CHAT_SCROLL_FLAG_MS, CHAT_STATUS_LABELS, type Chat, type ChatMessage } from '@atelier/shared';
-import { Fragment, useCallback, useLayoutEffect, useRef, useState } from 'react';
+import { Fragment, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { InlineError } from '../../../components/ui/field';
 import { Spinner } from '../../../components/ui/spinner';
 import { serverMessageOr } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { useMessages, useSendJson, useUpload } from '../api/chat';
-import { dayLabel, fullName, otherParty } from './chat-format';
+import { dayLabel, fullName, isCreator, otherParty } from './chat-format';
 import { DealControls } from './deal-controls';
 import { MessageBubble } from './message-bubble';
 import { UnlockModal } from './unlock-modal';
 
 type Props = { chat: Chat; meId: number };
 
-/** SPEC §4: while the price is offered or the artwork is being made, the input waits. */
-const BUSY_STATUSES = new Set(['generating', 'price_proposed']);
+/**
+ * SPEC §4: while the price is offered or the artwork is being made, the buyer's input waits, and says
+ * why (issue 18): their answer to the price, or the artist's work. The creator's input stays usable.
+ */
+function busyText(chat: Chat, meId: number): 'chat.waiting_your_answer' | 'chat.busy_placeholder' | null {
+  if (isCreator(chat, meId)) return null;
+  if (chat.status === 'price_proposed') return 'chat.waiting_your_answer';
+  if (chat.status === 'generating') return 'chat.busy_placeholder';
+  return null;
+}
+
+/** The locked image a deal waiting for payment is about (the newest); older ones are not for sale. */
+function payableImageId(chat: Chat, messages: ChatMessage[]): number | null {
+  if (chat.status !== 'waiting_payment') return null;
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i]!.type === 'locked_image') return messages[i]!.id;
+  return null;
+}
 
 /**
  * SPEC §2 conversation: a header linking to the other party's profile with the status label, the
@@ -33,7 +48,8 @@ export function Conversation({ chat, meId }: Props) {
   const [progress, setProgress] = useState<number | null>(null);
   const [unlocking, setUnlocking] = useState<ChatMessage | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
-  const busy = BUSY_STATUSES.has(chat.status);
+  const busyKey = busyText(chat, meId);
+  const busy = busyKey !== null;
   const statusLabel = CHAT_STATUS_LABELS[chat.status];
 
   // Scrolling (SPEC §9): within 100 px of the end is "at the bottom"; new messages then scroll into
@@ -59,6 +75,19 @@ export function Conversation({ chat, meId }: Props) {
     }, CHAT_SCROLL_FLAG_MS);
   }, []);
 
+  // A picture that arrives after the first scroll makes the list taller, and the deal's controls
+  // growing below make its window shorter: a reader at the newest message stays there.
+  const keepAtBottom = useCallback(() => {
+    if (atBottom.current) scrollToBottom();
+  }, [scrollToBottom]);
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(keepAtBottom);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [keepAtBottom]);
+
   const onScroll = () => {
     const el = scroller.current;
     if (!el || autoScrolling.current) return;
@@ -68,6 +97,7 @@ export function Conversation({ chat, meId }: Props) {
   };
 
   const list = messages.data ?? [];
+  const payableId = payableImageId(chat, list);
   useLayoutEffect(() => {
     if (!messages.data) return;
     const count = messages.data.length;
@@ -154,7 +184,7 @@ export function Conversation({ chat, meId }: Props) {
                       <span>{day === 'today' ? t('chat.today') : day}</span>
                     </li>
                   )}
-                  <MessageBubble message={m} own={m.user.id === meId} onUnlock={setUnlocking} />
+                  <MessageBubble message={m} own={m.user.id === meId} payable={m.id === payableId} onUnlock={setUnlocking} onImageLoad={keepAtBottom} />
                 </Fragment>
               );
             })}
@@ -199,7 +229,7 @@ export function Conversation({ chat, meId }: Props) {
           value={text}
           maxLength={CHAT_MESSAGE_MAX_CHARS}
           disabled={busy}
-          placeholder={busy ? t('chat.busy_placeholder') : t('chat.placeholder')}
+          placeholder={busyKey ? t(busyKey) : t('chat.placeholder')}
           aria-label={t('chat.message_label')}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={(e) => {

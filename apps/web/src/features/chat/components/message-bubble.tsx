@@ -14,10 +14,18 @@ function LockIcon() {
   );
 }
 
-type Props = { message: ChatMessage; own: boolean; onUnlock: (message: ChatMessage) => void };
+type Props = {
+  message: ChatMessage;
+  own: boolean;
+  /** A locked image the deal waits to be paid for (one of a cancelled deal is not for sale). */
+  payable?: boolean;
+  onUnlock: (message: ChatMessage) => void;
+  /** A picture finished loading (the conversation keeps the newest message in view). */
+  onImageLoad?: () => void;
+};
 
 /** One message: own bubbles yellow, the other party's teal, the deal's fixed steps centred, time HH:MM. */
-export function MessageBubble({ message, own, onUnlock }: Props) {
+export function MessageBubble({ message, own, payable = true, onUnlock, onImageLoad }: Props) {
   const { t } = useTranslation();
   const time = (
     <time className="bubble-time" dateTime={message.created_at}>
@@ -44,8 +52,11 @@ export function MessageBubble({ message, own, onUnlock }: Props) {
     );
   }
   if (message.type === 'locked_image' && message.attachment_url) {
-    const image = <img src={message.attachment_url} alt={message.attachment_name ?? ''} width={240} height={180} />;
-    if (message.is_locked && !own) {
+    const image = <img src={message.attachment_url} alt={message.attachment_name ?? ''} width={240} height={180} onLoad={onImageLoad} />;
+    const priceLabel = message.is_locked
+      ? t('chat.locked_for', { price: message.price?.formatted ?? '' })
+      : t('chat.paid', { price: message.price?.formatted ?? '' });
+    if (message.is_locked && !own && payable) {
       body = (
         <button type="button" className="locked-image" onClick={() => onUnlock(message)} data-testid="locked-image">
           {image}
@@ -57,14 +68,26 @@ export function MessageBubble({ message, own, onUnlock }: Props) {
         </button>
       );
     } else if (message.is_preview) {
+      // The buyer's blurred copy of an image that is not for sale (any more).
       body = (
         <span className="locked-image own" data-testid="locked-image">
           {image}
           <span className="locked-overlay">
             <LockIcon />
-            <span className="locked-price">
-              {message.is_locked ? t('chat.locked_for', { price: message.price?.formatted ?? '' }) : t('chat.paid', { price: message.price?.formatted ?? '' })}
-            </span>
+            <span className="locked-price">{t('chat.locked_closed')}</span>
+          </span>
+        </span>
+      );
+    } else if (own) {
+      // Its creator sees the original all along (issue 18 bug 12), with what the buyer sees of it.
+      body = (
+        <span className="own-locked" data-testid="own-locked-image">
+          <a className="bubble-image" href={message.attachment_url} target="_blank" rel="noopener">
+            {image}
+          </a>
+          <span className="own-locked-label">
+            <LockIcon />
+            {priceLabel}
           </span>
         </span>
       );
@@ -81,7 +104,7 @@ export function MessageBubble({ message, own, onUnlock }: Props) {
       <>
         <a className="bubble-file" href={message.attachment_url} target="_blank" rel="noopener">
           {isImage ? (
-            <img src={message.attachment_url} alt={message.attachment_name ?? ''} width={240} height={180} />
+            <img src={message.attachment_url} alt={message.attachment_name ?? ''} width={240} height={180} onLoad={onImageLoad} />
           ) : (
             (message.attachment_name ?? t('chat.attachment'))
           )}

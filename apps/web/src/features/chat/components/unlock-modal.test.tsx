@@ -57,15 +57,58 @@ describe('unlock modal', () => {
     expect(calls.find((c) => c.path === '/api/chat/12/unlock')?.headers['Idempotency-Key']).toBeTruthy();
   });
 
-  it('the creator sees their own locked image without Unlock', async () => {
+  it('bug 12: the creator sees their own delivered locked image unblurred, without Unlock, marked with its price', async () => {
+    const own = { ...locked, is_preview: false, attachment_url: '/api/chat/12/messages/8/attachment' };
     api(
-      () => [locked],
+      () => [own],
       () => jsonAnswer(403, {}),
     );
     renderWithApp(<Conversation chat={chatOf({ status: 'waiting_payment' })} meId={7} />);
+    const image = await screen.findByTestId('own-locked-image');
+    expect(image.textContent).toContain('Locked · 40.00€');
+    expect(image.querySelector('img')?.getAttribute('src')).toBe('/api/chat/12/messages/8/attachment');
+    expect(image.querySelector('a')?.getAttribute('target')).toBe('_blank');
+    expect(screen.queryByTestId('locked-image')).toBeNull();
+    expect(screen.queryByRole('button', { name: /Unlock/ })).toBeNull();
+  });
+
+  it('a cancelled deal’s image stays blurred for the buyer, with no Unlock', async () => {
+    api(
+      () => [locked],
+      () => jsonAnswer(409, {}),
+    );
+    renderWithApp(<Conversation chat={chatOf({ status: 'active' })} meId={3} />);
     const image = await screen.findByTestId('locked-image');
     expect(image.tagName).toBe('SPAN');
-    expect(image.textContent).toContain('Locked · 40.00€');
+    expect(image.textContent).toContain('No longer for sale');
+  });
+
+  it('a card payment in the dialog ends in place: the notice, the chat refreshed, never the payment pages', async () => {
+    let paid = false;
+    const calls = api(
+      () => [paid ? unlocked : locked],
+      () =>
+        okAnswer({
+          status: 'Pending',
+          payment_type: 'widget',
+          order_id: 56,
+          widget_data: { checkout_url: '/never-loads.js', checkout: 'tok', public_key: 'pk_sandbox', payment_type: 'widget' },
+        }),
+      {
+        'GET /api/deposit/status': () => {
+          paid = true;
+          return okAnswer({ status: 'success', error_message: null, redirect_url: null });
+        },
+      },
+    );
+    const { router } = renderWithApp(<Conversation chat={chatOf({ status: 'waiting_payment' })} meId={3} />, { path: '/dashboard/chat?chat=12' });
+    fireEvent.click(await screen.findByTestId('locked-image'));
+    fireEvent.click(screen.getByRole('button', { name: 'Unlock' }));
+    expect(await screen.findByText('Image unlocked')).toBeTruthy();
+    await vi.waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect((await screen.findByTestId('unlocked-image')).getAttribute('href')).toBe('/api/chat/12/messages/8/attachment');
+    expect(router.state.location.pathname).toBe('/dashboard/chat');
+    expect(calls.filter((c) => c.path === '/api/chat/12/messages').length).toBeGreaterThan(1);
   });
 
   it('a refusal shows the server message', async () => {

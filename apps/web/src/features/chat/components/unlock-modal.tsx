@@ -6,7 +6,7 @@ import { useToast } from '../../../components/ui/toast';
 import { serverMessageOr } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { newIdempotencyKey } from '../../../lib/idempotency-key';
-import { PaymentWidget, rememberReturn, useDepositStatus, widgetOutcome } from '../../deposits';
+import { PaymentWidget, useDepositStatus, widgetOutcome } from '../../deposits';
 import { useUnlock } from '../api/chat';
 
 type Props = { chatId: number; message: ChatMessage; onClose: () => void };
@@ -14,7 +14,9 @@ type Props = { chatId: number; message: ChatMessage; onClose: () => void };
 /**
  * SPEC §2 unlock confirmation: a title, a message, the amount with its currency symbol, confirm or
  * cancel. Paid from the balance when it covers the price; otherwise the server answers with the card
- * widget for exactly the price, whose outcome (SPEC §4) is read from the payment's status.
+ * widget for exactly the price, which stays in this dialog to the end, 3-D Secure included (issue 18
+ * bug 5). Its outcome (SPEC §4) is read from the payment's status, at once when the widget's frame
+ * reports it ends, else every 5 s; on success the chat refreshes in place with a notice.
  */
 export function UnlockModal({ chatId, message, onClose }: Props) {
   const { t } = useTranslation();
@@ -31,15 +33,13 @@ export function UnlockModal({ chatId, message, onClose }: Props) {
 
   const outcome = status.data && status.data.status !== 'processing' ? widgetOutcome(status.data.status) : null;
   useEffect(() => {
-    if (!outcome) return;
-    if (outcome.kind === 'success') {
-      toast.success(t('chat.unlocked'));
-      void queryClient.invalidateQueries({ queryKey: ['chat-messages', chatId] });
-      void queryClient.invalidateQueries({ queryKey: ['chats'] });
-      void queryClient.invalidateQueries({ queryKey: ['balance'] });
-      onClose();
-    }
-  }, [outcome, toast, t, queryClient, chatId, onClose]);
+    if (outcome?.kind !== 'success') return;
+    toast.success(t('chat.unlocked'));
+    void queryClient.invalidateQueries({ queryKey: ['chat-messages', chatId] });
+    void queryClient.invalidateQueries({ queryKey: ['chats'] });
+    void queryClient.invalidateQueries({ queryKey: ['balance'] });
+    onClose();
+  }, [outcome?.kind, toast, t, queryClient, chatId, onClose]);
 
   async function confirm() {
     setError(null);
@@ -48,11 +48,7 @@ export function UnlockModal({ chatId, message, onClose }: Props) {
       if (result.status === 'Success') {
         toast.success(t('chat.unlocked'));
         onClose();
-      } else {
-        // A provider's form may take the whole tab to the payment pages; their success page leads back here.
-        rememberReturn(`/dashboard/chat?chat=${chatId}`);
-        setCard({ data: result.widget_data, orderId: result.order_id });
-      }
+      } else setCard({ data: result.widget_data, orderId: result.order_id });
     } catch (err) {
       key.current = newIdempotencyKey();
       setError(serverMessageOr(err, t('chat.unlock_failed')));
@@ -82,7 +78,7 @@ export function UnlockModal({ chatId, message, onClose }: Props) {
         </p>
         <InlineError message={error} />
         <InlineError message={card && outcome?.kind === 'error' && t(outcome.key)} />
-        {card && !outcome && <PaymentWidget data={card.data} />}
+        {card && !outcome && <PaymentWidget data={card.data} onComplete={() => void status.refetch()} />}
         <div className="buy-dialog-actions">
           <button type="button" className="button ghost" onClick={cancel}>
             {t('chat.cancel')}
@@ -90,6 +86,20 @@ export function UnlockModal({ chatId, message, onClose }: Props) {
           {!card && (
             <button ref={confirmRef} type="button" className="button primary" onClick={confirm} disabled={unlock.isPending}>
               {unlock.isPending ? t('chat.unlocking') : t('chat.unlock_confirm')}
+            </button>
+          )}
+          {card && outcome?.kind === 'error' && (
+            <button
+              type="button"
+              className="button primary"
+              onClick={() => {
+                // Another card: a new payment (the failed one is over).
+                key.current = newIdempotencyKey();
+                setCard(null);
+                void confirm();
+              }}
+            >
+              {t('chat.try_another_card')}
             </button>
           )}
         </div>

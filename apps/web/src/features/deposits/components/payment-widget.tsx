@@ -5,7 +5,11 @@ import { InlineError } from '../../../components/ui/field';
 import { Spinner } from '../../../components/ui/spinner';
 import { useTranslation } from '../../../lib/i18n-runtime';
 
-type Mountable = { mount: (container: HTMLElement, opts: { checkout: string; public_key: string }) => unknown };
+/** What an in-place payment's frame reports when it ends (the page around it then reads the status). */
+export type WidgetCompletion = { outcome: 'succeeded' | 'failed'; depositId: number };
+type Mountable = {
+  mount: (container: HTMLElement, opts: { checkout: string; public_key: string; onComplete?: (done: WidgetCompletion) => void }) => unknown;
+};
 declare global {
   interface Window {
     AtelierSandbox?: Mountable;
@@ -43,9 +47,12 @@ export function widgetOutcome(status: string): { kind: 'success' | 'error'; key:
 
 /**
  * SPEC §2 card payment widget: a spinner, an error, or the provider's form. The provider's script
- * (checkout_url) mounts it; if the container is still empty after 7 s an error is shown.
+ * (checkout_url) mounts it; if the container is still empty after 7 s an error is shown. A payment
+ * that stays in place (a chat image's) calls `onComplete` when its frame ends, 3-D Secure included.
  */
-export function PaymentWidget({ data }: { data: WidgetData }) {
+export function PaymentWidget({ data, onComplete }: { data: WidgetData; onComplete?: (done: WidgetCompletion) => void }) {
+  const completed = useRef(onComplete);
+  completed.current = onComplete;
   const { t } = useTranslation();
   const container = useRef<HTMLDivElement>(null);
   const [state, setState] = useState<'loading' | 'ready' | 'error'>('loading');
@@ -66,7 +73,11 @@ export function PaymentWidget({ data }: { data: WidgetData }) {
         if (cancelled || !container.current) return;
         try {
           if (!window.AtelierSandbox) throw new Error('no widget');
-          window.AtelierSandbox.mount(container.current, { checkout: data.checkout, public_key: data.public_key });
+          window.AtelierSandbox.mount(container.current, {
+            checkout: data.checkout,
+            public_key: data.public_key,
+            onComplete: (done) => completed.current?.(done),
+          });
           setState('ready');
         } catch {
           fail(t('payment.widget_failed'));

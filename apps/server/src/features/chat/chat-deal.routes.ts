@@ -1,0 +1,270 @@
+import { CHAT_SYSTEM_MESSAGES, type ChatStatus, chatIdParams, formatPrice, minorToAmount, okEnvelope, unlockInput, unlockResult } from '@atelier/shared';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Db } from '../../db/client';
+import { chatMessages } from '../../db/schema';
+import { AppError, notFound, validationError } from '../../lib/app-error';
+import { currentUser, guard } from '../../lib/auth-guard';
+import { requestedCurrency, resolveDisplayCurrency } from '../../lib/display-currency';
+import { ok } from '../../lib/envelope';
+import { idempotencyKeyOf, runIdempotent } from '../../lib/idempotency';
+import { enqueue } from '../../lib/jobs';
+import { balanceOf, commissionOf, getCommerceSettings, InsufficientFunds, PLATFORM_REVENUE, systemAccountId, transfer, userAccountId } from '../ledger';
+import { notify } from '../notifications';
+import { shortfallMessage } from '../orders';
+import { createCardIntent, type PurposeLock, registerDepositPurpose, startWidgetCheckout } from '../payments';
+import {
+  type ChatRow,
+  chatLink,
+  deliverMessage,
+  displayName,
+  findChatFor,
+  findMessage,
+  lockChatById,
+  type MessageRow,
+  newestLockedImageId,
+  otherOf,
+  setDealState,
+  toChatMessage,
+} from './chat.queries';
+import { type ChatEvent, type ChatRole, type ChatTransition, chatStateMessages, chatTransition, DEAL_WAIT_MS, type DealNotice, waitingOn } from './chat-states';
+
+/**
+ * The commission deal: carries out the moves of `chat-states.ts` (its table names each move's
+ * effects), the unlock of a locked image (from the balance, or by card through the widget, whose
+ * webhook completes it), and the expiry of a deal left waiting. The messages route sends a
+ * participant's deal moves (a proposal, an answer, a locked image) here.
+ */
+
+export const CHAT_UNLOCK_PURPOSE = 'chat_unlock';
+export const DEAL_EXPIRE_JOB = 'chat.deal-expire';
+
+export const DEAL_MESSAGES = {
+  notPayable: 'This image can no longer be unlocked: its deal was cancelled or closed. Ask the creator for a new price.',
+  priceAboveMax: (max: string) => `The price may be at most ${max}, the largest card payment.`,
+  otherPrice: (agreed: string) => `The agreed price is ${agreed}. To ask for a different price, cancel this deal and propose a new price.`,
+  cardAboveMax: (max: string) => `Your balance does not cover the price, and a card payment may be at most ${max}. Please add funds first.`,
+  cardEnded: 'The card payment did not go through. Please try again.',
+} as const;
+
+const euros = (minor: number) => formatPrice(minorToAmount(minor), '€');
+export const roleOf = (chat: ChatRow, userId: number): ChatRole => (chat.recipientId === userId ? 'creator' : 'buyer');
+const partyOf = (chat: ChatRow, role: ChatRole) => (role === 'creator' ? chat.recipientId : chat.senderId);
+
+/** The move `event` by `userId` (null: the system), or a 409 saying why not. */
+export function dealMove(chat: ChatRow, event: ChatEvent, userId: number | null): ChatTransition {
+  const move = chatTransition(chat.status as ChatStatus, event, userId === null ? 'system' : roleOf(chat, userId));
+  if ('refused' in move) throw new AppError('CONFLICT', move.refused === 'role' ? chatStateMessages.wrongRole(event) : chatStateMessages.wrongState);
+  return move;
+}
+
+/** The largest price a deal may have: a short balance pays it by card, and a card payment is at most deposit_max. */
+export async function dealPriceMaxMinor(db: Db): Promise<number> {
+  return Math.round((await getCommerceSettings(db)).deposit_max * 100);
+}
+
+/** 422 unless a locked image's price is the agreed one (none given means the agreed one). */
+export function checkLockedPrice(chat: ChatRow, priceMinor: number | null) {
+  if (priceMinor !== null && chat.dealPriceMinor !== null && priceMinor !== chat.dealPriceMinor) {
+    throw validationError({ price: DEAL_MESSAGES.otherPrice(euros(Number(chat.dealPriceMinor))) });
+  }
+}
+
+type MoveInput = {
+  /** A proposal's price. */
+  priceMinor?: number;
+  /** The finished image (stored already) with its caption. */
+  image?: { key: string; previewKey: string | null; name: string; text: string | null };
+  /** The locked image being paid. */
+  paid?: MessageRow;
+};
+
+/** The bell's text for each kind of move, naming who made it. */
+const noticeText: Record<DealNotice, (name: string) => string> = {
+  price_proposed: (name) => `${name} offered a price`,
+  price_accepted: (name) => `${name}: ${CHAT_SYSTEM_MESSAGES.priceAccepted}`,
+  price_negotiated: (name) => `${name}: ${CHAT_SYSTEM_MESSAGES.negotiate}`,
+  image_ready: (name) => `${name} sent your image: unlock it to download`,
+  image_unlocked: (name) => `${name} unlocked your image`,
+  deal_cancelled: (name) => `${name} cancelled the deal`,
+  deal_expired: () => CHAT_SYSTEM_MESSAGES.dealExpired,
+};
+
+/**
+ * Makes a deal move on the locked chat row and carries out its effects as the table names them: the
+ * charge, the chat's status and price, the message, the notification, and the expiry of the next
+ * wait. `actorId` null is the system. Returns the message written.
+ */
+export async function moveDeal(tx: Db, chat: ChatRow, event: ChatEvent, actorId: number | null, input: MoveInput = {}): Promise<MessageRow> {
+  const move = dealMove(chat, event, actorId);
+  const { effects } = move;
+  if (effects.charge === 'image_price') await chargeImage(tx, chat, input.paid!);
+  const price = effects.price === 'set' ? input.priceMinor! : effects.price === 'keep' ? chat.dealPriceMinor : null;
+  const step = await setDealState(tx, chat.id, move.to, price);
+
+  // The system's line is written in the name of the side the deal waited on.
+  const authorId = actorId ?? partyOf(chat, waitingOn(chat.status as ChatStatus) ?? 'creator');
+  const values =
+    effects.message.kind === 'price_proposal'
+      ? { kind: 'price_proposal', priceMinor: price }
+      : effects.message.kind === 'locked_image'
+        ? {
+            kind: 'locked_image',
+            body: input.image!.text,
+            attachmentKey: input.image!.key,
+            previewKey: input.image!.previewKey,
+            attachmentName: input.image!.name,
+            isLocked: true,
+            priceMinor: price,
+          }
+        : { kind: 'system', body: CHAT_SYSTEM_MESSAGES[effects.message.text] };
+  const text = noticeText[effects.notify](actorId === null ? '' : await displayName(tx, actorId));
+  let row: MessageRow;
+  if (actorId === null) {
+    row = await deliverMessage(tx, chat, authorId, values, effects.notify, text);
+    // The system moved: both sides hear of it.
+    await notify(tx, { userId: authorId, kind: effects.notify, text, link: chatLink(chat.id), chatId: chat.id, data: { messageId: row.id } });
+  } else row = await deliverMessage(tx, chat, actorId, values, effects.notify, text);
+
+  if (effects.waitsOn) {
+    await enqueue(tx, DEAL_EXPIRE_JOB, { chatId: chat.id, step }, { runAt: new Date(Date.now() + DEAL_WAIT_MS), singletonKey: `chat:${chat.id}:step:${step}` });
+  }
+  return row;
+}
+
+/** Whether `row` is the image the chat's deal waits to be paid for (a cancelled deal's image is not). */
+async function isDealImage(tx: Db, chat: ChatRow, row: MessageRow): Promise<boolean> {
+  return chat.status === 'waiting_payment' && row.kind === 'locked_image' && row.priceMinor !== null && (await newestLockedImageId(tx, chat.id)) === row.id;
+}
+
+/** The accounts an image's payment touches: the buyer's, the creator's, the platform's revenue. */
+async function imageAccounts(tx: Db, row: MessageRow, buyerId: number) {
+  return {
+    buyer: await userAccountId(tx, buyerId),
+    creator: await userAccountId(tx, row.userId),
+    revenue: await systemAccountId(tx, PLATFORM_REVENUE),
+  };
+}
+
+/**
+ * The charge of `unlock_paid`: the buyer → the creator (the price less the commission) and → the
+ * platform's revenue, keyed by the message so it happens once; the original is then the buyer's.
+ * Throws InsufficientFunds when the balance is short.
+ */
+async function chargeImage(tx: Db, chat: ChatRow, row: MessageRow) {
+  const price = Number(row.priceMinor);
+  const buyerId = otherOf(chat, row.userId);
+  const accounts = await imageAccounts(tx, row, buyerId);
+  const commission = commissionOf(price, (await getCommerceSettings(tx)).commission_percent);
+  await transfer(tx, {
+    lines: [
+      { accountId: accounts.buyer, amountMinor: -price },
+      { accountId: accounts.creator, amountMinor: price - commission },
+      { accountId: accounts.revenue, amountMinor: commission },
+    ],
+    reason: 'chat image unlock',
+    idempotency: `chat-unlock:${row.id}`,
+  });
+  await tx.update(chatMessages).set({ unlockedAt: new Date(), isLocked: false }).where(eq(chatMessages.id, row.id));
+}
+
+/**
+ * The card widget's webhook completes the unlock it was started for, in the lock order of
+ * features/ledger: the chat and the message first (here), then the deposit and every account (the
+ * webhook). Already paid (from the balance meanwhile), or its deal cancelled: the credit stays on
+ * the buyer's balance.
+ */
+registerDepositPurpose(CHAT_UNLOCK_PURPOSE, async (tx, deposit): Promise<PurposeLock | null> => {
+  const chatId = Number(deposit.purpose.chatId);
+  const messageId = Number(deposit.purpose.messageId);
+  const chat = await findChatFor(tx, chatId, deposit.userId, { lock: true });
+  const row = chat ? await findMessage(tx, chatId, messageId, { lock: true }) : null;
+  if (!chat || !row || row.unlockedAt || row.userId === deposit.userId || !(await isDealImage(tx, chat, row))) return null;
+  const accounts = await imageAccounts(tx, row, deposit.userId);
+  return { accountIds: Object.values(accounts), pay: async () => void (await moveDeal(tx, chat, 'unlock_paid', deposit.userId, { paid: row })) };
+});
+
+/**
+ * Closes a deal still in the wait this job was made for (the chat's deal_step has not moved since):
+ * 14 days without the other side's move. Any later move made its own job; this one then does nothing.
+ */
+export async function expireDeal(db: Db, chatId: number, step: number): Promise<boolean> {
+  return db.transaction(async (txRaw) => {
+    const tx = txRaw as unknown as Db;
+    const chat = await lockChatById(tx, chatId);
+    if (!chat || chat.dealStep !== step || !waitingOn(chat.status as ChatStatus)) return false;
+    await moveDeal(tx, chat, 'expire_deal', null);
+    return true;
+  });
+}
+
+export function registerDealExpiry(app: FastifyInstance) {
+  app.jobs.register<{ chatId: number; step: number }>(DEAL_EXPIRE_JOB, async ({ chatId, step }, ctx) => {
+    if (await expireDeal(ctx.db, chatId, step)) ctx.log.info({ chatId }, 'chat deal expired');
+  });
+}
+
+/**
+ * POST /chat/{id}/unlock pays a locked image from the buyer's balance through the ledger, on the
+ * locked chat and message rows. A second unlock (parallel or later, with or without Idempotency-Key)
+ * charges nothing. When the balance is short the answer is a card payment of exactly the price
+ * through the widget (`payment_type: "widget"`, `widget_data`, `order_id`); its intent is written in
+ * the transaction and the provider asked after the commit; its webhook completes the unlock.
+ */
+export const chatDealRoutes: FastifyPluginAsyncZod = async (app) => {
+  registerDealExpiry(app);
+  const tags = ['chat'];
+
+  app.post(
+    '/chat/:chatId/unlock',
+    { config: guard('verified'), schema: { tags, params: chatIdParams, body: unlockInput, response: { 200: okEnvelope(unlockResult) } } },
+    async (request) => {
+      const me = currentUser(request);
+      const chat = await findChatFor(app.db, request.params.chatId, me.id);
+      if (!chat) throw notFound('This chat was not found.');
+      const message = await findMessage(app.db, chat.id, request.body.message_id);
+      if (!message) throw notFound('This message was not found.');
+      if (message.kind !== 'locked_image' || message.priceMinor === null) throw validationError({ message_id: CHAT_SYSTEM_MESSAGES.noPrice });
+      if (message.userId === me.id) throw new AppError('FORBIDDEN', 'This is your own image.');
+      const currency = await resolveDisplayCurrency(app, requestedCurrency(request));
+      const outcome = await runIdempotent(
+        app.db,
+        { userId: me.id, key: idempotencyKeyOf(request), scope: `chat/unlock/${chat.id}`, body: request.body },
+        async (tx): Promise<{ paid: true } | { cardDepositId: number }> => {
+          const lockedChat = (await findChatFor(tx, chat.id, me.id, { lock: true }))!;
+          const row = (await findMessage(tx, chat.id, message.id, { lock: true }))!;
+          if (row.unlockedAt) return { paid: true };
+          if (!(await isDealImage(tx, lockedChat, row))) throw new AppError('CONFLICT', DEAL_MESSAGES.notPayable);
+          const price = Number(row.priceMinor);
+          // SPEC §7: a short balance pays by card, exactly the price (never above the largest card payment).
+          if ((await balanceOf(tx, me.id)) < price) {
+            const max = await dealPriceMaxMinor(tx);
+            if (price > max) throw validationError({ balance: DEAL_MESSAGES.cardAboveMax(euros(max)) });
+            const intent = await createCardIntent(tx, app.config, {
+              userId: me.id,
+              amountMinor: price,
+              purpose: { kind: CHAT_UNLOCK_PURPOSE, chatId: chat.id, messageId: row.id },
+            });
+            return { cardDepositId: intent.depositId };
+          }
+          try {
+            await moveDeal(tx, lockedChat, 'unlock_paid', me.id, { paid: row });
+          } catch (err) {
+            if (err instanceof InsufficientFunds) throw validationError({ balance: shortfallMessage(err.shortfallMinor, currency) });
+            throw err;
+          }
+          return { paid: true };
+        },
+      );
+      // After the commit: the provider starts the card payment, keyed by the deposit's id.
+      if ('cardDepositId' in outcome) {
+        const card = await startWidgetCheckout(app.db, app.config, { depositId: outcome.cardDepositId, email: me.email });
+        if (card) return ok({ status: 'Pending' as const, payment_type: 'widget' as const, ...card });
+      }
+      const row = await findMessage(app.db, chat.id, message.id);
+      if (!row?.unlockedAt) throw new AppError('CONFLICT', DEAL_MESSAGES.cardEnded);
+      return ok({ status: 'Success' as const, message: toChatMessage(row, me.id, currency) });
+    },
+  );
+};
