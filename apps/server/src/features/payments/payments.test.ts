@@ -326,29 +326,33 @@ describe('webhooks', () => {
 });
 
 describe('logs', () => {
+  const lines: string[] = [];
+  let logged: TestApp;
+  // Built once before the test: a second PGlite app inside a 30 s test times out on a loaded machine.
+  beforeAll(async () => {
+    logged = await createTestApp({ logStream: { write: (line) => lines.push(line) } });
+  });
+  afterAll(async () => {
+    await logged?.close();
+  });
+
   it('neither the card number nor the page token reaches a log line', async () => {
-    const lines: string[] = [];
-    const logged = await createTestApp({ logStream: { write: (line) => lines.push(line) } });
-    try {
-      await setSetting(logged.app.db, 'is_reg_enabled', true);
-      const { client } = await registerUser(logged.app);
-      const res = await client.post('/api/deposit/checkout', { amount: 10, currency: 'EUR', payment_method: 'sandbox-card' });
-      const path = new URL(res.json().payload.redirect_url).pathname;
-      const token = path.split('/').pop()!;
-      await logged.app.inject({ method: 'GET', url: path });
-      const paid = await logged.app.inject({
-        method: 'POST',
-        url: path,
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        payload: new URLSearchParams(card('4242424242424242')).toString(),
-      });
-      expect(paid.statusCode).toBe(303);
-      const all = lines.join('\n');
-      expect(all).toContain('/api/payments/sandbox/pay/[redacted]');
-      expect(all).not.toContain('4242424242424242');
-      expect(all).not.toContain(token);
-    } finally {
-      await logged.close();
-    }
+    await setSetting(logged.app.db, 'is_reg_enabled', true);
+    const { client } = await registerUser(logged.app);
+    const res = await client.post('/api/deposit/checkout', { amount: 10, currency: 'EUR', payment_method: 'sandbox-card' });
+    const path = new URL(res.json().payload.redirect_url).pathname;
+    const token = path.split('/').pop()!;
+    await logged.app.inject({ method: 'GET', url: path });
+    const paid = await logged.app.inject({
+      method: 'POST',
+      url: path,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams(card('4242424242424242')).toString(),
+    });
+    expect(paid.statusCode).toBe(303);
+    const all = lines.join('\n');
+    expect(all).toContain('/api/payments/sandbox/pay/[redacted]');
+    expect(all).not.toContain('4242424242424242');
+    expect(all).not.toContain(token);
   });
 });
