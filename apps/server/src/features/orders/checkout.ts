@@ -344,10 +344,12 @@ export async function purchaseProducts(
         title: products.title,
         productType: products.productType,
         previewPath: products.previewPath,
+        authorNickname: users.nickname,
         tags: productTagNames,
       })
       .from(packItems)
       .innerJoin(products, eq(products.id, packItems.productId))
+      .innerJoin(users, eq(users.id, products.authorId))
       .where(eq(packItems.packId, p.id))
       .orderBy(asc(packItems.position));
     if (!contents.length) {
@@ -367,7 +369,8 @@ export async function purchaseProducts(
         title: c.title,
         productType: c.productType,
         previewPath: c.previewPath,
-        authorNickname: p.authorNickname,
+        // Each item's own author (issue 18 bug 8), not the pack's.
+        authorNickname: c.authorNickname,
         tags: c.tags,
       });
       alsoOwned.push(c.id);

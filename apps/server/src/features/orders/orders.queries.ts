@@ -32,7 +32,8 @@ export async function listOrders(db: Db, buyerId: number, currency: DisplayCurre
     })
     .from(orderItems)
     .innerJoin(products, eq(products.id, orderItems.productId))
-    .innerJoin(users, eq(users.id, orderItems.sellerId))
+    // Each item's own author (issue 18 bug 8): a pack's items can be by several creators.
+    .innerJoin(users, eq(users.id, products.authorId))
     .where(inArray(orderItems.orderId, ids))
     .orderBy(asc(orderItems.orderId), asc(orderItems.position), asc(orderItems.id));
   return rows.map((o) =>

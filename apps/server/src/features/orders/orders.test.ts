@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { lastMailTo, registerUser } from '../../../test/accounts';
 import { balanceMinor, fund, revenueMinor, seededProducts, userIdByEmail } from '../../../test/commerce';
@@ -146,7 +146,7 @@ describe('purchases', () => {
     }
   });
 
-  it('buys a prompt and a pack; the pack brings all its items at the pack price', async () => {
+  it('buys a prompt and a pack; the pack brings all its items at the pack price, each with its own author (issue 18 bug 8)', async () => {
     const [prompt] = await seededProducts(t.app, 'prompt');
     const [pack] = await seededProducts(t.app, 'pack');
     const contents = await t.app.db.select().from(packItems).where(eq(packItems.packId, pack!.id));
@@ -172,6 +172,17 @@ describe('purchases', () => {
     expect(history[0]).toMatchObject({ status: 'Success', currencyCode: 'EUR' });
     expect(typeof history[0].created_at).toBe('number');
     expect(history[0].items[0]).toMatchObject({ product_type: expect.any(String), seller: { nickname: expect.any(String) } });
+    // Issue 18 bug 8: each pack item carries its own author, not the pack's.
+    const authors = await t.app.db
+      .select({ id: products.id, nickname: users.nickname })
+      .from(products)
+      .innerJoin(users, eq(users.id, products.authorId))
+      .where(inArray(products.id, contents.map((c) => c.productId)));
+    expect(new Set(authors.map((a) => a.nickname)).size).toBeGreaterThan(1);
+    for (const i of history[0].items as { info: { id: number; authorNickname: string }; seller: { nickname: string } }[]) {
+      const author = authors.find((a) => a.id === i.info.id)!.nickname;
+      expect([i.info.authorNickname, i.seller.nickname]).toEqual([author, author]);
+    }
     expect(history[0].items[0].info.tags.every((tag: { name: string }) => typeof tag.name === 'string')).toBe(true);
     // The purchase answers with the order exactly as the history shows it (built from what was written).
     expect(history[0]).toEqual(order);
