@@ -45,8 +45,12 @@ export function useDepositStatus(orderId: number | null) {
   });
 }
 
-export function useDepositHistory() {
-  return useQuery({ queryKey: depositKeys.history, queryFn: ({ signal }) => api<DepositHistoryItem[]>('/api/deposit/history', { signal }) });
+export function useDepositHistory(opts: { enabled?: boolean } = {}) {
+  return useQuery({
+    queryKey: depositKeys.history,
+    queryFn: ({ signal }) => api<DepositHistoryItem[]>('/api/deposit/history', { signal }),
+    enabled: opts.enabled ?? true,
+  });
 }
 
 /** The words for a deposit's status. */

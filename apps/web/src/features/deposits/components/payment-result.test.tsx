@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, okAnswer } from '../../../test/fake-api';
 import { renderWithApp } from '../../../test/render';
-import { readReturn, rememberReturn } from '../return-to';
+import { leaveApp, readReturn, rememberReturn } from '../return-to';
 import { PaymentFailed, PaymentSuccess } from './payment-result';
 
 afterEach(() => {
@@ -21,6 +21,32 @@ describe('payment result pages', () => {
     unmount();
     renderWithApp(<PaymentFailed />, { path: '/fail-payment' });
     expect(screen.getByText('An unknown error occurred')).toBeTruthy();
+  });
+
+  it('issue 18 bug 6: Try Again starts a new payment for the failed deposit, not the spent card page', async () => {
+    const started: unknown[] = [];
+    fakeApi({
+      'GET /api/deposit/history': () =>
+        okAnswer([{ id: 7, amount: 12.5, currency: 'USD', currencySymbol: '$', status: 'failed', payment_method: 'sandbox-card', created_at: 1 }]),
+      'POST /api/deposit/checkout': ({ body }) => {
+        started.push(body);
+        return okAnswer({ order_id: 8, status: 'processing', redirect_url: 'https://pay.example/new' });
+      },
+    });
+    const assign = vi.spyOn(leaveApp, 'to').mockImplementation(() => {});
+    renderWithApp(<PaymentFailed />, { path: '/fail-payment?order_id=7&error=Your%20card%20was%20declined.' });
+    const button = screen.getByRole('button', { name: 'Try Again' });
+    await waitFor(() => expect((button as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(button);
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://pay.example/new'));
+    expect(started).toEqual([{ amount: 12.5, currency: 'USD', payment_method: 'sandbox-card' }]);
+  });
+
+  it('Try Again without a known deposit opens Add Funds', async () => {
+    fakeApi({});
+    const { router } = renderWithApp(<PaymentFailed />, { path: '/fail-payment?error=x' });
+    fireEvent.click(screen.getByRole('button', { name: 'Try Again' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/deposit/create'));
   });
 
   it('success page: thanks, the latest deposit, View Deposits, Go to Dashboard, and the way back to a purchase', async () => {

@@ -1,7 +1,9 @@
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { ApiError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n-runtime';
-import { depositStatusKey, useDepositHistory } from '../api/deposits';
-import { forgetReturn, readReturn } from '../return-to';
+import { newIdempotencyKey } from '../../../lib/idempotency-key';
+import { depositStatusKey, useDepositCheckout, useDepositHistory } from '../api/deposits';
+import { forgetReturn, leaveApp, readReturn } from '../return-to';
 import './deposits.css';
 import { InlineError } from '../../../components/ui/field';
 
@@ -51,12 +53,42 @@ export function PaymentSuccess() {
   );
 }
 
-/** SPEC §2 fail page: the error from the query (or 'An unknown error occurred'), Try Again and Go to Dashboard. */
+/**
+ * SPEC §2 fail page: the error from the query (or 'An unknown error occurred'), Try Again and Go to
+ * Dashboard. Try Again starts a new payment for the failed deposit's amount, currency and method
+ * (issue 18 bug 6: going back opened the spent card page); without that deposit it opens Add Funds.
+ */
 export function PaymentFailed() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const error = params.get('error') || t('payment.unknown_error');
+  const rawId = params.get('order_id') ?? '';
+  const orderId = /^\d{1,15}$/.test(rawId) ? Number(rawId) : null;
+  const history = useDepositHistory({ enabled: orderId !== null });
+  const failed = orderId === null ? undefined : history.data?.find((d) => d.id === orderId && d.status !== 'success');
+  const checkout = useDepositCheckout();
+
+  const tryAgain = () => {
+    if (!failed) {
+      navigate('/deposit/create');
+      return;
+    }
+    checkout.mutate(
+      { input: { amount: failed.amount, currency: failed.currency, payment_method: failed.payment_method }, idempotencyKey: newIdempotencyKey() },
+      {
+        onSuccess: (started) => {
+          if (started.redirect_url) leaveApp.to(started.redirect_url);
+          else if (started.widget_data) navigate('/deposit/create');
+          else navigate(`/processing-payment?order_id=${started.order_id}`);
+        },
+        // A method this deposit cannot be started with again (a chat image's card payment): Add Funds.
+        onError: (err) => {
+          if (err instanceof ApiError && err.field('payment_method')) navigate('/deposit/create');
+        },
+      },
+    );
+  };
 
   return (
     <section className="page narrow">
@@ -68,8 +100,9 @@ export function PaymentFailed() {
         <p role="alert" data-testid="payment-error">
           {error}
         </p>
+        <InlineError message={checkout.error?.message} />
         <div className="payment-actions">
-          <button type="button" className="button primary" onClick={() => (window.history.length > 2 ? navigate(-1) : navigate('/'))}>
+          <button type="button" className="button primary" onClick={tryAgain} disabled={checkout.isPending || (orderId !== null && history.isPending)}>
             {t('payment.try_again')}
           </button>
           <Link className="button" to="/dashboard">

@@ -44,12 +44,12 @@ describe('processing-payment', () => {
     fakeApi({ 'GET /api/deposit/status': () => okAnswer({ status: 'failed', error_message: 'Your card was declined.', redirect_url: null }) });
     const { router } = renderWithApp(<ProcessingPayment />, { path: '/processing-payment?order_id=5' });
     await waitFor(() => expect(router.state.location.pathname).toBe('/fail-payment'));
-    expect(router.state.location.search).toBe('?error=Your%20card%20was%20declined.');
+    expect(router.state.location.search).toBe('?order_id=5&error=Your%20card%20was%20declined.');
   });
 
   it('an error without a message says Payment failed', async () => {
     fakeApi({ 'GET /api/deposit/status': () => okAnswer({ status: 'error', error_message: null, redirect_url: null }) });
     const { router } = renderWithApp(<ProcessingPayment />, { path: '/processing-payment?order_id=5' });
-    await waitFor(() => expect(router.state.location.search).toBe('?error=Payment%20failed'));
+    await waitFor(() => expect(router.state.location.search).toBe('?order_id=5&error=Payment%20failed'));
   });
 });

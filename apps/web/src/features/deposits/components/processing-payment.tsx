@@ -34,9 +34,9 @@ export function ProcessingPayment() {
     if (!answer) return;
     if (answer.status === 'success') navigate('/success-payment', { replace: true });
     else if (answer.status === 'failed' || answer.status === 'error')
-      navigate(`/fail-payment?error=${encodeURIComponent(answer.error_message || t('payment.failed'))}`, { replace: true });
+      navigate(`/fail-payment?order_id=${orderId}&error=${encodeURIComponent(answer.error_message || t('payment.failed'))}`, { replace: true });
     else if (answer.redirect_url) leaveApp.to(answer.redirect_url);
-  }, [answer, navigate, t]);
+  }, [answer, navigate, t, orderId]);
 
   if (unknownOrder)
     return (
