@@ -87,9 +87,9 @@ export type ChatMessage = z.infer<typeof chatMessage>;
 
 const positiveId = (what: string) =>
   z.coerce
-    .number({ error: `Please choose a ${what}.` })
+    .number({ error: `Please choose ${/^[aeiou]/i.test(what) ? 'an' : 'a'} ${what}.` })
     .int()
-    .positive({ error: `Please choose a ${what}.` });
+    .positive({ error: `Please choose ${/^[aeiou]/i.test(what) ? 'an' : 'a'} ${what}.` });
 
 /** POST /chat: with whom (or about which product: its author). */
 export const openChatInput = z.union([z.object({ recipient_id: positiveId('person') }), z.object({ product_id: positiveId('product') })], {

@@ -36,9 +36,9 @@ export type Order = z.infer<typeof order>;
 
 const positiveId = (what: string) =>
   z.coerce
-    .number({ error: `Please choose a ${what}.` })
+    .number({ error: `Please choose ${/^[aeiou]/i.test(what) ? 'an' : 'a'} ${what}.` })
     .int()
-    .positive(`Please choose a ${what}.`);
+    .positive(`Please choose ${/^[aeiou]/i.test(what) ? 'an' : 'a'} ${what}.`);
 
 export const buyItemInput = z.object({ item_id: positiveId('product') });
 export const buyPromptInput = z.object({ prompt_id: positiveId('prompt') });

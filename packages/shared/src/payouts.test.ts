@@ -45,7 +45,7 @@ describe('payout checks', () => {
     expect(messages({ ...base, expire_year: year + 21 })).toEqual(['expire_year: Please enter a valid expiry year']);
     if (new Date().getUTCMonth() > 0) expect(messages({ ...base, expire_month: 1 })).toEqual(['expire_month: Card has expired. Please use a valid card']);
     expect(messages({ ...base, terms: false })).toEqual(['terms: Please agree to the terms and conditions.']);
-    expect(messages({ ...base, city: ' ' })).toEqual(['city: city is required']);
+    expect(messages({ ...base, city: ' ' })).toEqual(['city: City is required.']);
   });
 
   it('styles are found in the space-joined keywords, titles with spaces included', () => {

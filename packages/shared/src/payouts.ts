@@ -28,7 +28,11 @@ export function isIbanValid(iban: string): boolean {
   return rest === 1;
 }
 
-const required = (field: string) => `${field.replace(/_/g, ' ')} is required`;
+/** SPEC §5's 'field name with spaces + is required', written as a sentence ('Post code is required.'). */
+const required = (field: string) => {
+  const name = field.replace(/_/g, ' ');
+  return `${name.charAt(0).toUpperCase()}${name.slice(1)} is required.`;
+};
 const text = (field: string, max = 200) =>
   z
     .string({ error: required(field) })

@@ -243,7 +243,7 @@ export const de: Record<TranslationKey, string> = {
   'pages.back_home': 'Zur Startseite',
   'pages.coming_soon': 'Diese Seite wird gerade gebaut.',
   'pages.contact_title': 'Kontakt',
-  'contact.intro': 'Fragen zu einem Kauf, einer Auszahlung oder zu Kreativen? Schreib uns, wir antworten innerhalb eines Werktags.',
+  'contact.intro': 'Fragen zu einem Kauf, einer Auszahlung oder zu Kreativen? Schreib uns, wir antworten per E-Mail innerhalb von 3 Werktagen.',
   'contact.name': 'Dein Name',
   'contact.email': 'E-Mail',
   'contact.message': 'Nachricht',

@@ -64,6 +64,30 @@ const MAIL_TEXT: Record<OfferStatus, (o: OfferRow, note: string) => string[]> = 
   paid: () => ['Deal is completed. You will receive your funds within 3-5 business days to your card (5 business days by bank transfer).'],
 };
 
+/** The creator's bell for a move they did not make, as a sentence (never a raw state). */
+function offerNotice(title: string, from: OfferStatus, to: OfferStatus, note: string): string {
+  const work = `"${title}"`;
+  switch (to) {
+    case 'offer':
+      return `We made an offer for ${work}. Open My projects to accept or decline it.`;
+    case 'approved':
+      return from === 'payout_processing'
+        ? `Your payout for ${work} failed${note ? `: ${note}` : '.'} Check your payment details and request it again.`
+        : `The deal for ${work} is agreed. Enter your payment details in My projects to be paid.`;
+    case 'declined_by_service':
+    case 'declined':
+      return `We decided not to buy ${work}${note ? `: ${note}` : '.'}`;
+    case 'declined_by_user':
+      return `The offer for ${work} was declined.`;
+    case 'payout_processing':
+      return `Your payout for ${work} is being processed.`;
+    case 'paid':
+      return `Your payout for ${work} is paid.`;
+    default:
+      return `We received your offer ${work}.`;
+  }
+}
+
 export type MoveOptions = {
   offerId: number;
   to: OfferStatus;
@@ -109,9 +133,7 @@ export async function moveOffer(tx: Db, opts: MoveOptions): Promise<OfferRow> {
     await notify(tx, {
       userId: current.userId,
       kind: paid ? 'payout_paid' : 'offer_status',
-      text: paid
-        ? `Your payout for "${current.title.slice(0, 80)}" is paid.`
-        : `Your offer "${current.title.slice(0, 80)}" is now ${opts.to.replace(/_/g, ' ')}.`,
+      text: offerNotice(current.title.slice(0, 80), from, opts.to, note),
       link: '/dashboard',
       data: { offerId: current.id, status: opts.to },
     });

@@ -392,7 +392,7 @@ describe('the creator answers a counter-offer', () => {
     const expired = await client.post('/api/offer/request-payout/card', cardPayload(offerId, GOOD_CARD, { expire_year: 2001 }));
     expect(expired.json().errors.expire_year).toEqual(['Please enter a valid expiry year']);
     const noContact = await client.post('/api/offer/request-payout/card', { ...cardPayload(offerId), post_code: '', terms: false });
-    expect(noContact.json().errors.post_code).toEqual(['post code is required']);
+    expect(noContact.json().errors.post_code).toEqual(['Post code is required.']);
     expect(noContact.json().errors.terms).toEqual(['Please agree to the terms and conditions.']);
 
     // The contact dialog is prefilled from the profile before the first payout.
@@ -486,7 +486,11 @@ describe('the creator answers a counter-offer', () => {
       (await client.get('/api/notifications')).json() as { payload: { kind: string; text: string; link: string }[]; unread_count: number };
     const afterCounter = await bell();
     expect(afterCounter.payload).toEqual([
-      expect.objectContaining({ kind: 'offer_status', text: expect.stringContaining('is now offer'), link: '/dashboard' }),
+      expect.objectContaining({
+        kind: 'offer_status',
+        text: expect.stringMatching(/^We made an offer for ".*"\. Open My projects to accept or decline it\.$/),
+        link: '/dashboard',
+      }),
     ]);
     expect((await client.post('/api/offer/approve', { id: offerId })).statusCode).toBe(200);
     expect((await client.post('/api/offer/request-payout/card', cardPayload(offerId))).statusCode).toBe(200);
@@ -518,6 +522,9 @@ describe('the creator answers a counter-offer', () => {
     const failed = (await client.get('/api/offer/history')).json().payload[0];
     expect(failed).toMatchObject({ status: 'approved', status_note: 'The card issuer declined the payout.' });
     expect((await lastMailTo(t.app, person.email))?.text).toContain('The card issuer declined the payout.');
+    // Issue 18: the bell says the payout failed and why, never 'is now approved'.
+    const [notice] = (await client.get('/api/notifications')).json().payload as { text: string }[];
+    expect(notice!.text).toMatch(/^Your payout for ".*" failed: The card issuer declined the payout\. Check your payment details and request it again\.$/);
     const [p] = await t.app.db.select().from(payouts).where(eq(payouts.offerId, offerId));
     expect(p).toMatchObject({ status: 'failed', failureReason: 'The card issuer declined the payout.', cardLast4: '0002' });
 

@@ -89,7 +89,7 @@ describe('A counter-offer’s dialogs', () => {
       within(errors)
         .getAllByRole('listitem')
         .map((li) => li.textContent),
-    ).toEqual(['first name is required', 'phone is required', 'address is required', 'city is required', 'post code is required', 'country is required']);
+    ).toEqual(['First name is required.', 'Phone is required.', 'Address is required.', 'City is required.', 'Post code is required.', 'Country is required.']);
     type('First name', 'Sofia');
     type('Phone', '+351 912 345 678');
     type('Address', 'Rua Augusta 1');
