@@ -177,7 +177,12 @@ describe('purchases', () => {
       .select({ id: products.id, nickname: users.nickname })
       .from(products)
       .innerJoin(users, eq(users.id, products.authorId))
-      .where(inArray(products.id, contents.map((c) => c.productId)));
+      .where(
+        inArray(
+          products.id,
+          contents.map((c) => c.productId),
+        ),
+      );
     expect(new Set(authors.map((a) => a.nickname)).size).toBeGreaterThan(1);
     for (const i of history[0].items as { info: { id: number; authorNickname: string }; seller: { nickname: string } }[]) {
       const author = authors.find((a) => a.id === i.info.id)!.nickname;
