@@ -85,7 +85,7 @@ const categoryIds = z.preprocess((value) => {
 }, z.array(idParam('category id')).max(50, 'At most 50 categories may be given.').optional());
 
 /** The display currency: an ISO code (the X-Currency header may give it instead). */
-const currencyParam = text('currency').trim().toUpperCase().max(10, 'The currency must be an ISO code such as EUR.').optional();
+export const currencyParam = text('currency').trim().toUpperCase().max(10, 'The currency must be an ISO code such as EUR.').optional();
 
 export const catalogQuery = z.object({
   page: pageParam,

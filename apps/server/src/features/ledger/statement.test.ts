@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerPerson, registerStaff } from '../../../test/accounts';
+import { seededProducts } from '../../../test/commerce';
+import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
+import { setSetting } from '../../lib/settings';
+import { userAccountId } from './index';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ seed: true });
+  await setSetting(t.app.db, 'is_reg_enabled', true);
+});
+afterAll(() => t.close());
+
+const year = String(new Date().getUTCFullYear() + 2);
+
+/** Adds funds as a buyer does: checkout, then the sandbox's hosted card page. */
+async function addFunds(client: TestClient, amount: number) {
+  const started = (await client.post('/api/deposit/checkout', { amount, currency: 'EUR', payment_method: 'sandbox-card' })).json().payload;
+  const path = new URL(started.redirect_url).pathname;
+  const page = await t.app.inject({ method: 'GET', url: path });
+  const action = /<form method="post" action="([^"]+)"/.exec(page.body)![1]!.replaceAll('&amp;', '&');
+  const paid = await t.app.inject({
+    method: 'POST',
+    url: action,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ card_number: '4242424242424242', exp_month: '12', exp_year: year, cvc: '123' }).toString(),
+  });
+  expect(paid.statusCode).toBe(303);
+}
+
+type Line = { kind: string; description: string; amount_minor: number; balance_after_minor: number; link: string | null; display: { currency: string } };
+
+describe('issue 18: a statement of every movement', () => {
+  it('lists deposits, purchases and staff adjustments newest first with the running balance, and as CSV', async () => {
+    const buyer = await registerPerson(t.app);
+    await addFunds(buyer.client, 30);
+    const [image] = await seededProducts(t.app, 'image');
+    const bought = await buyer.client.post('/api/purchase/buy', { item_id: image!.id });
+    expect(bought.statusCode).toBe(200);
+    const staff = await registerStaff(t.app);
+    const adjust = await staff.client.post('/api/admin/ledger/adjustments', {
+      account_id: await userAccountId(t.app.db, buyer.id),
+      amount: 2.5,
+      reason: 'Goodwill after a slow download',
+    });
+    expect(adjust.statusCode).toBe(200);
+
+    const res = await buyer.client.get('/api/balance/statement');
+    expect(res.statusCode).toBe(200);
+    const { payload, meta } = res.json() as { payload: Line[]; meta: { total: number; pages: number; page: number } };
+    const price = Number(image!.priceMinor);
+    expect(payload.map((l) => [l.kind, l.amount_minor, l.balance_after_minor])).toEqual([
+      ['adjustment', 250, 3000 - price + 250],
+      ['purchase', -price, 3000 - price],
+      ['deposit', 3000, 3000],
+    ]);
+    expect(payload[0]!.description).toBe('Adjustment: Goodwill after a slow download');
+    expect(payload[1]!.description).toBe(`Purchase: ${image!.title}`);
+    expect(payload[1]!.link).toBe('/dashboard/orders');
+    expect(payload[2]!.description).toBe('Funds added by card');
+    expect(meta).toMatchObject({ total: 3, pages: 1, page: 1 });
+    // The last line's balance is the balance shown everywhere else.
+    expect((await buyer.client.get('/api/balance')).json().payload.amount_minor).toBe(payload[0]!.balance_after_minor);
+
+    const inUsd = (await buyer.client.get('/api/balance/statement?currency=USD')).json().payload as Line[];
+    expect(inUsd[0]!.display.currency).toBe('USD');
+    expect(inUsd[0]!.amount_minor).toBe(250);
+
+    const csv = await buyer.client.get('/api/balance/statement.csv');
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-type']).toContain('text/csv');
+    const rows = csv.body.trim().split('\r\n');
+    expect(rows[0]).toBe('date,kind,description,amount_eur,balance_after_eur,amount_eur,balance_after_eur');
+    expect(rows.slice(1).map((r) => r.split(',')[1])).toEqual(['adjustment', 'purchase', 'deposit']);
+  });
+
+  it('each user sees only their own movements; a guest gets 401; a bad page is a 422 with a message', async () => {
+    const a = await registerPerson(t.app);
+    await addFunds(a.client, 12);
+    const b = await registerPerson(t.app);
+    const seen = await b.client.get('/api/balance/statement');
+    expect(seen.json()).toMatchObject({ payload: [], meta: { total: 0 } });
+    expect((await a.client.get('/api/balance/statement')).json().payload).toHaveLength(1);
+    expect((await new TestClient(t.app).get('/api/balance/statement')).statusCode).toBe(401);
+    expect((await new TestClient(t.app).get('/api/balance/statement.csv')).statusCode).toBe(401);
+    const bad = await a.client.get('/api/balance/statement?page=0');
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().errors.page).toEqual(['The page must be a whole number from 1.']);
+  });
+});
