@@ -136,6 +136,7 @@ export const PAGES = {
   'dashboard-contact': { parent: 'dashboard', path: 'contact', module: 'dashboard-contact', title: 'dashboard.contact_information' },
   'dashboard-chat': { parent: 'dashboard', path: 'chat', module: 'dashboard-chat', title: 'dashboard.chat' },
   'dashboard-deposits': { parent: 'dashboard', path: 'deposits', module: 'dashboard-deposits', title: 'dashboard.deposits' },
+  'dashboard-statement': { parent: 'dashboard', path: 'statement', module: 'dashboard-statement', title: 'dashboard.statement' },
   'deposit-create': { path: '/deposit/create', module: 'deposit-create', title: 'deposit.title', access: 'signed-in' },
   'success-payment': { path: '/success-payment', module: 'success-payment', title: 'payment.success_title', access: 'signed-in' },
   'fail-payment': { path: '/fail-payment', module: 'fail-payment', title: 'payment.failed_title', access: 'signed-in' },

@@ -124,6 +124,6 @@ describe('sign-in forms while signed in', () => {
     renderRouter(router, queryClient);
     expect((screen.getByRole('button', { name: 'Sign In' }) as HTMLButtonElement).disabled).toBe(true);
     await router.navigate('/register');
-    await waitFor(() => expect((screen.getByRole('button', { name: 'Register' }) as HTMLButtonElement).disabled).toBe(true));
+    await waitFor(() => expect((screen.getByRole('button', { name: 'Register' }) as HTMLButtonElement).disabled).toBe(true), { timeout: 8000 });
   });
 });

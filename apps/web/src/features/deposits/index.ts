@@ -9,4 +9,5 @@ export { HeaderBalance } from './components/header-balance';
 export { PaymentFailed, PaymentSuccess } from './components/payment-result';
 export { PaymentWidget, type WidgetCompletion, widgetOutcome } from './components/payment-widget';
 export { ProcessingPayment } from './components/processing-payment';
+export { Statement } from './components/statement';
 export { addFundsUrl, rememberReturn } from './return-to';

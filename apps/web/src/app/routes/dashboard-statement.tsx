@@ -1,0 +1,5 @@
+import { Statement } from '../../features/deposits';
+
+export function Component() {
+  return <Statement />;
+}

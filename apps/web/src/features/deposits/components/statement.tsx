@@ -1,0 +1,123 @@
+import type { StatementKind } from '@atelier/shared';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { formatDateTime } from '../../../lib/format-date';
+import { useTranslation } from '../../../lib/i18n-runtime';
+import { Price } from '../../catalog';
+import { useSelectedCurrency } from '../../currency';
+import { statementCsvUrl, useStatement } from '../api/statement';
+import './deposits.css';
+
+const KIND_KEY: Record<StatementKind, string> = {
+  deposit: 'statement.kind_deposit',
+  purchase: 'statement.kind_purchase',
+  unlock: 'statement.kind_unlock',
+  generation: 'statement.kind_generation',
+  refund: 'statement.kind_refund',
+  sale: 'statement.kind_sale',
+  earnings_release: 'statement.kind_earnings_release',
+  withdrawal: 'statement.kind_withdrawal',
+  adjustment: 'statement.kind_adjustment',
+};
+
+/**
+ * The dashboard's Statement tab (issue 18): every movement of the balance, newest first, with the
+ * running balance, in the ledger's EUR and, when another currency is chosen, that currency as a hint.
+ */
+export function Statement() {
+  const { t } = useTranslation();
+  const [page, setPage] = useState(1);
+  const currency = useSelectedCurrency();
+  const statement = useStatement(page);
+
+  let body: React.ReactNode;
+  if (statement.isPending)
+    body = (
+      <div className="order-skeleton" role="status" aria-label={t('app.loading')}>
+        <div className="skeleton line" />
+        <div className="skeleton line" />
+      </div>
+    );
+  else if (statement.isError)
+    body = (
+      <div className="state-block" role="alert">
+        <p className="state-title error-text">{t('statement.failed')}</p>
+        <button type="button" className="button" onClick={() => statement.refetch()}>
+          {t('products.retry')}
+        </button>
+      </div>
+    );
+  else if (!statement.data.payload.length)
+    body = (
+      <div className="state-block">
+        <p className="state-title">{t('statement.empty')}</p>
+      </div>
+    );
+  else {
+    const { payload, meta } = statement.data;
+    body = (
+      <>
+        <table className="deposit-table statement-table">
+          <thead>
+            <tr>
+              <th scope="col">{t('deposit.date')}</th>
+              <th scope="col">{t('statement.what')}</th>
+              <th scope="col">{t('deposit.amount')}</th>
+              <th scope="col">{t('statement.balance_after')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {payload.map((l) => (
+              <tr key={l.id} data-testid="statement-row" data-kind={l.kind}>
+                <td>{formatDateTime(l.created_at)}</td>
+                <td>
+                  <strong>{t(KIND_KEY[l.kind])}</strong>
+                  <br />
+                  {l.link ? <Link to={l.link}>{l.description}</Link> : <span>{l.description}</span>}
+                </td>
+                <td className="amount" data-sign={l.amount_minor < 0 ? 'out' : 'in'}>
+                  {l.amount_minor > 0 ? '+' : ''}
+                  <Price amount={l.amount} symbol="€" />
+                  {l.display.currency !== 'EUR' && (
+                    <small className="muted">
+                      {' '}
+                      (≈ <Price amount={l.display.amount} symbol={l.display.currencySymbol} />)
+                    </small>
+                  )}
+                </td>
+                <td className="amount">
+                  <Price amount={l.balance_after} symbol="€" />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {meta.pages > 1 && (
+          <nav className="pager" aria-label={t('statement.pages')}>
+            <button type="button" className="button" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
+              {t('statement.newer')}
+            </button>
+            <span>{t('statement.page_of', { page: meta.page, pages: meta.pages })}</span>
+            <button type="button" className="button" disabled={page >= meta.pages} onClick={() => setPage((p) => p + 1)}>
+              {t('statement.older')}
+            </button>
+          </nav>
+        )}
+      </>
+    );
+  }
+
+  return (
+    <section aria-labelledby="statement-title">
+      <div className="deposits-head">
+        <h2 id="statement-title" className="visually-hidden">
+          {t('dashboard.statement')}
+        </h2>
+        <a className="button" href={statementCsvUrl(currency.code)} download>
+          {t('statement.download_csv')}
+        </a>
+      </div>
+      {body}
+    </section>
+  );
+}
