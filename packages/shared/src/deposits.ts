@@ -58,7 +58,10 @@ export const depositHistoryItem = z.object({
   currency: z.string(),
   currencySymbol: z.string(),
   status: depositStatus,
+  /** The method's id, as it was started with (SPEC §3). */
   payment_method: z.string(),
+  /** What a person reads: the method's name ('Card (test payment)'), never its id. */
+  payment_method_title: z.string(),
   created_at: z.number().int(),
 });
 export type DepositHistoryItem = z.infer<typeof depositHistoryItem>;

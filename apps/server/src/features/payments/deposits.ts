@@ -1,4 +1,12 @@
-import { DEFAULT_CURRENCY, type DepositHistoryItem, type DepositStatusResult, FALLBACK_CURRENCY_SYMBOL, formatPrice, minorToAmount } from '@atelier/shared';
+import {
+  DEFAULT_CURRENCY,
+  type DepositHistoryItem,
+  type DepositStatusResult,
+  FALLBACK_CURRENCY_SYMBOL,
+  formatPrice,
+  minorToAmount,
+  type PaymentMethod,
+} from '@atelier/shared';
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client';
@@ -84,7 +92,10 @@ export async function depositStatusOf(db: Db, userId: number, depositId: number)
   return { status: row.status, error_message: row.errorMessage, redirect_url: null };
 }
 
-export async function depositHistory(db: Db, userId: number): Promise<DepositHistoryItem[]> {
+export async function depositHistory(db: Db, userId: number, methods: PaymentMethod[] = []): Promise<DepositHistoryItem[]> {
+  // Issue 18: a method is shown by its name, never its id ('sandbox-card'); one from a provider no
+  // longer configured keeps a plain 'Card'.
+  const titleOf = (id: string) => methods.find((m) => m.id === id)?.title ?? 'Card';
   const rows = await db
     .select({ d: deposits, symbol: currencies.symbol })
     .from(deposits)
@@ -100,6 +111,7 @@ export async function depositHistory(db: Db, userId: number): Promise<DepositHis
     status: d.status,
     // A card payment for something (a chat image) is named for what it paid, not as a top-up.
     payment_method: d.purpose?.kind === 'chat_unlock' ? 'Card payment for a chat image' : d.paymentMethod,
+    payment_method_title: d.purpose?.kind === 'chat_unlock' ? 'Card payment for a chat image' : titleOf(d.paymentMethod),
     created_at: Math.floor(d.createdAt.getTime() / 1000),
   }));
 }

@@ -128,7 +128,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/deposit/history', { config: guard('user'), schema: { tags, response: { 200: okEnvelope(z.array(depositHistoryItem)) } } }, async (request) => {
     const userId = currentUser(request).id;
-    return ok(await depositHistory(app.db, userId));
+    return ok(await depositHistory(app.db, userId, provider.methods()));
   });
 
   /**

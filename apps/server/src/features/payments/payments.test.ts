@@ -158,6 +158,8 @@ describe('sandbox card payments', () => {
         currencySymbol: '€',
         status: 'success',
         payment_method: 'sandbox-card',
+        // Issue 18: the name a person reads, never the id.
+        payment_method_title: 'Card (test payment)',
         created_at: expect.any(Number),
       },
     ]);

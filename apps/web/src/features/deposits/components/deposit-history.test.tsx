@@ -12,13 +12,34 @@ describe('deposit history', () => {
     fakeApi({
       'GET /api/deposit/history': () =>
         okAnswer([
-          { id: 2, amount: 20, currency: 'EUR', currencySymbol: '€', status: 'failed', payment_method: 'sandbox-card', created_at: at },
-          { id: 1, amount: 3000, currency: 'JPY', currencySymbol: '¥', status: 'success', payment_method: 'sandbox-card', created_at: at },
+          {
+            id: 2,
+            amount: 20,
+            currency: 'EUR',
+            currencySymbol: '€',
+            status: 'failed',
+            payment_method: 'sandbox-card',
+            payment_method_title: 'Card (test payment)',
+            created_at: at,
+          },
+          {
+            id: 1,
+            amount: 3000,
+            currency: 'JPY',
+            currencySymbol: '¥',
+            status: 'success',
+            payment_method: 'sandbox-card',
+            payment_method_title: 'Card (test payment)',
+            created_at: at,
+          },
         ]),
     });
     renderWithApp(<DepositHistory />);
     const rows = await screen.findAllByTestId('deposit-row');
-    expect(rows.map((r) => r.textContent)).toEqual(['22.11.2026 06:3720.00€sandbox-cardfailed', '22.11.2026 06:373000.00¥sandbox-cardsuccessful']);
+    expect(rows.map((r) => r.textContent)).toEqual([
+      '22.11.2026 06:3720.00€Card (test payment)failed',
+      '22.11.2026 06:373000.00¥Card (test payment)successful',
+    ]);
   });
 
   it('has an empty state and an error state', async () => {

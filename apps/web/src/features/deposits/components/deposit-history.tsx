@@ -50,7 +50,7 @@ export function DepositHistory() {
               <td className="amount">
                 <Price amount={d.amount} symbol={d.currencySymbol} />
               </td>
-              <td>{d.payment_method}</td>
+              <td>{d.payment_method_title}</td>
               <td>
                 <span className="deposit-status" data-status={d.status}>
                   {t(depositStatusKey[d.status])}

@@ -27,7 +27,18 @@ describe('payment result pages', () => {
     const started: unknown[] = [];
     fakeApi({
       'GET /api/deposit/history': () =>
-        okAnswer([{ id: 7, amount: 12.5, currency: 'USD', currencySymbol: '$', status: 'failed', payment_method: 'sandbox-card', created_at: 1 }]),
+        okAnswer([
+          {
+            id: 7,
+            amount: 12.5,
+            currency: 'USD',
+            currencySymbol: '$',
+            status: 'failed',
+            payment_method: 'sandbox-card',
+            payment_method_title: 'Card (test payment)',
+            created_at: 1,
+          },
+        ]),
       'POST /api/deposit/checkout': ({ body }) => {
         started.push(body);
         return okAnswer({ order_id: 8, status: 'processing', redirect_url: 'https://pay.example/new' });
@@ -52,7 +63,18 @@ describe('payment result pages', () => {
   it('success page: thanks, the latest deposit, View Deposits, Go to Dashboard, and the way back to a purchase', async () => {
     fakeApi({
       'GET /api/deposit/history': () =>
-        okAnswer([{ id: 3, amount: 25, currency: 'EUR', currencySymbol: '€', status: 'success', payment_method: 'sandbox-card', created_at: 1 }]),
+        okAnswer([
+          {
+            id: 3,
+            amount: 25,
+            currency: 'EUR',
+            currencySymbol: '€',
+            status: 'success',
+            payment_method: 'sandbox-card',
+            payment_method_title: 'Card (test payment)',
+            created_at: 1,
+          },
+        ]),
     });
     rememberReturn('/products/harbour');
     const { router } = renderWithApp(<PaymentSuccess />, { path: '/success-payment' });
