@@ -2,7 +2,7 @@ import { fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, okAnswer } from '../../test/fake-api';
 import { jsonAnswer, renderWithApp } from '../../test/render';
-import { NotificationsButton } from './notifications';
+import { NotificationsButton, SidebarNotifications } from './notifications';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -63,5 +63,24 @@ describe('header notifications', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Notifications' }));
     expect(await screen.findByText('no notifications yet')).toBeTruthy();
     expect(screen.queryByTestId('notifications-badge')).toBeNull();
+  });
+});
+
+describe('sidebar notifications (issue 18)', () => {
+  it('lists the real notifications, as the header bell does', async () => {
+    fakeApi({
+      ...signedIn,
+      'GET /api/notifications': () =>
+        jsonAnswer(200, {
+          status: 'OK',
+          payload: [note(41, false, 'New message from Sofia Marin', '/dashboard/chat?chat=12')],
+          unread_count: 1,
+          links: { next: null },
+        }),
+    });
+    renderWithApp(<SidebarNotifications open />);
+    const link = await screen.findByRole('link', { name: /New message from Sofia Marin/ });
+    expect(link.getAttribute('href')).toBe('/dashboard/chat?chat=12');
+    expect(screen.queryByText('no notifications yet')).toBeNull();
   });
 });

@@ -63,30 +63,48 @@ export function NotificationsButton() {
               </button>
             )}
           </div>
-          {items.length === 0 ? (
-            <p className="muted">{t('nav.no_notifications')}</p>
-          ) : (
-            <ul className="notifications-list">
-              {items.map((n) => (
-                <li key={n.id} data-unread={n.read ? undefined : 'true'}>
-                  <Link
-                    to={n.link ?? '/dashboard'}
-                    onClick={() => {
-                      if (!n.read) markRead.mutate([n.id]);
-                      setOpen(false);
-                    }}
-                  >
-                    <span>{n.text}</span>
-                    <time className="muted small" dateTime={n.created_at}>
-                      {new Date(n.created_at).toLocaleString('en-GB', { dateStyle: 'short', timeStyle: 'short' })}
-                    </time>
-                  </Link>
-                </li>
-              ))}
-            </ul>
-          )}
+          <NotificationItems items={items} onOpen={() => setOpen(false)} />
         </div>
       )}
     </div>
   );
+}
+
+type Note = NonNullable<ReturnType<typeof useNotifications>['data']>['payload'][number];
+
+/** The notifications as links to their subjects; opening an unread one marks it read. */
+function NotificationItems({ items, onOpen }: { items: Note[]; onOpen?: () => void }) {
+  const { t } = useTranslation();
+  const markRead = useMarkNotificationsRead();
+  if (items.length === 0) return <p className="muted">{t('nav.no_notifications')}</p>;
+  return (
+    <ul className="notifications-list">
+      {items.map((n) => (
+        <li key={n.id} data-unread={n.read ? undefined : 'true'}>
+          <Link
+            to={n.link ?? '/dashboard'}
+            onClick={() => {
+              if (!n.read) markRead.mutate([n.id]);
+              onOpen?.();
+            }}
+          >
+            <span>{n.text}</span>
+            <time className="muted small" dateTime={n.created_at}>
+              {new Date(n.created_at).toLocaleString('en-GB', { dateStyle: 'short', timeStyle: 'short' })}
+            </time>
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * The sidebar's notifications (issue 18): the same list as the header bell, loaded when opened.
+ * Guests see 'no notifications yet'.
+ */
+export function SidebarNotifications({ open, onOpen }: { open: boolean; onOpen?: () => void }) {
+  const signedIn = useAuth().data?.authenticated === true;
+  const list = useNotifications(signedIn && open);
+  return <NotificationItems items={signedIn ? (list.data?.payload ?? []) : []} onOpen={onOpen} />;
 }

@@ -5,6 +5,7 @@ import { BellIcon, CloseIcon } from '../../components/ui/icons';
 import { useAuth, useLogout } from '../../features/auth';
 import { useTranslation } from '../../lib/i18n-runtime';
 import { CurrencySelect } from './currency-select';
+import { SidebarNotifications } from './notifications';
 import { SearchForm } from './search-form';
 
 /** SPEC §2 sidebar menu: closes on Esc, on a backdrop click and on any route change. */
@@ -112,9 +113,9 @@ export function Sidebar({ open, onClose }: { open: boolean; onClose: () => void 
             <BellIcon size={18} /> {t('nav.notifications')}
           </button>
         </div>
-        <p id={notesId} className="muted sidebar-notes" hidden={!notifications}>
-          {t('nav.no_notifications')}
-        </p>
+        <div id={notesId} className="sidebar-notes" hidden={!notifications} data-testid="sidebar-notifications">
+          <SidebarNotifications open={notifications} />
+        </div>
         <div className="sidebar-account">
           {user ? (
             <>
