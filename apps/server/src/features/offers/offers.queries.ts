@@ -18,7 +18,7 @@ export function toOffer(row: OfferRow): Offer {
     id: row.id,
     title: row.title,
     description: row.description,
-    doc_type: row.docType === 'image' ? 'image' : 'other',
+    doc_type: row.docType === 'image' || row.docType === 'prompt' ? row.docType : 'other',
     doc_url: row.previewPath,
     imageUrl: publicUrl(row.previewPath),
     user_price: minorToAmount(row.userPriceMinor),
@@ -176,14 +176,17 @@ function slugify(text: string): string {
  * private, the offer's preview, priced at what the platform paid, and a draft until staff set the
  * list price and publish it (PATCH /api/admin/products/{id}). The styles become its tags.
  */
-export async function createProductFromOffer(tx: Db, offer: OfferRow): Promise<number> {
+export async function createProductFromOffer(tx: Db, offer: OfferRow, opts: { promptText?: string | null } = {}): Promise<number> {
+  const prompt = offer.docType === 'prompt';
   const [product] = await tx
     .insert(products)
     .values({
       slug: `${slugify(offer.title) || 'work'}-o${offer.id}`,
       title: offer.title,
       description: offer.description,
-      productType: offer.docType === 'image' ? 'image' : 'doc',
+      // A text offered under Prompts is a prompt, never a doc (its text is what a buyer gets).
+      productType: offer.docType === 'image' ? 'image' : prompt ? 'prompt' : 'doc',
+      promptText: prompt ? (opts.promptText ?? '') : null,
       categoryId: offer.categoryId,
       authorId: offer.userId,
       priceMinor: offer.servicePriceMinor ?? offer.userPriceMinor,

@@ -1,6 +1,6 @@
 import { amountToMinor, createOfferFields, OFFER_FILE_MAX_BYTES, OFFER_STYLES, offer, offerIdInput, offerStyle, okEnvelope } from '@atelier/shared';
-import { eq } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { categories, offers } from '../../db/schema';
@@ -33,6 +33,24 @@ async function readOfferForm(request: FastifyRequest) {
     }
   }
   return { fields, file, tooLarge };
+}
+
+const PROMPTS_CATEGORY = 'prompts';
+/** A prompt's text is what a buyer gets; at most this much of the offered file is kept. */
+const PROMPT_TEXT_MAX = 100_000;
+
+/** The text of an offered prompt (its private original), or null for any other offer. */
+async function offeredPromptText(app: FastifyInstance, offerId: number, userId: number): Promise<string | null> {
+  const [row] = await app.db
+    .select({ docType: offers.docType, originalPath: offers.originalPath })
+    .from(offers)
+    .where(and(eq(offers.id, offerId), eq(offers.userId, userId)));
+  if (row?.docType !== 'prompt' || !row.originalPath) return null;
+  const file = await app.storage.openPrivate(row.originalPath);
+  if (!file) return null;
+  const chunks: Buffer[] = [];
+  for await (const chunk of file.stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8').trim().slice(0, PROMPT_TEXT_MAX);
 }
 
 /** The creator's side of offers (SPEC §7 /offer/*). Payout requests live in features/payouts. */
@@ -68,9 +86,12 @@ export const offersRoutes: FastifyPluginAsyncZod = async (app) => {
         if ('error' in result) errors.media = [result.error];
         else checked = result;
       }
+      let promptCategory = false;
       if (parsed.success) {
-        const [category] = await app.db.select({ id: categories.id }).from(categories).where(eq(categories.id, parsed.data.category_id));
+        const [category] = await app.db.select({ id: categories.id, url: categories.url }).from(categories).where(eq(categories.id, parsed.data.category_id));
         if (!category) errors.category_id = ['Please select a category.'];
+        // The Prompts tree ('prompts', 'prompts/midjourney', ...): a text offered there is a prompt.
+        else promptCategory = category.url === PROMPTS_CATEGORY || category.url.startsWith(`${PROMPTS_CATEGORY}/`);
       }
       if (Object.keys(errors).length || !parsed.success || !checked || !form.file) {
         throw new AppError('VALIDATION', Object.values(errors)[0]?.[0] ?? 'The given data was invalid.', errors);
@@ -92,7 +113,8 @@ export const offersRoutes: FastifyPluginAsyncZod = async (app) => {
           userPriceMinor: amountToMinor(input.price),
           aiGenerated: input.confirm,
           keywords: input.keywords.trim(),
-          docType: stored.docType,
+          // SPEC §3 doc_type: image, prompt (a text offered under Prompts) or other.
+          docType: stored.docType === 'other' && promptCategory && checked.type === 'txt' ? 'prompt' : stored.docType,
           fileType: stored.fileType,
           // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters (NUL among them) cannot be stored in text
           fileName: form.file!.name.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 200) || 'file',
@@ -111,6 +133,8 @@ export const offersRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: guard('verified'), schema: { tags: ['offers'], body: offerIdInput, response: { 200: okEnvelope(offer) } } },
     async (request) => {
       const user = currentUser(request);
+      // A prompt's text is read from storage before the transaction (no I/O while rows are locked).
+      const promptText = await offeredPromptText(app, request.body.id, user.id);
       const row = await app.db.transaction(async (tx) => {
         const moved = await moveOffer(tx, {
           offerId: request.body.id,
@@ -120,7 +144,7 @@ export const offersRoutes: FastifyPluginAsyncZod = async (app) => {
           actorId: user.id,
           require: (o) => (o.servicePriceMinor === null ? 'This offer has no price to accept yet.' : null),
         });
-        const productId = await createProductFromOffer(tx, moved);
+        const productId = await createProductFromOffer(tx, moved, { promptText });
         const [withProduct] = await tx.update(offers).set({ productId }).where(eq(offers.id, moved.id)).returning();
         return withProduct!;
       });

@@ -118,6 +118,32 @@ async function counteredOffer(price = 40) {
   return { ...me, offerId: id, admin };
 }
 
+describe('issue 18 conformance: a text offered under Prompts', () => {
+  it('is a prompt offer (doc_type prompt) and becomes a prompt product with its text when accepted; elsewhere a text is other', async () => {
+    const [midjourney] = await t.app.db.select({ id: categories.id }).from(categories).where(eq(categories.url, 'prompts/midjourney'));
+    const me = await creator();
+    const text = 'A lighthouse at dusk, volumetric fog, --ar 3:4 --stylize 250';
+    const created = await createOffer(
+      me.client,
+      { name: 'lighthouse.txt', type: 'text/plain', data: Buffer.from(text) },
+      { category_id: String(midjourney!.id) },
+    );
+    expect(created.statusCode).toBe(200);
+    expect(created.json().payload.doc_type).toBe('prompt');
+    const elsewhere = await createOffer(me.client, { name: 'essay.txt', type: 'text/plain', data: Buffer.from('An essay.') });
+    expect(elsewhere.json().payload.doc_type).toBe('other');
+
+    const id = created.json().payload.id as number;
+    expect((await (await staff()).post(`/api/admin/offers/${id}/counter`, { service_price: 20, note: 'Nice.' })).statusCode).toBe(200);
+    expect((await me.client.post('/api/offer/approve', { id })).statusCode).toBe(200);
+    const [product] = await t.app.db
+      .select()
+      .from(products)
+      .where(eq(products.id, (await offerRow(id)).productId!));
+    expect([product!.productType, product!.promptText]).toEqual(['prompt', text]);
+  });
+});
+
 describe('offer styles', () => {
   it('lists the nine styles of SPEC §2', async () => {
     const res = await new TestClient(t.app).get('/api/offer/styles');
