@@ -65,15 +65,17 @@ export const reconciliation = z.object({
   accounts: z.number().int(),
   unbalanced_transactions: z.array(z.number().int()),
   drifted_accounts: z.array(z.number().int()),
+  /** Image generations charged longer ago than their jobs can take, with neither image nor refund (issue 17, hole 4). */
+  unsettled_generations: z.array(z.number().int()),
   /** Sum of every balance (0 when money was only moved). */
   total_minor: z.number().int(),
   first_mismatch: z
     .object({
-      kind: z.enum(['transaction', 'account', 'total']),
+      kind: z.enum(['transaction', 'account', 'total', 'generation']),
       id: z.number().int().nullable(),
-      /** transaction: the sum of its entries; account: its cached balance; total: the sum of balances. */
+      /** transaction: the sum of its entries; account: its cached balance; total: the sum of balances; generation: its charge. */
       actual_minor: z.number().int(),
-      /** transaction and total: 0; account: the sum of its journal entries. */
+      /** transaction and total: 0; account: the sum of its journal entries; generation: 0 (an image or a refund was due). */
       expected_minor: z.number().int(),
     })
     .nullable(),

@@ -576,6 +576,7 @@ export const de: Record<TranslationKey, string> = {
   'admin.reco_transaction': 'Buchung #{{id}} ergibt nicht null (Summe {{sum}}).',
   'admin.reco_account': 'Konto #{{id}} zeigt {{cached}}, sein Journal ergibt aber {{journal}}.',
   'admin.reco_total': 'Alle Salden zusammen ergeben {{sum}} statt null.',
+  'admin.reco_generation': 'Bildgenerierung {{id}} wurde mit {{sum}} belastet, hat aber weder ein Bild noch eine Erstattung.',
   'admin.reco_counts': '{{transactions}} Buchungen, {{accounts}} Konten',
   'admin.reco_checked': 'geprüft {{at}}',
   'admin.check_again': 'Erneut prüfen',

@@ -575,6 +575,7 @@ export const en = {
   'admin.reco_transaction': 'Journal transaction #{{id}} does not sum to zero (it sums to {{sum}}).',
   'admin.reco_account': 'Account #{{id}} shows {{cached}}, but its journal adds up to {{journal}}.',
   'admin.reco_total': 'All balances together come to {{sum}} instead of zero.',
+  'admin.reco_generation': 'Image generation {{id}} was charged {{sum}} but has neither an image nor a refund.',
   'admin.reco_counts': '{{transactions}} transactions, {{accounts}} accounts',
   'admin.reco_checked': 'checked {{at}}',
   'admin.check_again': 'Check again',

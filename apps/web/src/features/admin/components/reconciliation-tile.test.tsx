@@ -13,6 +13,7 @@ const green = {
   accounts: 5,
   unbalanced_transactions: [],
   drifted_accounts: [],
+  unsettled_generations: [],
   total_minor: 0,
   first_mismatch: null,
 };
@@ -20,6 +21,7 @@ const red = {
   ...green,
   ok: false,
   drifted_accounts: [3],
+  unsettled_generations: [],
   total_minor: 100,
   first_mismatch: { kind: 'account', id: 3, actual_minor: 1000, expected_minor: 900 },
 };
