@@ -46,8 +46,8 @@ export async function purgeOldIdempotencyKeys(db: Db): Promise<number> {
 
 /** Registers the purge jobs and their schedules on the app's queue. */
 export function registerPurgeJobs(app: FastifyInstance) {
-  const purges: [string, number, (db: Db) => Promise<number | undefined>][] = [
-    [PURGE_JOBS.sessions, HOUR, async (db) => (await purgeExpiredSessions(db), undefined)],
+  const purges: [string, number, (db: Db) => Promise<unknown>][] = [
+    [PURGE_JOBS.sessions, HOUR, purgeExpiredSessions],
     [PURGE_JOBS.notifications, 24 * HOUR, purgeReadNotifications],
     [PURGE_JOBS.rateLimits, HOUR, purgeStaleRateLimits],
     [PURGE_JOBS.idempotencyKeys, HOUR, purgeOldIdempotencyKeys],
@@ -55,7 +55,7 @@ export function registerPurgeJobs(app: FastifyInstance) {
   for (const [name, everySeconds, purge] of purges) {
     app.jobs.register(name, async (_payload, ctx) => {
       const count = await purge(ctx.db);
-      if (count) ctx.log.info({ count }, 'purged');
+      if (typeof count === 'number' && count > 0) ctx.log.info({ count }, 'purged');
     });
     app.jobs.schedule(name, everySeconds);
   }
