@@ -75,6 +75,9 @@ describe('operations: back-office job queue', () => {
 
     expect((await staff.post(`/api/admin/jobs/${failedId}/retry`, {})).statusCode).toBe(409); // done: nothing to retry
     expect((await staff.post('/api/admin/jobs/999999999/retry', {})).statusCode).toBe(404);
+    // Malformed ids and pages are 422 with the field's message, never a 500.
+    for (const bad of ['abc', '9223372036854775808', '-1', '1.5']) expect((await staff.post(`/api/admin/jobs/${bad}/retry`, {})).statusCode).toBe(422);
+    for (const bad of ['abc', '10001', '[1]']) expect((await staff.get(`/api/admin/jobs?page=${encodeURIComponent(bad)}`)).statusCode).toBe(422);
   });
 
   it('operations: a running job cannot be retried, and a user who is not staff gets 403', async () => {
