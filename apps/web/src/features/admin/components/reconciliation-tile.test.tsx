@@ -57,4 +57,13 @@ describe('Reconciliation tile', () => {
     renderWithApp(<ReconciliationTile />);
     expect((await screen.findByRole('alert')).textContent).toBe('Journal transaction #8 does not sum to zero (it sums to 3.00 €).');
   });
+
+  it('hole 4: names a generation charged with neither an image nor a refund', async () => {
+    fakeApi({
+      'GET /api/admin/ledger/reconciliation': () =>
+        okAnswer({ ...green, ok: false, unsettled_generations: [4], first_mismatch: { kind: 'generation', id: 4, actual_minor: 100, expected_minor: 0 } }),
+    });
+    renderWithApp(<ReconciliationTile />);
+    expect((await screen.findByRole('alert')).textContent).toBe('Image generation 4 was charged 1.00 € but has neither an image nor a refund.');
+  });
 });
