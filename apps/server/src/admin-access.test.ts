@@ -45,6 +45,8 @@ describe('back office access', () => {
       'PATCH /api/admin/settings',
       'PUT /api/admin/static-pages/1',
       'PUT /api/admin/currencies/1',
+      'GET /api/admin/jobs',
+      'POST /api/admin/jobs/1/retry',
     ]) {
       expect(routes.map((r) => `${r.method} ${r.url}`)).toContain(expected);
     }

@@ -17,6 +17,7 @@ import { chatRoutes } from './features/chat';
 import { devMailRoutes } from './features/dev-mail/dev-mail.routes';
 import { generationRoutes } from './features/generation';
 import { healthRoutes } from './features/health/health.routes';
+import { jobsAdminRoutes } from './features/jobs';
 import { ledgerAdminRoutes, ledgerRoutes } from './features/ledger';
 import { notificationsRoutes } from './features/notifications';
 import { offersAdminRoutes, offersRoutes } from './features/offers';
@@ -36,6 +37,7 @@ import { registerHttpCache } from './lib/http-cache';
 import { rejectNulCharacters } from './lib/input-guard';
 import { createJobs, type Jobs } from './lib/jobs';
 import { registerMailDelivery } from './lib/mail';
+import { registerPurgeJobs } from './lib/purge';
 import { registerSecurityHeaders } from './lib/security-headers';
 import { registerSessions } from './lib/session';
 import { createSettingsCache, forgetSettingsCache, type SettingsCache } from './lib/settings';
@@ -166,6 +168,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   // Jobs run after commit; server.ts starts the poller, closing the app lets the running job finish first.
   app.decorate('jobs', createJobs(database.db, app.log));
   app.addHook('onClose', () => app.jobs.stop());
+  registerPurgeJobs(app);
   registerMailDelivery(app);
   registerErrorHandler(app);
   registerHttpCache(app);
@@ -219,6 +222,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
           await admin.register(ledgerAdminRoutes);
           await admin.register(usersAdminRoutes);
           await admin.register(auditAdminRoutes);
+          await admin.register(jobsAdminRoutes);
           await admin.register(siteAdminRoutes);
           await admin.register(siteContentAdminRoutes);
         },

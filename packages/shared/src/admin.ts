@@ -65,15 +65,17 @@ export const reconciliation = z.object({
   accounts: z.number().int(),
   unbalanced_transactions: z.array(z.number().int()),
   drifted_accounts: z.array(z.number().int()),
+  /** Image generations charged longer ago than their jobs can take, with neither image nor refund (issue 17, hole 4). */
+  unsettled_generations: z.array(z.number().int()),
   /** Sum of every balance (0 when money was only moved). */
   total_minor: z.number().int(),
   first_mismatch: z
     .object({
-      kind: z.enum(['transaction', 'account', 'total']),
+      kind: z.enum(['transaction', 'account', 'total', 'generation']),
       id: z.number().int().nullable(),
-      /** transaction: the sum of its entries; account: its cached balance; total: the sum of balances. */
+      /** transaction: the sum of its entries; account: its cached balance; total: the sum of balances; generation: its charge. */
       actual_minor: z.number().int(),
-      /** transaction and total: 0; account: the sum of its journal entries. */
+      /** transaction and total: 0; account: the sum of its journal entries; generation: 0 (an image or a refund was due). */
       expected_minor: z.number().int(),
     })
     .nullable(),
@@ -105,6 +107,7 @@ export const AUDIT_SUBJECTS = [
   'static_page',
   'currency',
   'social_link',
+  'job',
 ] as const;
 export type AuditSubject = (typeof AUDIT_SUBJECTS)[number];
 
@@ -305,3 +308,44 @@ export const adminSocialLinkInput = z.object({
     .pipe(z.url({ protocol: /^https?$/, error: 'Please enter an http(s) address.' })),
   image: text('image').trim().min(1, 'Please give an icon.').max(500, 'The icon may have at most 500 characters.'),
 });
+
+/** Back office job queue (issue 17, operations): jobs waiting, running or failed. */
+export const ADMIN_JOB_STATES = ['queued', 'running', 'failed'] as const;
+export type AdminJobState = (typeof ADMIN_JOB_STATES)[number];
+export const ADMIN_JOBS_PER_PAGE = 50;
+
+/** GET /api/admin/jobs?state=&page= ; without a state: queued, running and failed together. */
+export const adminJobsQuery = z.object({
+  state: z.enum(ADMIN_JOB_STATES, { error: 'The state must be one of queued, running, failed.' }).optional(),
+  page: z.coerce
+    .number({ error: 'The page must be a whole number from 1 to 10000.' })
+    .int('The page must be a whole number from 1 to 10000.')
+    .min(1, 'The page must be a whole number from 1 to 10000.')
+    .max(10_000, 'The page must be a whole number from 1 to 10000.')
+    .default(1),
+});
+export type AdminJobsQuery = z.infer<typeof adminJobsQuery>;
+
+export const adminJob = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  state: z.enum(ADMIN_JOB_STATES),
+  attempts: z.number().int(),
+  /** The last failed attempt's message (kept while the job is retried). */
+  last_error: z.string().nullable(),
+  /** queued: not before; running and failed: when it was last due. Unix seconds. */
+  run_at: z.number().int(),
+  /** running: when this attempt times out. */
+  timeout_at: z.number().int().nullable(),
+  created_at: z.number().int(),
+  finished_at: z.number().int().nullable(),
+});
+export type AdminJob = z.infer<typeof adminJob>;
+
+export const adminJobsPage = z.object({
+  jobs: z.array(adminJob),
+  page: z.number().int(),
+  per_page: z.number().int(),
+  total: z.number().int(),
+});
+export type AdminJobsPage = z.infer<typeof adminJobsPage>;

@@ -155,6 +155,7 @@ export const PAGES = {
   'admin-site': { parent: 'admin', path: 'site', module: 'admin-site', title: 'admin.nav_site' },
   'admin-messages': { parent: 'admin', path: 'messages', module: 'admin-messages', title: 'admin.nav_messages' },
   'admin-audit': { parent: 'admin', path: 'audit', module: 'admin-audit', title: 'admin.nav_audit' },
+  'admin-jobs': { parent: 'admin', path: 'jobs', module: 'admin-jobs', title: 'admin.nav_jobs' },
 } satisfies Record<string, PageDef>;
 
 export type PageName = keyof typeof PAGES;

@@ -291,15 +291,57 @@ export const jobs = pgTable(
     singletonKey: text('singleton_key'),
     lockedAt: timestamp('locked_at', { withTimezone: true }),
     lockedBy: text('locked_by'),
+    /** While running: when this attempt times out (its handler's timeout from the claim); past it, any server retries or fails it. */
+    timeoutAt: timestamp('timeout_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
     index('jobs_due_idx').on(t.runAt).where(sql`${t.state} = 'pending'`),
     index('jobs_running_idx').on(t.lockedAt).where(sql`${t.state} = 'running'`),
+    index('jobs_timeout_idx').on(t.timeoutAt).where(sql`${t.state} = 'running'`),
+    index('jobs_state_idx').on(t.state, t.id),
     uniqueIndex('jobs_singleton_idx').on(t.name, t.singletonKey).where(sql`${t.state} in ('pending', 'running')`),
     index('jobs_finished_idx').on(t.finishedAt),
   ],
+);
+
+/** Recurring jobs (lib/jobs.ts `schedule`): the server whose update moves next_run_at enqueues that period's run. */
+export const jobSchedules = pgTable('job_schedules', {
+  name: text('name').primaryKey(),
+  everySeconds: integer('every_seconds').notNull(),
+  nextRunAt: timestamp('next_run_at', { withTimezone: true }).notNull().defaultNow(),
+  lastRunAt: timestamp('last_run_at', { withTimezone: true }),
+});
+
+export type GenerationStatus = 'pending' | 'done' | 'refunded' | 'failed';
+
+/**
+ * An image generation (features/generation): written with its charge and its job in one transaction;
+ * the job ends it as an image (done) or a refund (refunded; failed when nothing was charged).
+ */
+export const generations = pgTable(
+  'generations',
+  {
+    id: id(),
+    userId: bigint('user_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    promptId: bigint('prompt_id', { mode: 'number' }).references(() => products.id, { onDelete: 'set null' }),
+    promptText: text('prompt_text').notNull(),
+    format: text('format').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    priceMinor: bigint('price_minor', { mode: 'number' }).notNull(),
+    chargeTransactionId: bigint('charge_transaction_id', { mode: 'number' }),
+    refundTransactionId: bigint('refund_transaction_id', { mode: 'number' }),
+    status: text('status').$type<GenerationStatus>().notNull().default('pending'),
+    resultKey: text('result_key'),
+    generator: text('generator'),
+    /** Past this moment a pending generation is a reconciliation mismatch (a charge with neither image nor refund). */
+    settleBy: timestamp('settle_by', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [index('generations_pending_idx').on(t.settleBy).where(sql`${t.status} = 'pending'`), index('generations_user_idx').on(t.userId)],
 );
 export * from './audit-schema';
 export * from './chat-schema';

@@ -1,7 +1,7 @@
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/test-app';
-import { jobs } from '../db/schema';
+import { jobSchedules, jobs } from '../db/schema';
 import { createJobs, enqueue, type Jobs } from './jobs';
 
 /** The real queue on the test database: PGlite by default, PostgreSQL with DATABASE_URL (where workers truly race). */
@@ -205,5 +205,98 @@ describe('job queue', () => {
     const late = (await enqueue(t.app.db, 'test.poll', { n: 99 }))!;
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect((await jobRow(late)).state).toBe('pending');
+  });
+
+  it('operations: an attempt past its own timeout is abandoned and retried, and failed (with onFailed) after the last', async () => {
+    const w = worker();
+    const aborted: boolean[] = [];
+    const failed: string[] = [];
+    w.register(
+      'test.hangs',
+      (_payload, ctx) =>
+        new Promise<void>((_, reject) => {
+          // A handler that never finishes by itself; the timeout aborts its signal.
+          ctx.signal.addEventListener('abort', () => {
+            aborted.push(true);
+            reject(ctx.signal.reason);
+          });
+        }),
+      {
+        attempts: 2,
+        backoffMs: 60_000,
+        timeoutMs: 100,
+        onFailed: async (_payload, ctx) => {
+          failed.push(ctx.error);
+        },
+      },
+    );
+    const id = (await enqueue(t.app.db, 'test.hangs', {}))!;
+    expect(await w.runDue()).toBe(1);
+    expect(await jobRow(id)).toMatchObject({ state: 'pending', attempts: 1, lastError: 'The job ran past its timeout (0 s).', timeoutAt: null });
+    expect(await w.runDue({ at: inSeconds(120) })).toBe(1);
+    expect(await jobRow(id)).toMatchObject({ state: 'failed', attempts: 2 });
+    expect(aborted).toHaveLength(2);
+    expect(failed).toEqual(['The job ran past its timeout (0 s).']);
+  });
+
+  it('operations: a job left running past its timeout (its server died) is retried, whatever the default lease', async () => {
+    const w = worker(); // default timeout 15 minutes
+    let runs = 0;
+    w.register(
+      'test.short',
+      async () => {
+        runs += 1;
+      },
+      { timeoutMs: 30_000 },
+    );
+    const stale = (await enqueue(t.app.db, 'test.short', {}))!;
+    const fresh = (await enqueue(t.app.db, 'test.short', {}))!;
+    const claimedAgo = (id: number, secondsAgo: number) =>
+      t.app.db
+        .update(jobs)
+        .set({ state: 'running', attempts: 1, lockedBy: 'dead-server', lockedAt: inSeconds(-secondsAgo), timeoutAt: inSeconds(30 - secondsAgo) })
+        .where(eq(jobs.id, id));
+    await claimedAgo(stale, 60); // its 30 s are over, long before the 15-minute default
+    await claimedAgo(fresh, 5);
+    expect(await w.runDue()).toBe(1);
+    expect(runs).toBe(1);
+    expect(await jobRow(stale)).toMatchObject({ state: 'done', attempts: 2 });
+    expect(await jobRow(fresh)).toMatchObject({ state: 'running', lockedBy: 'dead-server' });
+    // A claim records the attempt's own deadline.
+    let seenTimeout: Date | null = null;
+    const w2 = worker();
+    w2.register(
+      'test.deadline',
+      async (_p, ctx) => {
+        seenTimeout = (await jobRow(ctx.jobId)).timeoutAt;
+      },
+      { timeoutMs: 45_000 },
+    );
+    await enqueue(t.app.db, 'test.deadline', {});
+    await w2.runDue();
+    expect(seenTimeout!.getTime() - Date.now()).toBeGreaterThan(30_000);
+    expect(seenTimeout!.getTime() - Date.now()).toBeLessThan(46_000);
+  });
+
+  it('operations: a schedule runs once per period across two app servers on one database', async () => {
+    let runs = 0;
+    const servers = [worker(), worker()];
+    for (const w of servers) {
+      w.register('test.nightly', async () => {
+        runs += 1;
+      });
+      w.schedule('test.nightly', 86_400);
+    }
+    await Promise.all(servers.map((w) => w.runDue()));
+    expect(runs).toBe(1);
+    await Promise.all(servers.map((w) => w.runDue()));
+    await Promise.all(servers.map((w) => w.runDue({ at: inSeconds(3600) })));
+    expect(runs).toBe(1); // not due again within the period
+    await Promise.all(servers.map((w) => w.runDue({ at: inSeconds(86_401) })));
+    await Promise.all(servers.map((w) => w.runDue({ at: inSeconds(86_402) })));
+    expect(runs).toBe(2);
+    const [row] = await t.app.db.select().from(jobSchedules).where(eq(jobSchedules.name, 'test.nightly'));
+    expect(row!.nextRunAt.getTime()).toBeGreaterThan(Date.now() + 2 * 86_400_000 - 60_000);
+    expect(await t.app.db.select().from(jobs).where(eq(jobs.name, 'test.nightly'))).toHaveLength(2);
   });
 });

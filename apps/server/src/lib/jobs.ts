@@ -3,16 +3,22 @@ import { hostname } from 'node:os';
 import { and, asc, eq, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
-import { jobs } from '../db/schema';
+import { jobSchedules, jobs } from '../db/schema';
 
 /**
  * A job queue in the application's own PostgreSQL (or PGlite) database, so a job commits or rolls
  * back with the rows it is about, and every app server works the queue without a second service.
  *
- * Delivery is at least once: a server that dies mid-job leaves it `running`, and after the lease
- * another server runs it again. Handlers are written to be safe to repeat (mail checks `sent_at`)
- * and to finish well within the lease (15 minutes). A handler gets the database, not a transaction,
- * and opens its own. Never wait for the queue inside a transaction: on PGlite (one connection) the
+ * Delivery is at least once: a server that dies mid-job leaves it `running`, and once that attempt's
+ * timeout has passed (the handler's `timeoutMs`, 15 minutes by default) any server puts it back, to be
+ * retried or, after its last attempt, failed. A handler past its timeout on a living server is
+ * abandoned the same way (its `ctx.signal` aborts). Handlers are written to be safe to repeat (mail
+ * checks `sent_at`). A handler gets the database, not a transaction, and opens its own. A job whose
+ * last attempt failed runs its `onFailed` (a refund) before it is marked failed; a crash there runs
+ * it again, so `onFailed` too must be safe to repeat.
+ *
+ * Recurring jobs (`schedule`) are rows of job_schedules: whichever server's update moves a schedule's
+ * next_run_at enqueues that period's job, so several app servers run each schedule once per period. Never wait for the queue inside a transaction: on PGlite (one connection) the
  * worker's statements wait for that transaction to end.
  */
 
@@ -23,23 +29,40 @@ export type EnqueueOptions = {
   singletonKey?: string;
 };
 
-export type JobContext = { db: Db; jobId: number; attempt: number; log: FastifyBaseLogger };
+/** `signal` aborts when the attempt passes its timeout (or the server stops waiting for it). */
+export type JobContext = { db: Db; jobId: number; attempt: number; log: FastifyBaseLogger; signal: AbortSignal };
 export type JobHandler<P> = (payload: P, ctx: JobContext) => Promise<void>;
 
 /** Attempt n fails → the next one runs backoffMs · 2^(n-1) later (at most maxBackoffMs); after `attempts` it is failed. */
 export type RetryPolicy = { attempts: number; backoffMs: number; maxBackoffMs: number };
 const DEFAULT_RETRY: RetryPolicy = { attempts: 5, backoffMs: 10_000, maxBackoffMs: 3_600_000 };
+/** A job's attempt that runs longer than this is given up (retried, or failed after the last attempt). */
+export const DEFAULT_JOB_TIMEOUT_MS = 15 * 60_000;
+
+export type JobOptions<P> = Partial<RetryPolicy> & {
+  /** How long one attempt may run (default 15 minutes). */
+  timeoutMs?: number;
+  /** Runs once the last attempt has failed, before the job is marked failed (a refund); must be safe to repeat. */
+  onFailed?: (payload: P, ctx: JobContext & { error: string }) => Promise<void>;
+};
 
 export type Jobs = {
   /** The same as the exported `enqueue`: writes with `db`, which may be the caller's transaction. */
   enqueue: typeof enqueue;
-  register<P>(name: string, handler: JobHandler<P>, retry?: Partial<RetryPolicy>): void;
+  register<P>(name: string, handler: JobHandler<P>, opts?: JobOptions<P>): void;
+  /** Runs the (registered) job `name` every `everySeconds`, once per period across all app servers. */
+  schedule(name: string, everySeconds: number): void;
   /** Polls for due jobs every `intervalMs` while idle (and straight on while there is work). */
   start(opts?: { intervalMs?: number; concurrency?: number }): void;
   /** Stops polling; resolves once the jobs running now have finished. */
   stop(): Promise<void>;
   /** Runs every job due by `at` (default now) on this process until none is left; returns how many attempts ran. For tests and scripts. */
   runDue(opts?: { at?: Date }): Promise<number>;
+  /**
+   * Runs the job `id` here and now if it is waiting (whatever its run_at): for a request that waits
+   * for its own job. False when it is not waiting (running elsewhere, or finished).
+   */
+  runJob(id: number): Promise<boolean>;
 };
 
 /**
@@ -68,39 +91,61 @@ export function enqueueSql(name: string, payload: SQL, from: SQL): SQL {
 const KEEP_DONE_DAYS = 7;
 const MAINTENANCE_EVERY_MS = 60_000;
 
+type Handler = { run: JobHandler<unknown>; retry: RetryPolicy; timeoutMs: number; onFailed?: JobOptions<unknown>['onFailed'] };
+
+class JobTimeout extends Error {
+  constructor(ms: number) {
+    super(`The job ran past its timeout (${Math.round(ms / 1000)} s).`);
+    this.name = 'JobTimeout';
+  }
+}
+
 export function createJobs(db: Db, log: FastifyBaseLogger, opts: { leaseMs?: number; workerId?: string } = {}): Jobs {
-  /** A job running longer than this is taken to belong to a dead server and is run again. */
-  const leaseMs = opts.leaseMs ?? 15 * 60_000;
+  /** The timeout of handlers registered without one (a running job past it is taken to belong to a dead server). */
+  const defaultTimeoutMs = opts.leaseMs ?? DEFAULT_JOB_TIMEOUT_MS;
   const workerId = opts.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  const handlers = new Map<string, { run: JobHandler<unknown>; retry: RetryPolicy }>();
+  const handlers = new Map<string, Handler>();
+  const schedules = new Map<string, number>();
+  let schedulesSaved = false;
   let loops: Promise<void>[] = [];
   let stopping = false;
   let wake: (() => void)[] = [];
   let lastMaintenance = 0;
 
   /** Marks the next due job as ours in one statement; SKIP LOCKED lets other servers take the next one meanwhile. */
-  async function claim(at: Date | undefined) {
+  async function claim(at: Date | undefined, id?: number) {
     const names = [...handlers.keys()];
     if (names.length === 0) return null;
     const due = at ? sql`${at.toISOString()}::timestamptz` : sql`now()`;
     const next = db
       .select({ id: jobs.id })
       .from(jobs)
-      .where(and(eq(jobs.state, 'pending'), inArray(jobs.name, names), sql`${jobs.runAt} <= ${due}`))
+      .where(and(eq(jobs.state, 'pending'), inArray(jobs.name, names), id === undefined ? sql`${jobs.runAt} <= ${due}` : eq(jobs.id, id)))
       .orderBy(asc(jobs.runAt), asc(jobs.id))
       .limit(1)
       .for('update', { skipLocked: true });
+    // Each attempt carries its own deadline: the timeout of the handler its name has.
+    const timeoutSecs = sql.join(
+      [sql`case ${jobs.name}`, ...names.map((n) => sql`when ${n} then ${handlers.get(n)!.timeoutMs / 1000}`), sql`else ${defaultTimeoutMs / 1000} end`],
+      sql` `,
+    );
     const [job] = await db
       .update(jobs)
-      .set({ state: 'running', attempts: sql`${jobs.attempts} + 1`, lockedAt: sql`now()`, lockedBy: workerId })
+      .set({
+        state: 'running',
+        attempts: sql`${jobs.attempts} + 1`,
+        lockedAt: sql`now()`,
+        lockedBy: workerId,
+        timeoutAt: sql`now() + make_interval(secs => (${timeoutSecs})::double precision)`,
+      })
       .where(sql`${jobs.id} = (${next})`)
-      .returning({ id: jobs.id, name: jobs.name, payload: jobs.payload, attempts: jobs.attempts });
+      .returning({ id: jobs.id, name: jobs.name, payload: jobs.payload, attempts: jobs.attempts, lastError: jobs.lastError });
     return job ?? null;
   }
 
   async function finish(id: number, outcome: { ok: true } | { ok: false; error: string; retryInMs: number | null }) {
     const mine = and(eq(jobs.id, id), eq(jobs.lockedBy, workerId), eq(jobs.state, 'running'));
-    const unlock = { lockedAt: null, lockedBy: null };
+    const unlock = { lockedAt: null, lockedBy: null, timeoutAt: null };
     if (outcome.ok) {
       await db
         .update(jobs)
@@ -119,44 +164,114 @@ export function createJobs(db: Db, log: FastifyBaseLogger, opts: { leaseMs?: num
     }
   }
 
-  /** Claims and runs one due job; false when there was none. */
-  async function runOne(at?: Date): Promise<boolean> {
-    const job = await claim(at);
+  /** Runs the handler, giving up (and aborting its signal) once the handler's timeout has passed. */
+  async function runWithTimeout(handler: Handler, payload: unknown, ctx: Omit<JobContext, 'signal'>) {
+    const abort = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const err = new JobTimeout(handler.timeoutMs);
+        abort.abort(err);
+        reject(err);
+      }, handler.timeoutMs);
+    });
+    try {
+      await Promise.race([handler.run(payload, { ...ctx, signal: abort.signal }), timedOut]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** The last attempt failed: `onFailed` first, then the job is failed. If `onFailed` throws, it is tried again later. */
+  async function failFinally(job: { id: number; payload: unknown; attempts: number }, handler: Handler, error: string, jobLog: FastifyBaseLogger) {
+    if (handler.onFailed) {
+      try {
+        await handler.onFailed(job.payload, { db, jobId: job.id, attempt: job.attempts, log: jobLog, signal: new AbortController().signal, error });
+      } catch (err) {
+        jobLog.error({ code: (err as { code?: unknown }).code }, 'job failure handler failed; it will be tried again');
+        await finish(job.id, { ok: false, error, retryInMs: handler.retry.backoffMs });
+        return;
+      }
+    }
+    await finish(job.id, { ok: false, error, retryInMs: null });
+  }
+
+  /** Claims and runs one due job (or the job `id` if it is waiting); false when there was none. */
+  async function runOne(at?: Date, id?: number): Promise<boolean> {
+    const job = await claim(at, id);
     if (!job) return false;
     const handler = handlers.get(job.name)!;
     const { attempts, backoffMs, maxBackoffMs } = handler.retry;
     const jobLog = log.child({ job: job.name, jobId: job.id, attempt: job.attempts });
     if (job.attempts > attempts) {
-      // Claimed again after its server died on the last allowed attempt: do not start a crash loop.
-      await finish(job.id, { ok: false, error: 'The server stopped during the last attempt.', retryInMs: null });
+      // Claimed again after its last allowed attempt never finished (its server died, or it timed out),
+      // or after its failure handler failed: do not start a crash loop.
+      await failFinally(job, handler, job.lastError ?? 'The server stopped during the last attempt.', jobLog);
       jobLog.error('job failed: its last attempt never finished');
       return true;
     }
     try {
-      await handler.run(job.payload, { db, jobId: job.id, attempt: job.attempts, log: jobLog });
+      await runWithTimeout(handler, job.payload, { db, jobId: job.id, attempt: job.attempts, log: jobLog });
       await finish(job.id, { ok: true });
     } catch (err) {
       const final = job.attempts >= attempts;
-      const retryInMs = final ? null : Math.min(maxBackoffMs, backoffMs * 2 ** (job.attempts - 1));
-      const error = err instanceof Error ? err.message : String(err);
-      await finish(job.id, { ok: false, error: error.slice(0, 1000) || 'failed', retryInMs });
-      // The message stays in jobs.last_error: it may quote an address, so the log line carries only its code.
+      const error = (err instanceof Error ? err.message : String(err)).slice(0, 1000) || 'failed';
       const code = (err as { code?: unknown }).code;
-      if (final) jobLog.error({ code }, 'job failed after its last attempt');
-      else jobLog.warn({ code, retryInMs }, 'job attempt failed; it will be retried');
+      // The message stays in jobs.last_error: it may quote an address, so the log line carries only its code.
+      if (final) {
+        await failFinally(job, handler, error, jobLog);
+        jobLog.error({ code }, 'job failed after its last attempt');
+      } else {
+        const retryInMs = Math.min(maxBackoffMs, backoffMs * 2 ** (job.attempts - 1));
+        await finish(job.id, { ok: false, error, retryInMs });
+        jobLog.warn({ code, retryInMs }, 'job attempt failed; it will be retried');
+      }
     }
     return true;
   }
 
+  /**
+   * Enqueues the run of every schedule that is due by `at`: one statement per schedule moves its
+   * next_run_at and inserts the job, so of several servers only the first one's update matches.
+   * A run still waiting from the last period is not doubled (the singleton key).
+   */
+  async function tickSchedules(at?: Date) {
+    if (schedules.size === 0) return;
+    if (!schedulesSaved) {
+      for (const [name, everySeconds] of schedules) {
+        await db.insert(jobSchedules).values({ name, everySeconds }).onConflictDoUpdate({ target: jobSchedules.name, set: { everySeconds } });
+      }
+      schedulesSaved = true;
+    }
+    const now = at ? sql`${at.toISOString()}::timestamptz` : sql`now()`;
+    for (const name of schedules.keys()) {
+      await db.execute(sql`
+        with due as (
+          update job_schedules set next_run_at = ${now} + make_interval(secs => every_seconds), last_run_at = ${now}
+          where name = ${name} and next_run_at <= ${now} returning name)
+        insert into jobs (name, payload, run_at, singleton_key) select name, '{}'::jsonb, now(), 'schedule' from due
+        on conflict (name, singleton_key) where state in ('pending', 'running') do nothing`);
+    }
+  }
+
   /** Puts back jobs whose server died mid-run, and deletes old finished jobs. Any server may do it. */
-  async function maintain(force = false) {
+  async function maintain(force = false, at?: Date) {
     const now = Date.now();
     if (!force && now - lastMaintenance < MAINTENANCE_EVERY_MS) return;
     lastMaintenance = now;
+    // Past its timeout a running job is put back: retried, or (its last attempt) failed at its next claim.
     await db
       .update(jobs)
-      .set({ state: 'pending', lockedAt: null, lockedBy: null, lastError: 'The server stopped during this attempt.' })
-      .where(and(eq(jobs.state, 'running'), lt(jobs.lockedAt, sql`now() - make_interval(secs => ${leaseMs / 1000})`)));
+      .set({
+        state: 'pending',
+        lockedAt: null,
+        lockedBy: null,
+        timeoutAt: null,
+        runAt: sql`now()`,
+        lastError: 'The attempt did not finish before its timeout (its server stopped or it ran too long).',
+      })
+      .where(and(eq(jobs.state, 'running'), sql`coalesce(${jobs.timeoutAt}, ${jobs.lockedAt} + make_interval(secs => ${defaultTimeoutMs / 1000})) < now()`));
+    await tickSchedules(at);
     await db.delete(jobs).where(and(eq(jobs.state, 'done'), lt(jobs.finishedAt, sql`now() - make_interval(days => ${KEEP_DONE_DAYS})`)));
   }
 
@@ -188,9 +303,20 @@ export function createJobs(db: Db, log: FastifyBaseLogger, opts: { leaseMs?: num
 
   return {
     enqueue,
-    register(name, handler, retry) {
+    register(name, handler, options = {}) {
       if (handlers.has(name)) throw new Error(`Job ${name} has a handler already.`);
-      handlers.set(name, { run: handler as JobHandler<unknown>, retry: { ...DEFAULT_RETRY, ...retry } });
+      const { timeoutMs, onFailed, ...retry } = options;
+      handlers.set(name, {
+        run: handler as JobHandler<unknown>,
+        retry: { ...DEFAULT_RETRY, ...retry },
+        timeoutMs: timeoutMs ?? defaultTimeoutMs,
+        onFailed: onFailed as Handler['onFailed'],
+      });
+    },
+    schedule(name, everySeconds) {
+      if (!handlers.has(name)) throw new Error(`Job ${name} has no handler to schedule.`);
+      schedules.set(name, everySeconds);
+      schedulesSaved = false;
     },
     start({ intervalMs = 1000, concurrency = 1 } = {}) {
       if (loops.length) return;
@@ -204,10 +330,13 @@ export function createJobs(db: Db, log: FastifyBaseLogger, opts: { leaseMs?: num
       loops = [];
     },
     async runDue({ at } = {}) {
-      await maintain(true);
+      await maintain(true, at);
       let count = 0;
       while (await runOne(at)) count += 1;
       return count;
+    },
+    runJob(id) {
+      return runOne(undefined, id);
     },
   };
 }

@@ -6,8 +6,9 @@ import { AppError, validationError } from '../../lib/app-error';
 import { currentUser, guard } from '../../lib/auth-guard';
 import { requestedCurrency, resolveDisplayCurrency } from '../../lib/display-currency';
 import { buildZip } from '../../lib/zip';
-import { getCommerceSettings, InsufficientFunds, PLATFORM_REVENUE, systemAccountId, transfer, userAccountId } from '../ledger';
+import { getCommerceSettings, InsufficientFunds } from '../ledger';
 import { ownedAmong, shortfallMessage } from '../orders';
+import { findGeneration, registerGenerationJob, startGeneration } from './generation';
 import { type ImageFormat, imageGeneratorFor } from './image-generator';
 
 const FORMATS: Record<string, ImageFormat> = { png: 'png', jpeg: 'jpeg', jpg: 'jpeg', webp: 'webp' };
@@ -26,11 +27,25 @@ and commercial projects. You may not resell the prompt text itself.
 
 /**
  * POST /purchase/generate-image: an image from a prompt the user owns, in a format and size from the
- * settings, charged at generation_price from the balance. The charge commits first; a generator
- * failure refunds it. The answer is a zip with the image, the prompt text and the licence.
+ * settings, charged at generation_price from the balance. The charge commits with a generation row
+ * and its job (generation.ts); the request then runs that job itself and answers a zip with the image,
+ * the prompt text and the licence, or a 500 saying the balance was refunded.
  */
+const WAIT_FOR_OTHER_SERVER_MS = 30_000;
 export const generationRoutes: FastifyPluginAsyncZod = async (app) => {
   const generator = imageGeneratorFor(app.config);
+  registerGenerationJob(app, generator);
+
+  /** Runs the generation's job here until it is settled; if another server holds it, waits for it a while. */
+  async function waitForGeneration({ generationId, jobId }: { generationId: number; jobId: number }) {
+    const waitUntil = Date.now() + WAIT_FOR_OTHER_SERVER_MS;
+    for (;;) {
+      const ran = await app.jobs.runJob(jobId);
+      const g = await findGeneration(app.db, generationId);
+      if (g?.status !== 'pending' || (!ran && Date.now() > waitUntil)) return g;
+      if (!ran) await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
 
   app.post('/purchase/generate-image', { config: guard('verified'), schema: { tags: ['orders'], body: generateImageInput } }, async (request, reply) => {
     const user = currentUser(request);
@@ -50,46 +65,39 @@ export const generationRoutes: FastifyPluginAsyncZod = async (app) => {
 
     const price = Math.round((await getCommerceSettings(app.db)).generation_price * 100);
     const currency = await resolveDisplayCurrency(app, requestedCurrency(request));
-    let chargeId: number | null = null;
-    if (price > 0) {
-      try {
-        chargeId = await app.db.transaction(async (tx) => {
-          const buyer = await userAccountId(tx, user.id);
-          const revenue = await systemAccountId(tx, PLATFORM_REVENUE);
-          const lines = [
-            { accountId: buyer, amountMinor: -price },
-            { accountId: revenue, amountMinor: price },
-          ];
-          return (await transfer(tx, { lines, reason: 'image generation' })).transactionId;
-        });
-      } catch (err) {
-        if (err instanceof InsufficientFunds) throw validationError({ balance: shortfallMessage(err.shortfallMinor, currency) });
-        throw err;
-      }
-    }
-
     const width = Number(dims![1]);
     const height = Number(dims![2]);
     const text = prompt!.promptText ?? prompt!.title;
-    let image: Awaited<ReturnType<typeof generator.generate>>;
+    let started: Awaited<ReturnType<typeof startGeneration>>;
     try {
-      image = await generator.generate({ prompt: text, width, height, format: imageFormat! });
+      started = await startGeneration(app.db, {
+        userId: user.id,
+        promptId: prompt!.id,
+        promptText: text,
+        format: imageFormat!,
+        width,
+        height,
+        priceMinor: price,
+      });
     } catch (err) {
-      request.log.error({ err: { message: (err as Error).message }, generator: generator.name }, 'image generation failed');
-      if (chargeId !== null) {
-        const charged = chargeId;
-        await app.db.transaction(async (tx) => {
-          const buyer = await userAccountId(tx, user.id);
-          const revenue = await systemAccountId(tx, PLATFORM_REVENUE);
-          const lines = [
-            { accountId: revenue, amountMinor: -price },
-            { accountId: buyer, amountMinor: price },
-          ];
-          await transfer(tx, { lines, reason: 'image generation refund', idempotency: `refund:${charged}` });
-        });
-      }
+      if (err instanceof InsufficientFunds) throw validationError({ balance: shortfallMessage(err.shortfallMinor, currency) });
+      throw err;
+    }
+
+    // The charge and the job are committed: this request runs its own job now, every attempt in a row,
+    // so the client gets the image (or the refund) in this answer as before. Should this server die,
+    // another one takes the job up after its timeout.
+    const g = await waitForGeneration(started);
+    if (g?.status !== 'done') {
+      if (g?.status === 'pending')
+        throw new AppError('INTERNAL', 'The image is taking longer than expected. If it cannot be made, your balance will be refunded.');
       throw new AppError('INTERNAL', 'The image could not be generated. Your balance was refunded.');
     }
+    const stored = await app.storage.openPrivate(g.resultKey!);
+    if (!stored) throw new AppError('INTERNAL', 'The image could not be read. Please try again later.');
+    const chunks: Buffer[] = [];
+    for await (const chunk of stored.stream) chunks.push(chunk as Buffer);
+    const image = { data: Buffer.concat(chunks), format: g.format as ImageFormat, generator: g.generator ?? generator.name };
 
     const base = `${prompt!.slug}-${width}x${height}`;
     const ext = image.format === 'jpeg' ? 'jpg' : image.format;

@@ -1,14 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerUser } from '../../../test/accounts';
+import { registerStaff, registerUser } from '../../../test/accounts';
 import { balanceMinor, fund, revenueMinor, seededProducts, userIdByEmail } from '../../../test/commerce';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
-import { products } from '../../db/schema';
+import { generations, jobs, products } from '../../db/schema';
 import { setSetting } from '../../lib/settings';
 import { readStoredZip } from '../../lib/zip';
 import { checkLedger } from '../ledger';
+import { GENERATION_ATTEMPTS, GENERATION_SETTLE_MS, GENERATION_TIMEOUT_MS, refundGeneration, startGeneration } from './generation';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -76,7 +78,11 @@ describe('generate-image (built-in renderer)', () => {
 describe('generate-image (images API)', () => {
   let api: Server;
   let calls = 0;
+  /** While true the API answers 500 to every call. */
+  let failing = false;
   let g: TestApp;
+  let staff: TestClient;
+  let prompt: typeof products.$inferSelect;
   beforeAll(async () => {
     const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#336699' } })
       .png()
@@ -89,8 +95,7 @@ describe('generate-image (images API)', () => {
       });
       req.on('end', () => {
         const ok = req.url === '/v1/images/generations' && req.headers.authorization === 'Bearer test-key' && JSON.parse(body).size === '1536x1024';
-        // The first call fails: the charge must come back.
-        if (calls === 1 || !ok) {
+        if (failing || !ok) {
           res.writeHead(500).end('{"error":"boom"}');
           return;
         }
@@ -103,35 +108,127 @@ describe('generate-image (images API)', () => {
     await setSetting(g.app.db, 'is_reg_enabled', true);
     await setSetting(g.app.db, 'formats', [{ id: 1, title: 'JPEG' }]);
     await setSetting(g.app.db, 'sizes', [{ id: 1, title: '1536x1024' }]);
+    staff = (await registerStaff(g.app)).client;
+    const author = await registerUser(g.app);
+    const authorId = await userIdByEmail(g.app, author.person.email);
+    const rows = await g.app.db
+      .insert(products)
+      .values({ slug: 'api-prompt', title: 'API prompt', productType: 'prompt', authorId, priceMinor: 100, promptText: 'a lighthouse at dusk' })
+      .returning();
+    prompt = rows[0]!;
   });
   afterAll(async () => {
     await g.close();
     api.close();
   });
 
-  it('a generator failure refunds the charge; a working API gives its image in the asked size and format', async () => {
-    const author = await registerUser(g.app);
-    const authorId = await userIdByEmail(g.app, author.person.email);
-    const [prompt] = await g.app.db
-      .insert(products)
-      .values({ slug: 'api-prompt', title: 'API prompt', productType: 'prompt', authorId, priceMinor: 100, promptText: 'a lighthouse at dusk' })
-      .returning();
+  /** A buyer who owns the prompt and has `minor` left to generate with. */
+  async function buyer(minor: number) {
     const { client, person } = await registerUser(g.app);
     const id = await userIdByEmail(g.app, person.email);
-    await fund(g.app, id, 300);
-    expect((await client.post('/api/purchase/prompt', { prompt_id: prompt!.id })).statusCode).toBe(200);
+    await fund(g.app, id, 100 + minor);
+    expect((await client.post('/api/purchase/prompt', { prompt_id: prompt.id })).statusCode).toBe(200);
+    return { client, id };
+  }
+  const refundsOf = async (userId: number) =>
+    Number(
+      (
+        (await g.app.db.execute(sql`
+          select count(*) as n from ledger_transactions t join ledger_entries e on e.transaction_id = t.id join ledger_accounts a on a.id = e.account_id
+          where t.reason = 'image generation refund' and a.user_id = ${userId}`)) as unknown as { rows: { n: string | number }[] }
+      ).rows[0]!.n,
+    );
+  const generationOf = async (id: number) => (await g.app.db.select().from(generations).where(eq(generations.id, id)))[0]!;
+  const reconciliation = async () => (await staff.get('/api/admin/ledger/reconciliation')).json().payload;
+  /** The server "died" with the job claimed: it stays running under a dead server's lock, past its timeout. */
+  const diedWhileRunning = (jobId: number, attempts: number) =>
+    g.app.db
+      .update(jobs)
+      .set({ state: 'running', attempts, lockedBy: 'dead-server', lockedAt: new Date(Date.now() - 10 * 60_000), timeoutAt: new Date(Date.now() - 60_000) })
+      .where(eq(jobs.id, jobId));
+  const start = (userId: number) =>
+    startGeneration(g.app.db, { userId, promptId: prompt.id, promptText: 'a lighthouse at dusk', format: 'jpeg', width: 1536, height: 1024, priceMinor: 100 });
 
-    const failed = await client.post('/api/purchase/generate-image', { prompt_id: prompt!.id, format: 'JPEG', size: '1536x1024' });
+  it('hole 4: a generator failing on every attempt refunds the charge exactly once; a working API gives its image', async () => {
+    const { client, id } = await buyer(200);
+    failing = true;
+    const before = calls;
+    const failed = await client.post('/api/purchase/generate-image', { prompt_id: prompt.id, format: 'JPEG', size: '1536x1024' });
     expect(failed.statusCode).toBe(500);
     expect(failed.json()).toEqual({ status: 'ERROR', message: 'The image could not be generated. Your balance was refunded.' });
+    expect(calls - before).toBe(GENERATION_ATTEMPTS);
     expect(await balanceMinor(g.app, id)).toBe(200);
+    expect(await refundsOf(id)).toBe(1);
+    // The job is failed; running the queue again or the refund again changes nothing.
+    await g.app.jobs.runDue({ at: new Date(Date.now() + 3_600_000) });
+    const [last] = await g.app.db.select().from(generations).where(eq(generations.userId, id));
+    await refundGeneration(g.app.db, last!.id);
+    expect(last!.status).toBe('refunded');
+    expect(await balanceMinor(g.app, id)).toBe(200);
+    expect(await refundsOf(id)).toBe(1);
 
-    const ok = await client.post('/api/purchase/generate-image', { prompt_id: prompt!.id, format: 'JPEG', size: '1536x1024' });
+    failing = false;
+    const ok = await client.post('/api/purchase/generate-image', { prompt_id: prompt.id, format: 'JPEG', size: '1536x1024' });
     expect(ok.statusCode).toBe(200);
     const [image] = readStoredZip(ok.rawPayload);
     expect(image!.name).toBe('api-prompt-1536x1024.jpg');
     expect(await sharp(image!.data).metadata()).toMatchObject({ format: 'jpeg', width: 1536, height: 1024 });
     expect(await balanceMinor(g.app, id)).toBe(100);
     expect(await checkLedger(g.app.db)).toEqual({ unbalancedTransactions: [], driftedAccounts: [], totalMinor: 0 });
+  });
+
+  it('hole 4: a job left running by a dead server is taken up after its timeout and ends as an image', async () => {
+    failing = false;
+    const { id } = await buyer(100);
+    const { generationId, jobId } = await start(id);
+    expect(await balanceMinor(g.app, id)).toBe(0);
+    await diedWhileRunning(jobId, 1);
+    await g.app.jobs.runDue(); // the restarted worker
+    const done = await generationOf(generationId);
+    expect(done).toMatchObject({ status: 'done', refundTransactionId: null });
+    const stored = await g.app.storage.statPrivate(done.resultKey!);
+    expect(stored?.size).toBeGreaterThan(0);
+    expect(await balanceMinor(g.app, id)).toBe(0);
+    expect(await refundsOf(id)).toBe(0);
+  });
+
+  it('hole 4: a dead server on the last attempt, or before it ran the job at all, ends in a refund or an image', async () => {
+    failing = true;
+    const { id } = await buyer(200);
+    const lastTry = await start(id);
+    await diedWhileRunning(lastTry.jobId, GENERATION_ATTEMPTS);
+    const neverRan = await start(id); // the request died right after the commit: its job waits for the grace time
+    expect(await balanceMinor(g.app, id)).toBe(0);
+    await g.app.jobs.runDue();
+    expect((await generationOf(lastTry.generationId)).status).toBe('refunded');
+    expect(await balanceMinor(g.app, id)).toBe(100);
+
+    failing = false;
+    expect((await generationOf(neverRan.generationId)).status).toBe('pending');
+    await g.app.jobs.runDue({ at: new Date(Date.now() + GENERATION_TIMEOUT_MS + 1000) });
+    expect((await generationOf(neverRan.generationId)).status).toBe('done');
+    expect(await balanceMinor(g.app, id)).toBe(100);
+    expect(await refundsOf(id)).toBe(1);
+  });
+
+  it('hole 4: the reconciliation names a charge older than its jobs can take with neither image nor refund', async () => {
+    failing = false;
+    expect((await reconciliation()).ok).toBe(true);
+    const { id } = await buyer(100);
+    const { generationId, jobId } = await start(id);
+    // Its job is lost (as if the queue had never run it) and its time is up.
+    await g.app.db.delete(jobs).where(eq(jobs.id, jobId));
+    expect((await reconciliation()).ok).toBe(true); // still within its time: not a mismatch yet
+    await g.app.db
+      .update(generations)
+      .set({ createdAt: new Date(Date.now() - GENERATION_SETTLE_MS - 60_000), settleBy: new Date(Date.now() - 60_000) })
+      .where(eq(generations.id, generationId));
+    const red = await reconciliation();
+    expect(red.ok).toBe(false);
+    expect(red.unsettled_generations).toEqual([generationId]);
+    expect(red.first_mismatch).toEqual({ kind: 'generation', id: generationId, actual_minor: 100, expected_minor: 0 });
+    await refundGeneration(g.app.db, generationId);
+    expect((await reconciliation()).ok).toBe(true);
+    expect(await balanceMinor(g.app, id)).toBe(100);
   });
 });

@@ -12,7 +12,7 @@ export type GeneratedImage = { data: Buffer; format: ImageFormat; generator: str
  */
 export interface ImageGenerator {
   readonly name: string;
-  generate(input: { prompt: string; width: number; height: number; format: ImageFormat }): Promise<GeneratedImage>;
+  generate(input: { prompt: string; width: number; height: number; format: ImageFormat; signal?: AbortSignal }): Promise<GeneratedImage>;
 }
 
 function encode(image: Sharp, format: ImageFormat): Promise<Buffer> {
@@ -66,12 +66,12 @@ export function createOpenAiImages(opts: { url: string; key: string; model?: str
   const doFetch = opts.fetchImpl ?? fetch;
   return {
     name: 'image API',
-    async generate({ prompt, width, height, format }) {
+    async generate({ prompt, width, height, format, signal }) {
       const res = await doFetch(`${opts.url.replace(/\/+$/, '')}/images/generations`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${opts.key}` },
         body: JSON.stringify({ prompt, size: `${width}x${height}`, n: 1, response_format: 'b64_json', ...(opts.model ? { model: opts.model } : {}) }),
-        signal: AbortSignal.timeout(120_000),
+        signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(120_000)]) : AbortSignal.timeout(120_000),
       });
       if (!res.ok) throw new Error(`image API answered ${res.status}`);
       const body = (await res.json()) as { data?: { b64_json?: string }[] };

@@ -91,7 +91,8 @@ export async function listJournal(db: Db, query: JournalQuery): Promise<JournalT
 
 /**
  * The reconciliation tile, checked afresh on every call: every journal transaction sums to zero,
- * every cached balance equals the sum of its entries, and all balances together are zero. The first
+ * every cached balance equals the sum of its entries, all balances together are zero, and every
+ * image generation's charge has ended as an image or a refund once its jobs' time is up. The first
  * mismatch (the lowest transaction id, then the lowest account id, then the total) is named.
  */
 export async function reconcile(db: Db): Promise<Reconciliation> {
@@ -110,17 +111,26 @@ export async function reconcile(db: Db): Promise<Reconciliation> {
            (select coalesce(sum(balance_minor), 0) from ledger_accounts) as total`)) as unknown as {
     rows: { transactions: string | number; accounts: string | number; total: string | number }[];
   };
+  // Hole 4: a charge for an image generation past its settle-by moment (longer ago than its job's
+  // attempts can take) with neither an image nor a refund.
+  const unsettled = (await db.execute(sql`
+    select id, price_minor from generations where status = 'pending' and price_minor > 0 and settle_by < now() order by id`)) as unknown as {
+    rows: { id: string | number; price_minor: string | number }[];
+  };
   const c = counts.rows[0]!;
   const total = Number(c.total);
   const firstTxn = unbalanced.rows[0];
   const firstAccount = drifted.rows[0];
+  const firstGeneration = unsettled.rows[0];
   const first_mismatch = firstTxn
     ? { kind: 'transaction' as const, id: Number(firstTxn.id), actual_minor: Number(firstTxn.total), expected_minor: 0 }
     : firstAccount
       ? { kind: 'account' as const, id: Number(firstAccount.id), actual_minor: Number(firstAccount.cached), expected_minor: Number(firstAccount.journal) }
       : total !== 0
         ? { kind: 'total' as const, id: null, actual_minor: total, expected_minor: 0 }
-        : null;
+        : firstGeneration
+          ? { kind: 'generation' as const, id: Number(firstGeneration.id), actual_minor: Number(firstGeneration.price_minor), expected_minor: 0 }
+          : null;
   return {
     ok: first_mismatch === null,
     checked_at: Math.floor(Date.now() / 1000),
@@ -128,6 +138,7 @@ export async function reconcile(db: Db): Promise<Reconciliation> {
     accounts: Number(c.accounts),
     unbalanced_transactions: unbalanced.rows.map((r) => Number(r.id)),
     drifted_accounts: drifted.rows.map((r) => Number(r.id)),
+    unsettled_generations: unsettled.rows.map((r) => Number(r.id)),
     total_minor: total,
     first_mismatch,
   };

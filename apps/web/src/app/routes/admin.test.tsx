@@ -45,6 +45,7 @@ describe('the back office at /admin', () => {
       '/admin/messages',
       '/admin/site',
       '/admin/audit',
+      '/admin/jobs',
     ]);
     expect(await screen.findByText('No offers with this status.')).toBeTruthy();
     expect(calls.some((c) => c.path === '/api/admin/offers')).toBe(true);

@@ -13,6 +13,7 @@ export const ReviewQueue = lazy(() => import('./components/review-queue').then((
 export const PayoutsQueue = lazy(() => import('./components/payouts-queue').then((m) => ({ default: m.PayoutsQueue })));
 export const Money = lazy(() => import('./components/money').then((m) => ({ default: m.Money })));
 export const UsersAdmin = lazy(() => import('./components/users-admin').then((m) => ({ default: m.UsersAdmin })));
+export const JobsQueue = lazy(() => import('./components/jobs-queue').then((m) => ({ default: m.JobsQueue })));
 export const AuditLog = lazy(() => import('./components/audit-log').then((m) => ({ default: m.AuditLog })));
 export const Messages = lazy(() => import('./components/messages').then((m) => ({ default: m.Messages })));
 export const CatalogAdmin = lazy(() => import('./components/catalog-admin').then((m) => ({ default: m.CatalogAdmin })));

@@ -1,6 +1,8 @@
 import type {
   AdjustmentInput,
   AdminCurrency,
+  AdminJob,
+  AdminJobsPage,
   AdminOffer,
   AdminPack,
   AdminPackCreate,
@@ -30,6 +32,7 @@ export const adminKeys = {
   offers: (status: OfferStatus | '') => ['admin', 'offers', status] as const,
   product: (id: number) => ['admin', 'product', id] as const,
   payouts: (status: string) => ['admin', 'payouts', status] as const,
+  jobs: (state: string, page: number) => ['admin', 'jobs', state, page] as const,
   accounts: ['admin', 'ledger', 'accounts'] as const,
   journal: (filters: JournalFilters) => ['admin', 'ledger', 'journal', filters] as const,
   reconciliation: ['admin', 'ledger', 'reconciliation'] as const,
@@ -94,6 +97,15 @@ export const useSettlePayout = () =>
   useAdminAction(({ id, ...body }: { id: number; outcome: 'paid'; reference: string } | { id: number; outcome: 'failed'; reason: string }) =>
     api<Payout>(`/api/admin/payouts/${id}/complete`, { method: 'POST', body }),
   );
+
+/** The job queue: queued, running and failed jobs (state '' = all three), 50 a page. */
+export const useAdminJobs = (state: string, page: number) =>
+  useQuery({
+    queryKey: adminKeys.jobs(state, page),
+    queryFn: ({ signal }) => api<AdminJobsPage>('/api/admin/jobs', { signal, query: state ? { state, page } : { page } }),
+  });
+
+export const useRetryJob = () => useAdminAction((id: number) => api<AdminJob>(`/api/admin/jobs/${id}/retry`, { method: 'POST', body: {} }));
 
 export const useLedgerAccounts = () =>
   useQuery({ queryKey: adminKeys.accounts, queryFn: ({ signal }) => api<LedgerAccountView[]>('/api/admin/ledger/accounts', { signal }) });

@@ -12,6 +12,7 @@ const SECTIONS = [
   { to: '/admin/messages', label: 'admin.nav_messages' },
   { to: '/admin/site', label: 'admin.nav_site' },
   { to: '/admin/audit', label: 'admin.nav_audit' },
+  { to: '/admin/jobs', label: 'admin.nav_jobs' },
 ] as const;
 
 /** The back office frame: its title and the section nav; the section shows below. */

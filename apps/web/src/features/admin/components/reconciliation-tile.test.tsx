@@ -13,6 +13,7 @@ const green = {
   accounts: 5,
   unbalanced_transactions: [],
   drifted_accounts: [],
+  unsettled_generations: [],
   total_minor: 0,
   first_mismatch: null,
 };
@@ -20,6 +21,7 @@ const red = {
   ...green,
   ok: false,
   drifted_accounts: [3],
+  unsettled_generations: [],
   total_minor: 100,
   first_mismatch: { kind: 'account', id: 3, actual_minor: 1000, expected_minor: 900 },
 };
@@ -54,5 +56,14 @@ describe('Reconciliation tile', () => {
     });
     renderWithApp(<ReconciliationTile />);
     expect((await screen.findByRole('alert')).textContent).toBe('Journal transaction #8 does not sum to zero (it sums to 3.00 €).');
+  });
+
+  it('hole 4: names a generation charged with neither an image nor a refund', async () => {
+    fakeApi({
+      'GET /api/admin/ledger/reconciliation': () =>
+        okAnswer({ ...green, ok: false, unsettled_generations: [4], first_mismatch: { kind: 'generation', id: 4, actual_minor: 100, expected_minor: 0 } }),
+    });
+    renderWithApp(<ReconciliationTile />);
+    expect((await screen.findByRole('alert')).textContent).toBe('Image generation 4 was charged 1.00 € but has neither an image nor a refund.');
   });
 });

@@ -30,7 +30,9 @@ export function ReconciliationTile() {
             ? t('admin.reco_transaction', { id: m.id, sum: formatMinor(m.actual_minor) })
             : m.kind === 'account'
               ? t('admin.reco_account', { id: m.id, cached: formatMinor(m.actual_minor), journal: formatMinor(m.expected_minor) })
-              : t('admin.reco_total', { sum: formatMinor(m.actual_minor) })}
+              : m.kind === 'generation'
+                ? t('admin.reco_generation', { id: m.id, sum: formatMinor(m.actual_minor) })
+                : t('admin.reco_total', { sum: formatMinor(m.actual_minor) })}
         </p>
       )}
       <p className="small">

@@ -1,0 +1,1 @@
+export { jobsAdminRoutes } from './jobs.admin-routes';

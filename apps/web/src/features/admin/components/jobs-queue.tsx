@@ -1,0 +1,120 @@
+import { ADMIN_JOB_STATES, ADMIN_JOBS_PER_PAGE, type AdminJob } from '@atelier/shared';
+import { useState } from 'react';
+import { Spinner } from '../../../components/ui/spinner';
+import { useToast } from '../../../components/ui/toast';
+import { formatDateTime } from '../../../lib/format-date';
+import { useTranslation } from '../../../lib/i18n-runtime';
+import { useAdminJobs, useRetryJob } from '../api/admin-api';
+import { ActionError } from './action-error';
+
+/** The job queue: what waits, runs and failed (with its last error), a page at a time; a failed or waiting job can be retried now. */
+export function JobsQueue() {
+  const { t } = useTranslation();
+  const [state, setState] = useState<string>('');
+  const [page, setPage] = useState(1);
+  const jobs = useAdminJobs(state, page);
+  const pages = jobs.data ? Math.max(1, Math.ceil(jobs.data.total / ADMIN_JOBS_PER_PAGE)) : 1;
+  return (
+    <section className="admin-section" aria-labelledby="jobs-title">
+      <div className="admin-toolbar">
+        <h2 id="jobs-title">{t('admin.jobs_title')}</h2>
+        <label className="field-inline">
+          {t('admin.status')}
+          <select
+            value={state}
+            onChange={(e) => {
+              setState(e.target.value);
+              setPage(1);
+            }}
+          >
+            <option value="">{t('admin.all')}</option>
+            {ADMIN_JOB_STATES.map((s) => (
+              <option key={s} value={s}>
+                {t(`admin.job_state_${s}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {jobs.isPending ? (
+        <Spinner />
+      ) : jobs.isError ? (
+        <p className="error-text" role="alert">
+          {jobs.error.message}
+        </p>
+      ) : jobs.data.jobs.length === 0 ? (
+        <p className="muted">{t('admin.jobs_empty')}</p>
+      ) : (
+        <>
+          <div className="admin-table-wrap">
+            <table className="admin-table">
+              <thead>
+                <tr>
+                  <th scope="col">#</th>
+                  <th scope="col">{t('admin.job_name')}</th>
+                  <th scope="col">{t('admin.status')}</th>
+                  <th scope="col">{t('admin.job_attempts')}</th>
+                  <th scope="col">{t('admin.job_last_error')}</th>
+                  <th scope="col">{t('admin.job_run_at')}</th>
+                  <th scope="col">{t('admin.actions')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {jobs.data.jobs.map((job) => (
+                  <JobRow key={job.id} job={job} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <div className="admin-inline-actions">
+            <button type="button" className="button small-button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+              {t('admin.jobs_previous')}
+            </button>
+            <span className="muted small">{t('admin.jobs_page', { page, pages })}</span>
+            <button type="button" className="button small-button" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+              {t('admin.jobs_next')}
+            </button>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
+
+function JobRow({ job }: { job: AdminJob }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const retry = useRetryJob();
+  return (
+    <tr>
+      <td>{job.id}</td>
+      <td>
+        <code>{job.name}</code>
+      </td>
+      <td>
+        <span className="admin-status" data-status={job.state}>
+          {t(`admin.job_state_${job.state}`)}
+        </span>
+        {job.state === 'running' && job.timeout_at !== null && (
+          <div className="muted small">{t('admin.job_times_out', { at: formatDateTime(job.timeout_at, true) })}</div>
+        )}
+      </td>
+      <td>{job.attempts}</td>
+      <td className="small">{job.last_error ?? '—'}</td>
+      <td>{formatDateTime(job.run_at, true)}</td>
+      <td>
+        {job.state !== 'running' && (
+          <button
+            type="button"
+            className="button small-button"
+            disabled={retry.isPending}
+            onClick={() => retry.mutate(job.id, { onSuccess: () => toast.success(t('admin.job_retried')) })}
+          >
+            {t('admin.job_retry')}
+          </button>
+        )}
+        <ActionError error={retry.error} />
+      </td>
+    </tr>
+  );
+}
