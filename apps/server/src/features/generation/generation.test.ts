@@ -43,6 +43,9 @@ describe('generate-image (built-in renderer)', () => {
     expect(files[2]!.data.toString()).toContain('built-in renderer');
     expect(await balanceMinor(t.app, id)).toBe(150);
     expect(await revenueMinor(t.app)).toBe(revenueBefore + 100);
+    // Issue 18 bug 4: the charge appears in the buyer's statement.
+    const [latest] = (await client.get('/api/balance/statement')).json().payload;
+    expect(latest).toMatchObject({ kind: 'generation', description: 'Image generation', amount_minor: -100, balance_after_minor: 150 });
 
     // The same prompt and size draw the same picture; ids from the settings lists work too.
     const again = await client.post('/api/purchase/generate-image', { prompt_id: prompt.id, format: 3, size: 3 });
