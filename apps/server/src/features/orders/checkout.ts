@@ -245,13 +245,25 @@ function isUniqueViolation(err: unknown, constraint: string): boolean {
   return false;
 }
 
-/** Splits a pack's price over its items in proportion to their list prices; the cents add up exactly. */
-function allocate(totalMinor: number, weights: number[]): number[] {
+/**
+ * Splits a pack's price over its items in proportion to their list prices, by largest remainder: each
+ * item gets the floor of its exact share, and the cents left over go one each to the items with the
+ * largest remainders (ties: the earlier item in the pack). The shares add up to the price exactly.
+ */
+export function allocate(totalMinor: number, weights: number[]): number[] {
   const sum = weights.reduce((s, w) => s + w, 0);
   if (sum <= 0) return weights.map((_, i) => (i === 0 ? totalMinor : 0));
-  const shares = weights.map((w) => Math.floor((totalMinor * w) / sum));
+  const exact = weights.map((w) => BigInt(totalMinor) * BigInt(w));
+  const shares = exact.map((e) => Number(e / BigInt(sum)));
   let rest = totalMinor - shares.reduce((s, v) => s + v, 0);
-  for (let i = 0; rest > 0; i = (i + 1) % shares.length, rest--) shares[i]! += 1;
+  const order = exact
+    .map((e, i) => ({ i, remainder: e % BigInt(sum) }))
+    .sort((a, b) => (a.remainder === b.remainder ? a.i - b.i : a.remainder > b.remainder ? -1 : 1));
+  for (const { i } of order) {
+    if (rest <= 0) break;
+    shares[i]! += 1;
+    rest--;
+  }
   return shares;
 }
 
@@ -294,46 +306,19 @@ export async function purchaseProducts(
     bought.push(product!);
   }
 
-  // Account ids came with the products; only an account never used before is created here.
-  const sample = bought[0]!;
-  let buyerAccount = sample.buyerAccountId;
-  let revenue = sample.revenueAccountId;
-  const authorAccount = new Map(bought.map((p) => [p.authorId, p.authorAccountId]));
-  if (buyerAccount === null || revenue === null || [...authorAccount.values()].some((a) => a === null)) {
-    const accounts = await accountIds(tx, { userIds: [buyerId, ...bought.map((p) => p.authorId)], codes: [salesRevenueCode(buyerId)] });
-    buyerAccount = accounts.byUser.get(buyerId)!;
-    revenue = accounts.byCode.get(salesRevenueCode(buyerId))!;
-    for (const p of bought) authorAccount.set(p.authorId, accounts.byUser.get(p.authorId)!);
-  }
-  const total = bought.reduce((s, p) => s + p.priceMinor, 0);
-  const lines: TransferLine[] = [{ accountId: buyerAccount, amountMinor: -total }];
-  for (const p of bought) {
-    const commission = p.platformOwned ? p.priceMinor : commissionOf(p.priceMinor, opts.commissionPercent);
-    lines.push({ accountId: revenue, amountMinor: commission });
-    if (p.priceMinor - commission > 0) lines.push({ accountId: authorAccount.get(p.authorId)!, amountMinor: p.priceMinor - commission });
-  }
-  // Each author who earns from this sale hears of it (a platform-owned product earns its author nothing now).
-  const earned = new Map<number, string[]>();
-  for (const p of bought) {
-    const commission = p.platformOwned ? p.priceMinor : commissionOf(p.priceMinor, opts.commissionPercent);
-    if (p.priceMinor - commission > 0 && p.authorId !== buyerId) earned.set(p.authorId, [...(earned.get(p.authorId) ?? []), p.title]);
-  }
-  const saleNotes = [...earned].map(([authorId, titles]) => ({
-    authorId,
-    text: (titles.length === 1 ? `You sold "${titles[0]!.slice(0, 80)}".` : `You sold ${titles.length} works.`).slice(0, 300),
-  }));
-
   const single = bought.length === 1 ? bought[0]! : null;
   const title = single ? single.title : `${bought.length} items`;
   const productType = single ? single.productType : 'cart';
-  type Row = { productId: number; packId: number | null; sellerId: number; priceMinor: number };
+  /** One line of the order: who earns from it (`sellerId`, unless `platformOwned`) and what it costs. */
+  type Row = { productId: number; packId: number | null; sellerId: number; priceMinor: number; platformOwned: boolean; title: string };
   const rows: Row[] = [];
   const shown: OrderItemRow[] = [];
   const alsoOwned: number[] = [];
   for (const p of bought) {
     const own = { title: p.title, productType: p.productType, previewPath: p.previewPath, authorNickname: p.authorNickname, tags: p.tags };
+    const whole = { productId: p.id, packId: null, sellerId: p.authorId, priceMinor: p.priceMinor, platformOwned: p.platformOwned, title: p.title };
     if (p.productType !== 'pack') {
-      rows.push({ productId: p.id, packId: null, sellerId: p.authorId, priceMinor: p.priceMinor });
+      rows.push(whole);
       shown.push({ productId: p.id, priceMinor: p.priceMinor, ...own });
       continue;
     }
@@ -344,35 +329,70 @@ export async function purchaseProducts(
         title: products.title,
         productType: products.productType,
         previewPath: products.previewPath,
+        authorId: products.authorId,
+        platformOwned: products.platformOwned,
+        authorNickname: users.nickname,
         tags: productTagNames,
       })
       .from(packItems)
       .innerJoin(products, eq(products.id, packItems.productId))
+      .innerJoin(users, eq(users.id, products.authorId))
       .where(eq(packItems.packId, p.id))
       .orderBy(asc(packItems.position));
     if (!contents.length) {
-      rows.push({ productId: p.id, packId: null, sellerId: p.authorId, priceMinor: p.priceMinor });
+      rows.push(whole);
       shown.push({ productId: p.id, priceMinor: p.priceMinor, ...own });
       continue;
     }
+    // Each item's author earns the item's share of the pack's price (a platform-owned item's goes to revenue).
     const shares = allocate(
       p.priceMinor,
       contents.map((c) => Number(c.priceMinor)),
     );
     contents.forEach((c, i) => {
-      rows.push({ productId: c.id, packId: p.id, sellerId: p.authorId, priceMinor: shares[i]! });
+      rows.push({ productId: c.id, packId: p.id, sellerId: c.authorId, priceMinor: shares[i]!, platformOwned: c.platformOwned, title: p.title });
       shown.push({
         productId: c.id,
         priceMinor: shares[i]!,
         title: c.title,
         productType: c.productType,
         previewPath: c.previewPath,
-        authorNickname: p.authorNickname,
+        authorNickname: c.authorNickname,
         tags: c.tags,
       });
       alsoOwned.push(c.id);
     });
   }
+
+  // Account ids came with the products; an item author's (a pack's) or an account never used before is looked up here.
+  const sample = bought[0]!;
+  let buyerAccount = sample.buyerAccountId;
+  let revenue = sample.revenueAccountId;
+  const authorAccount = new Map<number, number | null>(bought.map((p) => [p.authorId, p.authorAccountId]));
+  for (const r of rows) if (!authorAccount.has(r.sellerId)) authorAccount.set(r.sellerId, null);
+  if (buyerAccount === null || revenue === null || [...authorAccount.values()].some((a) => a === null)) {
+    const accounts = await accountIds(tx, { userIds: [buyerId, ...authorAccount.keys()], codes: [salesRevenueCode(buyerId)] });
+    buyerAccount = accounts.byUser.get(buyerId)!;
+    revenue = accounts.byCode.get(salesRevenueCode(buyerId))!;
+    for (const authorId of authorAccount.keys()) authorAccount.set(authorId, accounts.byUser.get(authorId)!);
+  }
+  const total = bought.reduce((s, p) => s + p.priceMinor, 0);
+  const lines: TransferLine[] = [{ accountId: buyerAccount, amountMinor: -total }];
+  // Each author who earns from this sale hears of it (a platform-owned product earns its author nothing).
+  const earned = new Map<number, string[]>();
+  for (const r of rows) {
+    const commission = r.platformOwned ? r.priceMinor : commissionOf(r.priceMinor, opts.commissionPercent);
+    lines.push({ accountId: revenue, amountMinor: commission });
+    if (r.priceMinor - commission > 0) {
+      lines.push({ accountId: authorAccount.get(r.sellerId)!, amountMinor: r.priceMinor - commission });
+      const titles = earned.get(r.sellerId) ?? [];
+      if (r.sellerId !== buyerId && !titles.includes(r.title)) earned.set(r.sellerId, [...titles, r.title]);
+    }
+  }
+  const saleNotes = [...earned].map(([authorId, titles]) => ({
+    authorId,
+    text: (titles.length === 1 ? `You sold "${titles[0]!.slice(0, 80)}".` : `You sold ${titles.length} works.`).slice(0, 300),
+  }));
 
   // Items of a bought pack that are not also bought on their own line (one statement may not insert a key twice).
   const packOnly = [...new Set(alsoOwned)].filter((id) => !ids.includes(id));
