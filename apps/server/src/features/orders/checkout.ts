@@ -1,4 +1,4 @@
-import { convertMinor, formatPrice, minorToAmount, type Order, type ProductType } from '@atelier/shared';
+import { formatPrice, type Order, type ProductType, shortfallAmount } from '@atelier/shared';
 import { asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { packItems, products, userProducts, users } from '../../db/schema';
@@ -37,8 +37,9 @@ export const MESSAGES = {
   emptyCart: 'Your cart is empty.',
 } as const;
 
+/** The shortfall is shown rounded up (`shortfallAmount`): adding the amount shown always covers it. */
 export function shortfallMessage(shortfallMinor: number, currency: DisplayCurrency): string {
-  const amount = formatPrice(minorToAmount(convertMinor(shortfallMinor, currency.rate)), currency.symbol);
+  const amount = formatPrice(shortfallAmount(shortfallMinor, currency), currency.symbol, currency.decimals);
   return `Your balance is too low: ${amount} is missing. Please add funds to continue.`;
 }
 

@@ -146,7 +146,6 @@ export async function startWidgetCheckout(
         id: deposit.id,
         currencyAmountMinor: Number(deposit.currencyAmountMinor),
         currency: deposit.currency,
-        wholeOnly: false,
         email: input.email,
         checkoutNonce: deposit.checkoutNonce,
       },

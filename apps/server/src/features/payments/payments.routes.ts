@@ -99,7 +99,6 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
             id: intent.order_id,
             currencyAmountMinor: checked.currencyAmountMinor,
             currency: checked.currency.code,
-            wholeOnly: checked.currency.wholeOnly,
             email: user.email,
             checkoutNonce: deposit.checkoutNonce,
           },
