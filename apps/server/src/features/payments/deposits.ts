@@ -22,7 +22,7 @@ export const EXPIRE_DEPOSITS_JOB = 'deposits.expire';
 
 import { clearingAccountCode, getCommerceSettings, lockAccounts, systemAccountId, transfer, userAccountId } from '../ledger';
 import { notify } from '../notifications';
-import { lockDepositPurpose } from './card-payments';
+import { assertPaymentSlot, lockDepositPurpose } from './card-payments';
 import { type DepositEvent, nextDepositStatus } from './deposit-states';
 import type { PaymentEvent } from './provider';
 
@@ -86,7 +86,9 @@ export async function checkDepositAmount(db: Db, amount: string, currencyCode: s
   return quoteDeposit(amount, currency, await getCommerceSettings(db));
 }
 
+/** Writes a deposit's intent, in `processing`; refused (409) while the user has PENDING_PAYMENTS_MAX waiting already. */
 export async function createDeposit(db: Db, input: { userId: number; checked: CheckedAmount; provider: string; paymentMethod: string }) {
+  await assertPaymentSlot(db, input.userId);
   const [row] = await db
     .insert(deposits)
     .values({
