@@ -1,23 +1,11 @@
 import { formatPrice, type Order, type ProductType, shortfallAmount } from '@atelier/shared';
-import { asc, eq, type SQL, sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { packItems, products, userProducts, users } from '../../db/schema';
 import { validationError } from '../../lib/app-error';
 import type { DisplayCurrency } from '../../lib/display-currency';
 import { enqueueSql } from '../../lib/jobs';
-import {
-  accountIds,
-  chargeCtes,
-  chargeEntriesOrRefuse,
-  chargeLines,
-  commissionOf,
-  InsufficientFunds,
-  refusalOf,
-  salesRevenueCode,
-  systemAccountIdSql,
-  type TransferLine,
-  userAccountIdSql,
-} from '../ledger';
+import { InsufficientFunds, postSale, type SaleRecords, type SaleShare, saleCommission } from '../ledger';
 import { EVENTS_CHANNEL } from '../notifications';
 import { type OrderItemRow, orderAnswer, ownedAmong, productTagNames } from './orders.queries';
 import { ORDER_RECEIPT_JOB } from './receipts';
@@ -74,9 +62,6 @@ function buildSellablesQuery(db: Db, forBuyer: boolean) {
         owned: forBuyer
           ? sql<boolean>`exists (select 1 from ${userProducts} where ${userProducts.userId} = ${buyerId} and ${userProducts.productId} = ${products.id})`
           : sql<null>`null`,
-        authorAccountId: forBuyer ? sql<number | null>`${userAccountIdSql(sql`${products.authorId}`)}` : sql<null>`null`,
-        buyerAccountId: forBuyer ? sql<number | null>`${userAccountIdSql(buyerId)}` : sql<null>`null`,
-        revenueAccountId: forBuyer ? sql<number | null>`${systemAccountIdSql(sql.placeholder('revenueCode'))}` : sql<null>`null`,
       })
       .from(products)
       .innerJoin(users, eq(users.id, products.authorId))
@@ -110,23 +95,16 @@ const sellablesQuery = memoPerHandle(buildSellablesQuery);
 /**
  * Products by id with their sale-relevant fields; hidden ones and those of deleted authors flagged.
  * With `buyerId`, the same query also says which the buyer owns already, and carries the author's
- * nickname, the tags and the ledger account ids a sale of them touches (null before an account exists).
+ * nickname and the tags.
  */
 export async function loadSellables(db: Db, ids: number[], buyerId?: number) {
   if (!ids.length) return [];
-  const rows =
-    buyerId === undefined
-      ? await sellablesQuery(db, false).execute({ ids })
-      : await sellablesQuery(db, true).execute({ ids, buyerId, revenueCode: salesRevenueCode(buyerId) });
-  const id = (v: unknown) => (v == null ? null : Number(v));
+  const rows = buyerId === undefined ? await sellablesQuery(db, false).execute({ ids }) : await sellablesQuery(db, true).execute({ ids, buyerId });
   return rows.map((r) => ({
     ...r,
     priceMinor: Number(r.priceMinor),
     available: r.status === 'published' && r.authorDeletedAt === null,
     owned: r.owned == null ? undefined : r.owned === true || (r.owned as unknown) === 't',
-    authorAccountId: id(r.authorAccountId),
-    buyerAccountId: id(r.buyerAccountId),
-    revenueAccountId: id(r.revenueAccountId),
   }));
 }
 
@@ -140,9 +118,8 @@ export async function saleProblem(db: Db, buyerId: number, product: Awaited<Retu
   return null;
 }
 
-/** The values a purchase's statement takes, each one parameter (lists as arrays), so its text never changes. */
+/** The values a purchase's records take, each one parameter (lists as arrays), so the statement's text never changes. */
 type PurchaseValue =
-  | 'reason'
   | 'buyerId'
   | 'title'
   | 'total'
@@ -155,24 +132,22 @@ type PurchaseValue =
   | 'packOnly'
   | 'uncart'
   | 'noteUsers'
-  | 'noteTexts'
-  | 'chargeAccounts'
-  | 'chargeAmounts';
+  | 'noteTexts';
+
+const v = (name: PurchaseValue) => sql.placeholder(name);
 
 /**
- * The one writing statement of a purchase. The records come first, then the accounts are locked (in
- * id order), checked and charged: `lines` waits for `done`, which counts every record written, so the
- * locks are taken last and held only for the entries and the commit. A refused charge raises in the
- * statement (ledger_refuse) and undoes every record with it. A free purchase (`charge` false) writes
- * no journal transaction.
+ * What a purchase writes besides the money, in the ledger's sale statement (`postSale`): the order,
+ * its items, what the buyer now owns, the receipt job, the sellers' notifications, and the products
+ * taken out of the cart. The ledger writes them first and charges after, in the same statement, so a
+ * refused charge leaves none of them.
  */
-function purchaseStatement(charge: boolean): SQL {
-  const v = (name: PurchaseValue) => sql.placeholder(name);
-  return sql`with
-    t as (${charge ? sql`insert into ledger_transactions (reason) values (${v('reason')}) returning id` : sql`select null::bigint as id`}),
-    o as (
+const purchaseRecords = (values: Record<PurchaseValue, unknown>): SaleRecords => ({
+  name: 'purchase',
+  values,
+  ctes: (transactionId) => sql`o as (
       insert into orders (buyer_id, title, amount_minor, status, product_type, ledger_transaction_id)
-      select ${v('buyerId')}, ${v('title')}, ${v('total')}, 'success', ${v('productType')}, t.id from t
+      select ${v('buyerId')}, ${v('title')}, ${v('total')}, 'success', ${v('productType')}, ${transactionId}
       returning id, floor(extract(epoch from created_at))::bigint as created_s
     ),
     items as (
@@ -209,33 +184,10 @@ function purchaseStatement(charge: boolean): SQL {
     ),
     sale_signals as (
       select pg_notify(${EVENTS_CHANNEL}, json_build_object('userId', user_id, 'kind', 'sale_made', 'chatId', null, 'notificationId', id)::text) from sale_notes
-    ),
-    done as materialized (
-      select (select count(*) from o) + (select count(*) from items) + (select count(*) from owns) + (select count(*) from pack_owns)
-           + (select count(*) from cart) + (select count(*) from receipt) + (select count(*) from sale_signals) as n
-    )${
-      charge
-        ? sql`, ${chargeCtes(sql`${v('chargeAccounts')}::bigint[]`, sql`${v('chargeAmounts')}::bigint[]`, { after: sql`(select n from done) > 0` })},
-    written as (${chargeEntriesOrRefuse(sql`(select id from t)`)})`
-        : sql`, written as (select null::bigint as account_id where false)`
-    }
-    select (select id from o) as order_id, (select created_s from o) as created_s, (select count(*) from written) as written, (select n from done) as done`;
-}
-
-type Prepared = { execute(values: Record<string, unknown>): Promise<unknown> };
-
-/**
- * The purchase statement prepared once per database handle and shape. Its text is the same for every
- * purchase, so on PostgreSQL it is a named prepared statement, parsed once per connection (and planned
- * for the tables as they are, see db/client.ts); PGlite runs it as usual. Drizzle has no public call
- * for a named raw statement: this is what `db.execute` does, plus the name and the placeholders.
- */
-const preparedPurchase = memoPerHandle((db: Db, charge: boolean): Prepared => {
-  const internal = db as unknown as {
-    dialect: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } };
-    session: { prepareQuery(query: { sql: string; params: unknown[] }, fields: undefined, name: string, arrayMode: boolean): Prepared };
-  };
-  return internal.session.prepareQuery(internal.dialect.sqlToQuery(purchaseStatement(charge)), undefined, `purchase_${charge ? 'paid' : 'free'}`, false);
+    )`,
+  written: sql`(select count(*) from o) + (select count(*) from items) + (select count(*) from owns) + (select count(*) from pack_owns)
+           + (select count(*) from cart) + (select count(*) from receipt) + (select count(*) from sale_signals)`,
+  columns: sql`, (select id from o) as order_id, (select created_s from o) as created_s`,
 });
 
 function isUniqueViolation(err: unknown, constraint: string): boolean {
@@ -275,10 +227,11 @@ export function allocate(totalMinor: number, weights: number[]): number[] {
  * `field` names the request field errors are reported under; `types`, when given, the product types
  * this purchase accepts. Returns the new order as the answer shows it.
  *
- * Two statements: one reads what is bought (with what the buyer owns and the ledger accounts), then
- * one locks the accounts in id order, checks the balance, and only if the money may move writes the
- * journal, the order, its items, what the buyer now owns, the receipt job, and takes the products out
- * of the cart. Accounts stay locked until commit, and a sale's are shared with other sales (the author,
+ * The rules live here: what may be bought, at what price, and who earns which share (a pack's price
+ * split over its items' authors). The money moves through the ledger's one sale writer, `postSale`,
+ * whose statement also writes this purchase's records (`purchaseRecords`): it locks the accounts in
+ * id order, checks the balance, and only if the money may move writes the journal, the order, its
+ * items, what the buyer now owns, the receipt job, and takes the products out of the cart. Accounts stay locked until commit, and a sale's are shared with other sales (the author,
  * the buyer's revenue account): that statement is the last before the commit, and without a caller's
  * transaction it commits by itself, so the locks are never held across a round trip.
  */
@@ -365,30 +318,15 @@ export async function purchaseProducts(
     });
   }
 
-  // Account ids came with the products; an item author's (a pack's) or an account never used before is looked up here.
-  const sample = bought[0]!;
-  let buyerAccount = sample.buyerAccountId;
-  let revenue = sample.revenueAccountId;
-  const authorAccount = new Map<number, number | null>(bought.map((p) => [p.authorId, p.authorAccountId]));
-  for (const r of rows) if (!authorAccount.has(r.sellerId)) authorAccount.set(r.sellerId, null);
-  if (buyerAccount === null || revenue === null || [...authorAccount.values()].some((a) => a === null)) {
-    const accounts = await accountIds(tx, { userIds: [buyerId, ...authorAccount.keys()], codes: [salesRevenueCode(buyerId)] });
-    buyerAccount = accounts.byUser.get(buyerId)!;
-    revenue = accounts.byCode.get(salesRevenueCode(buyerId))!;
-    for (const authorId of authorAccount.keys()) authorAccount.set(authorId, accounts.byUser.get(authorId)!);
-  }
   const total = bought.reduce((s, p) => s + p.priceMinor, 0);
-  const lines: TransferLine[] = [{ accountId: buyerAccount, amountMinor: -total }];
+  // The rules: each line's author earns its price (a pack item's share) less commission; the ledger moves the money.
+  const shares: SaleShare[] = rows.map((r) => ({ sellerId: r.sellerId, amountMinor: r.priceMinor, platformOwned: r.platformOwned }));
   // Each author who earns from this sale hears of it (a platform-owned product earns its author nothing).
   const earned = new Map<number, string[]>();
   for (const r of rows) {
-    const commission = r.platformOwned ? r.priceMinor : commissionOf(r.priceMinor, opts.commissionPercent);
-    lines.push({ accountId: revenue, amountMinor: commission });
-    if (r.priceMinor - commission > 0) {
-      lines.push({ accountId: authorAccount.get(r.sellerId)!, amountMinor: r.priceMinor - commission });
-      const titles = earned.get(r.sellerId) ?? [];
-      if (r.sellerId !== buyerId && !titles.includes(r.title)) earned.set(r.sellerId, [...titles, r.title]);
-    }
+    if (r.priceMinor - saleCommission(shares[rows.indexOf(r)]!, opts.commissionPercent) <= 0 || r.sellerId === buyerId) continue;
+    const titles = earned.get(r.sellerId) ?? [];
+    if (!titles.includes(r.title)) earned.set(r.sellerId, [...titles, r.title]);
   }
   const saleNotes = [...earned].map(([authorId, titles]) => ({
     authorId,
@@ -397,9 +335,7 @@ export async function purchaseProducts(
 
   // Items of a bought pack that are not also bought on their own line (one statement may not insert a key twice).
   const packOnly = [...new Set(alsoOwned)].filter((id) => !ids.includes(id));
-  const charged = total > 0 ? chargeLines(lines) : [];
   const values: Record<PurchaseValue, unknown> = {
-    reason: opts.fromCart ? 'cart purchase' : 'purchase',
     buyerId,
     title,
     total,
@@ -413,21 +349,21 @@ export async function purchaseProducts(
     uncart: [...ids, ...alsoOwned],
     noteUsers: saleNotes.map((n) => n.authorId),
     noteTexts: saleNotes.map((n) => n.text),
-    chargeAccounts: charged.map((l) => l.accountId),
-    chargeAmounts: charged.map((l) => l.amountMinor),
   };
-  let result: { order_id: string | number | null; created_s: string | number | null; written: string | number }[];
+  let result: Record<string, unknown>[];
   try {
-    result = ((await preparedPurchase(tx, charged.length > 0).execute(values)) as { rows: typeof result }).rows;
+    const sale = await postSale(
+      tx,
+      { buyerId, shares, commissionPercent: opts.commissionPercent, reason: opts.fromCart ? 'cart purchase' : 'purchase' },
+      purchaseRecords(values),
+    );
+    result = [sale.row];
   } catch (err) {
     if (isUniqueViolation(err, 'user_products_pk')) throw validationError({ [field]: MESSAGES.owned });
-    const refused = refusalOf(err);
-    if (refused instanceof InsufficientFunds && refused.accountId === buyerAccount) {
-      throw validationError({ balance: shortfallMessage(refused.shortfallMinor, opts.currency) });
-    }
-    throw refused ?? err;
+    // A sale takes money from the buyer alone: a refusal is their balance.
+    if (err instanceof InsufficientFunds) throw validationError({ balance: shortfallMessage(err.shortfallMinor, opts.currency) });
+    throw err;
   }
-  if (Number(result[0]?.written) !== charged.length) throw new Error('A ledger transfer wrote fewer entries than it has lines.');
   const orderId = Number(result[0]?.order_id);
   if (!Number.isSafeInteger(orderId) || orderId <= 0) throw new Error('The order was not written.');
   const order = orderAnswer(
