@@ -77,3 +77,16 @@ export function decimalAmount(label = 'amount') {
     return text;
   });
 }
+
+/**
+ * A number from a client, kept a number and checked by `schema`: a JSON number, or a string holding a
+ * plain decimal ("12.50"; with `signed`, also "-12.50"). Nothing looser: no [5], "0x10", " 7 ",
+ * "1e3", true or "" (each fails `schema` with its message).
+ */
+export function plainNumber<S extends z.ZodNumber>(schema: S, opts: { signed?: boolean } = {}) {
+  return z.preprocess((value) => {
+    if (typeof value !== 'string') return value;
+    const digits = opts.signed && value.startsWith('-') ? value.slice(1) : value;
+    return PLAIN_DECIMAL.test(digits) && value.length <= 30 ? Number(value) : value;
+  }, schema);
+}
