@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParam, requiredText, text } from './fields';
+import { idParam, plainNumber, requiredText, text } from './fields';
 
 /**
  * The back office's own calls (issue 10), all under /api/admin and for staff only: the money screen
@@ -10,8 +10,7 @@ import { idParam, requiredText, text } from './fields';
 export const adminIdParams = z.object({ id: idParam('id') });
 
 const amount = (label: string) =>
-  z.coerce
-    .number({ error: `Please enter a valid ${label}.` })
+  plainNumber(z.number({ error: `Please enter a valid ${label}.` }), { signed: true })
     .refine(Number.isFinite, `Please enter a valid ${label}.`)
     .refine((v) => v !== 0, `The ${label} may not be zero.`)
     .refine((v) => Math.abs(v) <= 1_000_000, `The ${label} may be at most 1000000.`)

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { widgetData } from './deposits';
+import { plainNumber } from './fields';
 
 /** SPEC §9 and issue 11: chat limits and texts shared by server and web. */
 export const CHAT_MESSAGE_MAX_CHARS = 5000;
@@ -105,11 +106,12 @@ export const chatMessagesQuery = z.object({ page: z.coerce.number().int().min(1)
  * decimals (a cent is the smallest amount). The server also keeps a price within the largest card
  * payment (the deposit_max setting), since a short balance pays it by card.
  */
-const priceAmount = z.coerce
-  .number({ error: 'Please enter a price.' })
-  .positive({ error: 'The price must be more than 0.' })
-  .max(100_000, { error: 'The price must be at most 100000.' })
-  .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, { error: 'The price may have at most 2 decimals (cents).' });
+const priceAmount = plainNumber(
+  z
+    .number({ error: 'Please enter a price.' })
+    .positive({ error: 'The price must be more than 0.' })
+    .max(100_000, { error: 'The price must be at most 100000.' }),
+).refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, { error: 'The price may have at most 2 decimals (cents).' });
 
 /** The deal's answers a participant sends as `{action}` (issue 17: either side may cancel a running deal). */
 export const CHAT_DEAL_ACTIONS = ['accept_price', 'negotiate_price', 'cancel_deal'] as const;

@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { decimalAmount } from './fields';
 
-const amount = z.coerce.number({ error: 'Please enter a valid amount.' }).refine(Number.isFinite, 'Please enter a valid amount.');
+/** A JSON number or a plain decimal string; the server reads it as exact decimal text. */
+const amount = decimalAmount('amount');
 const currencyCode = z
   .string()
   .trim()
@@ -10,13 +12,14 @@ const currencyCode = z
 
 /** POST /api/deposit/validate-amount and /api/deposit/validate. */
 export const depositAmountInput = z.object({ amount, currency: currencyCode });
-export type DepositAmountInput = z.infer<typeof depositAmountInput>;
+/** What a client sends (the amount as a number or a plain decimal string). */
+export type DepositAmountInput = z.input<typeof depositAmountInput>;
 
 /** POST /api/deposit/checkout. */
 export const depositCheckoutInput = depositAmountInput.extend({
   payment_method: z.string({ error: 'Please choose a payment method.' }).trim().min(1, 'Please choose a payment method.').max(64),
 });
-export type DepositCheckoutInput = z.infer<typeof depositCheckoutInput>;
+export type DepositCheckoutInput = z.input<typeof depositCheckoutInput>;
 
 export const paymentMethod = z.object({ id: z.string(), title: z.string(), type: z.enum(['redirect', 'widget']) });
 export type PaymentMethod = z.infer<typeof paymentMethod>;

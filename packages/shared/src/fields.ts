@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PLAIN_DECIMAL } from './money';
 
 /**
  * Building blocks for every value a client sends (path, query, body). Routes declare their inputs
@@ -54,4 +55,38 @@ export function idFromKey(key: string): number | null {
   if (!/^\d{1,16}$/.test(key)) return null;
   const id = Number(key);
   return id >= 1 && id <= MAX_ID ? id : null;
+}
+
+/**
+ * An amount of money from a client: a JSON number or a string holding a plain decimal ("12.50"),
+ * nothing looser (no "0x10", no " 7 ", no [5], no exponent). It arrives as that exact decimal text,
+ * for `decimalToMinor` to read without a float.
+ */
+export function decimalAmount(label = 'amount') {
+  const message = `Please enter the ${label} as a number such as 12.50: digits, and a point before the decimals.`;
+  return z.union([z.number(), z.string()], { error: message }).transform((value, ctx) => {
+    if (typeof value === 'number' && value < 0) {
+      ctx.addIssue({ code: 'custom', message: `The ${label} must be above zero.` });
+      return z.NEVER;
+    }
+    const text = typeof value === 'number' ? String(value) : value;
+    if (!PLAIN_DECIMAL.test(text) || text.length > 30) {
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    }
+    return text;
+  });
+}
+
+/**
+ * A number from a client, kept a number and checked by `schema`: a JSON number, or a string holding a
+ * plain decimal ("12.50"; with `signed`, also "-12.50"). Nothing looser: no [5], "0x10", " 7 ",
+ * "1e3", true or "" (each fails `schema` with its message).
+ */
+export function plainNumber<S extends z.ZodNumber>(schema: S, opts: { signed?: boolean } = {}) {
+  return z.preprocess((value) => {
+    if (typeof value !== 'string') return value;
+    const digits = opts.signed && value.startsWith('-') ? value.slice(1) : value;
+    return PLAIN_DECIMAL.test(digits) && value.length <= 30 ? Number(value) : value;
+  }, schema);
 }

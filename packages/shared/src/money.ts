@@ -16,26 +16,90 @@ export function parseRate(rate: string | number): { digits: bigint; scale: numbe
   return { digits: BigInt(match[1]! + fraction), scale: fraction.length };
 }
 
-/** a / b rounded half away from zero, for bigints. */
-function divRound(a: bigint, b: bigint): bigint {
+/** How a conversion rounds: to the nearest minor unit (half away from zero), up (toward +∞) or down (toward −∞). */
+export type Rounding = 'nearest' | 'up' | 'down';
+
+/** a / b rounded as asked, for bigints. */
+function divRound(a: bigint, b: bigint, rounding: Rounding = 'nearest'): bigint {
   const negative = a < 0n !== b < 0n;
   const x = a < 0n ? -a : a;
   const y = b < 0n ? -b : b;
-  const q = (x * 2n + y) / (y * 2n);
+  if (rounding === 'nearest') {
+    const q = (x * 2n + y) / (y * 2n);
+    return negative ? -q : q;
+  }
+  const floor = x / y;
+  const exact = floor * y === x;
+  // |a/b| truncated; toward +∞ for a positive quotient that is not exact means one more, for a negative one means the truncation.
+  const q = exact ? floor : (rounding === 'up') !== negative ? floor + 1n : floor;
   return negative ? -q : q;
 }
 
 /**
  * Converts minor units of the base currency to minor units of another currency at `rate` (units of
  * that currency per 1 base unit), from `fromDecimals` to `toDecimals` digits: 1000 EUR cents at
- * "160.5" to JPY (0 decimals) is 1605 yen.
+ * "160.5" to JPY (0 decimals) is 1605 yen. `rounding` says which way a fraction of a minor unit goes.
  */
-export function convertMinor(minor: number, rate: string | number, toDecimals = BASE_CURRENCY_DECIMALS, fromDecimals = BASE_CURRENCY_DECIMALS): number {
+export function convertMinor(
+  minor: number,
+  rate: string | number,
+  toDecimals = BASE_CURRENCY_DECIMALS,
+  fromDecimals = BASE_CURRENCY_DECIMALS,
+  rounding: Rounding = 'nearest',
+): number {
   const { digits, scale } = parseRate(rate);
   const shift = toDecimals - fromDecimals;
   const numerator = BigInt(Math.round(minor)) * digits * 10n ** BigInt(Math.max(0, shift));
   const denominator = 10n ** BigInt(scale) * 10n ** BigInt(Math.max(0, -shift));
-  return Number(divRound(numerator, denominator));
+  return Number(divRound(numerator, denominator, rounding));
+}
+
+/** A currency as conversions need it: units per 1 base unit (an exact decimal) and its number of decimals. */
+export type CurrencyRate = { rate: string | number; decimals: number };
+
+/**
+ * THE conversion, for every path that turns base-currency cents into a currency's minor units (prices,
+ * balances, shortfalls, deposit bounds): exact, integer arithmetic, in the currency's own decimals.
+ */
+export function toCurrencyMinor(baseMinor: number, currency: CurrencyRate, rounding: Rounding = 'nearest'): number {
+  return convertMinor(baseMinor, currency.rate, currency.decimals, BASE_CURRENCY_DECIMALS, rounding);
+}
+
+/** The way back: a currency's minor units (what a user pays in) as base-currency cents (what is credited). */
+export function toBaseMinor(currencyMinor: number, currency: CurrencyRate, rounding: Rounding = 'nearest'): number {
+  const { digits, scale } = parseRate(currency.rate);
+  if (digits === 0n) throw new RangeError('An exchange rate of 0 converts nothing.');
+  const shift = BASE_CURRENCY_DECIMALS - currency.decimals;
+  const numerator = BigInt(Math.round(currencyMinor)) * 10n ** BigInt(scale) * 10n ** BigInt(Math.max(0, shift));
+  const denominator = digits * 10n ** BigInt(Math.max(0, -shift));
+  return Number(divRound(numerator, denominator, rounding));
+}
+
+/**
+ * What a shortfall of `baseMinor` cents is shown as, in the currency: rounded UP, so that paying the
+ * amount shown (credited back at `toBaseMinor`, to the nearest cent) always covers the shortfall.
+ */
+export function shortfallAmount(baseMinor: number, currency: CurrencyRate): number {
+  return minorToAmount(toCurrencyMinor(Math.max(0, baseMinor), currency, 'up'), currency.decimals);
+}
+
+/** A plain decimal as a person types it: digits, optionally a point and more digits ("12", "12.5"; never "1e3", "0x10", " 7 "). */
+export const PLAIN_DECIMAL = /^\d+(\.\d+)?$/;
+
+/**
+ * A plain decimal amount (a string matching PLAIN_DECIMAL) as minor units with `decimals` digits,
+ * exactly (no float): "12.34" with 2 → 1234. Refuses more decimals than the currency has.
+ */
+export function decimalToMinor(text: string, decimals = BASE_CURRENCY_DECIMALS): number {
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
+  if (!match) throw new RangeError('Please enter an amount such as 12.50.');
+  const fraction = (match[2] ?? '').replace(/0+$/, '');
+  if (fraction.length > decimals) {
+    throw new RangeError(decimals === 0 ? 'For this currency, only whole numbers are allowed.' : `The amount may have at most ${decimals} decimals.`);
+  }
+  const minor = BigInt(match[1]!) * 10n ** BigInt(decimals) + BigInt(fraction.padEnd(decimals, '0') || '0');
+  if (minor > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError('This amount is too large.');
+  return Number(minor);
 }
 
 /** 1234 → 12.34 (a number, as the API shows prices); with 0 decimals, 1234 → 1234. */

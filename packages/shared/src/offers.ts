@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { plainNumber } from './fields';
 
 /**
  * SPEC §3 offer statuses, plus `paid` (our addition: the payout completed). The transition table
@@ -37,8 +38,7 @@ const noNul = (label: string) => ({ message: `The ${label} may not contain a NUL
 const nulFree = (value: string) => !value.includes('\u0000');
 
 const price = (what: string) =>
-  z.coerce
-    .number({ error: `Please enter a valid ${what}.` })
+  plainNumber(z.number({ error: `Please enter a valid ${what}.` }))
     .refine(Number.isFinite, `Please enter a valid ${what}.`)
     .refine((v) => v > 0, `The ${what} must be above zero.`)
     .refine((v) => v <= 1_000_000, `The ${what} may be at most 1000000.`)

@@ -145,8 +145,6 @@ export const currencies = pgTable('currencies', {
   decimals: smallint('decimals').notNull().default(2),
   isDefault: boolean('is_default').notNull().default(false),
   position: integer('position').notNull().default(0),
-  /** No fraction (JPY): deposits in this currency must be whole numbers. */
-  wholeOnly: boolean('whole_only').notNull().default(false),
 });
 
 export const staticPages = pgTable(

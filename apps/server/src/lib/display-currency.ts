@@ -1,4 +1,4 @@
-import { BASE_CURRENCY_DECIMALS, convertMinor, DEFAULT_CURRENCY, FALLBACK_CURRENCY_SYMBOL, minorToAmount } from '@atelier/shared';
+import { BASE_CURRENCY_DECIMALS, DEFAULT_CURRENCY, FALLBACK_CURRENCY_SYMBOL, minorToAmount, toCurrencyMinor } from '@atelier/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { currencies } from '../db/schema';
 import { appCache } from './app-cache';
@@ -12,7 +12,7 @@ export type DisplayCurrency = { code: string; symbol: string; rate: string; deci
 
 /** A price in minor units of the base currency, as an amount in the display currency (SPEC §7 `price`). */
 export function displayAmount(minor: number, currency: DisplayCurrency): number {
-  return minorToAmount(convertMinor(minor, currency.rate, currency.decimals), currency.decimals);
+  return minorToAmount(toCurrencyMinor(minor, currency), currency.decimals);
 }
 
 /** The code a request asks for: the `currency` parameter, else the X-Currency header (SPEC §7). */

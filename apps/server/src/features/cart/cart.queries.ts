@@ -1,4 +1,4 @@
-import { type Cart, type CartItem, convertMinor, minorToAmount, type ProductType } from '@atelier/shared';
+import { type Cart, type CartItem, minorToAmount, type ProductType, toCurrencyMinor } from '@atelier/shared';
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { cartItems, products } from '../../db/schema';
@@ -22,7 +22,7 @@ export async function loadCart(db: Db, userId: number, currency: DisplayCurrency
     .orderBy(asc(cartItems.id));
   let shownTotal = 0;
   const items: CartItem[] = rows.map((r) => {
-    const shown = convertMinor(Number(r.priceMinor), currency.rate);
+    const shown = toCurrencyMinor(Number(r.priceMinor), currency);
     shownTotal += shown;
     return {
       id: r.id,
@@ -31,12 +31,12 @@ export async function loadCart(db: Db, userId: number, currency: DisplayCurrency
       title: r.title,
       slug: r.slug,
       imageUrl: r.previewPath ? `/storage/${r.previewPath}` : null,
-      price: minorToAmount(shown),
+      price: minorToAmount(shown, currency.decimals),
     };
   });
   return {
     items,
-    total: minorToAmount(shownTotal),
+    total: minorToAmount(shownTotal, currency.decimals),
     currency: currency.code,
     currencySymbol: currency.symbol,
     totalMinor: rows.reduce((s, r) => s + Number(r.priceMinor), 0),

@@ -1,9 +1,9 @@
-import { addCartItemInput, cart, checkoutSummary, convertMinor, minorToAmount, okEnvelope, purchaseResult } from '@atelier/shared';
+import { addCartItemInput, cart, checkoutSummary, okEnvelope, purchaseResult, shortfallAmount } from '@atelier/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound, validationError } from '../../lib/app-error';
 import { currentUser, guard } from '../../lib/auth-guard';
-import { requestedCurrency, resolveDisplayCurrency } from '../../lib/display-currency';
+import { displayAmount, requestedCurrency, resolveDisplayCurrency } from '../../lib/display-currency';
 import { ok } from '../../lib/envelope';
 import { balanceOf } from '../ledger';
 import { buyFromBalance, loadSellables, saleMessages, saleProblem } from '../orders';
@@ -49,12 +49,12 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!current.items.length) throw validationError({ cart: saleMessages.emptyCart });
     const balanceMinor = await balanceOf(app.db, user.id);
     const shortfallMinor = Math.max(0, current.totalMinor - balanceMinor);
-    const shown = (minor: number) => minorToAmount(convertMinor(minor, currency.rate));
     return ok({
       items: current.items,
       total: current.total,
-      balance: shown(balanceMinor),
-      shortfall: shown(shortfallMinor),
+      balance: displayAmount(balanceMinor, currency),
+      // Rounded up: adding the amount shown always covers what is missing.
+      shortfall: shortfallAmount(shortfallMinor, currency),
       can_pay: shortfallMinor === 0,
       currency: currency.code,
       currencySymbol: currency.symbol,

@@ -2,20 +2,32 @@ import { adminIdParams, adminPack, adminPackCreate, adminPackItems, amountToMino
 import { and, asc, eq, inArray, like } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client';
-import { categories, packItems, products } from '../../db/schema';
+import { categories, packItems, products, users } from '../../db/schema';
 import { AppError, notFound, validationError } from '../../lib/app-error';
 import { guard } from '../../lib/auth-guard';
 import { ok } from '../../lib/envelope';
 import { recordAudit } from '../audit';
 import { slugify } from './catalog.seed';
 
-/** The items must exist and be works, not packs; answers their rows in the given order. */
+/**
+ * The items must exist, be works (not packs), and be for sale: published, by an author whose account
+ * is not deleted (a pack pays each item's author their share, so a hidden or draft work may not hide in
+ * one). Answers their rows in the given order.
+ */
 async function checkItems(tx: Db, ids: number[]) {
-  const rows = await tx.select().from(products).where(inArray(products.id, ids));
-  const missing = ids.filter((id) => !rows.some((r) => r.id === id));
+  const rows = await tx
+    .select({ product: products, authorDeletedAt: users.deletedAt })
+    .from(products)
+    .innerJoin(users, eq(users.id, products.authorId))
+    .where(inArray(products.id, ids));
+  const missing = ids.filter((id) => !rows.some((r) => r.product.id === id));
   if (missing.length) throw validationError({ product_ids: `These products do not exist: ${missing.join(', ')}.` });
-  if (rows.some((r) => r.productType === 'pack')) throw validationError({ product_ids: 'A pack cannot hold another pack.' });
-  return ids.map((id) => rows.find((r) => r.id === id)!);
+  if (rows.some((r) => r.product.productType === 'pack')) throw validationError({ product_ids: 'A pack cannot hold another pack.' });
+  const unlisted = rows.filter((r) => r.product.status !== 'published' || r.authorDeletedAt !== null).map((r) => r.product.id);
+  if (unlisted.length) {
+    throw validationError({ product_ids: `Only published works can go into a pack; these are not for sale: ${unlisted.join(', ')}.` });
+  }
+  return ids.map((id) => rows.find((r) => r.product.id === id)!.product);
 }
 
 async function setItems(tx: Db, packId: number, ids: number[]) {

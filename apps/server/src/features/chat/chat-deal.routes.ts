@@ -10,7 +10,7 @@ import { requestedCurrency, resolveDisplayCurrency } from '../../lib/display-cur
 import { ok } from '../../lib/envelope';
 import { idempotencyKeyOf, runIdempotent } from '../../lib/idempotency';
 import { enqueue } from '../../lib/jobs';
-import { balanceOf, commissionOf, getCommerceSettings, InsufficientFunds, PLATFORM_REVENUE, systemAccountId, transfer, userAccountId } from '../ledger';
+import { balanceOf, getCommerceSettings, InsufficientFunds, postSale, salesRevenueCode, systemAccountId, userAccountId } from '../ledger';
 import { notify } from '../notifications';
 import { shortfallMessage } from '../orders';
 import { createCardIntent, type PurposeLock, registerDepositPurpose, startWidgetCheckout } from '../payments';
@@ -138,12 +138,12 @@ async function isDealImage(tx: Db, chat: ChatRow, row: MessageRow): Promise<bool
   return chat.status === 'waiting_payment' && row.kind === 'locked_image' && row.priceMinor !== null && (await newestLockedImageId(tx, chat.id)) === row.id;
 }
 
-/** The accounts an image's payment touches: the buyer's, the creator's, the platform's revenue. */
+/** The accounts an image's sale (`postSale`) touches: the buyer's, the creator's, the buyer's revenue shard. */
 async function imageAccounts(tx: Db, row: MessageRow, buyerId: number) {
   return {
     buyer: await userAccountId(tx, buyerId),
     creator: await userAccountId(tx, row.userId),
-    revenue: await systemAccountId(tx, PLATFORM_REVENUE),
+    revenue: await systemAccountId(tx, salesRevenueCode(buyerId)),
   };
 }
 
@@ -153,16 +153,11 @@ async function imageAccounts(tx: Db, row: MessageRow, buyerId: number) {
  * Throws InsufficientFunds when the balance is short.
  */
 async function chargeImage(tx: Db, chat: ChatRow, row: MessageRow) {
-  const price = Number(row.priceMinor);
   const buyerId = otherOf(chat, row.userId);
-  const accounts = await imageAccounts(tx, row, buyerId);
-  const commission = commissionOf(price, (await getCommerceSettings(tx)).commission_percent);
-  await transfer(tx, {
-    lines: [
-      { accountId: accounts.buyer, amountMinor: -price },
-      { accountId: accounts.creator, amountMinor: price - commission },
-      { accountId: accounts.revenue, amountMinor: commission },
-    ],
+  await postSale(tx, {
+    buyerId,
+    shares: [{ sellerId: row.userId, amountMinor: Number(row.priceMinor), platformOwned: false }],
+    commissionPercent: (await getCommerceSettings(tx)).commission_percent,
     reason: 'chat image unlock',
     idempotency: `chat-unlock:${row.id}`,
   });

@@ -1,14 +1,14 @@
-import { type Balance, convertMinor, minorToAmount } from '@atelier/shared';
+import type { Balance } from '@atelier/shared';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { ledgerAccounts } from '../../db/schema';
-import type { DisplayCurrency } from '../../lib/display-currency';
+import { type DisplayCurrency, displayAmount } from '../../lib/display-currency';
 import { balanceOf } from './ledger';
 
 /** The balance as the wire shows it: EUR cents, and the amount in the display currency. */
 export async function balanceAnswer(db: Db, userId: number, currency: DisplayCurrency): Promise<Balance> {
   const minor = await balanceOf(db, userId);
-  return { amount: minorToAmount(convertMinor(minor, currency.rate)), currency: currency.code, currencySymbol: currency.symbol, amount_minor: minor };
+  return { amount: displayAmount(minor, currency), currency: currency.code, currencySymbol: currency.symbol, amount_minor: minor };
 }
 
 /** The user's balance with their account row locked (FOR UPDATE) until the caller's transaction ends; 0 without an account. */

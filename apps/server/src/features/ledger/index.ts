@@ -4,31 +4,24 @@ export { type CommerceSettings, commerceSettingsOf, commissionOf, getCommerceSet
 export {
   accountIds,
   balanceOf,
-  chargeCtes,
-  chargeEntriesOrRefuse,
-  chargeLines,
   checkLedger,
   clearingAccountCode,
   InsufficientFunds,
   type LedgerCheck,
   lockAccounts,
-  openTransfer,
   PLATFORM_REVENUE,
   platformRevenueMinor,
-  postTransfer,
   REVENUE_SHARDS,
-  refusalOf,
   revenueAccountCode,
   salesRevenueCode,
   systemAccountId,
-  systemAccountIdSql,
   type TransferLine,
   totalUserBalances,
   transfer,
   userAccountId,
-  userAccountIdSql,
 } from './ledger';
 export { MANUAL_ADJUSTMENTS, reconcile, userJournal } from './ledger.admin';
 export { ledgerAdminRoutes } from './ledger.admin-routes';
 export { ledgerRoutes } from './ledger.routes';
 export { commerceSettingsSeeder } from './ledger.seed';
+export { postSale, type Sale, type SaleRecords, type SaleShare, saleCommission, saleEarnings } from './sale';

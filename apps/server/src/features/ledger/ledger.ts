@@ -170,7 +170,7 @@ export async function openTransfer(tx: Db, opts: { reason: string; idempotency?:
  * and check each line (`checked`); `allowed` is true when every account exists and none would go
  * below zero; `entries(transactionId)` writes the journal entries (their trigger then moves the cached
  * balances of the locked rows); `result` reports per line, and `verify` turns that report into
- * InsufficientFunds or an error. A purchase builds its own statement from `chargeCtes` instead.
+ * InsufficientFunds or an error. A sale's statement (`postSale`, sale.ts) is built from `chargeCtes` instead.
  */
 function chargeStatement(lines: TransferLine[]) {
   const normalized = normalizeLines(lines);
@@ -200,6 +200,7 @@ function chargeStatement(lines: TransferLine[]) {
 }
 
 /**
+ * (Internal to features/ledger: sale.ts builds the sale statement from it; never exported by index.ts.)
  * The `lines`, `locked` and `checked` CTEs of a charge whose lines come as two bigint[] expressions
  * (account ids in ascending order, one amount each, summing to zero: the caller checks that, see
  * `chargeLines`), such as array parameters: the statement's text then does not depend on how many

@@ -1,23 +1,11 @@
-import { convertMinor, formatPrice, minorToAmount, type Order, type ProductType } from '@atelier/shared';
-import { asc, eq, type SQL, sql } from 'drizzle-orm';
+import { formatPrice, type Order, type ProductType, shortfallAmount } from '@atelier/shared';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { packItems, products, userProducts, users } from '../../db/schema';
 import { validationError } from '../../lib/app-error';
 import type { DisplayCurrency } from '../../lib/display-currency';
 import { enqueueSql } from '../../lib/jobs';
-import {
-  accountIds,
-  chargeCtes,
-  chargeEntriesOrRefuse,
-  chargeLines,
-  commissionOf,
-  InsufficientFunds,
-  refusalOf,
-  salesRevenueCode,
-  systemAccountIdSql,
-  type TransferLine,
-  userAccountIdSql,
-} from '../ledger';
+import { InsufficientFunds, postSale, type SaleRecords, type SaleShare, saleCommission } from '../ledger';
 import { EVENTS_CHANNEL } from '../notifications';
 import { type OrderItemRow, orderAnswer, ownedAmong, productTagNames } from './orders.queries';
 import { ORDER_RECEIPT_JOB } from './receipts';
@@ -37,8 +25,9 @@ export const MESSAGES = {
   emptyCart: 'Your cart is empty.',
 } as const;
 
+/** The shortfall is shown rounded up (`shortfallAmount`): adding the amount shown always covers it. */
 export function shortfallMessage(shortfallMinor: number, currency: DisplayCurrency): string {
-  const amount = formatPrice(minorToAmount(convertMinor(shortfallMinor, currency.rate)), currency.symbol);
+  const amount = formatPrice(shortfallAmount(shortfallMinor, currency), currency.symbol, currency.decimals);
   return `Your balance is too low: ${amount} is missing. Please add funds to continue.`;
 }
 
@@ -73,9 +62,6 @@ function buildSellablesQuery(db: Db, forBuyer: boolean) {
         owned: forBuyer
           ? sql<boolean>`exists (select 1 from ${userProducts} where ${userProducts.userId} = ${buyerId} and ${userProducts.productId} = ${products.id})`
           : sql<null>`null`,
-        authorAccountId: forBuyer ? sql<number | null>`${userAccountIdSql(sql`${products.authorId}`)}` : sql<null>`null`,
-        buyerAccountId: forBuyer ? sql<number | null>`${userAccountIdSql(buyerId)}` : sql<null>`null`,
-        revenueAccountId: forBuyer ? sql<number | null>`${systemAccountIdSql(sql.placeholder('revenueCode'))}` : sql<null>`null`,
       })
       .from(products)
       .innerJoin(users, eq(users.id, products.authorId))
@@ -109,23 +95,16 @@ const sellablesQuery = memoPerHandle(buildSellablesQuery);
 /**
  * Products by id with their sale-relevant fields; hidden ones and those of deleted authors flagged.
  * With `buyerId`, the same query also says which the buyer owns already, and carries the author's
- * nickname, the tags and the ledger account ids a sale of them touches (null before an account exists).
+ * nickname and the tags.
  */
 export async function loadSellables(db: Db, ids: number[], buyerId?: number) {
   if (!ids.length) return [];
-  const rows =
-    buyerId === undefined
-      ? await sellablesQuery(db, false).execute({ ids })
-      : await sellablesQuery(db, true).execute({ ids, buyerId, revenueCode: salesRevenueCode(buyerId) });
-  const id = (v: unknown) => (v == null ? null : Number(v));
+  const rows = buyerId === undefined ? await sellablesQuery(db, false).execute({ ids }) : await sellablesQuery(db, true).execute({ ids, buyerId });
   return rows.map((r) => ({
     ...r,
     priceMinor: Number(r.priceMinor),
     available: r.status === 'published' && r.authorDeletedAt === null,
     owned: r.owned == null ? undefined : r.owned === true || (r.owned as unknown) === 't',
-    authorAccountId: id(r.authorAccountId),
-    buyerAccountId: id(r.buyerAccountId),
-    revenueAccountId: id(r.revenueAccountId),
   }));
 }
 
@@ -139,9 +118,8 @@ export async function saleProblem(db: Db, buyerId: number, product: Awaited<Retu
   return null;
 }
 
-/** The values a purchase's statement takes, each one parameter (lists as arrays), so its text never changes. */
+/** The values a purchase's records take, each one parameter (lists as arrays), so the statement's text never changes. */
 type PurchaseValue =
-  | 'reason'
   | 'buyerId'
   | 'title'
   | 'total'
@@ -154,24 +132,22 @@ type PurchaseValue =
   | 'packOnly'
   | 'uncart'
   | 'noteUsers'
-  | 'noteTexts'
-  | 'chargeAccounts'
-  | 'chargeAmounts';
+  | 'noteTexts';
+
+const v = (name: PurchaseValue) => sql.placeholder(name);
 
 /**
- * The one writing statement of a purchase. The records come first, then the accounts are locked (in
- * id order), checked and charged: `lines` waits for `done`, which counts every record written, so the
- * locks are taken last and held only for the entries and the commit. A refused charge raises in the
- * statement (ledger_refuse) and undoes every record with it. A free purchase (`charge` false) writes
- * no journal transaction.
+ * What a purchase writes besides the money, in the ledger's sale statement (`postSale`): the order,
+ * its items, what the buyer now owns, the receipt job, the sellers' notifications, and the products
+ * taken out of the cart. The ledger writes them first and charges after, in the same statement, so a
+ * refused charge leaves none of them.
  */
-function purchaseStatement(charge: boolean): SQL {
-  const v = (name: PurchaseValue) => sql.placeholder(name);
-  return sql`with
-    t as (${charge ? sql`insert into ledger_transactions (reason) values (${v('reason')}) returning id` : sql`select null::bigint as id`}),
-    o as (
+const purchaseRecords = (values: Record<PurchaseValue, unknown>): SaleRecords => ({
+  name: 'purchase',
+  values,
+  ctes: (transactionId) => sql`o as (
       insert into orders (buyer_id, title, amount_minor, status, product_type, ledger_transaction_id)
-      select ${v('buyerId')}, ${v('title')}, ${v('total')}, 'success', ${v('productType')}, t.id from t
+      select ${v('buyerId')}, ${v('title')}, ${v('total')}, 'success', ${v('productType')}, ${transactionId}
       returning id, floor(extract(epoch from created_at))::bigint as created_s
     ),
     items as (
@@ -208,33 +184,10 @@ function purchaseStatement(charge: boolean): SQL {
     ),
     sale_signals as (
       select pg_notify(${EVENTS_CHANNEL}, json_build_object('userId', user_id, 'kind', 'sale_made', 'chatId', null, 'notificationId', id)::text) from sale_notes
-    ),
-    done as materialized (
-      select (select count(*) from o) + (select count(*) from items) + (select count(*) from owns) + (select count(*) from pack_owns)
-           + (select count(*) from cart) + (select count(*) from receipt) + (select count(*) from sale_signals) as n
-    )${
-      charge
-        ? sql`, ${chargeCtes(sql`${v('chargeAccounts')}::bigint[]`, sql`${v('chargeAmounts')}::bigint[]`, { after: sql`(select n from done) > 0` })},
-    written as (${chargeEntriesOrRefuse(sql`(select id from t)`)})`
-        : sql`, written as (select null::bigint as account_id where false)`
-    }
-    select (select id from o) as order_id, (select created_s from o) as created_s, (select count(*) from written) as written, (select n from done) as done`;
-}
-
-type Prepared = { execute(values: Record<string, unknown>): Promise<unknown> };
-
-/**
- * The purchase statement prepared once per database handle and shape. Its text is the same for every
- * purchase, so on PostgreSQL it is a named prepared statement, parsed once per connection (and planned
- * for the tables as they are, see db/client.ts); PGlite runs it as usual. Drizzle has no public call
- * for a named raw statement: this is what `db.execute` does, plus the name and the placeholders.
- */
-const preparedPurchase = memoPerHandle((db: Db, charge: boolean): Prepared => {
-  const internal = db as unknown as {
-    dialect: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } };
-    session: { prepareQuery(query: { sql: string; params: unknown[] }, fields: undefined, name: string, arrayMode: boolean): Prepared };
-  };
-  return internal.session.prepareQuery(internal.dialect.sqlToQuery(purchaseStatement(charge)), undefined, `purchase_${charge ? 'paid' : 'free'}`, false);
+    )`,
+  written: sql`(select count(*) from o) + (select count(*) from items) + (select count(*) from owns) + (select count(*) from pack_owns)
+           + (select count(*) from cart) + (select count(*) from receipt) + (select count(*) from sale_signals)`,
+  columns: sql`, (select id from o) as order_id, (select created_s from o) as created_s`,
 });
 
 function isUniqueViolation(err: unknown, constraint: string): boolean {
@@ -245,13 +198,25 @@ function isUniqueViolation(err: unknown, constraint: string): boolean {
   return false;
 }
 
-/** Splits a pack's price over its items in proportion to their list prices; the cents add up exactly. */
-function allocate(totalMinor: number, weights: number[]): number[] {
+/**
+ * Splits a pack's price over its items in proportion to their list prices, by largest remainder: each
+ * item gets the floor of its exact share, and the cents left over go one each to the items with the
+ * largest remainders (ties: the earlier item in the pack). The shares add up to the price exactly.
+ */
+export function allocate(totalMinor: number, weights: number[]): number[] {
   const sum = weights.reduce((s, w) => s + w, 0);
   if (sum <= 0) return weights.map((_, i) => (i === 0 ? totalMinor : 0));
-  const shares = weights.map((w) => Math.floor((totalMinor * w) / sum));
+  const exact = weights.map((w) => BigInt(totalMinor) * BigInt(w));
+  const shares = exact.map((e) => Number(e / BigInt(sum)));
   let rest = totalMinor - shares.reduce((s, v) => s + v, 0);
-  for (let i = 0; rest > 0; i = (i + 1) % shares.length, rest--) shares[i]! += 1;
+  const order = exact
+    .map((e, i) => ({ i, remainder: e % BigInt(sum) }))
+    .sort((a, b) => (a.remainder === b.remainder ? a.i - b.i : a.remainder > b.remainder ? -1 : 1));
+  for (const { i } of order) {
+    if (rest <= 0) break;
+    shares[i]! += 1;
+    rest--;
+  }
   return shares;
 }
 
@@ -262,10 +227,11 @@ function allocate(totalMinor: number, weights: number[]): number[] {
  * `field` names the request field errors are reported under; `types`, when given, the product types
  * this purchase accepts. Returns the new order as the answer shows it.
  *
- * Two statements: one reads what is bought (with what the buyer owns and the ledger accounts), then
- * one locks the accounts in id order, checks the balance, and only if the money may move writes the
- * journal, the order, its items, what the buyer now owns, the receipt job, and takes the products out
- * of the cart. Accounts stay locked until commit, and a sale's are shared with other sales (the author,
+ * The rules live here: what may be bought, at what price, and who earns which share (a pack's price
+ * split over its items' authors). The money moves through the ledger's one sale writer, `postSale`,
+ * whose statement also writes this purchase's records (`purchaseRecords`): it locks the accounts in
+ * id order, checks the balance, and only if the money may move writes the journal, the order, its
+ * items, what the buyer now owns, the receipt job, and takes the products out of the cart. Accounts stay locked until commit, and a sale's are shared with other sales (the author,
  * the buyer's revenue account): that statement is the last before the commit, and without a caller's
  * transaction it commits by itself, so the locks are never held across a round trip.
  */
@@ -294,46 +260,19 @@ export async function purchaseProducts(
     bought.push(product!);
   }
 
-  // Account ids came with the products; only an account never used before is created here.
-  const sample = bought[0]!;
-  let buyerAccount = sample.buyerAccountId;
-  let revenue = sample.revenueAccountId;
-  const authorAccount = new Map(bought.map((p) => [p.authorId, p.authorAccountId]));
-  if (buyerAccount === null || revenue === null || [...authorAccount.values()].some((a) => a === null)) {
-    const accounts = await accountIds(tx, { userIds: [buyerId, ...bought.map((p) => p.authorId)], codes: [salesRevenueCode(buyerId)] });
-    buyerAccount = accounts.byUser.get(buyerId)!;
-    revenue = accounts.byCode.get(salesRevenueCode(buyerId))!;
-    for (const p of bought) authorAccount.set(p.authorId, accounts.byUser.get(p.authorId)!);
-  }
-  const total = bought.reduce((s, p) => s + p.priceMinor, 0);
-  const lines: TransferLine[] = [{ accountId: buyerAccount, amountMinor: -total }];
-  for (const p of bought) {
-    const commission = p.platformOwned ? p.priceMinor : commissionOf(p.priceMinor, opts.commissionPercent);
-    lines.push({ accountId: revenue, amountMinor: commission });
-    if (p.priceMinor - commission > 0) lines.push({ accountId: authorAccount.get(p.authorId)!, amountMinor: p.priceMinor - commission });
-  }
-  // Each author who earns from this sale hears of it (a platform-owned product earns its author nothing now).
-  const earned = new Map<number, string[]>();
-  for (const p of bought) {
-    const commission = p.platformOwned ? p.priceMinor : commissionOf(p.priceMinor, opts.commissionPercent);
-    if (p.priceMinor - commission > 0 && p.authorId !== buyerId) earned.set(p.authorId, [...(earned.get(p.authorId) ?? []), p.title]);
-  }
-  const saleNotes = [...earned].map(([authorId, titles]) => ({
-    authorId,
-    text: (titles.length === 1 ? `You sold "${titles[0]!.slice(0, 80)}".` : `You sold ${titles.length} works.`).slice(0, 300),
-  }));
-
   const single = bought.length === 1 ? bought[0]! : null;
   const title = single ? single.title : `${bought.length} items`;
   const productType = single ? single.productType : 'cart';
-  type Row = { productId: number; packId: number | null; sellerId: number; priceMinor: number };
+  /** One line of the order: who earns from it (`sellerId`, unless `platformOwned`) and what it costs. */
+  type Row = { productId: number; packId: number | null; sellerId: number; priceMinor: number; platformOwned: boolean; title: string };
   const rows: Row[] = [];
   const shown: OrderItemRow[] = [];
   const alsoOwned: number[] = [];
   for (const p of bought) {
     const own = { title: p.title, productType: p.productType, previewPath: p.previewPath, authorNickname: p.authorNickname, tags: p.tags };
+    const whole = { productId: p.id, packId: null, sellerId: p.authorId, priceMinor: p.priceMinor, platformOwned: p.platformOwned, title: p.title };
     if (p.productType !== 'pack') {
-      rows.push({ productId: p.id, packId: null, sellerId: p.authorId, priceMinor: p.priceMinor });
+      rows.push(whole);
       shown.push({ productId: p.id, priceMinor: p.priceMinor, ...own });
       continue;
     }
@@ -344,6 +283,8 @@ export async function purchaseProducts(
         title: products.title,
         productType: products.productType,
         previewPath: products.previewPath,
+        authorId: products.authorId,
+        platformOwned: products.platformOwned,
         authorNickname: users.nickname,
         tags: productTagNames,
       })
@@ -353,16 +294,17 @@ export async function purchaseProducts(
       .where(eq(packItems.packId, p.id))
       .orderBy(asc(packItems.position));
     if (!contents.length) {
-      rows.push({ productId: p.id, packId: null, sellerId: p.authorId, priceMinor: p.priceMinor });
+      rows.push(whole);
       shown.push({ productId: p.id, priceMinor: p.priceMinor, ...own });
       continue;
     }
+    // Each item's author earns the item's share of the pack's price (a platform-owned item's goes to revenue).
     const shares = allocate(
       p.priceMinor,
       contents.map((c) => Number(c.priceMinor)),
     );
     contents.forEach((c, i) => {
-      rows.push({ productId: c.id, packId: p.id, sellerId: p.authorId, priceMinor: shares[i]! });
+      rows.push({ productId: c.id, packId: p.id, sellerId: c.authorId, priceMinor: shares[i]!, platformOwned: c.platformOwned, title: p.title });
       shown.push({
         productId: c.id,
         priceMinor: shares[i]!,
@@ -377,11 +319,24 @@ export async function purchaseProducts(
     });
   }
 
+  const total = bought.reduce((s, p) => s + p.priceMinor, 0);
+  // The rules: each line's author earns its price (a pack item's share) less commission; the ledger moves the money.
+  const shares: SaleShare[] = rows.map((r) => ({ sellerId: r.sellerId, amountMinor: r.priceMinor, platformOwned: r.platformOwned }));
+  // Each author who earns from this sale hears of it (a platform-owned product earns its author nothing).
+  const earned = new Map<number, string[]>();
+  for (const r of rows) {
+    if (r.priceMinor - saleCommission(shares[rows.indexOf(r)]!, opts.commissionPercent) <= 0 || r.sellerId === buyerId) continue;
+    const titles = earned.get(r.sellerId) ?? [];
+    if (!titles.includes(r.title)) earned.set(r.sellerId, [...titles, r.title]);
+  }
+  const saleNotes = [...earned].map(([authorId, titles]) => ({
+    authorId,
+    text: (titles.length === 1 ? `You sold "${titles[0]!.slice(0, 80)}".` : `You sold ${titles.length} works.`).slice(0, 300),
+  }));
+
   // Items of a bought pack that are not also bought on their own line (one statement may not insert a key twice).
   const packOnly = [...new Set(alsoOwned)].filter((id) => !ids.includes(id));
-  const charged = total > 0 ? chargeLines(lines) : [];
   const values: Record<PurchaseValue, unknown> = {
-    reason: opts.fromCart ? 'cart purchase' : 'purchase',
     buyerId,
     title,
     total,
@@ -395,21 +350,21 @@ export async function purchaseProducts(
     uncart: [...ids, ...alsoOwned],
     noteUsers: saleNotes.map((n) => n.authorId),
     noteTexts: saleNotes.map((n) => n.text),
-    chargeAccounts: charged.map((l) => l.accountId),
-    chargeAmounts: charged.map((l) => l.amountMinor),
   };
-  let result: { order_id: string | number | null; created_s: string | number | null; written: string | number }[];
+  let result: Record<string, unknown>[];
   try {
-    result = ((await preparedPurchase(tx, charged.length > 0).execute(values)) as { rows: typeof result }).rows;
+    const sale = await postSale(
+      tx,
+      { buyerId, shares, commissionPercent: opts.commissionPercent, reason: opts.fromCart ? 'cart purchase' : 'purchase' },
+      purchaseRecords(values),
+    );
+    result = [sale.row];
   } catch (err) {
     if (isUniqueViolation(err, 'user_products_pk')) throw validationError({ [field]: MESSAGES.owned });
-    const refused = refusalOf(err);
-    if (refused instanceof InsufficientFunds && refused.accountId === buyerAccount) {
-      throw validationError({ balance: shortfallMessage(refused.shortfallMinor, opts.currency) });
-    }
-    throw refused ?? err;
+    // A sale takes money from the buyer alone: a refusal is their balance.
+    if (err instanceof InsufficientFunds) throw validationError({ balance: shortfallMessage(err.shortfallMinor, opts.currency) });
+    throw err;
   }
-  if (Number(result[0]?.written) !== charged.length) throw new Error('A ledger transfer wrote fewer entries than it has lines.');
   const orderId = Number(result[0]?.order_id);
   if (!Number.isSafeInteger(orderId) || orderId <= 0) throw new Error('The order was not written.');
   const order = orderAnswer(

@@ -1,8 +1,8 @@
-import { convertMinor, minorToAmount, type Order, type Ownership, type ProductType } from '@atelier/shared';
+import type { Order, Ownership, ProductType } from '@atelier/shared';
 import { and, asc, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { orderItems, orders, products, productTags, tags, userProducts, users } from '../../db/schema';
-import type { DisplayCurrency } from '../../lib/display-currency';
+import { type DisplayCurrency, displayAmount } from '../../lib/display-currency';
 
 const orderStatusWire = { success: 'Success', pending: 'Pending', failed: 'Failed' } as const;
 
@@ -67,7 +67,7 @@ export function orderAnswer(
   items: OrderItemRow[],
   currency: DisplayCurrency,
 ): Order {
-  const price = (minor: number) => minorToAmount(convertMinor(Number(minor), currency.rate));
+  const price = (minor: number) => displayAmount(Number(minor), currency);
   return {
     id: o.id,
     title: o.title,

@@ -132,14 +132,15 @@ describe('purchases', () => {
       expect(res.statusCode).toBe(422);
       return res.json().message as string;
     };
-    expect(await shortBy()).toMatch(/is too low: \$?0\.01/);
+    // 1 cent at 1.08 is 1.08 US cents: shown rounded up (hole 6), so that paying it covers it.
+    expect(await shortBy()).toMatch(/is too low: \$?0\.02/);
     // Each app server keeps the currencies and reads them again when PostgreSQL says they changed.
-    await t.app.db.update(currencies).set({ rate: '2' }).where(eq(currencies.code, 'USD'));
+    await t.app.db.update(currencies).set({ rate: '3' }).where(eq(currencies.code, 'USD'));
     try {
-      await vi.waitFor(async () => expect(await shortBy()).toMatch(/is too low: \$?0\.02/), { timeout: 3000, interval: 50 });
+      await vi.waitFor(async () => expect(await shortBy()).toMatch(/is too low: \$?0\.03/), { timeout: 3000, interval: 50 });
       await fund(t.app, b.id, 1);
       const res = await b.client.post('/api/purchase/buy?currency=USD', { item_id: second!.id });
-      expect(res.json().payload.order).toMatchObject({ currencyCode: 'USD', amount: (Number(second!.priceMinor) * 2) / 100 });
+      expect(res.json().payload.order).toMatchObject({ currencyCode: 'USD', amount: (Number(second!.priceMinor) * 3) / 100 });
       expect(await balanceMinor(t.app, b.id)).toBe(0);
     } finally {
       await t.app.db.update(currencies).set({ rate: '1.08' }).where(eq(currencies.code, 'USD'));

@@ -4,11 +4,36 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { deposits } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
+import { enforceRateLimit } from '../../lib/rate-limit';
 import type { CheckoutDeposit, CheckoutStart, PaymentProvider } from './provider';
 import { createSandboxProvider } from './sandbox/sandbox-provider';
 import { createStripeProvider } from './stripe/stripe-provider';
 
 const providers = new WeakMap<Config, PaymentProvider>();
+
+/** At most this many of a user's payments (deposits, card payments for a chat image) wait in `processing` at once. */
+export const PENDING_PAYMENTS_MAX = 5;
+/** Starting a payment with the provider (Add Funds checkout, the card widget of a chat unlock): per user, in a window. */
+export const PAYMENT_STARTS = { limit: 20, windowSeconds: 600 };
+export const PAYMENT_MESSAGES = {
+  tooManyPending: `You have ${PENDING_PAYMENTS_MAX} payments still waiting to be completed. Complete or cancel one of them (an unfinished payment expires after 30 minutes), then try again.`,
+  tooManyStarts: 'Too many payments started.',
+} as const;
+
+/**
+ * Refuses a new payment (409) while the user already has PENDING_PAYMENTS_MAX in `processing`. Runs in
+ * the transaction that writes the deposit row, under a lock on the user's payments (a transaction
+ * advisory lock, taken where the lock order of features/ledger puts the deposit), so parallel starts
+ * cannot all see room for one more.
+ */
+export async function assertPaymentSlot(tx: Db, userId: number): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('deposits:processing'), ${userId}::int)`);
+  const [row] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(deposits)
+    .where(and(eq(deposits.userId, userId), eq(deposits.status, 'processing')));
+  if (Number(row?.n ?? 0) >= PENDING_PAYMENTS_MAX) throw new AppError('CONFLICT', PAYMENT_MESSAGES.tooManyPending);
+}
 
 /** The payment provider the configuration names (PAYMENT_PROVIDER), one per configuration. */
 export function paymentProviderFor(config: Config): PaymentProvider {
@@ -77,6 +102,7 @@ export async function createCardIntent(
     )
     .limit(1);
   if (waiting) return { depositId: waiting.id };
+  await assertPaymentSlot(tx, input.userId);
   const [deposit] = await tx
     .insert(deposits)
     .values({
@@ -137,6 +163,8 @@ export async function startWidgetCheckout(
   const method = provider.methods().find((m) => m.type === 'widget');
   const [deposit] = await db.select().from(deposits).where(eq(deposits.id, input.depositId)).limit(1);
   if (!method || !deposit || deposit.status !== 'processing') return null;
+  // Each start asks the provider: counted per user with the Add Funds checkouts (429 past the limit).
+  await enforceRateLimit(db, `payment-start:${deposit.userId}`, PAYMENT_STARTS, PAYMENT_MESSAGES.tooManyStarts);
   let start: CheckoutStart;
   try {
     start = await startCheckout(
@@ -146,7 +174,6 @@ export async function startWidgetCheckout(
         id: deposit.id,
         currencyAmountMinor: Number(deposit.currencyAmountMinor),
         currency: deposit.currency,
-        wholeOnly: false,
         email: input.email,
         checkoutNonce: deposit.checkoutNonce,
       },

@@ -2,10 +2,13 @@ import {
   DEFAULT_CURRENCY,
   type DepositHistoryItem,
   type DepositStatusResult,
+  decimalToMinor,
   FALLBACK_CURRENCY_SYMBOL,
   formatPrice,
   minorToAmount,
   type PaymentMethod,
+  toBaseMinor,
+  toCurrencyMinor,
 } from '@atelier/shared';
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -20,48 +23,73 @@ export const EXPIRE_DEPOSITS_JOB = 'deposits.expire';
 
 import { clearingAccountCode, getCommerceSettings, lockAccounts, systemAccountId, transfer, userAccountId } from '../ledger';
 import { notify } from '../notifications';
-import { lockDepositPurpose } from './card-payments';
+import { assertPaymentSlot, lockDepositPurpose } from './card-payments';
 import { type DepositEvent, nextDepositStatus } from './deposit-states';
 import type { PaymentEvent } from './provider';
 
 /** A deposit left pending this long expires as failed. */
 export const DEPOSIT_EXPIRY_MINUTES = 30;
-export const WHOLE_ONLY_MESSAGE = 'For this currency, only whole numbers are allowed.';
 const EXPIRED_MESSAGE = `The payment was not completed within ${DEPOSIT_EXPIRY_MINUTES} minutes.`;
 
+export type DepositCurrency = { code: string; symbol: string; rate: string; decimals: number };
+
 export type CheckedAmount = {
-  currency: { code: string; symbol: string; rate: number; wholeOnly: boolean };
-  /** What the user pays, in their currency's minor units. */
+  currency: DepositCurrency;
+  /** What the user pays, in their currency's own minor units (its `decimals`: whole yen for JPY). */
   currencyAmountMinor: number;
   /** What is credited, in EUR cents. */
   amountMinor: number;
 };
 
+/** The deposit bounds (settings deposit_min / deposit_max), in EUR. */
+export type DepositBounds = { deposit_min: number; deposit_max: number };
+
 /**
- * SPEC §5 deposit amount: a number within the bounds (settings deposit_min / deposit_max, in the
- * chosen currency), whole in a whole-only currency, at most 2 decimals otherwise. 422 under `amount`.
+ * SPEC §5 deposit amount, without the database: `amount` (a plain decimal, see `decimalAmount`) in
+ * the currency's own decimals (a whole number where it has none), converted exactly to the EUR cents it
+ * credits (`toBaseMinor`, the one conversion of packages/shared), whose value must lie within the
+ * bounds. The bounds are shown in the currency: the lower rounded up, the upper down, so either
+ * amount shown is accepted. 422 under `amount`.
  */
-export async function checkDepositAmount(db: Db, amount: number, currencyCode: string): Promise<CheckedAmount> {
-  const [row] = await db.select().from(currencies).where(eq(currencies.code, currencyCode)).limit(1);
-  // The base currency works even before the currencies table is filled.
-  const currency = row ?? (currencyCode === DEFAULT_CURRENCY ? { code: DEFAULT_CURRENCY, symbol: FALLBACK_CURRENCY_SYMBOL, rate: 1, wholeOnly: false } : null);
-  if (!currency) throw validationError({ currency: `The currency "${currencyCode.slice(0, 10)}" is not available.` });
-  if (!Number.isFinite(amount)) throw validationError({ amount: 'Please enter a valid amount.' });
-  if (currency.wholeOnly && !Number.isInteger(amount)) throw validationError({ amount: WHOLE_ONLY_MESSAGE });
-  const currencyAmountMinor = Math.round(amount * 100);
-  if (Math.abs(currencyAmountMinor - amount * 100) > 1e-6) throw validationError({ amount: 'The amount may have at most 2 decimals.' });
-  const { deposit_min, deposit_max } = await getCommerceSettings(db);
-  if (amount < deposit_min || amount > deposit_max) {
-    const fmt = (v: number) => formatPrice(v, currency.symbol);
-    throw validationError({ amount: `The amount must be between ${fmt(deposit_min)} and ${fmt(deposit_max)}.` });
+export function quoteDeposit(amount: string, currency: DepositCurrency, bounds: DepositBounds): CheckedAmount {
+  let currencyAmountMinor: number;
+  try {
+    currencyAmountMinor = decimalToMinor(amount, currency.decimals);
+  } catch (err) {
+    throw validationError({ amount: (err as Error).message });
   }
-  const rate = Number(currency.rate) || 1;
-  const amountMinor = Math.round(currencyAmountMinor / rate);
-  if (amountMinor <= 0) throw validationError({ amount: 'Please enter a valid amount.' });
-  return { currency: { code: currency.code, symbol: currency.symbol, rate, wholeOnly: currency.wholeOnly }, currencyAmountMinor, amountMinor };
+  const amountMinor = toBaseMinor(currencyAmountMinor, currency);
+  const min = Math.round(bounds.deposit_min * 100);
+  const max = Math.round(bounds.deposit_max * 100);
+  if (amountMinor < min || amountMinor > max || amountMinor <= 0) {
+    const shown = (minor: number, rounding: 'up' | 'down') =>
+      formatPrice(minorToAmount(toCurrencyMinor(minor, currency, rounding), currency.decimals), currency.symbol, currency.decimals);
+    throw validationError({ amount: `The amount must be between ${shown(Math.max(min, 1), 'up')} and ${shown(max, 'down')}.` });
+  }
+  return { currency, currencyAmountMinor, amountMinor };
 }
 
+/** The currency a deposit is paid in; the base currency works even before the currencies table is filled. 422 under `currency`. */
+export async function depositCurrency(db: Db, currencyCode: string): Promise<DepositCurrency> {
+  const [row] = await db
+    .select({ code: currencies.code, symbol: currencies.symbol, rate: currencies.rate, decimals: currencies.decimals })
+    .from(currencies)
+    .where(eq(currencies.code, currencyCode))
+    .limit(1);
+  const currency = row ?? (currencyCode === DEFAULT_CURRENCY ? { code: DEFAULT_CURRENCY, symbol: FALLBACK_CURRENCY_SYMBOL, rate: '1', decimals: 2 } : null);
+  if (!currency || Number(currency.rate) <= 0) throw validationError({ currency: `The currency "${currencyCode.slice(0, 10)}" is not available.` });
+  return currency;
+}
+
+/** SPEC §5 deposit amount, checked against the currency and today's bounds (see `quoteDeposit`). */
+export async function checkDepositAmount(db: Db, amount: string, currencyCode: string): Promise<CheckedAmount> {
+  const currency = await depositCurrency(db, currencyCode);
+  return quoteDeposit(amount, currency, await getCommerceSettings(db));
+}
+
+/** Writes a deposit's intent, in `processing`; refused (409) while the user has PENDING_PAYMENTS_MAX waiting already. */
 export async function createDeposit(db: Db, input: { userId: number; checked: CheckedAmount; provider: string; paymentMethod: string }) {
+  await assertPaymentSlot(db, input.userId);
   const [row] = await db
     .insert(deposits)
     .values({
@@ -97,15 +125,15 @@ export async function depositHistory(db: Db, userId: number, methods: PaymentMet
   // longer configured keeps a plain 'Card'.
   const titleOf = (id: string) => methods.find((m) => m.id === id)?.title ?? 'Card';
   const rows = await db
-    .select({ d: deposits, symbol: currencies.symbol })
+    .select({ d: deposits, symbol: currencies.symbol, decimals: currencies.decimals })
     .from(deposits)
     .leftJoin(currencies, eq(currencies.code, deposits.currency))
     .where(eq(deposits.userId, userId))
     .orderBy(desc(deposits.id))
     .limit(500);
-  return rows.map(({ d, symbol }) => ({
+  return rows.map(({ d, symbol, decimals }) => ({
     id: d.id,
-    amount: minorToAmount(Number(d.currencyAmountMinor)),
+    amount: minorToAmount(Number(d.currencyAmountMinor), decimals ?? 2),
     currency: d.currency,
     currencySymbol: symbol ?? d.currency,
     status: d.status,
@@ -114,6 +142,13 @@ export async function depositHistory(db: Db, userId: number, methods: PaymentMet
     payment_method_title: d.purpose?.kind === 'chat_unlock' ? 'Card payment for a chat image' : titleOf(d.paymentMethod),
     created_at: Math.floor(d.createdAt.getTime() / 1000),
   }));
+}
+
+/** What a deposit paid, as the user typed it: in its currency's own decimals, with the currency's code. */
+async function paidLabel(db: Db, deposit: { currency: string; currencyAmountMinor: number }): Promise<string> {
+  const [row] = await db.select({ decimals: currencies.decimals }).from(currencies).where(eq(currencies.code, deposit.currency)).limit(1);
+  const decimals = row?.decimals ?? 2;
+  return formatPrice(minorToAmount(Number(deposit.currencyAmountMinor), decimals), deposit.currency, decimals);
 }
 
 /**
@@ -173,7 +208,7 @@ export async function applyPaymentEvent(app: FastifyInstance, provider: string, 
         await notify(tx, {
           userId: deposit.userId,
           kind: 'deposit_succeeded',
-          text: `Your deposit of ${formatPrice(minorToAmount(Number(deposit.currencyAmountMinor)), deposit.currency)} is credited.`,
+          text: `Your deposit of ${await paidLabel(tx, deposit)} is credited.`,
           link: '/dashboard/deposits',
           data: { depositId: deposit.id },
         });
@@ -209,13 +244,13 @@ export async function expireStaleDeposits(db: Db, now = new Date()): Promise<num
 export async function sendDepositReceipt(app: FastifyInstance, depositId: number): Promise<void> {
   try {
     const [row] = await app.db
-      .select({ d: deposits, email: users.email, name: users.name, deletedAt: users.deletedAt, symbol: currencies.symbol })
+      .select({ d: deposits, email: users.email, name: users.name, deletedAt: users.deletedAt, symbol: currencies.symbol, decimals: currencies.decimals })
       .from(deposits)
       .innerJoin(users, eq(users.id, deposits.userId))
       .leftJoin(currencies, eq(currencies.code, deposits.currency))
       .where(eq(deposits.id, depositId));
     if (!row || row.deletedAt) return;
-    const paid = formatPrice(minorToAmount(Number(row.d.currencyAmountMinor)), row.symbol ?? row.d.currency);
+    const paid = formatPrice(minorToAmount(Number(row.d.currencyAmountMinor), row.decimals ?? 2), row.symbol ?? row.d.currency, row.decimals ?? 2);
     const credited = formatPrice(minorToAmount(Number(row.d.amountMinor)), '€');
     const byCard = `${paid}${row.d.cardLast4 ? ` by card ending ${row.d.cardLast4}` : ''}`;
     // A card payment for something (a chat image) is a payment to the buyer, never a "deposit".

@@ -18,6 +18,7 @@ import { currentUser, guard } from '../../lib/auth-guard';
 import { ok } from '../../lib/envelope';
 import { idempotencyKeyOf, runIdempotent } from '../../lib/idempotency';
 import { enqueue } from '../../lib/jobs';
+import { enforceRateLimit } from '../../lib/rate-limit';
 import {
   applyPaymentEvent,
   checkDepositAmount,
@@ -33,7 +34,7 @@ import {
 /** Pending deposits are looked at this often; one left for 30 minutes fails. */
 const EXPIRY_SWEEP_MS = 5 * 60_000;
 
-import { paymentProviderFor, startCheckout } from './card-payments';
+import { PAYMENT_MESSAGES, PAYMENT_STARTS, paymentProviderFor, startCheckout } from './card-payments';
 import type { PaymentProvider } from './provider';
 import { sandboxRoutes } from './sandbox/sandbox.routes';
 
@@ -74,6 +75,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: guard('verified'), schema: { tags, body: depositCheckoutInput, response: { 200: okEnvelope(depositCheckoutResult) } } },
     async (request) => {
       const user = currentUser(request);
+      await enforceRateLimit(app.db, `payment-start:${user.id}`, PAYMENT_STARTS, PAYMENT_MESSAGES.tooManyStarts);
       const checked = await checkDepositAmount(app.db, request.body.amount, request.body.currency);
       const method = provider.methods().find((m) => m.id === request.body.payment_method);
       if (!method) throw validationError({ payment_method: 'Please choose a payment method.' });
@@ -99,7 +101,6 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
             id: intent.order_id,
             currencyAmountMinor: checked.currencyAmountMinor,
             currency: checked.currency.code,
-            wholeOnly: checked.currency.wholeOnly,
             email: user.email,
             checkoutNonce: deposit.checkoutNonce,
           },

@@ -80,7 +80,9 @@ describe('deposit calls', () => {
     const yen = await check(500.5, 'JPY');
     expect(yen.statusCode).toBe(422);
     expect(yen.json().errors.amount).toEqual(['For this currency, only whole numbers are allowed.']);
-    expect((await check(500, 'JPY')).statusCode).toBe(200);
+    // hole 6: the bounds are checked on the EUR value (5.00 € is 810 ¥ at 162).
+    expect((await check(500, 'JPY')).json().errors.amount).toEqual(['The amount must be between 810 ¥ and 162000 ¥.']);
+    expect((await check(810, 'JPY')).statusCode).toBe(200);
     expect((await check(10, 'XXX')).json().errors.currency).toBeDefined();
   });
 

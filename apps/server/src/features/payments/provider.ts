@@ -17,10 +17,9 @@ export interface PaymentProvider {
 
 export type CheckoutDeposit = {
   id: number;
-  /** What the user pays, in their currency's minor units (2 decimals, as the API counts them). */
+  /** What the user pays, in their currency's own minor units (its decimals: whole yen for JPY, cents for EUR). */
   currencyAmountMinor: number;
   currency: string;
-  wholeOnly: boolean;
   email: string;
   /** The sandbox's nonce of a checkout already started for this deposit: asking again gives the same form. */
   checkoutNonce?: string | null;

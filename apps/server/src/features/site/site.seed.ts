@@ -21,7 +21,7 @@ export const siteSeeder: Seeder = {
         { code: 'USD', symbol: '$', rate: '1.08', isDefault: false, position: 1 },
         { code: 'GBP', symbol: '£', rate: '0.85', isDefault: false, position: 2 },
         // Whole yen only: the deposit rules for currencies without decimals are real, not hypothetical.
-        { code: 'JPY', symbol: '¥', rate: '162', decimals: 0, wholeOnly: true, isDefault: false, position: 3 },
+        { code: 'JPY', symbol: '¥', rate: '162', decimals: 0, isDefault: false, position: 3 },
       ])
       .onConflictDoNothing();
     for (const [i, page] of demoStaticPages.entries()) await saveStaticPage(tx, { ...page, position: i });

@@ -71,11 +71,11 @@ export const sandboxRoutes: FastifyPluginAsyncZod = async (app) => {
 
   async function amountLabel(depositId: number) {
     const [row] = await app.db
-      .select({ minor: deposits.currencyAmountMinor, code: deposits.currency, symbol: currencies.symbol })
+      .select({ minor: deposits.currencyAmountMinor, code: deposits.currency, symbol: currencies.symbol, decimals: currencies.decimals })
       .from(deposits)
       .leftJoin(currencies, eq(currencies.code, deposits.currency))
       .where(eq(deposits.id, depositId));
-    return row ? formatPrice(minorToAmount(Number(row.minor)), row.symbol ?? row.code) : '';
+    return row ? formatPrice(minorToAmount(Number(row.minor), row.decimals ?? 2), row.symbol ?? row.code, row.decimals ?? 2) : '';
   }
 
   /** The deposit behind a token whose nonce is still current, or null. */

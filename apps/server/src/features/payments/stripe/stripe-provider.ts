@@ -11,8 +11,8 @@ const methods: PaymentMethod[] = [
   { id: 'stripe-element', title: 'Card', type: 'widget' },
 ];
 
-/** Stripe counts zero-decimal currencies (JPY) in whole units; we count every currency in cents. */
-const stripeAmount = (d: CheckoutDeposit) => (d.wholeOnly ? Math.round(d.currencyAmountMinor / 100) : d.currencyAmountMinor);
+/** Stripe counts a currency in its own minor units (JPY in whole yen), as deposits do. */
+const stripeAmount = (d: CheckoutDeposit) => d.currencyAmountMinor;
 
 function depositIdOf(metadata: Stripe.Metadata | null | undefined): number | null {
   const id = Number(metadata?.deposit_id);

@@ -40,7 +40,7 @@ function usePaymentMethods(amount: string, currency: string) {
     retry: false,
     staleTime: 60_000,
     queryFn: async ({ signal }): Promise<PaymentMethod[]> => {
-      const input = { amount: settled.amount as unknown as number, currency: settled.currency };
+      const input = { amount: settled.amount, currency: settled.currency };
       try {
         await validateDepositAmount(input, signal);
       } catch (err) {
@@ -95,7 +95,7 @@ export function AddFundsForm() {
     setCheckoutError(null);
     try {
       const result = await checkout.mutateAsync({
-        input: { amount: amount.trim() as unknown as number, currency, payment_method: method.id },
+        input: { amount: amount.trim(), currency, payment_method: method.id },
         idempotencyKey: newIdempotencyKey(),
       });
       rememberReturn(returnTo);

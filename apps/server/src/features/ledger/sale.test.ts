@@ -1,0 +1,79 @@
+import { readFileSync } from 'node:fs';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerPerson } from '../../../test/accounts';
+import { balanceMinor, fund, revenueMinor } from '../../../test/commerce';
+import { createTestApp, type TestApp } from '../../../test/test-app';
+import { setSetting } from '../../lib/settings';
+import * as ledger from '.';
+
+/**
+ * Hole 7: the ledger owns the one writer of a sale (`postSale`); checkout, the chat unlock and packs
+ * say only what is sold for how much, and no feature writes journal rows or sees the ledger's SQL.
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+  await setSetting(t.app.db, 'is_reg_enabled', true);
+});
+afterAll(() => t.close());
+
+const source = (path: string) => readFileSync(new URL(path, import.meta.url), 'utf8');
+
+describe('hole 7: one writer for a sale', () => {
+  it('hole 7: features/ledger exports no SQL internals, and checkout writes no journal rows itself', () => {
+    for (const internal of [
+      'chargeCtes',
+      'chargeEntriesOrRefuse',
+      'chargeLines',
+      'refusalOf',
+      'userAccountIdSql',
+      'systemAccountIdSql',
+      'openTransfer',
+      'postTransfer',
+    ]) {
+      expect(Object.keys(ledger), internal).not.toContain(internal);
+    }
+    expect(typeof ledger.postSale).toBe('function');
+    const checkout = source('../orders/checkout.ts');
+    expect(checkout).not.toMatch(/ledger_transactions|ledger_entries|prepareQuery|chargeCtes/);
+    expect(checkout).toContain('postSale(');
+    expect(source('../chat/chat-deal.routes.ts')).toContain('postSale(');
+  });
+
+  it('hole 7: postSale pays each seller their share less commission, revenue the rest, and refuses a short buyer with nothing written', async () => {
+    const buyer = await registerPerson(t.app);
+    const a = await registerPerson(t.app);
+    const b = await registerPerson(t.app);
+    await fund(t.app, buyer.id, 1000);
+    const before = await revenueMinor(t.app);
+    const sale = {
+      buyerId: buyer.id,
+      shares: [
+        { sellerId: a.id, amountMinor: 333, platformOwned: false },
+        { sellerId: b.id, amountMinor: 667, platformOwned: false },
+      ],
+      commissionPercent: 20,
+      reason: 'test sale',
+    };
+    const posted = await t.app.db.transaction((tx) => ledger.postSale(tx, sale));
+    expect(posted.transactionId).toBeGreaterThan(0);
+    expect(await balanceMinor(t.app, a.id)).toBe(333 - 67);
+    expect(await balanceMinor(t.app, b.id)).toBe(667 - 133);
+    expect((await revenueMinor(t.app)) - before).toBe(67 + 133);
+    expect(await balanceMinor(t.app, buyer.id)).toBe(0);
+
+    // Records written in the sale's statement are undone with a refused charge.
+    const records = {
+      name: 'test_marker',
+      ctes: () => sql`marker as (insert into site_settings (key, value) values (${sql.placeholder('markerKey')}, '1') returning key)`,
+      written: sql`(select count(*) from marker)`,
+      columns: sql`, (select key from marker) as marker`,
+      values: { markerKey: `hole7-${buyer.id}` },
+    };
+    await expect(t.app.db.transaction((tx) => ledger.postSale(tx, sale, records))).rejects.toBeInstanceOf(ledger.InsufficientFunds);
+    const marker = await t.app.db.execute(sql`select count(*)::int as n from site_settings where key = ${`hole7-${buyer.id}`}`);
+    expect((marker as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(0);
+    expect(await ledger.checkLedger(t.app.db)).toEqual({ unbalancedTransactions: [], driftedAccounts: [], totalMinor: 0 });
+  });
+});

@@ -1,0 +1,180 @@
+import { eq, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { ledgerTransactions } from '../../db/schema';
+import { commissionOf } from './commerce-settings';
+import { accountIds, chargeCtes, chargeEntriesOrRefuse, chargeLines, InsufficientFunds, refusalOf, salesRevenueCode, type TransferLine } from './ledger';
+
+/**
+ * THE writer of a sale (a purchase from the balance, a chat image unlock, a pack): the buyer pays the
+ * sum of the shares; each share goes to its seller less the platform's commission, which goes to the
+ * platform's revenue (the buyer's revenue shard, see REVENUE_SHARDS); a platform-owned share goes to
+ * revenue in full. Features say what is sold and for how much (the rules); the ledger alone turns that
+ * into journal entries, in one statement that locks the accounts in id order, checks the buyer's
+ * balance and writes the entries, or refuses with InsufficientFunds (the buyer is the only account a
+ * sale takes money from), undoing everything the statement wrote.
+ */
+
+/** One seller's part of a sale, in EUR cents. */
+export type SaleShare = { sellerId: number; amountMinor: number; platformOwned: boolean };
+
+export type Sale = {
+  buyerId: number;
+  shares: SaleShare[];
+  commissionPercent: number;
+  /** The journal transaction's reason ('purchase', 'chat image unlock', …). */
+  reason: string;
+  /** With a key, a second sale under the same key writes nothing (and no records) and answers `replayed`. */
+  idempotency?: string;
+};
+
+/**
+ * The records a sale pays for (an order, its items, what the buyer now owns…), written in the sale's
+ * own statement so that a refused charge leaves none of them, and the account locks, taken after them,
+ * are held only for the entries and the commit. The statement's text depends only on `name`, so on
+ * PostgreSQL it is prepared once per connection; every value travels as a placeholder in `values`.
+ */
+export type SaleRecords = {
+  /** Names the prepared statement: one name, one shape of `ctes`. */
+  name: string;
+  /** Comma-separated CTEs (`a as (…), b as (…)`); `transactionId` is the sale's journal transaction id (null for a free sale). */
+  ctes: (transactionId: SQL) => SQL;
+  /** A number the accounts wait for: the rows the CTEs wrote (so they are written before any lock). */
+  written: SQL;
+  /** Extra columns of the statement's one row, such as `, (select id from o) as order_id`. */
+  columns: SQL;
+  values: Record<string, unknown>;
+};
+
+/** The commission of one share (all of it when platform-owned). */
+export function saleCommission(share: SaleShare, commissionPercent: number): number {
+  return share.platformOwned ? share.amountMinor : commissionOf(share.amountMinor, commissionPercent);
+}
+
+/** What each seller earns from a sale, after commission (sellers who earn nothing left out). */
+export function saleEarnings(sale: Pick<Sale, 'shares' | 'commissionPercent'>): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const share of sale.shares) {
+    const net = share.amountMinor - saleCommission(share, sale.commissionPercent);
+    if (net > 0) out.set(share.sellerId, (out.get(share.sellerId) ?? 0) + net);
+  }
+  return out;
+}
+
+type Prepared = { execute(values: Record<string, unknown>): Promise<unknown> };
+
+/** `build(db, key)` once per database handle (the app's pool, or one transaction) and key. */
+function memoPerHandle<V>(build: (db: Db, key: string) => V): (db: Db, key: string) => V {
+  const cache = new WeakMap<Db, Map<string, V>>();
+  return (db, key) => {
+    let byKey = cache.get(db);
+    if (!byKey) {
+      byKey = new Map();
+      cache.set(db, byKey);
+    }
+    let value = byKey.get(key);
+    if (value === undefined) {
+      value = build(db, key);
+      byKey.set(key, value);
+    }
+    return value;
+  };
+}
+
+const NO_RECORDS: SaleRecords = { name: 'none', ctes: () => sql`nothing as (select 1)`, written: sql`1`, columns: sql``, values: {} };
+
+/** The sale's one statement: its journal header, the caller's records, then the accounts locked, checked and charged. */
+function saleStatement(records: SaleRecords, charge: boolean): SQL {
+  const v = (name: string) => sql.placeholder(name);
+  return sql`with
+    t as (${charge ? sql`insert into ledger_transactions (reason, idempotency_key) values (${v('saleReason')}, ${v('saleIdempotency')}) returning id` : sql`select null::bigint as id`}),
+    ${records.ctes(sql`(select id from t)`)},
+    done as materialized (select ${records.written} as n)${
+      charge
+        ? sql`, ${chargeCtes(sql`${v('saleAccounts')}::bigint[]`, sql`${v('saleAmounts')}::bigint[]`, { after: sql`(select n from done) > 0` })},
+    written as (${chargeEntriesOrRefuse(sql`(select id from t)`)})`
+        : sql`, written as (select null::bigint as account_id where false)`
+    }
+    select (select id from t) as transaction_id, (select count(*) from written) as written_entries${records.columns}`;
+}
+
+/**
+ * The sale statement prepared once per database handle, records shape and charge. On PostgreSQL it is
+ * a named prepared statement, parsed once per connection; PGlite runs it as usual. Drizzle has no
+ * public call for a named raw statement: this is what `db.execute` does, plus the name and placeholders.
+ */
+const preparedSale = memoPerHandle((db: Db, key: string): Prepared => {
+  const [name, charge] = [key.slice(0, key.lastIndexOf(':')), key.endsWith(':paid')];
+  const records = recordsByName.get(name) ?? NO_RECORDS;
+  const internal = db as unknown as {
+    dialect: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } };
+    session: { prepareQuery(query: { sql: string; params: unknown[] }, fields: undefined, name: string, arrayMode: boolean): Prepared };
+  };
+  return internal.session.prepareQuery(
+    internal.dialect.sqlToQuery(saleStatement(records, charge)),
+    undefined,
+    `sale_${name}_${charge ? 'paid' : 'free'}`,
+    false,
+  );
+});
+/** The records shape of each statement name (its text never changes, so the first one given is the one). */
+const recordsByName = new Map<string, SaleRecords>();
+
+/**
+ * Posts a sale, in the caller's transaction or, given the database itself, as one statement that
+ * commits by itself (PostgreSQL runs every statement atomically). Returns the journal transaction id
+ * (null for a free sale), the row of `records.columns`, and whether an idempotent replay wrote nothing.
+ * Throws InsufficientFunds when the buyer's balance is short; any other database error (a unique key
+ * of the records) as it came.
+ */
+export async function postSale(
+  db: Db,
+  sale: Sale,
+  records: SaleRecords = NO_RECORDS,
+): Promise<{ transactionId: number | null; row: Record<string, unknown>; replayed: boolean }> {
+  if (sale.idempotency) {
+    const [done] = await db
+      .select({ id: ledgerTransactions.id })
+      .from(ledgerTransactions)
+      .where(eq(ledgerTransactions.idempotencyKey, sale.idempotency))
+      .limit(1);
+    if (done) return { transactionId: done.id, row: {}, replayed: true };
+  }
+  for (const share of sale.shares) {
+    if (!Number.isSafeInteger(share.amountMinor) || share.amountMinor < 0) throw new Error('A sale share is a non-negative integer of cents.');
+  }
+  const total = sale.shares.reduce((s, share) => s + share.amountMinor, 0);
+  let lines: TransferLine[] = [];
+  if (total > 0) {
+    const revenueCode = salesRevenueCode(sale.buyerId);
+    const accounts = await accountIds(db, { userIds: [sale.buyerId, ...sale.shares.map((s) => s.sellerId)], codes: [revenueCode] });
+    const revenue = accounts.byCode.get(revenueCode)!;
+    const raw: TransferLine[] = [{ accountId: accounts.byUser.get(sale.buyerId)!, amountMinor: -total }];
+    for (const share of sale.shares) {
+      const commission = saleCommission(share, sale.commissionPercent);
+      raw.push({ accountId: revenue, amountMinor: commission });
+      raw.push({ accountId: accounts.byUser.get(share.sellerId)!, amountMinor: share.amountMinor - commission });
+    }
+    lines = chargeLines(raw);
+  }
+  const charge = lines.length > 0;
+  if (!recordsByName.has(records.name)) recordsByName.set(records.name, records);
+  let result: Record<string, unknown>[];
+  try {
+    const prepared = preparedSale(db, `${records.name}:${charge ? 'paid' : 'free'}`);
+    const values = {
+      ...records.values,
+      saleReason: sale.reason,
+      saleIdempotency: sale.idempotency ?? null,
+      saleAccounts: lines.map((l) => l.accountId),
+      saleAmounts: lines.map((l) => l.amountMinor),
+    };
+    result = ((await prepared.execute(values)) as { rows: Record<string, unknown>[] }).rows;
+  } catch (err) {
+    const refused = refusalOf(err);
+    if (refused instanceof InsufficientFunds) throw refused;
+    throw refused ?? err;
+  }
+  const row = result[0] ?? {};
+  if (Number(row.written_entries ?? 0) !== lines.length) throw new Error('A ledger transfer wrote fewer entries than it has lines.');
+  return { transactionId: row.transaction_id == null ? null : Number(row.transaction_id), row, replayed: false };
+}
