@@ -49,10 +49,31 @@ declare module 'fastify' {
     storage: Storage;
     settings: SettingsCache;
     changes: ChangeFeed;
-    /** `draining` is set on shutdown: readiness answers 503 and answers ask clients to reconnect elsewhere. */
-    lifecycle: { draining: boolean };
+    /**
+     * `drain()` starts a shutdown: `draining` turns true (readiness answers 503, answers ask clients to
+     * reconnect elsewhere) and every `onDrain` callback runs once (live streams end there).
+     */
+    lifecycle: Lifecycle;
     jobs: Jobs;
   }
+}
+
+export type Lifecycle = { draining: boolean; drain(): void; onDrain(fn: () => void): void };
+
+function createLifecycle(): Lifecycle {
+  const callbacks: (() => void)[] = [];
+  const lifecycle: Lifecycle = {
+    draining: false,
+    drain() {
+      if (lifecycle.draining) return;
+      lifecycle.draining = true;
+      for (const fn of callbacks.splice(0)) fn();
+    },
+    onDrain(fn) {
+      callbacks.push(fn);
+    },
+  };
+  return lifecycle;
 }
 
 export type BuildOptions = {
@@ -154,7 +175,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   if (!opts.storage) app.addHook('onClose', async () => app.storage.close());
   app.decorate('settings', createSettingsCache(database.db));
   app.decorate('changes', await createChangeFeed(database, app.log));
-  app.decorate('lifecycle', { draining: false });
+  app.decorate('lifecycle', createLifecycle());
   app.changes.on('settings', () => app.settings.clear());
   app.addHook('onClose', async () => {
     forgetSettingsCache(app.settings);
