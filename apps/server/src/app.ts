@@ -31,7 +31,7 @@ import { storageRoutes } from './features/storage/storage.routes';
 import { userRoutes, usersAdminRoutes } from './features/users';
 import { registerGuards } from './lib/auth-guard';
 import { type ChangeFeed, createChangeFeed } from './lib/change-feed';
-import { registerErrorHandler, sendError } from './lib/error-handler';
+import { clientErrorHandler, registerErrorHandler, sendError } from './lib/error-handler';
 import { registerHttpCache } from './lib/http-cache';
 import { rejectNulCharacters } from './lib/input-guard';
 import { createJobs, type Jobs } from './lib/jobs';
@@ -159,6 +159,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // Errors Fastify meets before any route (a malformed %-escape in the path) use the envelope too.
+    // What Node's parser refuses before a request exists (431 headers too large) answers in the envelope too.
+    clientErrorHandler,
     frameworkErrors: (error, request, reply) => {
       const badUrl = error.code === 'FST_ERR_BAD_URL';
       const message = badUrl ? 'This address is not valid: check the link for a broken %-escape.' : 'The request could not be read.';
