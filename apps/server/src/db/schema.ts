@@ -1,22 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, customType, index, integer, numeric, pgEnum, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { jsonb } from './json-column';
 
 const id = () => bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity();
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
 /** A full-text search document; written by triggers (migration 0004), never by application code. */
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
-/**
- * A jsonb value as both drivers (pg and PGlite) already give it: parsed. Drizzle's own `jsonb` parses
- * a string it reads once more, so a stored JSON string that looks like JSON ("2026", "true", "null",
- * "{}") came back as a number, a boolean, null or an object.
- */
-const jsonb = <T = unknown>(name: string) =>
-  customType<{ data: T; driverData: unknown }>({
-    dataType: () => 'jsonb',
-    toDriver: (value) => JSON.stringify(value),
-    fromDriver: (value) => value as T,
-  })(name);
 
 export const userRole = pgEnum('user_role', ['user', 'admin']);
 
