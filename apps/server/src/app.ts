@@ -149,6 +149,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
         ...baseLogger,
         ...(config.env === 'development' && process.stdout.isTTY ? { transport: { target: 'pino-pretty' } } : {}),
       });
+  const { trustProxy } = config;
   const app = Fastify({
     logger,
     genReqId: (req) => {
@@ -156,7 +157,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
     },
     bodyLimit: config.bodyLimit,
-    trustProxy: config.trustProxy,
+    // TRUST_PROXY: hops (the nth address from the right of X-Forwarded-For), or the proxies' ranges.
+    trustProxy: typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // Errors Fastify meets before any route (a malformed %-escape in the path) use the envelope too.
     // What Node's parser refuses before a request exists (431 headers too large) answers in the envelope too.
