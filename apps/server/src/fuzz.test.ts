@@ -555,7 +555,7 @@ function fuzzer() {
 /** The back office's routes: only staff get past their guard to the schemas and handlers. */
 const isStaffRoute = (route: Route) => route.path.startsWith('/admin/');
 
-// The timeouts leave room for a loaded machine: each test takes about a minute on an idle one.
+// The timeouts leave room for a machine busy with other work (the staff test takes under a minute alone).
 describe('fuzzing every API route', () => {
   it('answers malformed requests, as a guest and signed in, with no 5xx and always in the envelope', { timeout: 360_000 }, async () => {
     const routes = await discoverRoutes(t.app);
