@@ -1,6 +1,6 @@
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
 import { registerStaff, registerUser, signIn } from '../test/accounts';
 import { createTestApp, type TestApp, TestClient } from '../test/test-app';
 import { users } from './db/schema';
