@@ -32,7 +32,7 @@ import { storageRoutes } from './features/storage/storage.routes';
 import { userRoutes, usersAdminRoutes } from './features/users';
 import { registerGuards } from './lib/auth-guard';
 import { type ChangeFeed, createChangeFeed } from './lib/change-feed';
-import { registerErrorHandler, sendError } from './lib/error-handler';
+import { clientErrorHandler, registerErrorHandler, sendError } from './lib/error-handler';
 import { registerHttpCache } from './lib/http-cache';
 import { rejectNulCharacters } from './lib/input-guard';
 import { createJobs, type Jobs } from './lib/jobs';
@@ -51,10 +51,31 @@ declare module 'fastify' {
     storage: Storage;
     settings: SettingsCache;
     changes: ChangeFeed;
-    /** `draining` is set on shutdown: readiness answers 503 and answers ask clients to reconnect elsewhere. */
-    lifecycle: { draining: boolean };
+    /**
+     * `drain()` starts a shutdown: `draining` turns true (readiness answers 503, answers ask clients to
+     * reconnect elsewhere) and every `onDrain` callback runs once (live streams end there).
+     */
+    lifecycle: Lifecycle;
     jobs: Jobs;
   }
+}
+
+export type Lifecycle = { draining: boolean; drain(): void; onDrain(fn: () => void): void };
+
+function createLifecycle(): Lifecycle {
+  const callbacks: (() => void)[] = [];
+  const lifecycle: Lifecycle = {
+    draining: false,
+    drain() {
+      if (lifecycle.draining) return;
+      lifecycle.draining = true;
+      for (const fn of callbacks.splice(0)) fn();
+    },
+    onDrain(fn) {
+      callbacks.push(fn);
+    },
+  };
+  return lifecycle;
 }
 
 export type BuildOptions = {
@@ -130,6 +151,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
         ...baseLogger,
         ...(config.env === 'development' && process.stdout.isTTY ? { transport: { target: 'pino-pretty' } } : {}),
       });
+  const { trustProxy } = config;
   const app = Fastify({
     logger,
     genReqId: (req) => {
@@ -137,9 +159,12 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
     },
     bodyLimit: config.bodyLimit,
-    trustProxy: config.trustProxy,
+    // TRUST_PROXY: hops (the nth address from the right of X-Forwarded-For), or the proxies' ranges.
+    trustProxy: typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // Errors Fastify meets before any route (a malformed %-escape in the path) use the envelope too.
+    // What Node's parser refuses before a request exists (431 headers too large) answers in the envelope too.
+    clientErrorHandler,
     frameworkErrors: (error, request, reply) => {
       const badUrl = error.code === 'FST_ERR_BAD_URL';
       const message = badUrl ? 'This address is not valid: check the link for a broken %-escape.' : 'The request could not be read.';
@@ -156,7 +181,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   if (!opts.storage) app.addHook('onClose', async () => app.storage.close());
   app.decorate('settings', createSettingsCache(database.db));
   app.decorate('changes', await createChangeFeed(database, app.log));
-  app.decorate('lifecycle', { draining: false });
+  app.decorate('lifecycle', createLifecycle());
   app.changes.on('settings', () => app.settings.clear());
   app.addHook('onClose', async () => {
     forgetSettingsCache(app.settings);

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseStorageUrl, type StorageConfig } from './lib/storage/storage-url';
@@ -18,7 +19,15 @@ const envSchema = z.object({
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
-  TRUST_PROXY: z.enum(['true', 'false', '1', '0']).default('false'),
+  /** Unset: no proxy; a number of hops; or the proxies' addresses and CIDR ranges (see parseTrustProxy). */
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const parsed = parseTrustProxy(value);
+      if (typeof parsed === 'object' && 'problem' in parsed) ctx.addIssue({ code: 'custom', message: parsed.problem });
+      return typeof parsed === 'object' && 'problem' in parsed ? false : parsed;
+    }),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
@@ -74,8 +83,11 @@ export type Config = {
   webDist: string;
   bodyLimit: number;
   isProduction: boolean;
-  /** Behind a reverse proxy: take the client address from X-Forwarded-For (rate limits key on it). */
-  trustProxy: boolean;
+  /**
+   * Behind reverse proxies: the client address is read from X-Forwarded-For, skipping this many hops
+   * from the right, or every hop from these addresses/ranges (rate limits key on it). false: the socket's.
+   */
+  trustProxy: TrustProxy;
   smtpUrl: string | undefined;
   mailFrom: string;
   /** Demo accounts and catalogue are created only when this is on (default: a local, non-production start). */
@@ -110,6 +122,42 @@ export type Config = {
 
 /** Shortest session secret accepted, in bytes: anything less lets strangers forge signed links. */
 export const MIN_SECRET_BYTES = 32;
+
+export type TrustProxy = false | number | string[];
+
+/** The names proxy-addr knows for address ranges, beside literal addresses and CIDRs. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY: unset, `false` or `0` trusts no proxy; a whole number trusts that many hops in front of
+ * the app (`true` is taken as 1: trusting every hop would let any client write its own address into
+ * X-Forwarded-For); otherwise a comma-separated list of the proxies' addresses and CIDR ranges
+ * (`10.0.0.0/8,127.0.0.1`; `loopback`, `linklocal` and `uniquelocal` name those ranges).
+ */
+export function parseTrustProxy(value: string | undefined): TrustProxy | { problem: string } {
+  const text = value?.trim() ?? '';
+  if (text === '' || text === 'false' || text === '0') return false;
+  if (text === 'true') return 1;
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    return hops <= 10 ? hops : { problem: 'a number of proxy hops is at most 10' };
+  }
+  const entries = text.split(',').map((part) => part.trim());
+  const bad = entries.filter((entry) => {
+    if (PROXY_RANGE_NAMES.has(entry)) return false;
+    const [address = '', prefix, ...rest] = entry.split('/');
+    const version = isIP(address);
+    if (!version || rest.length) return true;
+    if (prefix === undefined) return false;
+    return !/^\d{1,3}$/.test(prefix) || Number(prefix) > (version === 4 ? 32 : 128);
+  });
+  if (bad.length) {
+    return {
+      problem: `must be false, a number of proxy hops (1 for one proxy), or the proxies' addresses and CIDR ranges separated by commas; not ${bad.map((b) => JSON.stringify(b)).join(', ')}`,
+    };
+  }
+  return entries;
+}
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -188,7 +236,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     webDist: e.WEB_DIST ? path.resolve(cwd, e.WEB_DIST) : findWebDist(),
     bodyLimit: e.BODY_LIMIT_BYTES,
     isProduction,
-    trustProxy: e.TRUST_PROXY === 'true' || e.TRUST_PROXY === '1',
+    trustProxy: e.TRUST_PROXY,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     seedDemo,

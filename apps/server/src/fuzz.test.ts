@@ -1,7 +1,9 @@
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerUser } from '../test/accounts';
+import { registerStaff, registerUser, signIn } from '../test/accounts';
 import { createTestApp, type TestApp, TestClient } from '../test/test-app';
+import { users } from './db/schema';
 
 /**
  * Malformed requests to every route the OpenAPI document lists, as a guest and signed in: wrong
@@ -14,6 +16,8 @@ import { createTestApp, type TestApp, TestClient } from '../test/test-app';
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_122);
 /** Requests per route and identity (guest, signed in). */
 const PER_ROUTE = Number(process.env.FUZZ_PER_ROUTE ?? 32);
+/** Random requests per back-office route signed in as staff (besides one per systematic value). */
+const STAFF_PER_ROUTE = Number(process.env.FUZZ_STAFF_PER_ROUTE ?? 24);
 const MIN_REQUESTS = 2000;
 
 type JsonSchema = {
@@ -492,17 +496,28 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-/** A browser's cookies and XSRF token: a guest with a session, or a registered user signed in. */
+/** A browser's cookies and XSRF token: a guest with a session, a registered user or a staff member signed in. */
 class Identity {
   client!: TestClient;
+  private staff?: { id: number; email: string; password: string };
   constructor(
-    readonly kind: 'guest' | 'user',
+    readonly kind: 'guest' | 'user' | 'staff',
     private readonly app: FastifyInstance,
   ) {}
 
   async start() {
     if (this.kind === 'user') {
       this.client = (await registerUser(this.app)).client;
+    } else if (this.kind === 'staff') {
+      if (!this.staff) {
+        const staff = await registerStaff(this.app);
+        this.staff = staff;
+        this.client = staff.client;
+        return;
+      }
+      // The fuzzing may have blocked, demoted or deleted this very account: it is staff again.
+      await this.app.db.update(users).set({ role: 'admin', blockedAt: null, deletedAt: null }).where(eq(users.id, this.staff.id));
+      this.client = (await signIn(this.app, this.staff.email, this.staff.password)).client;
     } else {
       this.client = new TestClient(this.app);
       await this.client.csrf();
@@ -522,27 +537,37 @@ class Identity {
   }
 }
 
+/** Sends fuzz requests and keeps what went wrong. */
+function fuzzer() {
+  const failures: string[] = [];
+  let sent = 0;
+  const send = async (identity: Identity, req: FuzzRequest) => {
+    const before = logged.length;
+    const res = await inject(t.app, req, identity.client.ip);
+    sent += 1;
+    const problem = problemWithApiAnswer(req, res) ?? refusedByDatabase(logged.slice(before));
+    if (problem) failures.push(`[${identity.kind}, seed ${SEED}] ${problem}\n${describeRequest(req, res)}`);
+    await identity.keep(res);
+  };
+  return { failures, send, sent: () => sent };
+}
+
+/** The back office's routes: only staff get past their guard to the schemas and handlers. */
+const isStaffRoute = (route: Route) => route.path.startsWith('/admin/');
+
+// The timeouts leave room for a machine busy with other work (the staff test takes under a minute alone).
 describe('fuzzing every API route', () => {
-  it('answers malformed requests, as a guest and signed in, with no 5xx and always in the envelope', { timeout: 180_000 }, async () => {
+  it('answers malformed requests, as a guest and signed in, with no 5xx and always in the envelope', { timeout: 360_000 }, async () => {
     const routes = await discoverRoutes(t.app);
     expect(routes.length).toBeGreaterThan(25);
     const identities = [new Identity('guest', t.app), new Identity('user', t.app)];
     for (const identity of identities) await identity.start();
 
-    const failures: string[] = [];
-    let sent = 0;
-    const send = async (identity: Identity, req: FuzzRequest) => {
-      const before = logged.length;
-      const res = await inject(t.app, req, identity.client.ip);
-      sent += 1;
-      const problem = problemWithApiAnswer(req, res) ?? refusedByDatabase(logged.slice(before));
-      if (problem) failures.push(`[${identity.kind}, seed ${SEED}] ${problem}\n${describeRequest(req, res)}`);
-      await identity.keep(res);
-    };
+    const { failures, send, sent: sentCount } = fuzzer();
     const [guest, user] = identities as [Identity, Identity];
     for (const route of routes) {
-      // Signed in, so guarded routes get past their guard with the bad value.
-      for (const next of systematicRequests(route, () => user.headers)) await send(user, next());
+      // Signed in, so guarded routes get past their guard with the bad value (staff routes: the next test).
+      if (!isStaffRoute(route)) for (const next of systematicRequests(route, () => user.headers)) await send(user, next());
       for (const identity of [guest, user]) {
         // One sequence per route and identity: a new route does not change the requests of the others.
         const rnd = prng(SEED ^ hash(`${route.method} ${route.path} ${identity.kind}`));
@@ -551,7 +576,25 @@ describe('fuzzing every API route', () => {
     }
     if (failures.length) console.error(`${failures.length} malformed requests got a wrong answer:\n\n${failures.slice(0, 15).join('\n\n')}`);
     expect(failures.slice(0, 15)).toEqual([]);
-    expect(sent).toBeGreaterThanOrEqual(MIN_REQUESTS);
+    expect(sentCount()).toBeGreaterThanOrEqual(MIN_REQUESTS);
+  });
+});
+
+describe('fuzzing the staff routes signed in as staff', () => {
+  it('answers malformed requests to every back-office route, signed in as staff, with no 5xx and always in the envelope', { timeout: 360_000 }, async () => {
+    const routes = (await discoverRoutes(t.app)).filter(isStaffRoute);
+    expect(routes.length).toBeGreaterThan(25);
+    const staff = new Identity('staff', t.app);
+    await staff.start();
+    const { failures, send, sent } = fuzzer();
+    for (const route of routes) {
+      for (const next of systematicRequests(route, () => staff.headers)) await send(staff, next());
+      const rnd = prng(SEED ^ hash(`${route.method} ${route.path} staff`));
+      for (let i = 0; i < STAFF_PER_ROUTE; i++) await send(staff, buildRequest(route, rnd, staff.headers));
+    }
+    if (failures.length) console.error(`${failures.length} malformed staff requests got a wrong answer:\n\n${failures.slice(0, 15).join('\n\n')}`);
+    expect(failures.slice(0, 15)).toEqual([]);
+    expect(sent()).toBeGreaterThanOrEqual(routes.length * STAFF_PER_ROUTE);
   });
 });
 

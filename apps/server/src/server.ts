@@ -65,11 +65,13 @@ export async function startServer(config: Config, opts: { logStream?: { write(li
   app.server.on('connection', () => {
     lastConnectionAt = Date.now();
   });
-  app.addHook('onRequest', async () => {
+  // Counted until the response's socket work is over: a hijacked reply (a live stream) never reaches
+  // onResponse, so that hook would keep it in flight for ever.
+  app.addHook('onRequest', async (_request, reply) => {
     inFlight += 1;
-  });
-  app.addHook('onResponse', async () => {
-    inFlight -= 1;
+    reply.raw.once('close', () => {
+      inFlight -= 1;
+    });
   });
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -77,7 +79,8 @@ export async function startServer(config: Config, opts: { logStream?: { write(li
   const shutdown = (signal: string) => {
     closing ??= (async () => {
       app.log.info({ signal }, 'shutting down: draining requests');
-      app.lifecycle.draining = true;
+      // Live streams end here, with a retry hint, so their clients reconnect to another server.
+      app.lifecycle.drain();
       await sleep(config.shutdownGraceMs);
       const giveUpAt = Date.now() + config.shutdownTimeoutMs;
       while ((inFlight > 0 || Date.now() - lastConnectionAt < QUIET_BEFORE_CLOSE_MS) && Date.now() < giveUpAt) await sleep(25);

@@ -68,6 +68,14 @@ describe('server rendering', () => {
     expect(de['app.test_mode']).toBe('Testmodus: kein echtes Geld');
   });
 
+  it('hole 13: /page/. and other dot segments render without throwing, as the browser resolves the address', async () => {
+    for (const url of ['/page/.', '/page/./', '/products/.', '/page/..']) {
+      const result = await render({ url, cookies: {}, fetch: fakeApi().fetch });
+      expect(result, url).not.toBeNull();
+      expect(result!.html, url).toContain('<footer');
+    }
+  });
+
   it('renders a product page with its answers, chrome and footer, and hands the answers over', async () => {
     const api = fakeApi();
     const result = await render({ url: '/products/harbour-at-dawn', cookies: {}, fetch: api.fetch });

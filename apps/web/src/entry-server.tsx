@@ -73,8 +73,12 @@ export async function render(input: RenderInput): Promise<RenderResult | null> {
 }
 
 async function renderPage(input: RenderInput, env: ServerEnv, shown: Set<string>): Promise<RenderResult> {
+  // The address as a browser resolves it (`/page/.` is `/page/`), for the modules and the router
+  // alike: a route the loaded modules do not cover would suspend the render, which then throws.
+  const parsed = new URL(input.url, 'http://localhost');
+  const location = `${parsed.pathname}${parsed.search}`;
   // The page's modules are loaded before the first pass, which then renders the page itself.
-  const matches = await loadPages(new URL(input.url, 'http://localhost').pathname);
+  const matches = await loadPages(parsed.pathname);
   const queryClient = createQueryClient();
   const tree = (
     <StrictMode>
@@ -82,7 +86,7 @@ async function renderPage(input: RenderInput, env: ServerEnv, shown: Set<string>
         <I18nextProvider i18n={i18n}>
           <App
             router={
-              <StaticRouter location={input.url}>
+              <StaticRouter location={location}>
                 <AppRoutes />
               </StaticRouter>
             }

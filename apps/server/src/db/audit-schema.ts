@@ -2,7 +2,8 @@
  * The staff audit log (migration 0013_backoffice): one append-only row per staff action, written in
  * the same transaction as the change (features/audit).
  */
-import { bigint, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { jsonb } from './json-column';
 import { users } from './schema';
 
 export const auditLog = pgTable(

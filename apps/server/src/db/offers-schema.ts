@@ -4,7 +4,8 @@
  * are never stored: only brand and last four and the provider's token; an IBAN is kept encrypted and shown masked.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { jsonb } from './json-column';
 import { categories, products, users } from './schema';
 
 const id = () => bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity();

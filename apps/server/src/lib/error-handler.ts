@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { ErrorEnvelope, FieldErrors } from '@atelier/shared';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
@@ -86,6 +88,29 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, status: 
       .send(errorPage(status, message));
   }
   return reply.code(status).send(envelope(message, errors));
+}
+
+/** What Node's HTTP parser reports before any request exists, as a status and a sentence. */
+function clientErrorAnswer(code: string | undefined): { status: number; message: string } {
+  if (code === 'HPE_HEADER_OVERFLOW') return { status: 431, message: "The request's headers are too large. Clearing this site's cookies usually helps." };
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, message: 'The request took too long to arrive.' };
+  return { status: 400, message: 'The request could not be read.' };
+}
+
+/**
+ * Fastify's `clientErrorHandler`: a request Node's parser refuses (headers too large, a timeout,
+ * a malformed request line) never reaches a route, so its answer is written to the socket here, in
+ * the envelope like every other error, and the connection is closed.
+ */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex) {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const { status, message } = clientErrorAnswer(err.code);
+  const body = JSON.stringify(envelope(message));
+  if (!socket.writable) return void socket.destroy();
+  // end, not destroy: the answer is flushed first, then the connection closes.
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 export function registerErrorHandler(app: FastifyInstance) {

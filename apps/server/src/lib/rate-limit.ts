@@ -40,6 +40,20 @@ export async function assertUnderLimit(db: Db, key: string, limit: number, what 
   throw new AppError('RATE_LIMITED', retryMessage(retryAfter, what), undefined, { 'retry-after': String(retryAfter) });
 }
 
+/**
+ * Takes back one hit counted against `key` in its current window: a sign-in is counted before the
+ * password is checked (so parallel guesses cannot slip past), and one that succeeds is no failure.
+ */
+export async function releaseRateLimitHit(db: Db, keys: string[]) {
+  if (!keys.length) return;
+  await db.execute(
+    sql`update rate_limits set count = greatest(count - 1, 0) where key in (${sql.join(
+      keys.map((k) => sql`${k}`),
+      sql`, `,
+    )}) and reset_at > now()`,
+  );
+}
+
 export async function clearRateLimit(db: Db, key: string) {
   await db.delete(rateLimits).where(eq(rateLimits.key, key));
 }

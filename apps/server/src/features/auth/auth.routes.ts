@@ -19,7 +19,7 @@ import { AppError, validationError } from '../../lib/app-error';
 import { ACCOUNT_BLOCKED, currentUser, guard } from '../../lib/auth-guard';
 import { mailHtml, sendMail } from '../../lib/mail';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
-import { clearRateLimit, enforceRateLimit, hitRateLimit } from '../../lib/rate-limit';
+import { clearRateLimit, enforceRateLimit, hitRateLimit, releaseRateLimitHit } from '../../lib/rate-limit';
 import { endUserSessions, isSignedIn, startSession } from '../../lib/session';
 import {
   checkEmailVerification,
@@ -137,7 +137,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       request.log.info({ event: 'login_failed' }, 'login failed');
       throw validationError({ username: 'These credentials do not match our records.' }, 'The e-mail or password is incorrect.');
     }
+    // The right password is no failed attempt: its hits are taken back (six sign-ins in a minute are fine).
     await clearRateLimit(app.db, `login:account-ip:${email}:${request.ip}`);
+    await releaseRateLimitHit(app.db, device ? [`login:ip:${request.ip}`] : [`login:ip:${request.ip}`, `login:account:${email}`]);
     // Told only after the right password, so the message reveals nothing to a guesser.
     if (user.blockedAt) {
       request.log.info({ userId: user.id, event: 'login_blocked' }, 'sign-in refused: account blocked');

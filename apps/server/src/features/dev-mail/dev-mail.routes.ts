@@ -10,12 +10,32 @@ export function isLoopback(address: string | undefined): boolean {
   return a === '::1' || /^127(\.\d{1,3}){3}$/.test(a);
 }
 
+/**
+ * Headers a proxy adds to say whom it forwards for. A request carrying any of them came through a
+ * proxy, whose own address (often loopback) says nothing about the visitor.
+ */
+const FORWARDING_HEADERS = [
+  'forwarded',
+  'x-real-ip',
+  'via',
+  'client-ip',
+  'true-client-ip',
+  'x-client-ip',
+  'cf-connecting-ip',
+  'fastly-client-ip',
+  'x-cluster-client-ip',
+];
+
+export function isForwarded(headers: Record<string, unknown>): boolean {
+  return Object.keys(headers).some((name) => name.startsWith('x-forwarded-') || FORWARDING_HEADERS.includes(name));
+}
+
 /** /dev/mail: the outbox as a page, so a developer can click a verification link. Never in production. */
 export const devMailRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/dev/mail', { schema: { hide: true } }, async (request, reply) => {
     // The outbox holds password-reset links: only a browser on this machine may read it, and not
     // through a proxy (which would make every visitor look local).
-    if (!isLoopback(request.socket.remoteAddress) || request.headers['x-forwarded-for'] !== undefined) {
+    if (!isLoopback(request.socket.remoteAddress) || isForwarded(request.headers)) {
       throw notFound('Not found.');
     }
     const rows = await app.db.select().from(mailOutbox).orderBy(desc(mailOutbox.id)).limit(100);

@@ -11,6 +11,10 @@ import { listNotifications, markNotificationsRead, notificationsAfter, unreadNot
 
 /** A comment line keeps proxies from closing an idle stream; the session is checked at the same beat. */
 export const EVENTS_HEARTBEAT_MS = 25_000;
+/** How soon a client reconnects after a stream this server ends (shutdown). */
+export const EVENTS_RECONNECT_MS = 1000;
+/** Streams one session may hold open; a new one beyond this ends the session's oldest. */
+export const EVENTS_PER_SESSION = 10;
 
 /** Unread chat messages addressed to the user, over all their chats. */
 async function unreadChatMessages(db: Db, userId: number): Promise<number> {
@@ -24,10 +28,15 @@ async function unreadChatMessages(db: Db, userId: number): Promise<number> {
 
 export const notificationsRoutes: FastifyPluginAsyncZod<{ heartbeatMs?: number }> = async (app, opts) => {
   const hub = await createEventHub(app.database, app.log);
-  const streams = new Set<() => void>();
-  // Streams end before the server stops taking connections (it would wait for them), the LISTEN after.
+  /** Open streams, oldest first, each with its `end(reconnectMs?)`. */
+  const streams = new Map<() => void, { sessionId: string | undefined; end: (reconnectMs?: number) => void }>();
+  // At the start of a shutdown every stream ends with a short retry, so its client reconnects to
+  // another server while this one drains; any left end before the server stops, the LISTEN after.
+  app.lifecycle.onDrain(() => {
+    for (const s of [...streams.values()]) s.end(EVENTS_RECONNECT_MS);
+  });
   app.addHook('preClose', async () => {
-    for (const end of [...streams]) end();
+    for (const s of [...streams.values()]) s.end(EVENTS_RECONNECT_MS);
   });
   app.addHook('onClose', () => hub.close());
   const tags = ['notifications'];
@@ -84,6 +93,11 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ heartbeatMs?: number }
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
     });
+    // A server already shutting down sends the client elsewhere at once.
+    if (app.lifecycle.draining) {
+      res.end(`retry: ${EVENTS_RECONNECT_MS}\n\n`);
+      return;
+    }
     res.write(`retry: 5000\n\n`);
     const write = (signal: { kind: string; chatId: number | null; notificationId: number | null }) => {
       const data = JSON.stringify({ kind: signal.kind, chatId: signal.chatId, notificationId: signal.notificationId });
@@ -91,15 +105,18 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ heartbeatMs?: number }
     };
     let ended = false;
     const unsubscribe = hub.subscribe(userId, write);
-    const end = () => {
+    const end = (reconnectMs?: number) => {
       if (ended) return;
       ended = true;
       clearInterval(beat);
       unsubscribe();
       streams.delete(end);
-      res.end();
+      res.end(reconnectMs ? `retry: ${reconnectMs}\n\n` : undefined);
     };
-    streams.add(end);
+    // One session holds at most EVENTS_PER_SESSION streams on this server: the oldest make way.
+    const mine = [...streams.values()].filter((s) => s.sessionId === sessionId);
+    for (const old of mine.slice(0, Math.max(0, mine.length - EVENTS_PER_SESSION + 1))) old.end();
+    streams.set(end, { sessionId, end });
     const beat = setInterval(async () => {
       if (ended) return;
       res.write(': ping\n\n');
@@ -115,7 +132,7 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ heartbeatMs?: number }
       }
     }, heartbeatMs);
     beat.unref();
-    request.raw.on('close', end);
+    request.raw.on('close', () => end());
     const lastId = Number(request.headers['last-event-id']);
     if (Number.isSafeInteger(lastId) && lastId > 0) {
       for (const row of await notificationsAfter(app.db, userId, lastId)) write({ kind: row.kind, chatId: row.chatId, notificationId: row.id });

@@ -99,3 +99,22 @@ describe('contact messages in the back office', () => {
     expect(log).toHaveLength(3);
   });
 });
+
+describe('settings that look like JSON', () => {
+  it('hole 10: a copyright saved as "2026", "true", "null", "{}" or "[1]" comes back as that text, and the site and back office keep answering', async () => {
+    const admin = await staff();
+    for (const value of ['2026', 'true', 'null', '{}', '[1]']) {
+      const saved = await admin.client.request('PATCH', '/api/admin/settings', { body: { copyright: value } });
+      expect(saved.statusCode, value).toBe(200);
+      expect(saved.json().payload.copyright).toBe(value);
+
+      const site = await t.app.inject({ method: 'GET', url: '/api/settings' });
+      expect(site.statusCode, value).toBe(200);
+      expect(site.json().payload.copyright).toBe(value);
+
+      const office = await admin.client.get('/api/admin/settings');
+      expect(office.statusCode, value).toBe(200);
+      expect(office.json().payload.copyright).toBe(value);
+    }
+  });
+});
