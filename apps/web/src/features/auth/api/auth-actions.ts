@@ -1,7 +1,7 @@
 import type { ForgotPasswordInput, LoginInput, RegisterInput, ResetPasswordInput, SiteSettings } from '@atelier/shared';
 import { type QueryClient, useIsMutating, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router';
-import { api, apiEnvelope } from '../../../lib/api-client';
+import { api, apiEnvelope, renewCsrfCookie } from '../../../lib/api-client';
 import { siteKeys } from '../../site';
 import { type AuthState, authKey, fetchAuthState, markNewAccount } from './auth-state';
 
@@ -106,6 +106,8 @@ export function useLogin() {
     mutationKey: signInKey,
     mutationFn: async (input: LoginInput) => {
       if (!(await stillAGuest(queryClient))) throw new AlreadySignedInError();
+      // A fresh XSRF cookie first: the one in the browser may belong to a session ended elsewhere.
+      await renewCsrfCookie();
       // quiet: a refused sign-in (a blocked account's 403) is told in the form, not by leaving the page.
       return apiEnvelope<Message>('/api/login', { method: 'POST', body: input, quiet: true });
     },
@@ -120,6 +122,7 @@ export function useRegister() {
     mutationKey: signInKey,
     mutationFn: async (input: RegisterInput) => {
       if (!(await stillAGuest(queryClient))) throw new AlreadySignedInError();
+      await renewCsrfCookie();
       return apiEnvelope<Message>('/api/register', { method: 'POST', body: input });
     },
     onSuccess: after,
