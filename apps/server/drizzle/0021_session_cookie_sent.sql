@@ -5,3 +5,7 @@ ALTER TABLE "sessions" ADD COLUMN "cookie_sent_at" timestamp with time zone;--> 
 UPDATE "sessions" SET "cookie_sent_at" = "created_at";--> statement-breakpoint
 ALTER TABLE "sessions" ALTER COLUMN "cookie_sent_at" SET NOT NULL;--> statement-breakpoint
 ALTER TABLE "sessions" ALTER COLUMN "cookie_sent_at" SET DEFAULT now();
+--> statement-breakpoint
+-- Issue 18 bug 3: a block ends the account's sessions but keeps each as a guest session that
+-- remembers whose it was, so that browser's next call is told the account is blocked (not "sign in").
+ALTER TABLE "sessions" ADD COLUMN "blocked_user_id" bigint;

@@ -21,7 +21,15 @@ const TOUCH_EVERY_MS = 60_000;
  */
 export const COOKIE_RESEND_AFTER_SECONDS = SESSION_IDLE_SECONDS / 2;
 
-export type Session = { id: string; userId: number | null; csrfToken: string; lastSeenAt: Date; expiresAt: Date };
+export type Session = {
+  id: string;
+  userId: number | null;
+  csrfToken: string;
+  lastSeenAt: Date;
+  expiresAt: Date;
+  /** The session was signed in to an account staff have since blocked (its calls are told so). */
+  blocked?: boolean;
+};
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -82,6 +90,19 @@ export async function startSession(request: FastifyRequest, reply: FastifyReply,
   return session;
 }
 
+/**
+ * A block signs the account out of every session at once; each stays a guest session that remembers
+ * the block, so its browser's next guarded call is answered "your account is blocked" (issue 18 bug 3).
+ */
+export async function endSessionsForBlock(db: Db, userId: number) {
+  await db.update(sessions).set({ userId: null, blockedUserId: userId }).where(eq(sessions.userId, userId));
+}
+
+/** After an unblock, the remembered block notices go: those browsers are plain signed-out guests. */
+export async function forgetBlockNotices(db: Db, userId: number) {
+  await db.delete(sessions).where(eq(sessions.blockedUserId, userId));
+}
+
 /** Ends every session of a user except, optionally, the one in use. */
 export async function endUserSessions(db: Db, userId: number, exceptId?: string) {
   const all = await db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, userId));
@@ -116,7 +137,14 @@ async function loadSession(request: FastifyRequest, reply: FastifyReply): Promis
       .set({ lastSeenAt: new Date(now) })
       .where(eq(sessions.id, row.id));
   }
-  return { id: row.id, userId: row.userId, csrfToken: row.csrfToken, lastSeenAt: row.lastSeenAt, expiresAt: row.expiresAt };
+  return {
+    id: row.id,
+    userId: row.userId,
+    csrfToken: row.csrfToken,
+    lastSeenAt: row.lastSeenAt,
+    expiresAt: row.expiresAt,
+    blocked: row.blockedUserId !== null,
+  };
 }
 
 /** Removes sessions past their idle or absolute limit; run now and then. */

@@ -26,6 +26,8 @@ type GlobalHandlers = {
   onCsrfExpired?: () => void;
   onEmailNotVerified?: () => void;
   onForbidden?: () => void;
+  /** Staff blocked the account (issue 18 bug 3): the app shows the blocked screen. */
+  onAccountBlocked?: () => void;
 };
 const handlers: GlobalHandlers = {};
 
@@ -35,6 +37,8 @@ export function setGlobalApiHandlers(next: GlobalHandlers) {
 }
 
 export const EMAIL_NOT_VERIFIED = 'Your email address is not verified.';
+/** The server's answer to a call from a session whose account staff blocked (a 403). */
+export const ACCOUNT_BLOCKED = 'Your account is blocked. Please contact support if you think this is a mistake.';
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** SPEC §8: the page's language prefix (`/de/...`), else the stored language, else English. */
@@ -115,6 +119,7 @@ export function reactToFailure(status: number, message: string) {
   if (status === 401) handlers.onUnauthenticated?.();
   else if (status === 419) handlers.onCsrfExpired?.();
   else if (status === 403 && message === EMAIL_NOT_VERIFIED) handlers.onEmailNotVerified?.();
+  else if (status === 403 && message === ACCOUNT_BLOCKED) handlers.onAccountBlocked?.();
   else if (status === 403) handlers.onForbidden?.();
 }
 

@@ -88,6 +88,8 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ heartbeatMs?: number }
     const write = (signal: { kind: string; chatId: number | null; notificationId: number | null }) => {
       const data = JSON.stringify({ kind: signal.kind, chatId: signal.chatId, notificationId: signal.notificationId });
       res.write(`${signal.notificationId ? `id: ${signal.notificationId}\n` : ''}event: ${signal.kind}\ndata: ${data}\n\n`);
+      // Staff blocked the account (issue 18 bug 3): the stream says so and ends at once.
+      if (signal.kind === 'account_blocked') end();
     };
     let ended = false;
     const unsubscribe = hub.subscribe(userId, write);

@@ -52,6 +52,12 @@ export function AppLayout() {
       onCsrfExpired: () => window.location.reload(),
       onEmailNotVerified: () => navigate('/email/verify'),
       onForbidden: () => navigate('/forbidden'),
+      onAccountBlocked: () => {
+        // Signed out at once: nothing of the account stays on screen or in the cache.
+        queryClient.setQueryData(authKey, { authenticated: false, user: null });
+        queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'site' && q.queryKey[0] !== 'auth' });
+        navigate('/account-blocked', { replace: true });
+      },
     });
   }, [navigate, queryClient]);
 
