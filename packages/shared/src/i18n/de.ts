@@ -237,6 +237,9 @@ export const de: Record<TranslationKey, string> = {
   'cookie.preferences': 'Cookie-Einstellungen',
 
   'pages.not_found_title': 'Seite nicht gefunden',
+  'pages.product_not_found_title': 'Produkt nicht gefunden',
+  'pages.pack_not_found_title': 'Paket nicht gefunden',
+  'pages.profile_not_found_title': 'Profil nicht gefunden',
   'pages.not_found_text': 'Die gesuchte Seite existiert nicht oder wurde verschoben.',
   'pages.forbidden_title': 'Zugriff verweigert',
   'pages.forbidden_text': 'Du hast keine Berechtigung, diese Seite zu öffnen.',

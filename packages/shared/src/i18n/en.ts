@@ -233,6 +233,9 @@ export const en = {
   'cookie.preferences': 'Cookie preferences',
 
   'pages.not_found_title': 'Page not found',
+  'pages.product_not_found_title': 'Product not found',
+  'pages.pack_not_found_title': 'Pack not found',
+  'pages.profile_not_found_title': 'Profile not found',
   'pages.not_found_text': 'The page you are looking for does not exist or was moved.',
   'pages.forbidden_title': 'Access denied',
   'pages.forbidden_text': 'You do not have permission to open this page.',
