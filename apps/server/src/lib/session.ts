@@ -124,7 +124,8 @@ async function loadSession(request: FastifyRequest, reply: FastifyReply): Promis
     await db.delete(sessions).where(eq(sessions.id, row.id));
     return null;
   }
-  const resend = now - row.cookieSentAt.getTime() >= COOKIE_RESEND_AFTER_SECONDS * 1000;
+  const canResend = request.routeOptions.config?.renewCookies !== false;
+  const resend = canResend && now - row.cookieSentAt.getTime() >= COOKIE_RESEND_AFTER_SECONDS * 1000;
   if (resend) {
     await db
       .update(sessions)
@@ -164,6 +165,11 @@ declare module 'fastify' {
     csrf?: boolean;
     /** `true` loads the session on a route outside /api (pages that act for the visitor). */
     session?: boolean;
+    /**
+     * `false`: the route takes over the raw response (a stream), which carries no cookies, so the
+     * sliding renewal waits for the browser's next ordinary call.
+     */
+    renewCookies?: boolean;
   }
 }
 

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { lastMailTo, linkIn, newPerson, registerPerson, registerUser, signIn } from '../../../test/accounts';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
@@ -71,6 +73,30 @@ describe('sliding sessions (issue 18 bug 2)', () => {
     }
     // And state-changing calls still pass the CSRF check with the re-sent XSRF cookie.
     expect((await browser.post('/api/logout')).statusCode).toBe(200);
+  });
+
+  it('issue 18 bug 2: the live stream (which carries no cookies) does not use up the renewal; the next ordinary call gets it', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    const browser = new Browser();
+    await browser.post('/api/register', newPerson());
+    advance(61 * MINUTE);
+    await new Promise<void>((resolve, reject) => {
+      const req = http.get(`${base}/api/events`, { headers: { cookie: browser.client.cookieHeader } }, (res) => {
+        expect(res.headers['set-cookie']).toBeUndefined();
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          if (chunk.includes('event: ready')) {
+            req.destroy();
+            resolve();
+          }
+        });
+      });
+      req.on('error', reject);
+    });
+    const next = await browser.get('/api/is-auth');
+    expect(next.cookies.map((c) => c.name).sort()).toEqual(['XSRF-TOKEN', 'atelier_session']);
   });
 
   it('issue 18 bug 2: the idle limit still ends a session left alone for 2 hours', async () => {
