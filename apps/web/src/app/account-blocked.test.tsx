@@ -63,12 +63,13 @@ describe('a blocked user is told (issue 18 bug 3)', () => {
     vi.stubGlobal('EventSource', FakeEventSource);
     FakeEventSource.last = null;
     const state = { blocked: false };
-    const { router } = await renderSignedIn(state);
+    // On a protected page: its guard must not send the user to sign in instead.
+    const { router } = await renderSignedIn(state, '/dashboard');
     await vi.waitFor(() => expect(FakeEventSource.last).not.toBeNull());
     const source = FakeEventSource.last!;
     state.blocked = true;
     act(() => source.emit('account_blocked', { kind: 'account_blocked', chatId: null, notificationId: null }));
-    expect(await screen.findByRole('heading', { name: 'Your account is blocked' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Your account is blocked' }, { timeout: 5000 })).toBeTruthy();
     expect(router.state.location.pathname).toBe('/account-blocked');
     expect(source.closed).toBe(true);
     expect(await screen.findByText('If you think this is a mistake, write to help@atelier.test or use the contact page.')).toBeTruthy();
@@ -80,7 +81,7 @@ describe('a blocked user is told (issue 18 bug 3)', () => {
     const state = { blocked: true };
     // The dashboard asks for the user's orders at once: the answer is the blocked 403.
     const { router } = await renderSignedIn(state, '/dashboard/orders');
-    expect(await screen.findByRole('heading', { name: 'Your account is blocked' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Your account is blocked' }, { timeout: 5000 })).toBeTruthy();
     expect(router.state.location.pathname).toBe('/account-blocked');
   });
 });

@@ -3,7 +3,7 @@ import { type QueryClient, useIsMutating, useMutation, useQueryClient } from '@t
 import { useNavigate, useSearchParams } from 'react-router';
 import { api, apiEnvelope, renewCsrfCookie } from '../../../lib/api-client';
 import { siteKeys } from '../../site';
-import { type AuthState, authKey, fetchAuthState, markNewAccount } from './auth-state';
+import { type AuthState, authKey, fetchAuthState, markAccountBlocked, markNewAccount } from './auth-state';
 
 type Message = { status: 'OK'; message: string };
 
@@ -68,6 +68,7 @@ function useAfterSignIn(opts: { newAccount?: boolean } = {}) {
   return async () => {
     const state = await fetchAuthState();
     queryClient.setQueryData<AuthState>(authKey, state);
+    markAccountBlocked(false);
     const settings = queryClient.getQueryData<SiteSettings>(siteKeys.settings);
     const mustVerify = settings?.is_email_verification_enabled && state.user && !state.user.is_email_verified;
     // Awaited, so the request counts as running until the next page is there (useSigningIn).
