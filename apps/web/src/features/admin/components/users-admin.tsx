@@ -185,8 +185,8 @@ function BlockDialog({ user, onClose }: { user: AdminUser; onClose: () => void }
   };
   return (
     <Modal title={t('admin.block_title', { name: `${user.name} ${user.surname}` })} onClose={onClose}>
-      <form onSubmit={submit} noValidate>
-        <p>{t('admin.block_text')}</p>
+      <form className="block-form" onSubmit={submit} noValidate>
+        <p className="modal-intro">{t('admin.block_text')}</p>
         <TextAreaField
           id="block-reason"
           label={t('admin.block_reason')}
@@ -200,7 +200,7 @@ function BlockDialog({ user, onClose }: { user: AdminUser; onClose: () => void }
           error={error}
           required
         />
-        <div className="dialog-actions">
+        <div className="modal-actions">
           <button type="button" className="button" onClick={onClose}>
             {t('admin.block_cancel')}
           </button>
