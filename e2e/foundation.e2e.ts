@@ -24,7 +24,8 @@ describe('foundation', () => {
     const page = await browser.newPage();
     await open(page, `${baseUrl()}/this/does/not/exist`);
     await page.getByTestId('not-found').waitFor();
-    expect(page.url()).toBe(`${baseUrl()}/404`);
+    // Issue 18 bug 9: the page stays at its address (the server answered 404 with this page).
+    expect(page.url()).toBe(`${baseUrl()}/this/does/not/exist`);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Page not found');
     await page.close();
   });

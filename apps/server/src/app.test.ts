@@ -105,9 +105,9 @@ describe('wire contract (SPEC §5, §7, §8)', () => {
     expect(post.statusCode).toBe(404);
   });
 
-  it('serves the app shell for any other path, so the SPA shows its 404 page', async () => {
+  it('answers any other path 404 with the app page, which shows its not-found page there (issue 18 bug 9)', async () => {
     const res = await t.app.inject({ url: '/some/unknown/page', headers: { accept: 'text/html' } });
-    expect(res.statusCode).toBe(200);
+    expect(res.statusCode).toBe(404);
     expect(res.headers['content-type']).toContain('text/html');
     expect(res.body).toContain('<div id="root">');
   });

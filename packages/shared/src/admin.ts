@@ -171,6 +171,13 @@ export const adminUserDetail = z.object({
 });
 export type AdminUserDetail = z.infer<typeof adminUserDetail>;
 
+/**
+ * POST /api/admin/users/{id}/block: staff confirm the block with a reason, which goes into the audit
+ * log and the e-mail the user gets (issue 18 bug 3).
+ */
+export const adminBlockInput = z.object({ reason: requiredText('reason', 500) });
+export type AdminBlockInput = z.infer<typeof adminBlockInput>;
+
 /** POST /api/admin/users/{id}/role */
 export const adminRoleInput = z.object({ role: z.enum(['user', 'admin'], { error: 'The role must be user or admin.' }) });
 

@@ -19,5 +19,8 @@ export const NOTIFICATION_KINDS = [
   'sale_made',
 ] as const;
 
-/** Every event the stream (GET /api/events) sends: the notification kinds, plus changes that ring no bell. */
-export const LIVE_EVENT_KINDS = ['ready', 'chat_updated', 'chat_read', ...NOTIFICATION_KINDS] as const;
+/**
+ * Every event the stream (GET /api/events) sends: the notification kinds, plus changes that ring no
+ * bell. `account_blocked` is the stream's last event: staff blocked the account (issue 18 bug 3).
+ */
+export const LIVE_EVENT_KINDS = ['ready', 'chat_updated', 'chat_read', 'account_blocked', ...NOTIFICATION_KINDS] as const;

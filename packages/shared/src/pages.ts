@@ -115,6 +115,8 @@ export const PAGES = {
   },
   forbidden: { path: '/forbidden', module: 'forbidden', title: 'pages.forbidden_title', ssr: true },
   'not-found': { path: '/404', module: 'not-found', title: 'pages.not_found_title', ssr: true },
+  // Where a blocked user lands the moment staff block them (issue 18 bug 3).
+  'account-blocked': { path: '/account-blocked', module: 'account-blocked', title: 'pages.account_blocked_title' },
 
   // Links from e-mails: open to anyone, rendered in the browser.
   'verify-email-link': { path: '/email/verify/:id/:hash', module: 'verify-email-link', title: 'auth.verify_title', background: 'auth' },

@@ -192,6 +192,10 @@ export const sessions = pgTable(
     createdAt: createdAt(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** When the cookies last went out with a fresh idle lifetime (sliding sessions, lib/session.ts). */
+    cookieSentAt: timestamp('cookie_sent_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Set when staff blocked the account this session was signed in to (then userId is null). */
+    blockedUserId: bigint('blocked_user_id', { mode: 'number' }),
     userAgent: text('user_agent').notNull().default(''),
   },
   (t) => [index('sessions_user_idx').on(t.userId), index('sessions_last_seen_idx').on(t.lastSeenAt)],

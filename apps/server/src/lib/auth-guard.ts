@@ -45,6 +45,8 @@ export function registerGuards(app: FastifyInstance) {
       request.user = row && !row.deletedAt && !row.blockedAt ? row : null;
     }
     const user = request.user;
+    // A session whose account staff blocked: the browser is told why, once per call, not sent to sign in.
+    if (!user && request.session?.blocked) throw new AppError('FORBIDDEN', ACCOUNT_BLOCKED);
     if (!user) throw signInFirst();
     if (level === 'admin' && user.role !== 'admin') throw new AppError('FORBIDDEN', 'This action is for moderators only.');
     if (level === 'verified' && !user.emailVerifiedAt && (await app.settings.get()).is_email_verification_enabled) {

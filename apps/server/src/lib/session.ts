@@ -14,7 +14,22 @@ export const SESSION_ABSOLUTE_SECONDS = 24 * 60 * 60;
 /** last_seen_at is written at most this often, so reads stay reads. */
 const TOUCH_EVERY_MS = 60_000;
 
-export type Session = { id: string; userId: number | null; csrfToken: string; lastSeenAt: Date };
+/**
+ * Sliding sessions (issue 18 bug 2): the cookies live SESSION_IDLE_SECONDS from when they were last
+ * sent. A request once half of that has passed sends them again (a new idle window, never past the
+ * absolute limit), so an active user stays signed in until SESSION_ABSOLUTE_SECONDS after sign-in.
+ */
+export const COOKIE_RESEND_AFTER_SECONDS = SESSION_IDLE_SECONDS / 2;
+
+export type Session = {
+  id: string;
+  userId: number | null;
+  csrfToken: string;
+  lastSeenAt: Date;
+  expiresAt: Date;
+  /** The session was signed in to an account staff have since blocked (its calls are told so). */
+  blocked?: boolean;
+};
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -39,10 +54,12 @@ function cookieOptions(app: FastifyInstance) {
   return { path: '/', sameSite: 'lax' as const, secure: app.config.publicUrl.startsWith('https://') };
 }
 
-function setCookies(app: FastifyInstance, reply: FastifyReply, token: string, csrf: string) {
+/** Sends both cookies for a fresh idle window, cut short where the session's absolute limit comes first. */
+function setCookies(app: FastifyInstance, reply: FastifyReply, token: string, csrf: string, expiresAt: Date, now: number) {
   const base = cookieOptions(app);
-  reply.setCookie(SESSION_COOKIE, token, { ...base, httpOnly: true, maxAge: SESSION_IDLE_SECONDS });
-  reply.setCookie(XSRF_COOKIE, csrf, { ...base, httpOnly: false, maxAge: SESSION_IDLE_SECONDS });
+  const maxAge = Math.max(0, Math.min(SESSION_IDLE_SECONDS, Math.floor((expiresAt.getTime() - now) / 1000)));
+  reply.setCookie(SESSION_COOKIE, token, { ...base, httpOnly: true, maxAge });
+  reply.setCookie(XSRF_COOKIE, csrf, { ...base, httpOnly: false, maxAge });
 }
 
 async function insertSession(db: Db, userId: number | null, userAgent: string) {
@@ -50,15 +67,17 @@ async function insertSession(db: Db, userId: number | null, userAgent: string) {
   const csrf = newToken();
   const now = new Date();
   const id = hashToken(token);
+  const expiresAt = new Date(now.getTime() + SESSION_ABSOLUTE_SECONDS * 1000);
   await db.insert(sessions).values({
     id,
     userId,
     csrfToken: csrf,
     lastSeenAt: now,
-    expiresAt: new Date(now.getTime() + SESSION_ABSOLUTE_SECONDS * 1000),
+    cookieSentAt: now,
+    expiresAt,
     userAgent: userAgent.slice(0, 300),
   });
-  return { token, session: { id, userId, csrfToken: csrf, lastSeenAt: now } satisfies Session };
+  return { token, session: { id, userId, csrfToken: csrf, lastSeenAt: now, expiresAt } satisfies Session };
 }
 
 /** Starts a fresh session (a new id: login, logout and register rotate it) and sets both cookies. */
@@ -66,9 +85,22 @@ export async function startSession(request: FastifyRequest, reply: FastifyReply,
   const app = request.server;
   if (request.session) await app.db.delete(sessions).where(eq(sessions.id, request.session.id));
   const { token, session } = await insertSession(app.db, userId, request.headers['user-agent'] ?? '');
-  setCookies(app, reply, token, session.csrfToken);
+  setCookies(app, reply, token, session.csrfToken, session.expiresAt, session.lastSeenAt.getTime());
   request.session = session;
   return session;
+}
+
+/**
+ * A block signs the account out of every session at once; each stays a guest session that remembers
+ * the block, so its browser's next guarded call is answered "your account is blocked" (issue 18 bug 3).
+ */
+export async function endSessionsForBlock(db: Db, userId: number) {
+  await db.update(sessions).set({ userId: null, blockedUserId: userId }).where(eq(sessions.userId, userId));
+}
+
+/** After an unblock, the remembered block notices go: those browsers are plain signed-out guests. */
+export async function forgetBlockNotices(db: Db, userId: number) {
+  await db.delete(sessions).where(eq(sessions.blockedUserId, userId));
 }
 
 /** Ends every session of a user except, optionally, the one in use. */
@@ -77,7 +109,7 @@ export async function endUserSessions(db: Db, userId: number, exceptId?: string)
   for (const s of all) if (s.id !== exceptId) await db.delete(sessions).where(eq(sessions.id, s.id));
 }
 
-async function loadSession(request: FastifyRequest): Promise<Session | null> {
+async function loadSession(request: FastifyRequest, reply: FastifyReply): Promise<Session | null> {
   const token = request.cookies[SESSION_COOKIE];
   if (!token || token.length > 100) return null;
   const db = request.server.db;
@@ -92,13 +124,28 @@ async function loadSession(request: FastifyRequest): Promise<Session | null> {
     await db.delete(sessions).where(eq(sessions.id, row.id));
     return null;
   }
-  if (now - row.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
+  const canResend = request.routeOptions.config?.renewCookies !== false;
+  const resend = canResend && now - row.cookieSentAt.getTime() >= COOKIE_RESEND_AFTER_SECONDS * 1000;
+  if (resend) {
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: new Date(now), cookieSentAt: new Date(now) })
+      .where(eq(sessions.id, row.id));
+    setCookies(request.server, reply, token, row.csrfToken, row.expiresAt, now);
+  } else if (now - row.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
     await db
       .update(sessions)
       .set({ lastSeenAt: new Date(now) })
       .where(eq(sessions.id, row.id));
   }
-  return { id: row.id, userId: row.userId, csrfToken: row.csrfToken, lastSeenAt: row.lastSeenAt };
+  return {
+    id: row.id,
+    userId: row.userId,
+    csrfToken: row.csrfToken,
+    lastSeenAt: row.lastSeenAt,
+    expiresAt: row.expiresAt,
+    blocked: row.blockedUserId !== null,
+  };
 }
 
 /** Removes sessions past their idle or absolute limit; run now and then. */
@@ -118,6 +165,11 @@ declare module 'fastify' {
     csrf?: boolean;
     /** `true` loads the session on a route outside /api (pages that act for the visitor). */
     session?: boolean;
+    /**
+     * `false`: the route takes over the raw response (a stream), which carries no cookies, so the
+     * sliding renewal waits for the browser's next ordinary call.
+     */
+    renewCookies?: boolean;
   }
 }
 
@@ -147,13 +199,13 @@ function sentCsrfToken(request: FastifyRequest): string {
  */
 export function registerSessions(app: FastifyInstance) {
   app.decorateRequest('session', null);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     const unsafe = STATE_CHANGING.has(request.method);
     // No route matched: the not-found handler answers and nothing runs that a forged request could use.
     if (!request.routeOptions.url) return;
     const checkCsrf = unsafe && request.routeOptions.config?.csrf !== false;
     if (!wantsSession(request) && !checkCsrf) return;
-    request.session = await loadSession(request);
+    request.session = await loadSession(request, reply);
     if (!checkCsrf) return;
     const sent = sentCsrfToken(request);
     if (!request.session || !sent || !safeEqual(sent, request.session.csrfToken)) {
@@ -165,7 +217,12 @@ export function registerSessions(app: FastifyInstance) {
     if (request.session) {
       // Same session: re-send the cookies so an expired XSRF cookie is restored.
       const token = request.cookies[SESSION_COOKIE]!;
-      setCookies(app, reply, token, request.session.csrfToken);
+      const now = Date.now();
+      await app.db
+        .update(sessions)
+        .set({ cookieSentAt: new Date(now) })
+        .where(eq(sessions.id, request.session.id));
+      setCookies(app, reply, token, request.session.csrfToken, request.session.expiresAt, now);
     } else {
       await startSession(request, reply, null);
     }

@@ -1,6 +1,6 @@
 import { Navigate, Outlet, useLocation, useSearchParams } from 'react-router';
 import { FullScreenSpinner } from '../components/ui/spinner';
-import { isLoggingOut, safeRedirect, useAuth, useSigningIn } from '../features/auth';
+import { isAccountBlocked, isLoggingOut, safeRedirect, useAuth, useSigningIn } from '../features/auth';
 
 /** Protected pages send a guest to login with the original path in ?redirect= (SPEC §2). */
 export function RequireAuth() {
@@ -10,6 +10,7 @@ export function RequireAuth() {
   if (!auth.data?.authenticated) {
     // Logging out goes home (SPEC §4), whichever protected page the button was on.
     if (isLoggingOut()) return <Navigate to="/" replace />;
+    if (isAccountBlocked()) return <Navigate to="/account-blocked" replace />;
     const redirect = location.pathname + location.search + location.hash;
     return <Navigate to={`/login?redirect=${encodeURIComponent(redirect)}`} replace />;
   }

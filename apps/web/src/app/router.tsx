@@ -1,7 +1,7 @@
 import { splitLocale } from '@atelier/shared/i18n/locales';
 import { PAGE_LIST, type PageName, pageAccess, pageDef } from '@atelier/shared/pages';
 import { type ComponentType, use, useMemo } from 'react';
-import { matchRoutes, Navigate, type RouteObject, useLocation, useRoutes } from 'react-router';
+import { matchRoutes, type RouteObject, useLocation, useRoutes } from 'react-router';
 import { GuestOnly, RequireAuth } from './guards';
 import { AppLayout } from './layout/app-layout';
 import { type RouteMeta, RouteMetaContext } from './route-meta';
@@ -53,6 +53,18 @@ function pageRoute(name: PageName): RouteObject {
   return route;
 }
 
+/**
+ * Any other address shows the not-found page where it is (no redirect to /404), so the server's 404
+ * answer and the page agree (issue 18 bug 9).
+ */
+function notFoundRoute(): RouteObject {
+  const page = pageRoute('not-found');
+  const route: RouteObject = { ...page, path: '*' };
+  const load = PAGE_LOADERS.get(page);
+  if (load) PAGE_LOADERS.set(route, load);
+  return route;
+}
+
 /** The top-level pages one guard lets through. */
 const pagesFor = (access: ReturnType<typeof pageAccess>) => PAGE_LIST.filter((p) => !p.parent && pageAccess(p.name) === access).map((p) => pageRoute(p.name));
 
@@ -67,7 +79,7 @@ export const routes: RouteObject[] = [
       ...pagesFor('public'),
       { element: <GuestOnly />, children: pagesFor('guest') },
       { element: <RequireAuth />, children: pagesFor('signed-in') },
-      { path: '*', element: <Navigate to="/404" replace /> },
+      notFoundRoute(),
     ],
   },
 ];

@@ -26,6 +26,8 @@ type GlobalHandlers = {
   onCsrfExpired?: () => void;
   onEmailNotVerified?: () => void;
   onForbidden?: () => void;
+  /** Staff blocked the account (issue 18 bug 3): the app shows the blocked screen. */
+  onAccountBlocked?: () => void;
 };
 const handlers: GlobalHandlers = {};
 
@@ -35,6 +37,8 @@ export function setGlobalApiHandlers(next: GlobalHandlers) {
 }
 
 export const EMAIL_NOT_VERIFIED = 'Your email address is not verified.';
+/** The server's answer to a call from a session whose account staff blocked (a 403). */
+export const ACCOUNT_BLOCKED = 'Your account is blocked. Please contact support if you think this is a mistake.';
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** SPEC §8: the page's language prefix (`/de/...`), else the stored language, else English. */
@@ -80,7 +84,34 @@ function buildUrl(path: string, query: RequestOptions['query'], currency: string
 /** Ensures the XSRF-TOKEN cookie exists before the first state-changing call (Sanctum's flow). */
 export async function ensureCsrfCookie(): Promise<void> {
   if (readCookie('XSRF-TOKEN')) return;
-  await fetch('/sanctum/csrf-cookie', { credentials: 'include' });
+  await renewCsrfCookie();
+}
+
+/**
+ * Asks the server for the XSRF-TOKEN cookie again, whether or not one is there: a cookie left from a
+ * session that ended elsewhere (a password reset in another browser, a block) no longer matches, and
+ * the server answers with a fresh session and token (issue 18 bug 1).
+ */
+export async function renewCsrfCookie(): Promise<void> {
+  try {
+    await fetch('/sanctum/csrf-cookie', { credentials: 'include' });
+  } catch {
+    /* unreachable server: the call that follows says so */
+  }
+}
+
+/**
+ * For calls sent another way (uploads with XMLHttpRequest): one try, and on a 419 a renewed XSRF
+ * cookie and one more. `last` tells the try whether a failure is final (then the global reactions run).
+ */
+export async function retryOnStaleCsrf<T>(attempt: (last: boolean) => Promise<T>): Promise<T> {
+  try {
+    return await attempt(false);
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 419) throw err;
+    await renewCsrfCookie();
+    return attempt(true);
+  }
 }
 
 /** The SPEC §8 global reactions to a failed call (401, 419, 403); uploads sent with XMLHttpRequest use it too. */
@@ -88,12 +119,12 @@ export function reactToFailure(status: number, message: string) {
   if (status === 401) handlers.onUnauthenticated?.();
   else if (status === 419) handlers.onCsrfExpired?.();
   else if (status === 403 && message === EMAIL_NOT_VERIFIED) handlers.onEmailNotVerified?.();
+  else if (status === 403 && message === ACCOUNT_BLOCKED) handlers.onAccountBlocked?.();
   else if (status === 403) handlers.onForbidden?.();
 }
 
-/** Raw response for a call (downloads use it); throws ApiError with the server's message on failure. */
-export async function apiResponse(path: string, opts: RequestOptions = {}): Promise<Response> {
-  const method = opts.method ?? 'GET';
+/** One try of a call: a state-changing one echoes the XSRF-TOKEN cookie as it is at this moment. */
+async function send(path: string, opts: RequestOptions, method: string): Promise<Response> {
   const currency = opts.currency;
   const headers: Record<string, string> = { ...opts.headers, Accept: 'application/json', 'X-Frontend-Language': currentLanguage() };
   if (currency) headers['X-Currency'] = currency;
@@ -110,15 +141,25 @@ export async function apiResponse(path: string, opts: RequestOptions = {}): Prom
     }
   }
   const url = buildUrl(path, opts.query, currency, method);
-  let res: Response;
   try {
     // The server answered the page's first calls inside its HTML (lib/preload.ts).
     const onServer = serverEnv();
-    if (onServer) res = await onServer.fetch(url);
-    else res = (method === 'GET' ? takePreloaded(url) : null) ?? (await fetch(url, { method, headers, body, credentials: 'include', signal: opts.signal }));
+    if (onServer) return await onServer.fetch(url);
+    return (method === 'GET' ? takePreloaded(url) : null) ?? (await fetch(url, { method, headers, body, credentials: 'include', signal: opts.signal }));
   } catch (err) {
     if ((err as Error).name === 'AbortError') throw err;
     throw new ApiError('Could not connect to the server. Please try again later.', 0);
+  }
+}
+
+/** Raw response for a call (downloads use it); throws ApiError with the server's message on failure. */
+export async function apiResponse(path: string, opts: RequestOptions = {}): Promise<Response> {
+  const method = opts.method ?? 'GET';
+  let res = await send(path, opts, method);
+  if (res.status === 419 && !isServer) {
+    // A stale XSRF cookie (its session ended elsewhere): renew it and try once more.
+    await renewCsrfCookie();
+    res = await send(path, opts, method);
   }
   if (res.ok) return res;
   let message = `Request failed (${res.status}).`;

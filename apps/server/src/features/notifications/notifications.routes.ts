@@ -81,7 +81,7 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ heartbeatMs?: number }
    * the client refetches what the event names. Events tied to a notification carry its id, so a
    * reconnect with Last-Event-ID replays what was missed. Ends when the session does (logout).
    */
-  app.get('/events', { config: guard('user'), compress: false, schema: { tags, hide: true } }, async (request, reply) => {
+  app.get('/events', { config: { ...guard('user'), renewCookies: false }, compress: false, schema: { tags, hide: true } }, async (request, reply) => {
     const userId = currentUser(request).id;
     const sessionId = request.session?.id;
     const heartbeatMs = opts.heartbeatMs ?? EVENTS_HEARTBEAT_MS;
@@ -102,6 +102,8 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ heartbeatMs?: number }
     const write = (signal: { kind: string; chatId: number | null; notificationId: number | null }) => {
       const data = JSON.stringify({ kind: signal.kind, chatId: signal.chatId, notificationId: signal.notificationId });
       res.write(`${signal.notificationId ? `id: ${signal.notificationId}\n` : ''}event: ${signal.kind}\ndata: ${data}\n\n`);
+      // Staff blocked the account (issue 18 bug 3): the stream says so and ends at once.
+      if (signal.kind === 'account_blocked') end();
     };
     let ended = false;
     const unsubscribe = hub.subscribe(userId, write);

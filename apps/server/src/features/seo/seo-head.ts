@@ -39,8 +39,17 @@ export function renderHead(meta: PageMeta, publicUrl: string): string {
 }
 
 /** The head of a page that does not exist: a generic title, and no indexing. */
-export function renderMissingHead(): string {
-  return `<title>Page not found — ${SITE_NAME}</title>\n    <meta name="robots" content="noindex" />`;
+/** What a missing address names, for the title of its 404 page (issue 18 bug 9). */
+export type MissingKind = 'page' | 'product' | 'pack' | 'profile';
+const MISSING_TITLES: Record<MissingKind, string> = {
+  page: 'Page not found',
+  product: 'Product not found',
+  pack: 'Pack not found',
+  profile: 'Profile not found',
+};
+
+export function renderMissingHead(kind: MissingKind = 'page'): string {
+  return `<title>${MISSING_TITLES[kind]} — ${SITE_NAME}</title>\n    <meta name="robots" content="noindex" />`;
 }
 
 /** Replaces the shell's own title, description and social tags with the page's. */

@@ -84,7 +84,7 @@ describe('pages for crawlers and shared links', () => {
     expect(titleOf(list.body)).toBe('Atelier — marketplace for prompts, texts and original images');
     const missing = await page('/products/no-such-product');
     expect(missing.statusCode).toBe(404);
-    expect(titleOf(missing.body)).toBe('Page not found — Atelier');
+    expect(titleOf(missing.body)).toBe('Product not found — Atelier');
     expect(missing.body).toContain('<div id="root"></div>');
     expect(missing.body).toContain('noindex');
     expect((await page('/packs/aurora-over-fjords')).statusCode).toBe(404);
@@ -119,11 +119,18 @@ describe('pages under a language prefix (SPEC §2)', () => {
 
 describe('malformed page addresses', () => {
   it('answers a key no item can have (a NUL character, an id beyond the range of ids) with the 404 page', async () => {
-    for (const url of ['/profile/a%00b', '/products/%00', '/packs/a%00b', '/page/9223372036854775808', '/profile/123456789012345678901234']) {
+    const titles: Record<string, string> = {
+      '/profile/a%00b': 'Profile not found — Atelier',
+      '/products/%00': 'Product not found — Atelier',
+      '/packs/a%00b': 'Pack not found — Atelier',
+      '/page/9223372036854775808': 'Page not found — Atelier',
+      '/profile/123456789012345678901234': 'Profile not found — Atelier',
+    };
+    for (const [url, title] of Object.entries(titles)) {
       const res = await page(url);
       expect(res.statusCode, url).toBe(404);
       expect(res.headers['content-type'], url).toBe('text/html; charset=utf-8');
-      expect(titleOf(res.body), url).toBe('Page not found — Atelier');
+      expect(titleOf(res.body), url).toBe(title);
     }
   });
 

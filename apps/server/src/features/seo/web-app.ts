@@ -11,34 +11,40 @@ import { publicCache } from '../../lib/http-cache';
 import { buildPagePreload, routePreloader } from './page-preload';
 import { isServerRendered, leadImagePreload, type PageRenderer, pageRenderer } from './page-render';
 import { listSitemapEntries, type PageMeta, productPageMeta, profilePageMeta, staticPageMeta } from './seo.queries';
-import { escapeHtml, injectHead, renderHead, renderMissingHead } from './seo-head';
+import { escapeHtml, injectHead, type MissingKind, renderHead, renderMissingHead } from './seo-head';
 
 const FALLBACK_INDEX = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Atelier</title></head><body><div id="root"></div></body></html>';
 
+/** No page at this address, or the item it names does not exist: its 404 page is titled for what is missing. */
+type Missing = { missing: MissingKind };
+
 /**
- * The head of the page an address shows: a PageMeta; null when the page names an item that does not
- * exist (the SPA shows its 404); undefined for any other page (the shell's own head); or the address a
- * product that is a pack moves to (its own page, /packs/{slug}, as the browser moves on too).
+ * The head of the page an address shows: a PageMeta; `{missing}` when no page has this address or the
+ * page names an item that does not exist (a 404, issue 18 bug 9); undefined for any other page (the
+ * shell's own head); or the address a product that is a pack moves to (its own page, /packs/{slug}).
  */
-async function metaForPath(db: Db, urlPath: string): Promise<PageMeta | null | undefined | { movedTo: string }> {
+async function metaForPath(db: Db, urlPath: string): Promise<PageMeta | Missing | undefined | { movedTo: string }> {
   const match = matchPage(urlPath);
-  const head = match?.page.head?.(match.params);
+  if (!match) return { missing: 'page' };
+  const head = match.page.head?.(match.params);
   if (!head) return undefined;
+  const kind: MissingKind = head.kind === 'static-page' ? 'page' : head.kind;
+  const or = (meta: PageMeta | null) => meta ?? { missing: kind };
   // A key no item can have (too long, a NUL character) is simply not found.
-  if (head.key.length > 200 || hasNulCharacter(head.key)) return null;
+  if (head.key.length > 200 || hasNulCharacter(head.key)) return { missing: kind };
   switch (head.kind) {
     case 'product': {
       const meta = await productPageMeta(db, head.key, 'product');
       if (meta) return meta;
       const pack = await productPageMeta(db, head.key, 'pack');
-      return pack && { movedTo: `${match!.locale ? `/${match!.locale}` : ''}${pack.canonicalPath}` };
+      return pack ? { movedTo: `${match.locale ? `/${match.locale}` : ''}${pack.canonicalPath}` } : { missing: kind };
     }
     case 'pack':
-      return productPageMeta(db, head.key, 'pack');
+      return or(await productPageMeta(db, head.key, 'pack'));
     case 'profile':
-      return profilePageMeta(db, head.key);
+      return or(await profilePageMeta(db, head.key));
     case 'static-page':
-      return staticPageMeta(db, head.key);
+      return or(await staticPageMeta(db, head.key));
   }
 }
 
@@ -110,7 +116,9 @@ async function pageParts(
   url: string,
   pagePath = url,
 ): Promise<Omit<PageParts, 'routeLinks'>> {
-  if (renderer && isServerRendered(url)) {
+  // An address no page has is rendered too: the app shows its not-found page there (issue 18 bug 9).
+  const unknown = matchPage(url) === null && splitLocale(url).locale === null;
+  if (renderer && (unknown || isServerRendered(url))) {
     const rendered = await withTimeout(
       renderer(app, request).catch((err: unknown) => {
         request.log.error({ err }, 'server rendering failed; the page is sent for the browser to render');
@@ -157,7 +165,12 @@ export function registerWebApp(app: FastifyInstance) {
   const indexHtml = hasDist ? inlineMainStylesheet(readFileSync(indexFile, 'utf8'), config.webDist) : FALLBACK_INDEX;
   const routeLinks = routePreloader(config.webDist);
   const renderer = hasDist ? pageRenderer(config.webDist) : null;
-  const missingHtml = injectHead(indexHtml, renderMissingHead());
+  const missingHtml = {
+    page: injectHead(indexHtml, renderMissingHead('page')),
+    product: injectHead(indexHtml, renderMissingHead('product')),
+    pack: injectHead(indexHtml, renderMissingHead('pack')),
+    profile: injectHead(indexHtml, renderMissingHead('profile')),
+  } satisfies Record<MissingKind, string>;
   if (hasDist) {
     app.register(fastifyStatic, {
       root: config.webDist,
@@ -199,8 +212,8 @@ export function registerWebApp(app: FastifyInstance) {
     // The HTML carries the visitor's own answers (auth state, profile): never shared by a cache.
     reply.type('text/html; charset=utf-8').header('cache-control', 'private, no-cache');
     const send = (status: number, html: string) => sendCompressed(request, reply.code(status), html);
-    // The app still shows its own 404 page; the status tells crawlers not to index it.
-    if (meta === null) return send(404, assemblePage(missingHtml, { ...parts, routeLinks: routeLinks(pagePath) }));
+    // The app shows its own 404 page, rendered here when the page is; the status tells crawlers not to index it.
+    if (meta && 'missing' in meta) return send(404, assemblePage(missingHtml[meta.missing], { ...parts, routeLinks: routeLinks(pagePath) }));
     const shell = meta === undefined ? indexHtml : injectHead(indexHtml, renderHead(meta, config.publicUrl));
     return send(200, assemblePage(shell, { ...parts, routeLinks: routeLinks(pagePath) }));
   });

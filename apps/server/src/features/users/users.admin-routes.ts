@@ -1,4 +1,4 @@
-import { type AdminUser, adminIdParams, adminRoleInput, adminUser, adminUserDetail, adminUsersQuery, okEnvelope } from '@atelier/shared';
+import { type AdminUser, adminBlockInput, adminIdParams, adminRoleInput, adminUser, adminUserDetail, adminUsersQuery, okEnvelope } from '@atelier/shared';
 import { asc, desc, eq, ilike, or, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -7,9 +7,11 @@ import { offers, orders, users } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
 import { guard } from '../../lib/auth-guard';
 import { ok } from '../../lib/envelope';
-import { endUserSessions } from '../../lib/session';
+import { mailHtml, sendMail } from '../../lib/mail';
+import { endSessionsForBlock, forgetBlockNotices } from '../../lib/session';
 import { recordAudit } from '../audit';
 import { balanceOf, userJournal } from '../ledger';
+import { publishEvent } from '../notifications';
 import type { UserRow } from './users.queries';
 
 const toAdminUser = (u: UserRow): AdminUser => ({
@@ -29,6 +31,29 @@ async function lockUser(tx: Db, id: number): Promise<UserRow> {
   const [row] = await tx.select().from(users).where(eq(users.id, id)).for('update');
   if (!row) throw notFound('This user does not exist.');
   return row;
+}
+
+/** Tells the user their account is blocked, why, and how to reach support (delivered after commit). */
+async function sendBlockMail(db: Db, publicUrl: string, supportEmail: string, user: UserRow, reason: string) {
+  const contactUrl = `${publicUrl}/contact`;
+  const reach = supportEmail ? `write to ${supportEmail} or use the contact page` : 'use the contact page';
+  await sendMail(db, {
+    to: user.email,
+    subject: 'Your Atelier account is blocked',
+    text: `Hello ${user.name},\n\nOur team has blocked your Atelier account. You cannot sign in while it is blocked.\n\nReason: ${reason}\n\nIf you think this is a mistake, ${reach}:\n${contactUrl}`,
+    html: mailHtml(
+      [
+        `Hello ${user.name},`,
+        'Our team has blocked your Atelier account. You cannot sign in while it is blocked.',
+        `Reason: ${reason}`,
+        `If you think this is a mistake, ${reach}.`,
+      ],
+      {
+        label: 'Contact support',
+        url: contactUrl,
+      },
+    ),
+  });
 }
 
 /** Staff calls on accounts, under /api/admin: search, one user's money and history, block, staff role. */
@@ -94,13 +119,22 @@ export const usersAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  /** Blocks an account: every session of it ends at once (its next call is a 401) and sign-in is refused. */
+  /**
+   * Blocks an account, with the reason staff confirmed (issue 18 bug 3): every session of it ends at
+   * once (its next guarded call is a 403 saying the account is blocked), its live stream is told and
+   * closed, sign-in is refused, and the user gets an e-mail with the reason and how to reach support.
+   */
   app.post(
     '/users/:id/block',
-    { config: guard('admin'), schema: { tags: ['admin'], params: adminIdParams, response: { 200: okEnvelope(adminUser) } } },
+    {
+      config: guard('admin'),
+      schema: { tags: ['admin'], params: adminIdParams, body: adminBlockInput, response: { 200: okEnvelope(adminUser) } },
+    },
     async (request) => {
       const staffId = request.user!.id;
+      const { reason } = request.body;
       if (request.params.id === staffId) throw new AppError('CONFLICT', 'You cannot block your own account.');
+      const supportEmail = (await app.settings.get()).support_email;
       const row = await app.db.transaction(async (tx) => {
         const before = await lockUser(tx, request.params.id);
         const [after] = await tx
@@ -108,15 +142,18 @@ export const usersAdminRoutes: FastifyPluginAsyncZod = async (app) => {
           .set({ blockedAt: before.blockedAt ?? new Date(), updatedAt: new Date() })
           .where(eq(users.id, before.id))
           .returning();
-        await endUserSessions(tx, before.id);
+        await endSessionsForBlock(tx, before.id);
         await recordAudit(tx, {
           staffId,
           action: 'user.block',
           subjectType: 'user',
           subjectId: before.id,
           before: { blocked: before.blockedAt !== null },
-          after: { blocked: true },
+          after: { blocked: true, reason },
         });
+        if (before.blockedAt === null) await sendBlockMail(tx, app.config.publicUrl, supportEmail, before, reason);
+        // NOTIFY goes out on commit: the user's open streams, on every server, end now.
+        await publishEvent(tx, { userId: before.id, kind: 'account_blocked', chatId: null, notificationId: null });
         return after!;
       });
       request.log.info({ userId: row.id, by: staffId }, 'user blocked by staff');
@@ -132,6 +169,7 @@ export const usersAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       const row = await app.db.transaction(async (tx) => {
         const before = await lockUser(tx, request.params.id);
         const [after] = await tx.update(users).set({ blockedAt: null, updatedAt: new Date() }).where(eq(users.id, before.id)).returning();
+        await forgetBlockNotices(tx, before.id);
         await recordAudit(tx, {
           staffId,
           action: 'user.unblock',

@@ -34,20 +34,20 @@ describe('users in the back office', () => {
     expect((await admin.client.get('/api/admin/users/999999')).statusCode).toBe(404);
   });
 
-  it('blocking ends every session at once (the next call is a 401) and sign-in is refused with a clear message', async () => {
+  it('blocking ends every session at once (the next call says the account is blocked) and sign-in is refused with a clear message', async () => {
     const admin = await staff();
     const a = await person();
     const second = await signIn(t.app, a.email, a.password);
     expect(second.res.statusCode).toBe(200);
     expect((await a.client.get('/api/user/profile')).statusCode).toBe(200);
 
-    const res = await admin.client.post(`/api/admin/users/${a.id}/block`);
+    const res = await admin.client.post(`/api/admin/users/${a.id}/block`, { reason: 'Spam in chats.' });
     expect(res.statusCode).toBe(200);
     expect(res.json().payload.blocked).toBe(true);
     expect(await t.app.db.select().from(sessions).where(eq(sessions.userId, a.id))).toEqual([]);
-    // Both browsers the user was signed in with are signed out on their next call.
-    expect((await a.client.get('/api/user/profile')).statusCode).toBe(401);
-    expect((await second.client.get('/api/balance')).statusCode).toBe(401);
+    // Both browsers the user was signed in with are signed out, and told why, on their next call.
+    expect((await a.client.get('/api/user/profile')).statusCode).toBe(403);
+    expect((await second.client.get('/api/balance')).statusCode).toBe(403);
     expect((await a.client.get('/api/is-auth')).json().authenticated).toBe(false);
 
     const again = await signIn(t.app, a.email, a.password);
@@ -68,8 +68,8 @@ describe('users in the back office', () => {
       ['user.unblock', 'user', admin.id],
     ]);
     expect(rows[0]!.before).toEqual({ blocked: false });
-    expect(rows[0]!.after).toEqual({ blocked: true });
-    expect((await admin.client.post(`/api/admin/users/${admin.id}/block`)).statusCode).toBe(409);
+    expect(rows[0]!.after).toEqual({ blocked: true, reason: 'Spam in chats.' });
+    expect((await admin.client.post(`/api/admin/users/${admin.id}/block`, { reason: 'Test.' })).statusCode).toBe(409);
   });
 
   it('grants and revokes the staff role; nobody revokes their own', async () => {

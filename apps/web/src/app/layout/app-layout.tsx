@@ -2,7 +2,7 @@ import { splitLocale } from '@atelier/shared/i18n/locales';
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
-import { authKey, useAuth } from '../../features/auth';
+import { authKey, markAccountBlocked, useAuth } from '../../features/auth';
 import { CookieConsent } from '../../features/cookie-consent';
 import { useLiveEvents } from '../../features/notifications';
 import { setGlobalApiHandlers } from '../../lib/api-client';
@@ -52,6 +52,14 @@ export function AppLayout() {
       onCsrfExpired: () => window.location.reload(),
       onEmailNotVerified: () => navigate('/email/verify'),
       onForbidden: () => navigate('/forbidden'),
+      onAccountBlocked: () => {
+        // Signed out at once: nothing of the account stays on screen or in the cache. A protected
+        // page still on screen sends to the blocked screen too (guards.tsx), not to login.
+        markAccountBlocked(true);
+        queryClient.setQueryData(authKey, { authenticated: false, user: null });
+        queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'site' && q.queryKey[0] !== 'auth' });
+        navigate('/account-blocked', { replace: true });
+      },
     });
   }, [navigate, queryClient]);
 

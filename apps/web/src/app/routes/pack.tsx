@@ -4,5 +4,5 @@ import { productActions } from './product-actions';
 
 export function Component() {
   const { slug = '' } = useParams();
-  return <ProductDetails query={usePack(slug)} actions={productActions} />;
+  return <ProductDetails query={usePack(slug)} actions={productActions} kind="pack" />;
 }

@@ -10,7 +10,7 @@ export function productActions(product: Product) {
       <PurchaseActions product={product}>
         <AddToCartButton productId={product.id} productType={product.product_type} />
       </PurchaseActions>
-      <ContactCreatorButton target={{ product_id: product.id }} />
+      <ContactCreatorButton target={{ product_id: product.id }} authorNickname={product.authorNickname} />
     </>
   );
 }

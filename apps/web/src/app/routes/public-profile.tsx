@@ -24,9 +24,10 @@ export function Component() {
   const { t, i18n } = useTranslation();
   const { username = '' } = useParams();
   const profile = usePublicProfile(username);
-  usePageTitle(profile.data ? `${profile.data.name} ${profile.data.surname}` : undefined);
+  // A missing profile's tab says so (issue 18 bug 9); this hook runs after the not-found page's own.
+  usePageTitle(profile.data ? `${profile.data.name} ${profile.data.surname}` : profile.isError ? t('pages.profile_not_found_title') : undefined);
   if (profile.isPending) return <Spinner label={t('app.loading')} />;
-  if (profile.isError) return <NotFound />;
+  if (profile.isError) return <NotFound title={t('pages.profile_not_found_title')} />;
   const p = profile.data;
   return (
     <article className="public-profile">

@@ -1,6 +1,17 @@
 /** The auth feature's public face: other features and the pages import only this file. */
 export { safeRedirect, useSigningIn } from './api/auth-actions';
-export { type AuthState, authKey, authQuery, fetchAuthState, isLoggingOut, markLoggingOut, useAuth, useNewAccountWelcome } from './api/auth-state';
+export {
+  type AuthState,
+  authKey,
+  authQuery,
+  fetchAuthState,
+  isAccountBlocked,
+  isLoggingOut,
+  markAccountBlocked,
+  markLoggingOut,
+  useAuth,
+  useNewAccountWelcome,
+} from './api/auth-state';
 export { useLogout } from './api/logout';
 export { AuthCard } from './components/auth-card';
 export { VerifyEmailDone, VerifyEmailLink, VerifyEmailNotice } from './components/email-verification';

@@ -135,8 +135,11 @@ export const useAdminUser = (id: number | null) =>
   });
 
 export const useUserAction = () =>
-  useAdminAction(({ id, action, role }: { id: number; action: 'block' | 'unblock' | 'role'; role?: 'user' | 'admin' }) =>
-    api<AdminUser>(`/api/admin/users/${id}/${action}`, { method: 'POST', body: action === 'role' ? { role } : undefined }),
+  useAdminAction(({ id, action, role, reason }: { id: number; action: 'block' | 'unblock' | 'role'; role?: 'user' | 'admin'; reason?: string }) =>
+    api<AdminUser>(`/api/admin/users/${id}/${action}`, {
+      method: 'POST',
+      body: action === 'role' ? { role } : action === 'block' ? { reason } : undefined,
+    }),
   );
 
 export const useMessages = (status: string) =>

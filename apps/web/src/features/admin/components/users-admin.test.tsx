@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, okAnswer } from '../../../test/fake-api';
 import { jsonAnswer, renderWithApp } from '../../../test/render';
@@ -19,7 +19,7 @@ const marta = {
 };
 
 describe('Users', () => {
-  it('searches, shows a user with balance and journal, and blocks them', async () => {
+  it('issue 18 bug 3: searches, shows a user with balance and journal, and blocks them after a confirmation with a reason', async () => {
     const calls = fakeApi({
       'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: true }),
       'GET /api/user/profile': () => okAnswer({ id: 1, role: 'admin', nickname: 'admin' }),
@@ -41,7 +41,16 @@ describe('Users', () => {
     expect(await screen.findByText('12.50 €')).toBeTruthy();
     expect(screen.getByText(/deposit 4/)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Block' }));
+    // issue 18 bug 3: staff confirm the block in a dialog and must give a reason.
+    const dialog = await screen.findByRole('dialog', { name: 'Block Marta Reis?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Block account' }));
+    expect(await within(dialog).findByText('Please give a reason for the block.')).toBeTruthy();
+    expect(calls.some((c) => c.path === '/api/admin/users/7/block')).toBe(false);
+    fireEvent.change(within(dialog).getByLabelText('Reason'), { target: { value: 'Spam in chats.' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Block account' }));
     await waitFor(() => expect(calls.some((c) => c.method === 'POST' && c.path === '/api/admin/users/7/block')).toBe(true));
+    expect(calls.find((c) => c.path === '/api/admin/users/7/block')?.body).toEqual({ reason: 'Spam in chats.' });
     expect(await screen.findByText('Saved.')).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
   });
 });

@@ -1,9 +1,13 @@
+import type { AdminUser } from '@atelier/shared';
 import { type FormEvent, useState } from 'react';
+import { TextAreaField } from '../../../components/ui/field';
 import { Spinner } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toast';
+import { ApiError } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { useAuth } from '../../auth';
+import { Modal } from '../../offers';
 import { formatMinor, useAdminUser, useAdminUsers, useUserAction } from '../api/admin-api';
 import { ActionError } from './action-error';
 
@@ -66,6 +70,7 @@ function UserDetail({ id }: { id: number }) {
   const me = useAuth().data?.user;
   const detail = useAdminUser(id);
   const action = useUserAction();
+  const [confirmBlock, setConfirmBlock] = useState(false);
   if (detail.isPending) return <Spinner />;
   if (detail.isError) return <p className="error-text">{detail.error.message}</p>;
   const { user, balance_minor, orders, offers, journal } = detail.data;
@@ -89,10 +94,11 @@ function UserDetail({ id }: { id: number }) {
             {t('admin.unblock')}
           </button>
         ) : (
-          <button type="button" className="button danger" onClick={() => run('block')} disabled={action.isPending || self}>
+          <button type="button" className="button danger" onClick={() => setConfirmBlock(true)} disabled={action.isPending || self}>
             {t('admin.block')}
           </button>
         )}
+        {confirmBlock && <BlockDialog user={user} onClose={() => setConfirmBlock(false)} />}
         {user.role === 'admin' ? (
           <button
             type="button"
@@ -147,5 +153,62 @@ function UserDetail({ id }: { id: number }) {
         </ul>
       )}
     </article>
+  );
+}
+
+/**
+ * Staff confirm a block and give its reason (issue 18 bug 3); the reason goes into the audit log and
+ * the e-mail the user gets. The server refuses a block without one as well.
+ */
+function BlockDialog({ user, onClose }: { user: AdminUser; onClose: () => void }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const action = useUserAction();
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!reason.trim()) {
+      setError(t('admin.block_reason_required'));
+      return;
+    }
+    action.mutate(
+      { id: user.id, action: 'block', reason: reason.trim() },
+      {
+        onSuccess: () => {
+          toast.success(t('admin.saved'));
+          onClose();
+        },
+        onError: (err) => setError(err instanceof ApiError ? (err.field('reason') ?? err.message) : err.message),
+      },
+    );
+  };
+  return (
+    <Modal title={t('admin.block_title', { name: `${user.name} ${user.surname}` })} onClose={onClose}>
+      <form className="block-form" onSubmit={submit} noValidate>
+        <p className="modal-intro">{t('admin.block_text')}</p>
+        <TextAreaField
+          id="block-reason"
+          label={t('admin.block_reason')}
+          rows={3}
+          maxLength={500}
+          value={reason}
+          onChange={(e) => {
+            setReason(e.target.value);
+            setError(undefined);
+          }}
+          error={error}
+          required
+        />
+        <div className="modal-actions">
+          <button type="button" className="button" onClick={onClose}>
+            {t('admin.block_cancel')}
+          </button>
+          <button type="submit" className="button danger" disabled={action.isPending}>
+            {t('admin.block_confirm')}
+          </button>
+        </div>
+      </form>
+    </Modal>
   );
 }

@@ -1,9 +1,9 @@
 import type { ForgotPasswordInput, LoginInput, RegisterInput, ResetPasswordInput, SiteSettings } from '@atelier/shared';
 import { type QueryClient, useIsMutating, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router';
-import { api, apiEnvelope } from '../../../lib/api-client';
+import { api, apiEnvelope, renewCsrfCookie } from '../../../lib/api-client';
 import { siteKeys } from '../../site';
-import { type AuthState, authKey, fetchAuthState, markNewAccount } from './auth-state';
+import { type AuthState, authKey, fetchAuthState, markAccountBlocked, markNewAccount } from './auth-state';
 
 type Message = { status: 'OK'; message: string };
 
@@ -68,6 +68,7 @@ function useAfterSignIn(opts: { newAccount?: boolean } = {}) {
   return async () => {
     const state = await fetchAuthState();
     queryClient.setQueryData<AuthState>(authKey, state);
+    markAccountBlocked(false);
     const settings = queryClient.getQueryData<SiteSettings>(siteKeys.settings);
     const mustVerify = settings?.is_email_verification_enabled && state.user && !state.user.is_email_verified;
     // Awaited, so the request counts as running until the next page is there (useSigningIn).
@@ -106,6 +107,8 @@ export function useLogin() {
     mutationKey: signInKey,
     mutationFn: async (input: LoginInput) => {
       if (!(await stillAGuest(queryClient))) throw new AlreadySignedInError();
+      // A fresh XSRF cookie first: the one in the browser may belong to a session ended elsewhere.
+      await renewCsrfCookie();
       // quiet: a refused sign-in (a blocked account's 403) is told in the form, not by leaving the page.
       return apiEnvelope<Message>('/api/login', { method: 'POST', body: input, quiet: true });
     },
@@ -120,6 +123,7 @@ export function useRegister() {
     mutationKey: signInKey,
     mutationFn: async (input: RegisterInput) => {
       if (!(await stillAGuest(queryClient))) throw new AlreadySignedInError();
+      await renewCsrfCookie();
       return apiEnvelope<Message>('/api/register', { method: 'POST', body: input });
     },
     onSuccess: after,

@@ -39,6 +39,18 @@ export function isLoggingOut(): boolean {
   return leaving;
 }
 
+/**
+ * Set when staff blocked the signed-in account (issue 18 bug 3): a protected page still on screen
+ * sends the visitor to the blocked screen, not to login. Cleared by the next sign-in.
+ */
+let blocked = false;
+export function markAccountBlocked(on: boolean) {
+  blocked = on;
+}
+export function isAccountBlocked(): boolean {
+  return blocked;
+}
+
 const WELCOME_KEY = 'atelier:new-account';
 
 /** Remembers, for this tab, that an account was just made: its first screen greets it once. */

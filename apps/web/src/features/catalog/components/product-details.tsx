@@ -15,15 +15,17 @@ type Query = { isPending: boolean; isError: boolean; error: Error | null; data: 
  * SPEC §2 product details (and pack details, which add their items). `actions` renders the buy box
  * (the page composes it from the orders and cart features).
  */
-export function ProductDetails({ query, actions }: { query: Query; actions?: (product: Product) => ReactNode }) {
+export function ProductDetails({ query, actions, kind = 'product' }: { query: Query; actions?: (product: Product) => ReactNode; kind?: 'product' | 'pack' }) {
   const { t } = useTranslation();
   const product = query.data;
+  const missing = query.error instanceof ApiError && query.error.status === 404;
+  // A missing item's tab says what is missing, as the server's 404 page does (issue 18 bug 9).
+  const missingTitle = kind === 'pack' ? t('pages.pack_not_found_title') : t('pages.product_not_found_title');
 
-  usePageTitle(product?.title);
+  usePageTitle(product?.title ?? (missing ? missingTitle : undefined));
 
   if (query.isPending) return <DetailsSkeleton />;
   if (query.isError || !product) {
-    const missing = query.error instanceof ApiError && query.error.status === 404;
     return (
       <section className="page narrow center state-block" role="alert">
         <h1>{missing ? t('products.not_found') : t('products.details_error')}</h1>

@@ -1,7 +1,7 @@
 import type { Chat, ChatDealAction, ChatMessage, ChatMessagesPage, OpenChatInput, UnlockResult } from '@atelier/shared';
 import { CHAT_POLL_MS } from '@atelier/shared/constants';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, api, apiEnvelope, currentLanguage, ensureCsrfCookie } from '../../../lib/api-client';
+import { ApiError, api, apiEnvelope, currentLanguage, ensureCsrfCookie, retryOnStaleCsrf } from '../../../lib/api-client';
 import { readCookie } from '../../../lib/cookies';
 import { useSelectedCurrency } from '../../currency';
 import { useLiveConnected } from '../../notifications';
@@ -72,7 +72,11 @@ export function useSendJson(chatId: number) {
  * POST /api/chat/{id}/messages as multipart (an attachment, or the creator's locked image), with
  * upload progress (fetch cannot report it, XMLHttpRequest can).
  */
-export async function uploadMessage(chatId: number, form: FormData, onProgress: (fraction: number) => void): Promise<ChatMessage> {
+export function uploadMessage(chatId: number, form: FormData, onProgress: (fraction: number) => void): Promise<ChatMessage> {
+  return retryOnStaleCsrf(() => uploadMessageOnce(chatId, form, onProgress));
+}
+
+async function uploadMessageOnce(chatId: number, form: FormData, onProgress: (fraction: number) => void): Promise<ChatMessage> {
   await ensureCsrfCookie();
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();

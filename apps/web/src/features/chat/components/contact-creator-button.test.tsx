@@ -8,10 +8,10 @@ import { ContactCreatorButton } from './contact-creator-button';
 
 afterEach(() => vi.unstubAllGlobals());
 
-function renderOnProductPage() {
+function renderOnProductPage(authorNickname = 'sofia') {
   const router = createMemoryRouter(
     [
-      { path: '/products/:slug', element: <ContactCreatorButton target={{ product_id: 30 }} /> },
+      { path: '/products/:slug', element: <ContactCreatorButton target={{ product_id: 30 }} authorNickname={authorNickname} /> },
       { path: '*', element: <p>elsewhere</p> },
     ],
     { initialEntries: ['/products/harbour-at-dusk'] },
@@ -44,6 +44,22 @@ describe('Contact the creator', () => {
     fireEvent.click(button);
     await vi.waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     expect(router.state.location.search).toBe('?redirect=%2Fproducts%2Fharbour-at-dusk');
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+  });
+
+  it('issue 18 bug 11: is not offered on one’s own work or profile', async () => {
+    const calls = fakeApi({
+      'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: true }),
+      'GET /api/user/profile': () => okAnswer({ id: 3, name: 'Ines', surname: 'Costa', nickname: 'ines' }),
+    });
+    renderOnProductPage('ines');
+    await vi.waitFor(() => expect(calls.some((c) => c.path === '/api/user/profile')).toBe(true));
+    // Signed in as the author: the button is gone once the page knows who is looking.
+    await vi.waitFor(() => expect(screen.queryByRole('button', { name: 'Contact the creator' })).toBeNull());
+    const profile = createMemoryRouter([{ path: '*', element: <ContactCreatorButton target={{ recipient_id: 3 }} /> }]);
+    renderRouter(profile);
+    await vi.waitFor(() => expect(calls.filter((c) => c.path === '/api/user/profile').length).toBe(2));
+    await vi.waitFor(() => expect(screen.queryByRole('button', { name: 'Contact the creator' })).toBeNull());
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
   });
 });

@@ -5,21 +5,28 @@ import { useTranslation } from '../../../lib/i18n-runtime';
 import { useAuth } from '../../auth';
 import { useOpenChat } from '../api/chat';
 
-type Props = { target: { product_id: number } | { recipient_id: number }; className?: string };
+type Props = {
+  target: { product_id: number } | { recipient_id: number };
+  /** The work's author (a product or pack page): the button is not offered on one's own work. */
+  authorNickname?: string;
+  className?: string;
+};
 
 /**
  * "Contact the creator": opens (or finds) the conversation and goes to the Chat tab with it
- * selected. A guest goes to sign in first and comes back here.
+ * selected. A guest goes to sign in first and comes back here. Not offered to the creator themself
+ * (issue 18 bug 11): on their own work or profile there is nobody to contact.
  */
-export function ContactCreatorButton({ target, className = 'button ghost' }: Props) {
+export function ContactCreatorButton({ target, authorNickname, className = 'button ghost' }: Props) {
   const { t } = useTranslation();
   const auth = useAuth();
   const navigate = useNavigate();
   const location = useLocation();
   const toast = useToast();
   const open = useOpenChat();
-  const meId = auth.data?.user?.id;
-  if ('recipient_id' in target && target.recipient_id === meId) return null;
+  const me = auth.data?.user;
+  if ('recipient_id' in target && target.recipient_id === me?.id) return null;
+  if (authorNickname !== undefined && me && authorNickname === me.nickname) return null;
 
   async function contact() {
     if (!auth.data?.authenticated) {

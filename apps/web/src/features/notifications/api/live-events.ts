@@ -2,6 +2,7 @@ import type { LiveEvent } from '@atelier/shared';
 import { LIVE_EVENT_KINDS } from '@atelier/shared/live-event-kinds';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useSyncExternalStore } from 'react';
+import { ACCOUNT_BLOCKED, reactToFailure } from '../../../lib/api-client';
 
 /**
  * The live stream (GET /api/events, Server-Sent Events): one EventSource per signed-in tab. Each
@@ -64,6 +65,13 @@ export function useLiveEvents(userId: number | null) {
       try {
         parsed = parseLiveEvent(JSON.parse(e.data));
       } catch {
+        return;
+      }
+      if (parsed.kind === 'account_blocked') {
+        // Staff blocked the account: the server ends the stream; the app shows the blocked screen.
+        source.close();
+        setConnected(false);
+        reactToFailure(403, ACCOUNT_BLOCKED);
         return;
       }
       if (parsed.kind === 'ready') {

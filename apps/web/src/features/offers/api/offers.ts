@@ -1,7 +1,7 @@
 import type { CardPayoutInput, Country, Offer, OfferStyle, SavedContactDetails, SepaPayoutInput } from '@atelier/shared';
 import { OFFER_STYLES } from '@atelier/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, api, apiEnvelope, currentLanguage, ensureCsrfCookie, reactToFailure } from '../../../lib/api-client';
+import { ApiError, api, apiEnvelope, currentLanguage, ensureCsrfCookie, reactToFailure, retryOnStaleCsrf } from '../../../lib/api-client';
 import { readCookie } from '../../../lib/cookies';
 import { i18n } from '../../../lib/i18n';
 
@@ -84,7 +84,11 @@ export type OfferAnswer = { status: 'OK'; payload: Offer; message?: string };
  * POST /api/offer/create as multipart, sent with XMLHttpRequest (the one browser API that reports
  * upload progress), with the same XSRF header, language and envelope handling as every other call.
  */
-export async function uploadOffer(form: FormData, onProgress: (percent: number) => void): Promise<OfferAnswer> {
+export function uploadOffer(form: FormData, onProgress: (percent: number) => void): Promise<OfferAnswer> {
+  return retryOnStaleCsrf((last) => uploadOfferOnce(form, onProgress, last));
+}
+
+async function uploadOfferOnce(form: FormData, onProgress: (percent: number) => void, last: boolean): Promise<OfferAnswer> {
   await ensureCsrfCookie();
   return new Promise<OfferAnswer>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
@@ -110,7 +114,8 @@ export async function uploadOffer(form: FormData, onProgress: (percent: number) 
         return;
       }
       const message = typeof data.message === 'string' ? data.message : `Request failed (${xhr.status}).`;
-      reactToFailure(xhr.status, message);
+      // A first 419 is retried with a renewed XSRF cookie (retryOnStaleCsrf) before anything reacts.
+      if (last || xhr.status !== 419) reactToFailure(xhr.status, message);
       reject(new ApiError(message, xhr.status, data.errors && typeof data.errors === 'object' ? data.errors : {}));
     };
     xhr.send(form);

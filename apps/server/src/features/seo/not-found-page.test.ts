@@ -1,0 +1,72 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/test-app';
+
+const SHELL = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <title>Atelier — marketplace for prompts, texts and original images</title>
+  </head>
+  <body><div id="root"></div></body>
+</html>`;
+
+/** A stand-in for the web app's server renderer: it says which address it rendered. */
+const RENDERER = `export async function render({ url }) {
+  return { html: '<section data-rendered="' + encodeURIComponent(url) + '">rendered</section>', scripts: '', background: 'default' };
+}
+`;
+
+let t: TestApp;
+let root: string;
+beforeAll(async () => {
+  // The renderer sits beside the web build, as the real build puts it (dist and dist-ssr).
+  root = await mkdtemp(path.join(tmpdir(), 'atelier-ssr-'));
+  await mkdir(path.join(root, 'dist'));
+  await mkdir(path.join(root, 'dist-ssr'));
+  await writeFile(path.join(root, 'dist', 'index.html'), SHELL);
+  await writeFile(path.join(root, 'dist-ssr', 'entry-server.js'), RENDERER);
+  t = await createTestApp({ seed: true, env: { WEB_DIST: path.join(root, 'dist'), PUBLIC_URL: 'https://atelier.example', PAYMENT_PROVIDER: 'sandbox' } });
+});
+afterAll(async () => {
+  await t.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+const page = (url: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+const titleOf = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1];
+
+describe('not-found pages (issue 18 bug 9)', () => {
+  it('issue 18 bug 9: an unknown address answers 404 with the not-found page rendered by the server', async () => {
+    for (const url of ['/this/does/not/exist', '/productz', '/xx/products']) {
+      const res = await page(url);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.headers['content-type'], url).toBe('text/html; charset=utf-8');
+      expect(titleOf(res.body), url).toBe('Page not found — Atelier');
+      expect(res.body, url).toContain('noindex');
+      // The app rendered at that address (its catch-all route is the not-found page, no redirect).
+      expect(res.body, url).toContain(`<div id="root"><section data-rendered="${encodeURIComponent(url)}">rendered</section></div>`);
+    }
+  });
+
+  it('issue 18 bug 9: a missing product, pack or profile answers 404 with its own title', async () => {
+    const titles: Record<string, string> = {
+      '/products/no-such-product': 'Product not found — Atelier',
+      '/packs/no-such-pack': 'Pack not found — Atelier',
+      '/profile/nobody-here': 'Profile not found — Atelier',
+      '/page/no-such-page': 'Page not found — Atelier',
+    };
+    for (const [url, title] of Object.entries(titles)) {
+      const res = await page(url);
+      expect(res.statusCode, url).toBe(404);
+      expect(titleOf(res.body), url).toBe(title);
+      expect(res.body, url).toContain('data-rendered=');
+    }
+    // Pages that exist still answer 200.
+    for (const url of ['/', '/products', '/contact', '/products/aurora-over-fjords', '/profile/sofia', '/404']) {
+      expect((await page(url)).statusCode, url).toBe(200);
+    }
+  });
+});
