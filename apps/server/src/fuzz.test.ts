@@ -437,6 +437,8 @@ function problemWithApiAnswer(req: FuzzRequest, res: LightMyRequestResponse): st
   if (res.statusCode >= 500) return `status ${res.statusCode}`;
   if (req.method === 'HEAD' || res.statusCode === 204 || res.statusCode === 304 || res.rawPayload.length === 0) return null;
   const type = String(res.headers['content-type'] ?? '');
+  // A download route (the statement's CSV) answers its file on success; its refusals are still JSON.
+  if (res.statusCode === 200 && new URL(req.url, 'http://x').pathname.endsWith('.csv') && type.startsWith('text/csv')) return null;
   if (!type.startsWith('application/json')) return `content type ${type || '(none)'} instead of JSON`;
   let body: { status?: unknown; message?: unknown };
   try {
