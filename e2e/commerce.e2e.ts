@@ -154,17 +154,31 @@ describe('commerce in the browser', () => {
     const guest = await fetch(`${baseUrl()}${await imageButton.getAttribute('data-download-url')}`);
     expect(guest.status).toBe(401);
 
-    // An owned prompt generates an image: a zip, charged at the generation price (1 € in the seed).
+    // An owned image prompt generates an image: a zip, charged at the generation price (1 € in the seed).
+    // Issue 18 bug 4: in the demo the built-in renderer is offered as an illustration; a dialog shows the
+    // price and the balance after, and only Confirm charges.
     const beforeGeneration = await balanceMinor(context);
-    const generate = page.getByText('Generate an image').first();
+    const generate = page.getByText('Draw an illustration').first();
     await generate.click();
-    const [zip] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Generate', exact: true }).first().click()]);
+    await page.getByRole('button', { name: 'Generate', exact: true }).first().click();
+    const confirm = page.getByRole('dialog', { name: 'Draw an illustration?' });
+    await confirm.getByTestId('generate-price').getByText('1.00', { exact: false }).waitFor();
+    await confirm
+      .getByTestId('generate-balance-after')
+      .getByText(((beforeGeneration - 100) / 100).toFixed(2), { exact: false })
+      .waitFor();
+    await screenshot(page, 'generate-image-confirm');
+    expect(await balanceMinor(context)).toBe(beforeGeneration);
+    const [zip] = await Promise.all([page.waitForEvent('download'), confirm.getByRole('button', { name: 'Confirm' }).click()]);
     expect(zip.suggestedFilename()).toMatch(/\.zip$/);
     const zipBytes = await readFile(await zip.path());
     expect(zipBytes.subarray(0, 2).toString('latin1')).toBe('PK');
     await page.getByText('Your image is ready: the zip is downloaded.').waitFor();
     await screenshot(page, 'generate-image');
     expect(await balanceMinor(context)).toBe(beforeGeneration - 100);
+    // The charge appears in the statement.
+    const statement = await (await context.request.get(`${baseUrl()}/api/balance/statement`)).json();
+    expect(statement.payload[0]).toMatchObject({ kind: 'generation', amount_minor: -100 });
 
     // A declined card lands on the fail page with the decline message; nothing is credited.
     const before = await balanceMinor(context);

@@ -14,6 +14,8 @@ export const orderItem = z.object({
     doc_url_orig: z.string(),
     tags: z.array(z.object({ name: z.string() })),
     authorNickname: z.string(),
+    /** A prompt for an image model (isImagePromptCategory): only these can generate images (issue 18 bug 4). */
+    image_prompt: z.boolean(),
   }),
   seller: z.object({ nickname: z.string() }),
 });
@@ -65,6 +67,29 @@ export const ownership = z.object({
   downloads: z.array(z.object({ product_id: z.number().int(), title: z.string(), url: z.string() })),
 });
 export type Ownership = z.infer<typeof ownership>;
+
+/**
+ * The categories whose prompts are written for an image model, with everything below them. Only
+ * these prompts can generate an image (issue 18 bug 4): a prompt under any other category, such as
+ * 'prompts/chatgpt', is a text prompt, and so is a prompt without a category. An allow-list, so a
+ * category staff add later never charges for an image by accident; add its url here to allow it.
+ */
+export const IMAGE_PROMPT_CATEGORIES = [
+  'prompts/midjourney',
+  'prompts/stable-diffusion',
+  'prompts/dall-e',
+  'prompts/flux',
+  'prompts/leonardo',
+  'prompts/ideogram',
+  'prompts/firefly',
+] as const;
+
+/** Whether a prompt in the category with this url is an image prompt (see IMAGE_PROMPT_CATEGORIES). */
+export function isImagePromptCategory(url: string | null | undefined): boolean {
+  if (!url) return false;
+  const u = url.toLowerCase().replace(/^\/+|\/+$/g, '');
+  return IMAGE_PROMPT_CATEGORIES.some((c) => u === c || u.startsWith(`${c}/`));
+}
 
 /** POST /api/purchase/generate-image: format and size are an id or a title from the settings lists. */
 export const generateImageInput = z.object({

@@ -18,12 +18,22 @@ export const siteSettings = z.object({
 });
 export type SiteSettings = z.infer<typeof siteSettings>;
 
+export const imageGeneration = z.enum(['model', 'illustration', 'off']);
+export type ImageGeneration = z.infer<typeof imageGeneration>;
+
 /** GET /api/settings: the stored settings, plus what this start's configuration says about money (issue 17). */
 export const publicSiteSettings = siteSettings.extend({
   /** A sandbox stands in for real money (PAYMENT_PROVIDER or PAYOUT_PROVIDER): every page shows 'Test mode: no real money'. */
   test_mode: z.boolean(),
   /** How creators may be paid out under the configured PAYOUT_PROVIDER (the manual provider takes no card). */
   payout_methods: z.array(z.enum(['card', 'sepa'])),
+  /**
+   * How 'Generate an image' makes images (issue 18 bug 4): `model` with an image model (IMAGE_API_URL),
+   * `illustration` with the built-in renderer, only where demo data is on, `off` otherwise.
+   */
+  image_generation: imageGeneration,
+  /** What one generated image costs, in EUR (setting generation_price). */
+  generation_price: z.number(),
 });
 export type PublicSiteSettings = z.infer<typeof publicSiteSettings>;
 

@@ -23,6 +23,8 @@ export const siteAnswers: Record<string, Handler> = {
       copyright: '',
       test_mode: false,
       payout_methods: ['card', 'sepa'],
+      image_generation: 'off',
+      generation_price: 1,
     }),
   'GET /api/currencies': () => ok([{ code: 'EUR', symbol: '€', value: 1, default: true, name: 'EUR' }]),
 };

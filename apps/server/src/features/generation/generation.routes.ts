@@ -1,7 +1,7 @@
-import { generateImageInput, type ListItem } from '@atelier/shared';
+import { generateImageInput, isImagePromptCategory, type ListItem } from '@atelier/shared';
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { products } from '../../db/schema';
+import { categories, products } from '../../db/schema';
 import { AppError, validationError } from '../../lib/app-error';
 import { currentUser, guard } from '../../lib/auth-guard';
 import { requestedCurrency, resolveDisplayCurrency } from '../../lib/display-currency';
@@ -9,7 +9,7 @@ import { buildZip } from '../../lib/zip';
 import { getCommerceSettings, InsufficientFunds } from '../ledger';
 import { ownedAmong, shortfallMessage } from '../orders';
 import { findGeneration, registerGenerationJob, startGeneration } from './generation';
-import { type ImageFormat, imageGeneratorFor } from './image-generator';
+import { type ImageFormat, imageGenerationMode, imageGeneratorFor } from './image-generator';
 
 const FORMATS: Record<string, ImageFormat> = { png: 'png', jpeg: 'jpeg', jpg: 'jpeg', webp: 'webp' };
 
@@ -34,6 +34,7 @@ and commercial projects. You may not resell the prompt text itself.
 const WAIT_FOR_OTHER_SERVER_MS = 30_000;
 export const generationRoutes: FastifyPluginAsyncZod = async (app) => {
   const generator = imageGeneratorFor(app.config);
+  const mode = imageGenerationMode(app.config);
   registerGenerationJob(app, generator);
 
   /** Runs the generation's job here until it is settled; if another server holds it, waits for it a while. */
@@ -49,6 +50,8 @@ export const generationRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/purchase/generate-image', { config: guard('verified'), schema: { tags: ['orders'], body: generateImageInput } }, async (request, reply) => {
     const user = currentUser(request);
+    // Issue 18 bug 4: without an image model, the built-in renderer is offered only in the demo.
+    if (mode === 'off') throw new AppError('CONFLICT', 'Image generation is not available on this site: no image model is configured. Nothing was charged.');
     const { prompt_id, format, size } = request.body;
     const settings = await app.settings.get();
     const fields: Record<string, string> = {};
@@ -58,8 +61,17 @@ export const generationRoutes: FastifyPluginAsyncZod = async (app) => {
     const chosenSize = pick(settings.sizes, size);
     const dims = chosenSize ? /^(\d{2,4})\s*x\s*(\d{2,4})$/i.exec(chosenSize.title) : null;
     if (!dims) fields.size = `Please choose one of the sizes: ${settings.sizes.map((s) => s.title).join(', ')}.`;
-    const [prompt] = await app.db.select().from(products).where(eq(products.id, prompt_id)).limit(1);
+    const [found] = await app.db
+      .select({ product: products, categoryUrl: categories.url, categoryTitle: categories.title })
+      .from(products)
+      .leftJoin(categories, eq(categories.id, products.categoryId))
+      .where(eq(products.id, prompt_id))
+      .limit(1);
+    const prompt = found?.product;
     if (prompt?.productType !== 'prompt') fields.prompt_id = 'This product is not a prompt.';
+    else if (!isImagePromptCategory(found!.categoryUrl))
+      // Only a prompt written for an image model makes an image worth paying for (issue 18 bug 4).
+      fields.prompt_id = `This prompt is for a text model${found!.categoryTitle ? ` (${found!.categoryTitle})` : ''}: images can be generated only from image prompts, such as Midjourney or Stable Diffusion prompts. Nothing was charged.`;
     else if (!(await ownedAmong(app.db, user.id, [prompt.id])).has(prompt.id)) fields.prompt_id = 'Buy this prompt first to generate images from it.';
     if (Object.keys(fields).length) throw validationError(fields);
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerStaff, registerUser } from '../../../test/accounts';
 import { balanceMinor, fund, revenueMinor, seededProducts, userIdByEmail } from '../../../test/commerce';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
-import { generations, jobs, products } from '../../db/schema';
+import { categories, generations, jobs, products } from '../../db/schema';
 import { setSetting } from '../../lib/settings';
 import { readStoredZip } from '../../lib/zip';
 import { checkLedger } from '../ledger';
@@ -18,10 +18,17 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function promptOwner(extraMinor: number) {
+/** The seeded prompts under a category url starting with `prefix`, by id. */
+async function promptsUnder(prefix: string) {
+  const cats = await t.app.db.select().from(categories);
+  const ids = new Set(cats.filter((c) => c.url.startsWith(prefix)).map((c) => c.id));
+  return (await seededProducts(t.app, 'prompt')).filter((p) => p.categoryId !== null && ids.has(p.categoryId));
+}
+
+async function promptOwner(extraMinor: number, kind: 'image' | 'text' = 'image') {
   const { client, person } = await registerUser(t.app);
   const id = await userIdByEmail(t.app, person.email);
-  const [, , prompt] = await seededProducts(t.app, 'prompt');
+  const [, prompt] = await promptsUnder(kind === 'image' ? 'prompts/midjourney' : 'prompts/chatgpt');
   await fund(t.app, id, Number(prompt!.priceMinor) + extraMinor);
   expect((await client.post('/api/purchase/prompt', { prompt_id: prompt!.id })).statusCode).toBe(200);
   return { client, id, prompt: prompt! };
@@ -66,7 +73,7 @@ describe('generate-image (built-in renderer)', () => {
     expect(bad.statusCode).toBe(422);
     expect(bad.json().errors.format[0]).toMatch(/PNG, JPEG, WebP/);
     expect(bad.json().errors.size[0]).toMatch(/1024x1024/);
-    const [other] = await seededProducts(t.app, 'prompt');
+    const [other] = await promptsUnder('prompts/stable-diffusion');
     const notOwned = await client.post('/api/purchase/generate-image', { prompt_id: other!.id, format: 'PNG', size: '1024x1024' });
     expect(notOwned.statusCode).toBe(422);
     expect(notOwned.json().errors.prompt_id).toEqual(['Buy this prompt first to generate images from it.']);
@@ -75,6 +82,46 @@ describe('generate-image (built-in renderer)', () => {
       'This product is not a prompt.',
     ]);
     expect((await new TestClient(t.app).post('/api/purchase/generate-image', { prompt_id: prompt.id, format: 'PNG', size: '1024x1024' })).statusCode).toBe(401);
+  });
+});
+
+describe('issue 18 bug 4: generation is offered honestly', () => {
+  let off: TestApp;
+  beforeAll(async () => {
+    off = await createTestApp({ env: { SEED_DEMO: 'false' } });
+    await setSetting(off.app.db, 'is_reg_enabled', true);
+  });
+  afterAll(() => off.close());
+
+  it('issue 18 bug 4: /api/settings says how images are made and what one costs', async () => {
+    const demo = (await new TestClient(t.app).get('/api/settings')).json().payload;
+    expect(demo).toMatchObject({ image_generation: 'illustration', generation_price: 1 });
+    expect((await new TestClient(off.app).get('/api/settings')).json().payload).toMatchObject({ image_generation: 'off', generation_price: 1 });
+  });
+
+  it('issue 18 bug 4: with no image model and no demo, generating is refused and charges nothing', async () => {
+    const { client, person } = await registerUser(off.app);
+    const id = await userIdByEmail(off.app, person.email);
+    await fund(off.app, id, 500);
+    const res = await client.post('/api/purchase/generate-image', { prompt_id: 1, format: 'PNG', size: '1024x1024' });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toBe('Image generation is not available on this site: no image model is configured. Nothing was charged.');
+    expect(await balanceMinor(off.app, id)).toBe(500);
+  });
+
+  it('issue 18 bug 4: a text prompt is refused with a 422 saying which prompts can make images, and the order marks it', async () => {
+    const { client, id, prompt } = await promptOwner(500, 'text');
+    const res = await client.post('/api/purchase/generate-image', { prompt_id: prompt.id, format: 'PNG', size: '1024x1024' });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors.prompt_id).toEqual([
+      'This prompt is for a text model (ChatGPT): images can be generated only from image prompts, such as Midjourney or Stable Diffusion prompts. Nothing was charged.',
+    ]);
+    expect(await balanceMinor(t.app, id)).toBe(500);
+    const imageOwner = await promptOwner(0, 'image');
+    const [textOrder] = (await client.get('/api/purchase/history')).json().payload;
+    const [imageOrder] = (await imageOwner.client.get('/api/purchase/history')).json().payload;
+    expect(textOrder.items[0].info.image_prompt).toBe(false);
+    expect(imageOrder.items[0].info.image_prompt).toBe(true);
   });
 });
 
@@ -114,9 +161,18 @@ describe('generate-image (images API)', () => {
     staff = (await registerStaff(g.app)).client;
     const author = await registerUser(g.app);
     const authorId = await userIdByEmail(g.app, author.person.email);
+    const [category] = await g.app.db.insert(categories).values({ title: 'Midjourney', url: 'prompts/midjourney' }).returning();
     const rows = await g.app.db
       .insert(products)
-      .values({ slug: 'api-prompt', title: 'API prompt', productType: 'prompt', authorId, priceMinor: 100, promptText: 'a lighthouse at dusk' })
+      .values({
+        slug: 'api-prompt',
+        title: 'API prompt',
+        productType: 'prompt',
+        authorId,
+        priceMinor: 100,
+        promptText: 'a lighthouse at dusk',
+        categoryId: category!.id,
+      })
       .returning();
     prompt = rows[0]!;
   });
@@ -151,6 +207,10 @@ describe('generate-image (images API)', () => {
       .where(eq(jobs.id, jobId));
   const start = (userId: number) =>
     startGeneration(g.app.db, { userId, promptId: prompt.id, promptText: 'a lighthouse at dusk', format: 'jpeg', width: 1536, height: 1024, priceMinor: 100 });
+
+  it('issue 18 bug 4: with an image model configured, /api/settings says model', async () => {
+    expect((await new TestClient(g.app).get('/api/settings')).json().payload.image_generation).toBe('model');
+  });
 
   it('hole 4: a generator failing on every attempt refunds the charge exactly once; a working API gives its image', async () => {
     const { client, id } = await buyer(200);

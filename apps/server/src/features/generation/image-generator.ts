@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { ImageGeneration } from '@atelier/shared';
 import sharp, { type Sharp } from 'sharp';
 import type { Config } from '../../config';
 
@@ -81,6 +82,16 @@ export function createOpenAiImages(opts: { url: string; key: string; model?: str
       return { data: await encode(image, format), format, generator: this.name };
     },
   };
+}
+
+/**
+ * How this start makes generated images (GET /api/settings `image_generation`, issue 18 bug 4): with the
+ * configured image model; else, where demo data is on, with the built-in renderer, an illustration
+ * drawn from the prompt's words and no AI model; else not at all (the route refuses and charges nothing).
+ */
+export function imageGenerationMode(config: Pick<Config, 'imageApi' | 'seedDemo'>): ImageGeneration {
+  if (config.imageApi) return 'model';
+  return config.seedDemo ? 'illustration' : 'off';
 }
 
 export function imageGeneratorFor(config: Config): ImageGenerator {

@@ -1,2 +1,2 @@
 export { generationRoutes } from './generation.routes';
-export { createBuiltinRenderer, createOpenAiImages, type ImageGenerator } from './image-generator';
+export { createBuiltinRenderer, createOpenAiImages, type ImageGenerator, imageGenerationMode } from './image-generator';

@@ -17,8 +17,9 @@ async function readOfferForm(request: FastifyRequest) {
   const fields: Record<string, string> = {};
   let file: { name: string; data: Buffer } | undefined;
   let tooLarge = false;
-  // Not thrown: an oversized file is cut at the limit and marked truncated, and the rest of the form is still read.
-  const options = { throwFileSizeLimit: false, limits: { fileSize: OFFER_FILE_MAX_BYTES, files: 1, fields: 20, fieldSize: 64 * 1024 } };
+  // Not thrown: an oversized file is cut one byte past the limit, and the rest of the form is still read. The size
+  // of what arrived decides, not the library's `truncated` flag alone, which now and then missed (issue 18 bug 10).
+  const options = { throwFileSizeLimit: false, limits: { fileSize: OFFER_FILE_MAX_BYTES + 1, files: 1, fields: 20, fieldSize: 64 * 1024 } };
   for await (const part of request.parts(options)) {
     if (part.type === 'file') {
       if (part.fieldname !== 'media' || file) {
@@ -26,7 +27,7 @@ async function readOfferForm(request: FastifyRequest) {
         continue;
       }
       const data = await part.toBuffer();
-      if (part.file.truncated) tooLarge = true;
+      if (part.file.truncated || data.length > OFFER_FILE_MAX_BYTES) tooLarge = true;
       else file = { name: part.filename ?? '', data };
     } else if ((FIELDS as readonly string[]).includes(part.fieldname) && typeof part.value === 'string') {
       fields[part.fieldname] = part.value;

@@ -7,7 +7,7 @@ import type { DisplayCurrency } from '../../lib/display-currency';
 import { enqueueSql } from '../../lib/jobs';
 import { InsufficientFunds, postSale, type SaleRecords, type SaleShare, saleCommission } from '../ledger';
 import { EVENTS_CHANNEL } from '../notifications';
-import { type OrderItemRow, orderAnswer, ownedAmong, productTagNames } from './orders.queries';
+import { type OrderItemRow, orderAnswer, ownedAmong, productCategoryUrl, productTagNames } from './orders.queries';
 import { ORDER_RECEIPT_JOB } from './receipts';
 
 /**
@@ -59,6 +59,7 @@ function buildSellablesQuery(db: Db, forBuyer: boolean) {
         authorDeletedAt: users.deletedAt,
         authorNickname: users.nickname,
         tags: forBuyer ? productTagNames : sql<null>`null`,
+        categoryUrl: forBuyer ? productCategoryUrl : sql<null>`null`,
         owned: forBuyer
           ? sql<boolean>`exists (select 1 from ${userProducts} where ${userProducts.userId} = ${buyerId} and ${userProducts.productId} = ${products.id})`
           : sql<null>`null`,
@@ -269,7 +270,14 @@ export async function purchaseProducts(
   const shown: OrderItemRow[] = [];
   const alsoOwned: number[] = [];
   for (const p of bought) {
-    const own = { title: p.title, productType: p.productType, previewPath: p.previewPath, authorNickname: p.authorNickname, tags: p.tags };
+    const own = {
+      title: p.title,
+      productType: p.productType,
+      previewPath: p.previewPath,
+      authorNickname: p.authorNickname,
+      tags: p.tags,
+      categoryUrl: p.categoryUrl,
+    };
     const whole = { productId: p.id, packId: null, sellerId: p.authorId, priceMinor: p.priceMinor, platformOwned: p.platformOwned, title: p.title };
     if (p.productType !== 'pack') {
       rows.push(whole);
@@ -287,6 +295,7 @@ export async function purchaseProducts(
         platformOwned: products.platformOwned,
         authorNickname: users.nickname,
         tags: productTagNames,
+        categoryUrl: productCategoryUrl,
       })
       .from(packItems)
       .innerJoin(products, eq(products.id, packItems.productId))
@@ -314,6 +323,7 @@ export async function purchaseProducts(
         // Each item's own author (issue 18 bug 8), not the pack's.
         authorNickname: c.authorNickname,
         tags: c.tags,
+        categoryUrl: c.categoryUrl,
       });
       alsoOwned.push(c.id);
     });

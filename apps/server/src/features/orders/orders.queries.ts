@@ -1,7 +1,7 @@
-import type { Order, Ownership, ProductType } from '@atelier/shared';
+import { isImagePromptCategory, type Order, type Ownership, type ProductType } from '@atelier/shared';
 import { and, asc, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { orderItems, orders, products, productTags, tags, userProducts, users } from '../../db/schema';
+import { categories, orderItems, orders, products, productTags, tags, userProducts, users } from '../../db/schema';
 import { type DisplayCurrency, displayAmount } from '../../lib/display-currency';
 
 const orderStatusWire = { success: 'Success', pending: 'Pending', failed: 'Failed' } as const;
@@ -29,6 +29,7 @@ export async function listOrders(db: Db, buyerId: number, currency: DisplayCurre
       previewPath: products.previewPath,
       authorNickname: users.nickname,
       tags: productTagNames,
+      categoryUrl: productCategoryUrl,
     })
     .from(orderItems)
     .innerJoin(products, eq(products.id, orderItems.productId))
@@ -54,7 +55,12 @@ export type OrderItemRow = {
   previewPath: string | null;
   authorNickname: string | null;
   tags: string[] | unknown;
+  /** The product's category url (productCategoryUrl): tells an image prompt from a text prompt. */
+  categoryUrl?: string | null;
 };
+
+/** The url of a product's category, null without one. */
+export const productCategoryUrl = sql<string | null>`(select ${categories.url} from ${categories} where ${categories.id} = ${products.categoryId})`;
 
 /** Tags of a product, sorted by name, as the order answer lists them. */
 export const productTagNames = sql<
@@ -86,6 +92,7 @@ export function orderAnswer(
         doc_url_orig: downloadUrl(o.id, i.productId),
         tags: (Array.isArray(i.tags) ? i.tags : []).map((name) => ({ name })),
         authorNickname: i.authorNickname,
+        image_prompt: i.productType === 'prompt' && isImagePromptCategory(i.categoryUrl),
       },
       seller: { nickname: i.authorNickname },
     })),

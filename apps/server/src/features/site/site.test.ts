@@ -27,6 +27,9 @@ describe('site data', () => {
         // What the start's configuration says about money (issue 17): the test-mode banner, the payout methods.
         'test_mode',
         'payout_methods',
+        // How images are generated and what one costs (issue 18 bug 4).
+        'image_generation',
+        'generation_price',
       ].sort(),
     );
     expect(body.payload.internal_currency_name).toBe('Atelier Credits');

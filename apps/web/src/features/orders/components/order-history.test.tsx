@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeApi, okAnswer } from '../../../test/fake-api';
+import { fakeApi, okAnswer, siteAnswers } from '../../../test/fake-api';
 import { jsonAnswer, renderWithApp } from '../../../test/render';
 import { OrderHistory } from './order-history';
 
@@ -57,5 +57,36 @@ describe('Order history', () => {
     const message = await screen.findByText('Failed to fetch orders', undefined, { timeout: 6000 });
     expect(message.className).toContain('error-text');
     expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
+  });
+
+  it('issue 18 bug 4: offers generation for an owned image prompt only, never for a text prompt', async () => {
+    const at = new Date(2026, 10, 22, 7, 5).getTime() / 1000;
+    const withKind = (id: number, title: string, image_prompt: boolean) => {
+      const base = item(id, title);
+      return { ...base, info: { ...base.info, image_prompt } };
+    };
+    fakeApi({
+      'GET /api/settings': async () => {
+        const base = await (await siteAnswers['GET /api/settings']!({} as never)).json();
+        return okAnswer({ ...base.payload, image_generation: 'model', formats: [{ id: 1, title: 'PNG' }], sizes: [{ id: 1, title: '1024x1024' }] });
+      },
+      'GET /api/purchase/history': () =>
+        okAnswer([
+          {
+            id: 3,
+            title: '2 items',
+            amount: 8,
+            currencyCode: 'EUR',
+            status: 'Success',
+            product_type: 'cart',
+            created_at: at,
+            items: [withKind(5, 'Cold Email', false), withKind(6, 'Watercolor', true)],
+          },
+        ]),
+    });
+    renderWithApp(<OrderHistory />);
+    expect(await screen.findByText('Generate an image')).toBeTruthy();
+    expect(screen.getAllByText('Generate an image')).toHaveLength(1);
+    expect(screen.getByRole('group', { name: 'Generate an image from Watercolor' })).toBeTruthy();
   });
 });

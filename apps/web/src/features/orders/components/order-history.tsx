@@ -51,7 +51,9 @@ function OrderCard({ order, symbol }: { order: Order; symbol: string }) {
                   <DownloadButton url={item.info.doc_url_orig} title={item.info.title} label={t('orders.download')} className="button primary" />
                 )}
               </div>
-              {downloadable && item.product_type === 'prompt' && <GenerateImage promptId={item.info.id} title={item.info.title} />}
+              {downloadable && item.product_type === 'prompt' && (
+                <GenerateImage promptId={item.info.id} title={item.info.title} imagePrompt={item.info.image_prompt} />
+              )}
             </li>
           );
         })}
