@@ -24,6 +24,8 @@ export const publicSiteSettings = siteSettings.extend({
   test_mode: z.boolean(),
   /** How creators may be paid out under the configured PAYOUT_PROVIDER (the manual provider takes no card). */
   payout_methods: z.array(z.enum(['card', 'sepa'])),
+  /** The percent of each sale of a creator's work that Atelier keeps (a commerce setting), told on the home page. */
+  commission_percent: z.number().min(0).max(100),
 });
 export type PublicSiteSettings = z.infer<typeof publicSiteSettings>;
 

@@ -23,6 +23,7 @@ export const siteAnswers: Record<string, Handler> = {
       copyright: '',
       test_mode: false,
       payout_methods: ['card', 'sepa'],
+      commission_percent: 20,
     }),
   'GET /api/currencies': () => ok([{ code: 'EUR', symbol: '€', value: 1, default: true, name: 'EUR' }]),
 };

@@ -18,6 +18,7 @@ import { notFound } from '../../lib/app-error';
 import { ok } from '../../lib/envelope';
 import { publicCache } from '../../lib/http-cache';
 import { enforceRateLimit } from '../../lib/rate-limit';
+import { commerceSettingsOf } from '../ledger';
 import { payoutMethodsFor } from '../payouts';
 import { ISO_COUNTRIES } from './countries.data';
 import { findStaticPage, getDictionary, listCurrencies, listSocialLinks, listStaticPages, saveContactMessage } from './site.queries';
@@ -27,9 +28,15 @@ const SITE_CACHE = publicCache(60);
 
 /** Site-wide data every page needs: settings, currencies, static pages, social links, translations. */
 export const siteRoutes: FastifyPluginAsyncZod = async (app) => {
-  // Beside the stored settings, what the start's configuration says about money: the test-mode banner, the payout methods.
+  // Beside the stored settings, what the start's configuration says about money: the test-mode banner, the payout methods;
+  // and the commission the home page states (issue 18).
   app.get('/settings', { config: SITE_CACHE, schema: { tags: ['site'], response: { 200: okEnvelope(publicSiteSettings) } } }, async () =>
-    ok({ ...(await app.settings.get()), test_mode: app.config.testMode, payout_methods: payoutMethodsFor(app.config) }),
+    ok({
+      ...(await app.settings.get()),
+      test_mode: app.config.testMode,
+      payout_methods: payoutMethodsFor(app.config),
+      commission_percent: (await commerceSettingsOf(app)).commission_percent,
+    }),
   );
 
   app.get('/currencies', { config: SITE_CACHE, schema: { tags: ['site'], response: { 200: okEnvelope(z.array(currency)) } } }, async () =>
