@@ -36,6 +36,8 @@ export type PageDef = {
   module: string;
   /** Translation key (or plain text) of the page's title. */
   title: string;
+  /** A title key that depends on the address (the list of one product type), else `title`. */
+  titleOf?: (params: PageParams, search: URLSearchParams) => string | undefined;
   /** 'auth' screens hide header and footer (SPEC §2). */
   background?: PageBackground;
   /**
@@ -72,6 +74,12 @@ export const PAGES = {
     path: '/products/:param?',
     module: 'products',
     title: 'products.title',
+    // The list of one type is titled for it (/products/image: 'Images'); a product names its own.
+    titleOf: ({ param }, search) => {
+      if (productKey(param)) return undefined;
+      const { type } = parseCatalogUrl(param, search);
+      return type ? `products.type_${type}` : undefined;
+    },
     ssr: true,
     preload: ({ param }, search) => {
       const key = productKey(param);
@@ -259,4 +267,9 @@ export function matchPage(pathname: string): PageMatch | null {
     if (fits && !path.includes('//')) return { name, page: pageDef(name), params, locale };
   }
   return null;
+}
+
+/** The translation key (or plain text) of the title of the page at this address (issue 18 conformance). */
+export function pageTitleKey(match: Pick<PageMatch, 'page' | 'params'>, search: URLSearchParams): string {
+  return match.page.titleOf?.(match.params, search) ?? match.page.title;
 }

@@ -34,6 +34,8 @@ export const publicSiteSettings = siteSettings.extend({
   image_generation: imageGeneration,
   /** What one generated image costs, in EUR (setting generation_price). */
   generation_price: z.number(),
+  /** The percent of each sale of a creator's work that Atelier keeps (a commerce setting), told on the home page. */
+  commission_percent: z.number().min(0).max(100),
 });
 export type PublicSiteSettings = z.infer<typeof publicSiteSettings>;
 

@@ -25,6 +25,7 @@ export const siteAnswers: Record<string, Handler> = {
       payout_methods: ['card', 'sepa'],
       image_generation: 'off',
       generation_price: 1,
+      commission_percent: 20,
     }),
   'GET /api/currencies': () => ok([{ code: 'EUR', symbol: '€', value: 1, default: true, name: 'EUR' }]),
 };

@@ -135,7 +135,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     const valid = await verifyPassword(user?.passwordHash ?? (await dummyHash), password);
     if (!user || !valid) {
       request.log.info({ event: 'login_failed' }, 'login failed');
-      throw validationError({ username: 'These credentials do not match our records.' }, 'The e-mail or password is incorrect.');
+      const incorrect = 'The e-mail or password is incorrect.';
+      throw validationError({ username: incorrect }, incorrect);
     }
     // The right password is no failed attempt: its hits are taken back (six sign-ins in a minute are fine).
     await clearRateLimit(app.db, `login:account-ip:${email}:${request.ip}`);

@@ -91,6 +91,8 @@ describe('login and logout', () => {
     expect(unknown.statusCode).toBe(422);
     expect(wrong.json()).toEqual(unknown.json());
     expect(wrong.json().message).toBe('The e-mail or password is incorrect.');
+    // issue 18 conformance: the field message is the same sentence, so a form shows one text.
+    expect(wrong.json().errors).toEqual({ username: ['The e-mail or password is incorrect.'] });
   });
 
   it('limits failed attempts per account with 429 and says when to retry', async () => {

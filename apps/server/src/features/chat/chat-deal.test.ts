@@ -268,13 +268,29 @@ describe('issue 18: the chat', () => {
     });
   });
 
-  it('a locked image without a file asks for the image (not "Please write a message.")', async () => {
+  it('issue 18 conformance: a locked image without a file asks for the image (not "Please write a message.")', async () => {
     const { creator, chatId } = await dealIn('generating');
-    for (const fields of [{ is_locked: '1' }, { is_locked: '1', message: 'Here it is' }] as Record<string, string>[]) {
-      const res = await sendChatForm(creator.client, chatId, multipart(fields));
+    const askForImage = { attachment: ['Attach the image to lock: a locked message is the finished image itself.'] };
+    const forms = [
+      multipart({ is_locked: '1' }),
+      multipart({ is_locked: '1', message: 'Here it is' }),
+      // A checkbox's yes, and a form whose file input was left empty (the part is sent with no bytes).
+      multipart({ is_locked: 'on' }),
+      multipart({ is_locked: '1' }, { name: '', type: 'application/octet-stream', data: Buffer.alloc(0) }),
+    ];
+    for (const form of forms) {
+      const res = await sendChatForm(creator.client, chatId, form);
       expect(res.statusCode).toBe(422);
-      expect(res.json().errors).toEqual({ attachment: ['Please attach the finished image: a locked message is the image itself.'] });
+      expect(res.json().errors).toEqual(askForImage);
     }
+    // A JSON body cannot carry the image at all.
+    for (const body of [{ is_locked: 1 }, { is_locked: true, message: '' }, { is_locked: '1', message: 'Here it is' }]) {
+      const res = await sendChat(creator.client, chatId, body);
+      expect(res.statusCode).toBe(422);
+      expect(res.json().errors).toEqual(askForImage);
+    }
+    // Nothing was sent: the deal still waits for the image.
+    expect(await statusOf(creator.client, chatId)).toBe('generating');
   });
 });
 

@@ -24,7 +24,7 @@ export const MESSAGES = {
   noPerson: 'This person was not found.',
   noProduct: 'This product was not found.',
   empty: 'Please write a message.',
-  lockedWithoutFile: 'Please attach the finished image: a locked message is the image itself.',
+  lockedWithoutFile: 'Attach the image to lock: a locked message is the finished image itself.',
   tooLong: `The message may not be longer than ${CHAT_MESSAGE_MAX_CHARS} characters.`,
   wrongFile: 'Please attach an image (PNG, JPEG, GIF, WebP) or a document (PDF, DOC, DOCX, ZIP).',
   tooLarge: `The attachment may be at most ${CHAT_ATTACHMENT_MAX_BYTES / 1024 / 1024} MB.`,
@@ -32,6 +32,9 @@ export const MESSAGES = {
   blockedByOther: 'You cannot send messages in this chat: this person has blocked you.',
   blockedByMe: 'You blocked this person. Unblock them to send messages.',
 } as const;
+
+/** A form's yes for `is_locked`: '1', 'true', or a checkbox's 'on' (JSON: true or 1 too). */
+const isYes = (value: unknown) => value === true || value === 1 || ['1', 'true', 'on', 'yes'].includes(String(value).trim().toLowerCase());
 
 type Outgoing = { text: string | null; file: { data: Buffer; name: string | undefined } | null; isLocked: boolean; price: number | null };
 
@@ -50,9 +53,10 @@ export async function readMultipart(request: FastifyRequest): Promise<Outgoing> 
         }
         const data = await part.toBuffer();
         if (data.length > CHAT_ATTACHMENT_MAX_BYTES) throw validationError({ attachment: MESSAGES.tooLarge });
-        out.file = { data, name: part.filename };
+        // A form whose file input was left empty still sends the part, with no name and no bytes: no file.
+        if (data.length > 0 || part.filename) out.file = { data, name: part.filename };
       } else if (part.fieldname === 'message') out.text = String(part.value);
-      else if (part.fieldname === 'is_locked') out.isLocked = ['1', 'true'].includes(String(part.value));
+      else if (part.fieldname === 'is_locked') out.isLocked = isYes(part.value);
       else if (part.fieldname === 'price') priceRaw = String(part.value);
     }
   } catch (err) {
@@ -90,6 +94,8 @@ function fieldErrors(error: z.ZodError, fallbackField: string): Record<string, s
 /** The JSON body of a message: a deal proposal, a deal answer, or a text; each refused under its own field. */
 export function readJson(body: unknown) {
   const raw = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  // A locked image is a file, which a JSON body cannot carry: ask for the image, not for a text.
+  if ('is_locked' in raw && isYes(raw.is_locked)) throw validationError({ attachment: MESSAGES.lockedWithoutFile });
   const schema = 'type' in raw ? chatPriceProposalInput : 'action' in raw ? chatDealActionInput : chatTextInput;
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw validationError(fieldErrors(parsed.error, 'message'));

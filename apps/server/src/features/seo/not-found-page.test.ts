@@ -70,3 +70,25 @@ describe('not-found pages (issue 18 bug 9)', () => {
     }
   });
 });
+
+describe('server-rendered titles (issue 18 conformance)', () => {
+  it('issue 18 conformance: /products, its type lists, /contact, /404 and a missing profile carry their titles in the HTML', async () => {
+    const titles: Record<string, string> = {
+      '/products': 'Shop — Atelier',
+      '/products/image': 'Images — Atelier',
+      '/products/prompt?page=2': 'Prompts — Atelier',
+      '/products?type=doc': 'Texts — Atelier',
+      '/contact': 'Contact us — Atelier',
+      '/404': 'Page not found — Atelier',
+      '/profile/nobody-here': 'Profile not found — Atelier',
+      '/products/aurora-over-fjords': 'Aurora Over Fjords — Atelier',
+      '/de/products/image': 'Bilder — Atelier',
+    };
+    for (const [url, title] of Object.entries(titles)) {
+      const res = await page(url);
+      expect(titleOf(res.body), url).toBe(title);
+      // One title in the head: the shell's own is replaced, not joined.
+      expect(res.body.match(/<title>/g), url).toHaveLength(1);
+    }
+  });
+});

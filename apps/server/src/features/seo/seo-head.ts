@@ -52,6 +52,15 @@ export function renderMissingHead(kind: MissingKind = 'page'): string {
   return `<title>${MISSING_TITLES[kind]} — ${SITE_NAME}</title>\n    <meta name="robots" content="noindex" />`;
 }
 
+/**
+ * The shell with the title of a page that shows no stored item (the shop, the contact page, /404), as
+ * the browser titles it ("Shop — Atelier"); its description and social tags stay the shell's.
+ */
+export function withPageTitle(indexHtml: string, title: string): string {
+  const full = title === SITE_NAME ? SITE_NAME : `${title} — ${SITE_NAME}`;
+  return indexHtml.replace(/<title>[\s\S]*?<\/title>/i, () => `<title>${escapeHtml(full)}</title>`);
+}
+
 /** Replaces the shell's own title, description and social tags with the page's. */
 export function injectHead(indexHtml: string, head: string): string {
   const stripped = indexHtml

@@ -78,10 +78,12 @@ describe('pages for crawlers and shared links', () => {
     expect(metaOf(terms, 'description')).not.toMatch(/<|script/);
   });
 
-  it('keeps the shell for a product-type list and answers an unknown item with a generic title', async () => {
+  it('titles a product-type list for its type and answers an unknown item with a generic title', async () => {
     const list = await page('/products/image');
     expect(list.statusCode).toBe(200);
-    expect(titleOf(list.body)).toBe('Atelier — marketplace for prompts, texts and original images');
+    // issue 18 conformance: the list's own title, not the shell's.
+    expect(titleOf(list.body)).toBe('Images — Atelier');
+    expect(titleOf((await page('/')).body)).toBe('Atelier — marketplace for prompts, texts and original images');
     const missing = await page('/products/no-such-product');
     expect(missing.statusCode).toBe(404);
     expect(titleOf(missing.body)).toBe('Product not found — Atelier');

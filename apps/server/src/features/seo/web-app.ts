@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import zlib, { brotliCompressSync, gzipSync } from 'node:zlib';
-import { hasNulCharacter, splitLocale } from '@atelier/shared';
-import { matchPage } from '@atelier/shared/pages';
+import { de, en, hasNulCharacter, splitLocale } from '@atelier/shared';
+import { matchPage, pageTitleKey } from '@atelier/shared/pages';
 import { jsonScriptTag, PRELOAD_ELEMENT_ID, type Preload } from '@atelier/shared/preload';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -11,9 +11,22 @@ import { publicCache } from '../../lib/http-cache';
 import { buildPagePreload, routePreloader } from './page-preload';
 import { isServerRendered, leadImagePreload, type PageRenderer, pageRenderer } from './page-render';
 import { listSitemapEntries, type PageMeta, productPageMeta, profilePageMeta, staticPageMeta } from './seo.queries';
-import { escapeHtml, injectHead, type MissingKind, renderHead, renderMissingHead } from './seo-head';
+import { escapeHtml, injectHead, type MissingKind, renderHead, renderMissingHead, withPageTitle } from './seo-head';
 
 const FALLBACK_INDEX = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Atelier</title></head><body><div id="root"></div></body></html>';
+
+/**
+ * The title the page table gives the page at this address, in its language (the words the server
+ * seeds from), or null for an address no page has and for the home page. The browser writes the same one after hydration.
+ */
+function tableTitle(url: string, search: URLSearchParams): string | null {
+  const match = matchPage(url);
+  // The home page keeps the shell's own title, the site's one-line description.
+  if (!match || match.name === 'home') return null;
+  const key = pageTitleKey(match, search);
+  const words: Record<string, string> = match.locale === 'de' ? { ...en, ...de } : en;
+  return words[key] ?? key;
+}
 
 /** No page at this address, or the item it names does not exist: its 404 page is titled for what is missing. */
 type Missing = { missing: MissingKind };
@@ -214,7 +227,10 @@ export function registerWebApp(app: FastifyInstance) {
     const send = (status: number, html: string) => sendCompressed(request, reply.code(status), html);
     // The app shows its own 404 page, rendered here when the page is; the status tells crawlers not to index it.
     if (meta && 'missing' in meta) return send(404, assemblePage(missingHtml[meta.missing], { ...parts, routeLinks: routeLinks(pagePath) }));
-    const shell = meta === undefined ? indexHtml : injectHead(indexHtml, renderHead(meta, config.publicUrl));
+    // A page that shows no stored item (the shop, the contact page, /404) gets the page table's title (issue 18).
+    const title = meta === undefined ? tableTitle(url, new URLSearchParams(request.url.slice(url.length + 1))) : null;
+    const shell =
+      meta === undefined ? (title === null ? indexHtml : withPageTitle(indexHtml, title)) : injectHead(indexHtml, renderHead(meta, config.publicUrl));
     return send(200, assemblePage(shell, { ...parts, routeLinks: routeLinks(pagePath) }));
   });
 }

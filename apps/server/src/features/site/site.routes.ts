@@ -30,7 +30,8 @@ const SITE_CACHE = publicCache(60);
 /** Site-wide data every page needs: settings, currencies, static pages, social links, translations. */
 export const siteRoutes: FastifyPluginAsyncZod = async (app) => {
   // Beside the stored settings, what the start's configuration says about money: the test-mode banner, the payout
-  // methods, how images are generated and what one costs (issue 18 bug 4: the web asks before it charges).
+  // methods, how images are generated and what one costs (issue 18 bug 4: the web asks before it charges), and the
+  // commission the home page states (issue 18).
   app.get('/settings', { config: SITE_CACHE, schema: { tags: ['site'], response: { 200: okEnvelope(publicSiteSettings) } } }, async () =>
     ok({
       ...(await app.settings.get()),
@@ -38,6 +39,7 @@ export const siteRoutes: FastifyPluginAsyncZod = async (app) => {
       payout_methods: payoutMethodsFor(app.config),
       image_generation: imageGenerationMode(app.config),
       generation_price: (await commerceSettingsOf(app)).generation_price,
+      commission_percent: (await commerceSettingsOf(app)).commission_percent,
     }),
   );
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
+import { getCommerceSettings } from '../ledger';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -30,9 +31,16 @@ describe('site data', () => {
         // How images are generated and what one costs (issue 18 bug 4).
         'image_generation',
         'generation_price',
+        // The commission the home page states (issue 18 conformance).
+        'commission_percent',
       ].sort(),
     );
     expect(body.payload.internal_currency_name).toBe('Atelier Credits');
+  });
+
+  it('issue 18 conformance: the settings carry the commission Atelier keeps, as the back office set it', async () => {
+    const body = (await t.app.inject({ url: '/api/settings' })).json();
+    expect(body.payload.commission_percent).toBe((await getCommerceSettings(t.app.db)).commission_percent);
   });
 
   it('lists currencies with EUR as the default', async () => {

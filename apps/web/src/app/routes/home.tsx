@@ -2,6 +2,7 @@ import type { ProductType } from '@atelier/shared';
 import { type KeyboardEvent, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ProductCarousel, useRandomProducts } from '../../features/catalog';
+import { useSettings } from '../../features/site';
 import { useTranslation } from '../../lib/i18n-runtime';
 
 /** SPEC §9 home tabs: prompt → Prompts, image → Art, doc → Text. */
@@ -81,8 +82,8 @@ const DEAL_STEPS = [
 ];
 
 const VALUES = [
-  { title: 'home.value_price', text: 'home.value_price_text', icon: '€' },
-  { title: 'home.value_direct', text: 'home.value_direct_text', icon: '→' },
+  { title: 'home.value_commission', text: 'home.value_commission_text', icon: '%' },
+  { title: 'home.value_sell', text: 'home.value_sell_text', icon: '→' },
   { title: 'home.value_license', text: 'home.value_license_text', icon: '✓' },
   { title: 'home.value_chat', text: 'home.value_chat_text', icon: '✦' },
 ];
@@ -91,6 +92,10 @@ const JOIN_STEPS = ['home.join_step1', 'home.join_step2', 'home.join_step3'];
 
 export function Component() {
   const { t } = useTranslation();
+  // The commission is the back office's setting, never a number written into the copy.
+  const percent = useSettings().data?.commission_percent;
+  const valueText = (key: string) =>
+    key !== 'home.value_commission_text' ? t(key) : percent === undefined ? t('home.value_commission_text_plain') : t(key, { percent });
   return (
     <div className="home">
       <section className="hero">
@@ -148,7 +153,7 @@ export function Component() {
                 {v.icon}
               </span>
               <h3>{t(v.title)}</h3>
-              <p className="muted">{t(v.text)}</p>
+              <p className="muted">{valueText(v.text)}</p>
             </li>
           ))}
         </ul>

@@ -18,6 +18,7 @@ import {
   useProduct,
 } from '../../features/catalog';
 import { useTranslation } from '../../lib/i18n-runtime';
+import { usePageTitle } from '../../lib/page-title';
 import { useDebounced } from '../../lib/use-debounced';
 import { productActions } from './product-actions';
 
@@ -75,6 +76,8 @@ function ProductList() {
   const [query] = useSearchParams();
   const navigate = useNavigate();
   const params = parseCatalogUrl(param, query);
+  // The list of one type is titled for it, as the server titles its HTML (pages.ts `titleOf`).
+  usePageTitle(params.type ? t(TYPE_LABEL[params.type]) : undefined);
   const [text, setText] = useState(params.search);
   const sortId = useId();
   const top = useRef<HTMLDivElement>(null);

@@ -26,7 +26,8 @@ export function LoginForm() {
       await login.mutateAsync(values);
     } catch (err) {
       if (err instanceof AlreadySignedInError) return toast.info(t('auth.already_signed_in'));
-      applyServerErrors(err, form.setError, ['username', 'password']);
+      // One message, once: the server's sentence under the field it names, or else a toast (SPEC §8).
+      if (applyServerErrors(err, form.setError, ['username', 'password'])) return;
       toast.error(err instanceof ApiError && err.message ? err.message : t('auth.login_failed'));
     }
   });

@@ -1,0 +1,35 @@
+import { screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeApi, okAnswer, siteAnswers } from '../../test/fake-api';
+import { renderWithApp } from '../../test/render';
+import { Component as Home } from './home';
+
+afterEach(() => vi.unstubAllGlobals());
+
+/** The home page against a server whose back office set the commission to `percent`. */
+async function renderHome(percent: number) {
+  fakeApi({
+    'GET /api/settings': async (req) => {
+      const base = (await (siteAnswers['GET /api/settings']!(req) as Response).json()) as { payload: object };
+      return okAnswer({ ...base.payload, commission_percent: percent });
+    },
+    'GET /api/products/random': () => okAnswer([]),
+  });
+  renderWithApp(<Home />);
+}
+
+describe('the home page copy (issue 18 conformance)', () => {
+  it('issue 18 conformance: the home page states the commission from the settings', async () => {
+    await renderHome(13);
+    expect(await screen.findByText(/Atelier keeps a commission of 13% of each sale/)).toBeTruthy();
+    expect(screen.queryByText(/Money goes directly to the author/)).toBeNull();
+    expect(screen.queryByText(/Creators set the price/)).toBeNull();
+  });
+
+  it('issue 18 conformance: "Sell" is said to be offering a work to Atelier, which buys it outright', async () => {
+    await renderHome(20);
+    expect(screen.getByRole('heading', { name: 'What "Sell" means' })).toBeTruthy();
+    expect(screen.getByText(/Selling means offering your work to Atelier\. .*Atelier buys the work outright/)).toBeTruthy();
+    expect(screen.getByText(/not available yet/)).toBeTruthy();
+  });
+});

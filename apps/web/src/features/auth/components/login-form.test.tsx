@@ -1,0 +1,65 @@
+import { fireEvent, screen } from '@testing-library/react';
+import { createMemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createQueryClient } from '../../../lib/query-client';
+import { jsonAnswer, renderRouter } from '../../../test/render';
+import { siteKeys } from '../../site';
+import { authKey } from '../api/auth-state';
+import { LoginForm } from './login-form';
+
+const incorrect = 'The e-mail or password is incorrect.';
+
+/** The server's answer to a wrong password (see auth.routes.ts): one sentence, also under `username`. */
+function serverRefusing(answer: () => Response) {
+  return vi.fn(async (url: string) => {
+    const path = new URL(url, 'http://x').pathname;
+    if (path === '/sanctum/csrf-cookie') return new Response(null, { status: 204 });
+    if (path === '/api/is-auth') return jsonAnswer(200, { status: 'OK', authenticated: false });
+    if (path === '/api/login') return answer();
+    return jsonAnswer(404, { status: 'ERROR', message: 'Not here.' });
+  });
+}
+
+function renderLogin() {
+  const queryClient = createQueryClient();
+  queryClient.setQueryData(authKey, { authenticated: false, user: null });
+  queryClient.setQueryData(siteKeys.settings, { is_email_verification_enabled: false });
+  const router = createMemoryRouter([{ path: '/login', element: <LoginForm /> }], { initialEntries: ['/login'] });
+  renderRouter(router, queryClient);
+  fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'ana@example.com' } });
+  fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'not-my-password' } });
+  fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+}
+
+beforeEach(() => {
+  // biome-ignore lint/suspicious/noDocumentCookie: the test plays the server setting the cookie.
+  document.cookie = 'XSRF-TOKEN=t; path=/';
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('the login form (issue 18 conformance)', () => {
+  it('issue 18 conformance: a wrong password shows one sentence, once', async () => {
+    vi.stubGlobal(
+      'fetch',
+      serverRefusing(() => jsonAnswer(422, { status: 'ERROR', message: incorrect, errors: { username: [incorrect] } })),
+    );
+    renderLogin();
+    expect(await screen.findByText(incorrect)).toBeTruthy();
+    // Give a toast every chance to appear: the button is back once the request settled.
+    await screen.findByRole('button', { name: 'Sign In' });
+    expect(screen.getAllByText(incorrect)).toHaveLength(1);
+    expect(screen.queryByText(/do not match our records/)).toBeNull();
+    expect(screen.queryByText('Login failed. Please try again.')).toBeNull();
+  });
+
+  it('issue 18 conformance: a failure without field messages is told once, in a toast', async () => {
+    vi.stubGlobal(
+      'fetch',
+      serverRefusing(() => jsonAnswer(429, { status: 'ERROR', message: 'Too many failed sign-in attempts.' })),
+    );
+    renderLogin();
+    expect(await screen.findByText('Too many failed sign-in attempts.')).toBeTruthy();
+    await screen.findByRole('button', { name: 'Sign In' });
+    expect(screen.getAllByText('Too many failed sign-in attempts.')).toHaveLength(1);
+  });
+});
