@@ -1,7 +1,6 @@
-import { type ReactNode, useState } from 'react';
+import type { ReactNode } from 'react';
 import { PhoneInput } from 'react-international-phone';
 import 'react-international-phone/style.css';
-import { visitorCountry } from '../../lib/visitor-country';
 import { FieldFrame } from './field';
 import { phoneFlags } from './phone-flags';
 
@@ -21,8 +20,6 @@ type Props = {
  * rule (required, or optional) decides, in the browser, instead of the server refusing it later.
  */
 export function PhoneField({ id, label, value, onChange, onBlur, error, hint }: Props) {
-  // The visitor's own country first (their languages' region or time zone), never a fixed one.
-  const [country] = useState(() => visitorCountry());
   return (
     <FieldFrame
       id={id}
@@ -32,7 +29,7 @@ export function PhoneField({ id, label, value, onChange, onBlur, error, hint }: 
       control={(a11y) => (
         <div className="phone-field">
           <PhoneInput
-            defaultCountry={country}
+            defaultCountry="pt"
             flags={phoneFlags}
             value={value}
             onChange={(phone, meta) => onChange(phone.replace(/\D/g, '') === meta.country.dialCode ? '' : phone)}
