@@ -183,7 +183,7 @@ describe('commerce in the browser', () => {
     // A declined card lands on the fail page with the decline message; nothing is credited.
     const before = await balanceMinor(context);
     await payOnSandbox(page, '20', '4000 0000 0000 0002', 'add-funds-declined');
-    await page.waitForURL(/\/fail-payment\?error=/);
+    await page.waitForURL(/\/fail-payment\?order_id=\d+&error=/);
     await page.getByRole('heading', { name: 'Payment Failed' }).waitFor();
     await page.getByTestId('payment-error').getByText('Your card was declined.').waitFor();
     await screenshot(page, 'fail-payment');
