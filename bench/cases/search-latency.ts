@@ -85,6 +85,7 @@ export const searchLatency: BenchCase = {
       const searchMs: number[] = [];
       const selectMs: number[] = [];
       const empty = new Set<string>();
+      const bySearch = new Map<string, { ms: number[]; total: number }>();
       for (let round = 0; round < ROUNDS && performance.now() < deadline; round++) {
         for (const search of SEARCHES) {
           let t = performance.now();
@@ -92,7 +93,11 @@ export const searchLatency: BenchCase = {
           selectMs.push(performance.now() - t);
           t = performance.now();
           const answer = await listProducts(db, { page: 1 + (round % 3), limit: 6, search }, EUR);
-          searchMs.push(performance.now() - t);
+          const ms = performance.now() - t;
+          searchMs.push(ms);
+          const seen = bySearch.get(search) ?? { ms: [], total: answer.meta.total };
+          seen.ms.push(ms);
+          bySearch.set(search, seen);
           if (answer.meta.total === 0) empty.add(search);
         }
       }
@@ -102,6 +107,11 @@ export const searchLatency: BenchCase = {
       console.log(
         `  ${searchMs.length} searches: p50 ${percentile(searchMs, 50).toFixed(2)} ms, p95 ${p95.toFixed(2)} ms, max ${Math.max(...searchMs).toFixed(2)} ms`,
       );
+      // The slowest searches, so a miss says where the time goes.
+      const slowest = [...bySearch].sort((a, b) => percentile(b[1].ms, 50) - percentile(a[1].ms, 50)).slice(0, 5);
+      for (const [search, seen] of slowest) {
+        console.log(`    '${search}': ${seen.total} matches, median ${percentile(seen.ms, 50).toFixed(2)} ms`);
+      }
       return {
         name: 'search p95',
         value: p95,
