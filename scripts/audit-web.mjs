@@ -1,14 +1,14 @@
 /**
  * npm run audit:web — Lighthouse (mobile settings, Debian's Chromium) on the home page, the product
  * list and a product page of the built app, plus the initial JavaScript size of each of them.
- * Builds first when the build is missing or older than the sources. Nothing is downloaded.
+ * Builds first when the sources changed since the last build; refuses a development build. Nothing is downloaded.
  * Targets (issue 12): performance ≥ 95; accessibility, best practices, SEO ≥ 95; initial JS ≤ 120 KB gzipped on each page.
  * `--strict` exits with 1 when a target is missed.
  * Each page is audited AUDIT_RUNS times (default 5) and the run with the median performance score is
  * reported, as Lighthouse's own guidance on variability recommends; every run's score is printed too.
  */
 import { execSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,6 +16,7 @@ import { gzipSync } from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { startServer } from '../e2e/server.ts';
+import { buildIsCurrent } from './build-state.mjs';
 
 const CHROME = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const TARGETS = { performance: 95, accessibility: 95, 'best-practices': 95, seo: 95 };
@@ -24,27 +25,17 @@ const JS_TARGET_BYTES = 120 * 1024;
 const TBT_TARGET_MS = 200;
 const RUNS = Math.max(1, Number(process.env.AUDIT_RUNS ?? 5));
 
-function newestMtime(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
 function buildIfNeeded() {
-  const outputs = ['apps/web/dist/index.html', 'apps/server/dist/server.js'];
-  const built = outputs.every((f) => existsSync(f)) ? Math.min(...outputs.map((f) => statSync(f).mtimeMs)) : 0;
-  const sources = Math.max(
-    ...['apps/web/src', 'apps/web/index.html', 'apps/server/src', 'packages/shared/src'].map((p) =>
-      statSync(p).isDirectory() ? newestMtime(p) : statSync(p).mtimeMs,
-    ),
-  );
-  if (built > sources) return;
-  console.log('Building (the build is missing or older than the sources)...');
-  execSync('npm run build', { stdio: 'inherit' });
+  if (!buildIsCurrent()) {
+    console.log('Building (the sources changed since the last build, or there is none)...');
+    execSync('npm run build', { stdio: 'inherit' });
+  }
+  // Only a production build is measured: a development build ships React's development runtime.
+  const info = existsSync('apps/web/dist/build-info.json') ? JSON.parse(readFileSync('apps/web/dist/build-info.json', 'utf8')) : {};
+  if (info.node_env !== 'production') {
+    console.error(`audit:web: apps/web/dist is not a production build (NODE_ENV was ${info.node_env ?? 'unknown'}); run npm run build.`);
+    process.exit(1);
+  }
 }
 
 async function productPath(baseUrl) {

@@ -36,8 +36,29 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Writes dist/build-info.json naming the NODE_ENV the bundle was made with, so `npm run audit:web`
+ * can refuse to measure a development build.
+ */
+function buildInfo(): Plugin {
+  let outDir = 'dist';
+  let ssr = false;
+  return {
+    name: 'atelier-build-info',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+      ssr = Boolean(config.build.ssr);
+    },
+    closeBundle() {
+      if (ssr) return;
+      writeFileSync(path.join(outDir, 'build-info.json'), `${JSON.stringify({ node_env: process.env.NODE_ENV ?? null })}\n`);
+    },
+  };
+}
+
 export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [react(), precompress()],
+  plugins: [react(), precompress(), buildInfo()],
   // `vite build --ssr src/entry-server.tsx` bundles the server renderer; the shared contract is
   // TypeScript source in the repo, so it is bundled in, while npm packages load from node_modules.
   ssr: { noExternal: ['@atelier/shared'] },
