@@ -21,12 +21,17 @@ export const orderItem = z.object({
 });
 export type OrderItem = z.infer<typeof orderItem>;
 
-/** SPEC §3 order; `amount` and item prices in the display currency named by `currencyCode`. */
+/**
+ * SPEC §3 order. `amount` and item prices are in the currency the order was paid in (`currencyCode`),
+ * at that day's rate: a later rate never reprices a past order (issue 18 bug 7). `today` is the total
+ * in the visitor's chosen currency now, only when that is another currency: a hint, not a price.
+ */
 export const order = z.object({
   id: z.number().int(),
   title: z.string(),
   amount: z.number(),
   currencyCode: z.string(),
+  today: z.object({ amount: z.number(), currencyCode: z.string() }).nullable(),
   status: orderStatus,
   /** image | doc | prompt | pack for one product, cart for a checkout of several. */
   product_type: z.string(),

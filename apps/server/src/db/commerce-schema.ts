@@ -4,7 +4,7 @@
  * the migration's constraints and triggers; see features/ledger/ledger.ts.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { jsonb } from './json-column';
 import { products, users } from './schema';
 
@@ -85,6 +85,10 @@ export const orders = pgTable(
     /** image | doc | prompt | pack for one product; cart for a checkout of several. */
     productType: text('product_type').notNull(),
     ledgerTransactionId: bigint('ledger_transaction_id', { mode: 'number' }).references(() => ledgerTransactions.id),
+    /** The currency the order was shown and paid in, with that day's rate (null before migration 0027: EUR). */
+    paidCurrency: text('paid_currency'),
+    paidRate: numeric('paid_rate', { precision: 18, scale: 8, mode: 'string' }),
+    paidDecimals: integer('paid_decimals'),
     createdAt: createdAt(),
   },
   (t) => [index('orders_buyer_idx').on(t.buyerId, t.id)],

@@ -27,7 +27,11 @@ export const siteAnswers: Record<string, Handler> = {
       generation_price: 1,
       commission_percent: 20,
     }),
-  'GET /api/currencies': () => ok([{ code: 'EUR', symbol: '€', value: 1, default: true, name: 'EUR' }]),
+  'GET /api/currencies': () =>
+    ok([
+      { code: 'EUR', symbol: '€', value: 1, default: true, name: 'EUR', decimals: 2 },
+      { code: 'JPY', symbol: '¥', value: 162, default: false, name: 'JPY', decimals: 0 },
+    ]),
 };
 
 /**

@@ -362,6 +362,7 @@ export const de: Record<TranslationKey, string> = {
   'orders.load_failed': 'Bestellungen konnten nicht geladen werden',
   'orders.fetch_failed': 'Bestellungen konnten nicht abgerufen werden',
   'orders.fetch_error': 'Fehler beim Abrufen der Bestellungen',
+  'orders.today': 'Heute etwa {{amount}}',
   'orders.order': 'Bestellung #{{id}}',
   'orders.download': 'Herunterladen',
   'orders.download_item': '{{title}} herunterladen',

@@ -358,6 +358,7 @@ export const en = {
   'orders.load_failed': 'Failed to load orders',
   'orders.fetch_failed': 'Failed to fetch orders',
   'orders.fetch_error': 'Error fetching orders',
+  'orders.today': 'About {{amount}} today',
   'orders.order': 'Order #{{id}}',
   'orders.download': 'Download',
   'orders.download_item': 'Download {{title}}',

@@ -133,7 +133,10 @@ type PurchaseValue =
   | 'packOnly'
   | 'uncart'
   | 'noteUsers'
-  | 'noteTexts';
+  | 'noteTexts'
+  | 'paidCurrency'
+  | 'paidRate'
+  | 'paidDecimals';
 
 const v = (name: PurchaseValue) => sql.placeholder(name);
 
@@ -147,8 +150,9 @@ const purchaseRecords = (values: Record<PurchaseValue, unknown>): SaleRecords =>
   name: 'purchase',
   values,
   ctes: (transactionId) => sql`o as (
-      insert into orders (buyer_id, title, amount_minor, status, product_type, ledger_transaction_id)
-      select ${v('buyerId')}, ${v('title')}, ${v('total')}, 'success', ${v('productType')}, ${transactionId}
+      insert into orders (buyer_id, title, amount_minor, status, product_type, ledger_transaction_id, paid_currency, paid_rate, paid_decimals)
+      select ${v('buyerId')}, ${v('title')}, ${v('total')}, 'success', ${v('productType')}, ${transactionId},
+             ${v('paidCurrency')}, ${v('paidRate')}::numeric, ${v('paidDecimals')}::int
       returning id, floor(extract(epoch from created_at))::bigint as created_s
     ),
     items as (
@@ -360,6 +364,10 @@ export async function purchaseProducts(
     uncart: [...ids, ...alsoOwned],
     noteUsers: saleNotes.map((n) => n.authorId),
     noteTexts: saleNotes.map((n) => n.text),
+    // The currency the buyer saw the prices in, at today's rate: the order keeps showing them (issue 18 bug 7).
+    paidCurrency: opts.currency.code,
+    paidRate: opts.currency.rate,
+    paidDecimals: opts.currency.decimals,
   };
   let result: Record<string, unknown>[];
   try {
@@ -378,7 +386,7 @@ export async function purchaseProducts(
   const orderId = Number(result[0]?.order_id);
   if (!Number.isSafeInteger(orderId) || orderId <= 0) throw new Error('The order was not written.');
   const order = orderAnswer(
-    { id: orderId, title, amountMinor: total, status: 'success', productType, createdAtSeconds: Number(result[0]!.created_s) },
+    { id: orderId, title, amountMinor: total, status: 'success', productType, createdAtSeconds: Number(result[0]!.created_s), paid: opts.currency },
     shown,
     opts.currency,
   );

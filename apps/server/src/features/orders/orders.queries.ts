@@ -1,4 +1,12 @@
-import { isImagePromptCategory, type Order, type Ownership, type ProductType } from '@atelier/shared';
+import {
+  BASE_CURRENCY_DECIMALS,
+  DEFAULT_CURRENCY,
+  FALLBACK_CURRENCY_SYMBOL,
+  isImagePromptCategory,
+  type Order,
+  type Ownership,
+  type ProductType,
+} from '@atelier/shared';
 import { and, asc, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { categories, orderItems, orders, products, productTags, tags, userProducts, users } from '../../db/schema';
@@ -39,7 +47,7 @@ export async function listOrders(db: Db, buyerId: number, currency: DisplayCurre
     .orderBy(asc(orderItems.orderId), asc(orderItems.position), asc(orderItems.id));
   return rows.map((o) =>
     orderAnswer(
-      { ...o, createdAtSeconds: Math.floor(o.createdAt.getTime() / 1000) },
+      { ...o, createdAtSeconds: Math.floor(o.createdAt.getTime() / 1000), paid: paidCurrencyOf(o) },
       items.filter((i) => i.orderId === o.id),
       currency,
     ),
@@ -67,18 +75,40 @@ export const productTagNames = sql<
   string[]
 >`coalesce((select array_agg(${tags.name} order by ${tags.name}) from ${productTags} join ${tags} on ${tags.id} = ${productTags.tagId} where ${productTags.productId} = ${products.id}), '{}')`;
 
-/** One order in SPEC §3's shape: the order row and its items in position order, amounts in the display currency. */
+/** The ledger's own currency: what an order written before it kept its currency was charged in. */
+const LEDGER_CURRENCY: DisplayCurrency = { code: DEFAULT_CURRENCY, symbol: FALLBACK_CURRENCY_SYMBOL, rate: '1', decimals: BASE_CURRENCY_DECIMALS };
+
+/** The currency an order was shown and paid in, at that day's rate (issue 18 bug 7). */
+function paidCurrencyOf(o: { paidCurrency: string | null; paidRate: string | null; paidDecimals: number | null }): DisplayCurrency {
+  if (!o.paidCurrency || o.paidRate === null || o.paidDecimals === null) return LEDGER_CURRENCY;
+  return { code: o.paidCurrency, symbol: o.paidCurrency, rate: o.paidRate, decimals: o.paidDecimals };
+}
+
+/**
+ * One order in SPEC §3's shape: the order row and its items in position order. Amounts are in the
+ * currency the order was paid in, at that day's rate, so a later rate never reprices it; `today` is
+ * the total in the visitor's chosen currency now, only when that is another currency.
+ */
 export function orderAnswer(
-  o: { id: number; title: string; amountMinor: number; status: keyof typeof orderStatusWire; productType: string; createdAtSeconds: number },
+  o: {
+    id: number;
+    title: string;
+    amountMinor: number;
+    status: keyof typeof orderStatusWire;
+    productType: string;
+    createdAtSeconds: number;
+    paid: DisplayCurrency;
+  },
   items: OrderItemRow[],
   currency: DisplayCurrency,
 ): Order {
-  const price = (minor: number) => displayAmount(Number(minor), currency);
+  const price = (minor: number) => displayAmount(Number(minor), o.paid);
   return {
     id: o.id,
     title: o.title,
     amount: price(o.amountMinor),
-    currencyCode: currency.code,
+    currencyCode: o.paid.code,
+    today: currency.code === o.paid.code ? null : { amount: displayAmount(Number(o.amountMinor), currency), currencyCode: currency.code },
     status: orderStatusWire[o.status],
     product_type: o.productType,
     created_at: o.createdAtSeconds,

@@ -147,6 +147,34 @@ describe('purchases', () => {
     }
   });
 
+  it("issue 18 bug 7: a past order keeps the currency and the rate it was paid at; today's amount is only a hint", async () => {
+    const [image] = await seededProducts(t.app, 'image');
+    const price = Number(image!.priceMinor);
+    const b = await buyer(price);
+    const bought = await b.client.post('/api/purchase/buy?currency=JPY', { item_id: image!.id });
+    expect(bought.statusCode).toBe(200);
+    const paidYen = Math.round((price * 162) / 100);
+    expect(bought.json().payload.order).toMatchObject({ currencyCode: 'JPY', amount: paidYen, today: null });
+    await t.app.db.update(currencies).set({ rate: '200' }).where(eq(currencies.code, 'JPY'));
+    try {
+      // A new rate reprices the catalogue, not what was paid.
+      await vi.waitFor(
+        async () => {
+          const product = (await b.client.get(`/api/products/${image!.slug}/info?currency=JPY`)).json().payload;
+          expect(product.price).toBe(Math.round((price * 200) / 100));
+        },
+        { timeout: 3000, interval: 50 },
+      );
+      const inYen = (await b.client.get('/api/purchase/history?currency=JPY')).json().payload[0];
+      expect(inYen).toMatchObject({ id: bought.json().payload.order.id, currencyCode: 'JPY', amount: paidYen, today: null });
+      expect(inYen.items[0].price).toBe(paidYen);
+      const inEuro = (await b.client.get('/api/purchase/history?currency=EUR')).json().payload[0];
+      expect(inEuro).toMatchObject({ currencyCode: 'JPY', amount: paidYen, today: { currencyCode: 'EUR', amount: price / 100 } });
+    } finally {
+      await t.app.db.update(currencies).set({ rate: '162' }).where(eq(currencies.code, 'JPY'));
+    }
+  });
+
   it('buys a prompt and a pack; the pack brings all its items at the pack price, each with its own author (issue 18 bug 8)', async () => {
     const [prompt] = await seededProducts(t.app, 'prompt');
     const [pack] = await seededProducts(t.app, 'pack');
@@ -194,7 +222,12 @@ describe('purchases', () => {
     expect(history[0]).toEqual(order);
     expect(history[1]).toEqual(p.json().payload.order);
     const usd = (await b.client.get('/api/purchase/history?currency=USD')).json().payload;
-    expect(usd[0]).toMatchObject({ currencyCode: 'USD', amount: Math.round(Number(pack!.priceMinor) * 1.08) / 100 });
+    // Paid in euros, it stays in euros; the chosen currency's amount today is a hint (issue 18 bug 7).
+    expect(usd[0]).toMatchObject({
+      currencyCode: 'EUR',
+      amount: Number(pack!.priceMinor) / 100,
+      today: { currencyCode: 'USD', amount: Math.round(Number(pack!.priceMinor) * 1.08) / 100 },
+    });
   });
 
   it('Idempotency-Key: the same key returns the first answer and charges once', async () => {

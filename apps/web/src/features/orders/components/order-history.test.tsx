@@ -44,6 +44,31 @@ describe('Order history', () => {
     expect(screen.getByText('Failed')).toBeTruthy();
   });
 
+  it('issue 18 bug 7: shows a past order in the currency it was paid in, without decimals for JPY, with the amount today as a hint', async () => {
+    const at = new Date(2026, 10, 22, 7, 5).getTime() / 1000;
+    fakeApi({
+      'GET /api/purchase/history': () =>
+        okAnswer([
+          {
+            id: 4,
+            title: 'Paid in yen',
+            amount: 3078,
+            currencyCode: 'JPY',
+            today: { amount: 19, currencyCode: 'EUR' },
+            status: 'Success',
+            product_type: 'prompt',
+            created_at: at,
+            items: [{ ...item(8, 'Paid in yen'), price: 3078 }],
+          },
+        ]),
+    });
+    renderWithApp(<OrderHistory />);
+    expect(await screen.findByText('Order #4')).toBeTruthy();
+    const prices = screen.getAllByTestId('price').map((p) => p.textContent);
+    expect(prices).toEqual(['3078¥', '3078¥']);
+    expect(screen.getByTestId('order-today').textContent).toBe('About 19.00 € today');
+  });
+
   it('says No orders found when there are none', async () => {
     fakeApi({ 'GET /api/purchase/history': () => okAnswer([]) });
     renderWithApp(<OrderHistory />);

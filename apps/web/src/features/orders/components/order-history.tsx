@@ -11,14 +11,27 @@ import './orders.css';
 
 const imageOf = (docUrl: string | null) => (docUrl ? `/storage/${docUrl}` : null);
 
-function OrderCard({ order, symbol }: { order: Order; symbol: string }) {
+type Shown = { symbol: string; decimals: number };
+
+/**
+ * An order shows what was paid, in the currency it was paid in (issue 18 bug 7); today's equivalent
+ * in the chosen currency is a hint beside it.
+ */
+function OrderCard({ order, paid, today }: { order: Order; paid: Shown; today: Shown | null }) {
   const { t } = useTranslation();
   const downloadable = order.status === 'Success';
   return (
     <li className="order-card" data-testid="order">
       <div className="order-head">
         <h3>{order.title}</h3>
-        <Price amount={order.amount} symbol={symbol} />
+        <span className="order-amount">
+          <Price amount={order.amount} symbol={paid.symbol} decimals={paid.decimals} />
+          {order.today && today && (
+            <span className="muted small" data-testid="order-today">
+              {t('orders.today', { amount: `${order.today.amount.toFixed(today.decimals)} ${today.symbol}` })}
+            </span>
+          )}
+        </span>
       </div>
       <div className="order-meta">
         <span>{t('orders.order', { id: order.id })}</span>
@@ -46,7 +59,7 @@ function OrderCard({ order, symbol }: { order: Order; symbol: string }) {
                 </span>
               </div>
               <div className="order-item-side">
-                <Price amount={item.price} symbol={symbol} />
+                <Price amount={item.price} symbol={paid.symbol} decimals={paid.decimals} />
                 {downloadable && (
                   <DownloadButton url={item.info.doc_url_orig} title={item.info.title} label={t('orders.download')} className="button primary" />
                 )}
@@ -70,6 +83,10 @@ export function OrderHistory() {
   const { t } = useTranslation();
   const orders = useOrders();
   const currencies = useSelectedCurrency().list;
+  const shown = (code: string): Shown => {
+    const currency = currencies.find((c) => c.code === code);
+    return { symbol: currency?.symbol ?? code, decimals: currency?.decimals ?? 2 };
+  };
 
   if (orders.isPending)
     return (
@@ -99,7 +116,7 @@ export function OrderHistory() {
   return (
     <ul className="order-list" aria-label={t('dashboard.order_history')}>
       {orders.data.map((order) => (
-        <OrderCard key={order.id} order={order} symbol={currencies.find((c) => c.code === order.currencyCode)?.symbol ?? order.currencyCode} />
+        <OrderCard key={order.id} order={order} paid={shown(order.currencyCode)} today={order.today ? shown(order.today.currencyCode) : null} />
       ))}
     </ul>
   );
