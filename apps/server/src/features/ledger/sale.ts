@@ -1,5 +1,6 @@
 import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { memoPerHandle } from '../../db/memo-per-handle';
 import { ledgerTransactions } from '../../db/schema';
 import { commissionOf } from './commerce-settings';
 import { accountIds, chargeCtes, chargeEntriesOrRefuse, chargeLines, InsufficientFunds, refusalOf, salesRevenueCode, type TransferLine } from './ledger';
@@ -61,24 +62,6 @@ export function saleEarnings(sale: Pick<Sale, 'shares' | 'commissionPercent'>): 
 }
 
 type Prepared = { execute(values: Record<string, unknown>): Promise<unknown> };
-
-/** `build(db, key)` once per database handle (the app's pool, or one transaction) and key. */
-function memoPerHandle<V>(build: (db: Db, key: string) => V): (db: Db, key: string) => V {
-  const cache = new WeakMap<Db, Map<string, V>>();
-  return (db, key) => {
-    let byKey = cache.get(db);
-    if (!byKey) {
-      byKey = new Map();
-      cache.set(db, byKey);
-    }
-    let value = byKey.get(key);
-    if (value === undefined) {
-      value = build(db, key);
-      byKey.set(key, value);
-    }
-    return value;
-  };
-}
 
 const NO_RECORDS: SaleRecords = { name: 'none', ctes: () => sql`nothing as (select 1)`, written: sql`1`, columns: sql``, values: {} };
 

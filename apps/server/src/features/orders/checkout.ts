@@ -1,6 +1,7 @@
 import { formatPrice, type Order, type ProductType, shortfallAmount } from '@atelier/shared';
 import { asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { memoPerHandle } from '../../db/memo-per-handle';
 import { packItems, products, userProducts, users } from '../../db/schema';
 import { validationError } from '../../lib/app-error';
 import type { DisplayCurrency } from '../../lib/display-currency';
@@ -70,24 +71,6 @@ function buildSellablesQuery(db: Db, forBuyer: boolean) {
       // A named statement is parsed once per connection on PostgreSQL; its text depends only on `forBuyer`.
       .prepare(`sellables_${forBuyer ? 'buyer' : 'any'}`)
   );
-}
-
-/** `build(db, key)` once per database handle (the app's pool, or one transaction) and key. */
-function memoPerHandle<K, V>(build: (db: Db, key: K) => V): (db: Db, key: K) => V {
-  const cache = new WeakMap<Db, Map<K, V>>();
-  return (db, key) => {
-    let byKey = cache.get(db);
-    if (!byKey) {
-      byKey = new Map();
-      cache.set(db, byKey);
-    }
-    let value = byKey.get(key);
-    if (value === undefined) {
-      value = build(db, key);
-      byKey.set(key, value);
-    }
-    return value;
-  };
 }
 
 /** The sellables query, built and prepared once per database handle and shape. */
