@@ -42,5 +42,9 @@ export const webauthnChallenges = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('webauthn_challenges_challenge_idx').on(t.challenge), index('webauthn_challenges_bound_idx').on(t.boundTo), index('webauthn_challenges_expires_idx').on(t.expiresAt)],
+  (t) => [
+    uniqueIndex('webauthn_challenges_challenge_idx').on(t.challenge),
+    index('webauthn_challenges_bound_idx').on(t.boundTo),
+    index('webauthn_challenges_expires_idx').on(t.expiresAt),
+  ],
 );

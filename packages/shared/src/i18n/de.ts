@@ -848,7 +848,8 @@ export const de: Record<TranslationKey, string> = {
   'auth.or': 'oder',
   'auth.passkey_sign_in': 'Mit einem Passkey anmelden',
   'passkeys.title': 'Passkeys',
-  'passkeys.intro': 'Melden Sie sich mit Fingerabdruck, Gesicht oder Bildschirmsperre statt mit einem Passwort an. Ein Passkey bleibt auf Ihrem Gerät und kann nicht abgefischt werden.',
+  'passkeys.intro':
+    'Melden Sie sich mit Fingerabdruck, Gesicht oder Bildschirmsperre statt mit einem Passwort an. Ein Passkey bleibt auf Ihrem Gerät und kann nicht abgefischt werden.',
   'passkeys.none': 'Sie haben noch keine Passkeys.',
   'passkeys.load_failed': 'Ihre Passkeys konnten nicht geladen werden',
   'passkeys.unsupported': 'Dieser Browser kann keine Passkeys erstellen. Öffnen Sie diese Seite in einem aktuellen Browser, um einen hinzuzufügen.',

@@ -80,7 +80,11 @@ export async function recordPasskeyUse(db: Db, id: number, newCounter: number): 
 
 /** Stores a challenge for one ceremony; the same binding's earlier challenges (and expired ones) go. */
 export async function saveChallenge(db: Db, values: { challenge: string; purpose: ChallengePurpose; boundTo: string; userId?: number }) {
-  await db.delete(webauthnChallenges).where(or(lt(webauthnChallenges.expiresAt, new Date()), and(eq(webauthnChallenges.boundTo, values.boundTo), eq(webauthnChallenges.purpose, values.purpose))));
+  await db
+    .delete(webauthnChallenges)
+    .where(
+      or(lt(webauthnChallenges.expiresAt, new Date()), and(eq(webauthnChallenges.boundTo, values.boundTo), eq(webauthnChallenges.purpose, values.purpose))),
+    );
   await db.insert(webauthnChallenges).values({ ...values, expiresAt: new Date(Date.now() + PASSKEY_CHALLENGE_MINUTES * 60_000) });
 }
 

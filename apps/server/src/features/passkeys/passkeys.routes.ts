@@ -193,14 +193,22 @@ export const passkeysRoutes: FastifyPluginAsyncZod = async (app) => {
         expectedChallenge: challenge,
         expectedOrigin: origin,
         expectedRPID: rpId,
-        credential: { id: key.credentialId, publicKey: new Uint8Array(Buffer.from(key.publicKey, 'base64url')), counter: key.counter, transports: key.transports },
+        credential: {
+          id: key.credentialId,
+          publicKey: new Uint8Array(Buffer.from(key.publicKey, 'base64url')),
+          counter: key.counter,
+          transports: key.transports,
+        },
         requireUserVerification: true,
       });
       if (!verification.verified) throw new Error('not verified');
       newCounter = verification.authenticationInfo.newCounter;
     } catch (err) {
       const counterProblem = err instanceof Error && /counter/i.test(err.message);
-      request.log.info({ userId: user.id, event: 'passkey_login_failed' }, counterProblem ? 'passkey sign-in refused: counter did not rise' : 'passkey sign-in failed');
+      request.log.info(
+        { userId: user.id, event: 'passkey_login_failed' },
+        counterProblem ? 'passkey sign-in refused: counter did not rise' : 'passkey sign-in failed',
+      );
       throw validationError({ response: counterProblem ? COUNTER : NOT_ACCEPTED });
     }
     // The check and the write are one statement, so two answers with the same counter cannot both pass.

@@ -160,7 +160,9 @@ describe('adding and managing passkeys', () => {
     expect(blank.json().errors.name).toEqual(['The passkey name field is required.']);
     expect((await client.delete('/api/user/passkeys/abc')).statusCode).toBe(422);
     expect((await client.delete('/api/user/passkeys/99999999999999999999')).statusCode).toBe(422);
-    const garbageSignIn = await new TestClient(t.app).post('/api/login/passkey', { response: { id: 'x', rawId: 'x', type: 'public-key', response: { clientDataJSON: 'AAAA', authenticatorData: 'AAAA', signature: 'AAAA' } } });
+    const garbageSignIn = await new TestClient(t.app).post('/api/login/passkey', {
+      response: { id: 'x', rawId: 'x', type: 'public-key', response: { clientDataJSON: 'AAAA', authenticatorData: 'AAAA', signature: 'AAAA' } },
+    });
     expect(garbageSignIn.statusCode).toBe(422);
     expect((await new TestClient(t.app).post('/api/login/passkey', { response: 5 })).statusCode).toBe(422);
   });
@@ -176,7 +178,9 @@ describe('signing in with a passkey', () => {
     expect(profile.statusCode).toBe(200);
     expect(profile.json().payload.email).toBe(email);
     expect((await browser.get('/api/is-auth')).json().authenticated).toBe(true);
-    const rows = await t.app.db.execute(sql`select second_factor_at from sessions where user_id = (select id from users where email = ${email}) and second_factor_at is not null`);
+    const rows = await t.app.db.execute(
+      sql`select second_factor_at from sessions where user_id = (select id from users where email = ${email}) and second_factor_at is not null`,
+    );
     expect(rows.rows.length).toBe(1);
     const listed = (await browser.get('/api/user/passkeys')).json().payload;
     expect(listed).toEqual([expect.objectContaining({ id: passkey.id, last_used_at: expect.any(String) })]);

@@ -14,7 +14,8 @@ export function usePasskeySignIn() {
   const after = useAfterSignIn();
   const finish = useMutation({
     mutationKey: signInKey,
-    mutationFn: (response: unknown) => apiEnvelope<{ status: 'OK'; message: string }>('/api/login/passkey', { method: 'POST', body: { response }, quiet: true }),
+    mutationFn: (response: unknown) =>
+      apiEnvelope<{ status: 'OK'; message: string }>('/api/login/passkey', { method: 'POST', body: { response }, quiet: true }),
     onSuccess: after,
   });
   const start = async (autofill: boolean, signal?: AbortSignal) => {

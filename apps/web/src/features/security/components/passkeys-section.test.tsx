@@ -18,7 +18,13 @@ afterEach(() => {
 
 const laptop = { id: 7, name: 'Work laptop', created_at: '2026-03-01T10:00:00.000Z', last_used_at: null };
 const phone = { id: 8, name: 'Phone', created_at: '2026-03-02T10:00:00.000Z', last_used_at: '2026-03-05T09:30:00.000Z' };
-const answerFromBrowser = { id: 'cred', rawId: 'cred', type: 'public-key', response: { clientDataJSON: 'AA', attestationObject: 'AA' }, clientExtensionResults: {} };
+const answerFromBrowser = {
+  id: 'cred',
+  rawId: 'cred',
+  type: 'public-key',
+  response: { clientDataJSON: 'AA', attestationObject: 'AA' },
+  clientExtensionResults: {},
+};
 
 describe('the passkeys section of the Security tab (issue 21)', () => {
   it('lists each passkey with its name, when it was added and when it was last used', async () => {
@@ -66,7 +72,11 @@ describe('the passkeys section of the Security tab (issue 21)', () => {
       'GET /api/user/passkeys': () => okAnswer([]),
       'POST /api/user/passkeys/options': () => okAnswer({ challenge: 'abc' }),
       'POST /api/user/passkeys': () =>
-        jsonAnswer(422, { status: 'ERROR', message: 'The given data was invalid.', errors: { response: ['This passkey could not be verified. Please try again.'] } }),
+        jsonAnswer(422, {
+          status: 'ERROR',
+          message: 'The given data was invalid.',
+          errors: { response: ['This passkey could not be verified. Please try again.'] },
+        }),
     });
     renderWithApp(<PasskeysSection />, { path: '/dashboard/security' });
     fireEvent.change(await screen.findByLabelText('Name of the new passkey'), { target: { value: 'Key' } });
