@@ -93,7 +93,9 @@ describe('passkeys in the browser (issue 21)', () => {
 
     // A browser without autofill for passkeys: the 'Sign in with a passkey' button.
     await page.addInitScript(() => {
-      PublicKeyCredential.isConditionalMediationAvailable = async () => false;
+      (
+        globalThis as unknown as { PublicKeyCredential: { isConditionalMediationAvailable: () => Promise<boolean> } }
+      ).PublicKeyCredential.isConditionalMediationAvailable = async () => false;
     });
     await open(page, `${base}/login`);
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();

@@ -72,9 +72,9 @@ export class SoftAuthenticator {
     const flags = USER_PRESENT | ATTESTED_DATA | (o.userVerified === false ? 0 : USER_VERIFIED);
     const authData = this.authenticatorData(o.rpId ?? this.rpId, flags, 0, attested);
     const attestationObject = isoCBOR.encode(
-      new Map<string, string | Uint8Array | Map<string, never>>([
+      new Map<string, string | Uint8Array | Map<string, string>>([
         ['fmt', 'none'],
-        ['attStmt', new Map()],
+        ['attStmt', new Map<string, string>()],
         ['authData', new Uint8Array(authData)],
       ]),
     );

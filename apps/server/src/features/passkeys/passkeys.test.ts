@@ -6,8 +6,9 @@ import { createTestApp, type TestApp, TestClient } from '../../../test/test-app'
 import { users, webauthnChallenges } from '../../db/schema';
 
 let t: TestApp;
+const logLines: string[] = [];
 beforeAll(async () => {
-  t = await createTestApp({ seed: true });
+  t = await createTestApp({ seed: true, logStream: { write: (line) => logLines.push(line) } });
 });
 afterAll(() => t.close());
 
@@ -178,10 +179,10 @@ describe('signing in with a passkey', () => {
     expect(profile.statusCode).toBe(200);
     expect(profile.json().payload.email).toBe(email);
     expect((await browser.get('/api/is-auth')).json().authenticated).toBe(true);
-    const rows = await t.app.db.execute(
+    const fresh = (await t.app.db.execute(
       sql`select second_factor_at from sessions where user_id = (select id from users where email = ${email}) and second_factor_at is not null`,
-    );
-    expect(rows.rows.length).toBe(1);
+    )) as unknown as { rows: unknown[] };
+    expect(fresh.rows.length).toBe(1);
     const listed = (await browser.get('/api/user/passkeys')).json().payload;
     expect(listed).toEqual([expect.objectContaining({ id: passkey.id, last_used_at: expect.any(String) })]);
   });
@@ -275,5 +276,29 @@ describe('signing in with a passkey', () => {
     const res = await browser.post('/api/login/passkey', { response: device.authenticate(options) });
     expect(res.statusCode).toBe(422);
     expect(res.json().errors.response).toEqual([EXPIRED]);
+  });
+});
+
+describe('logs', () => {
+  it('never carry a challenge, credential id, public key, signature, the sign-in cookie or the e-mail', async () => {
+    const { device, email, client } = await personWithPasskey('Log test');
+    const { browser, response } = await passkeySignIn(device);
+    await client.get('/api/user/passkeys');
+    const secrets = [
+      device.credentialId,
+      response.response.signature,
+      response.response.authenticatorData,
+      response.response.clientDataJSON,
+      JSON.parse(Buffer.from(response.response.clientDataJSON, 'base64url').toString()).challenge as string,
+      browser.cookies.get('atelier_session')!,
+      email,
+    ];
+    const { rows } = (await t.app.db.execute(sql`select public_key from passkeys where credential_id = ${device.credentialId}`)) as unknown as {
+      rows: { public_key: string }[];
+    };
+    secrets.push(rows[0]!.public_key);
+    const log = logLines.join('');
+    expect(log).toContain('user signed in with a passkey');
+    for (const secret of secrets) expect(log.includes(secret), secret).toBe(false);
   });
 });
