@@ -14,10 +14,14 @@ export function freePort(): Promise<number> {
 
 export type RunningServer = { baseUrl: string; child: ChildProcess; stop: () => Promise<number | null> };
 
-/** Starts the built server (apps/server/dist) on the embedded database in `dataDir`, and waits for /readyz. */
-export async function startServer(dataDir: string, port?: number): Promise<RunningServer> {
+/**
+ * Starts the built server (apps/server/dist) on the embedded database in `dataDir`, and waits for /readyz.
+ * `publicHost` names the host browsers use (PUBLIC_URL): passkeys need a domain such as localhost, never an IP.
+ */
+export async function startServer(dataDir: string, port?: number, { publicHost = '127.0.0.1' }: { publicHost?: string } = {}): Promise<RunningServer> {
   const p = port ?? (await freePort());
-  const baseUrl = `http://127.0.0.1:${p}`;
+  const baseUrl = `http://${publicHost}:${p}`;
+  const readyUrl = `http://127.0.0.1:${p}/readyz`;
   const child = spawn(process.execPath, ['apps/server/dist/server.js'], {
     env: {
       ...process.env,
@@ -36,7 +40,7 @@ export async function startServer(dataDir: string, port?: number): Promise<Runni
   const deadline = Date.now() + 90_000;
   for (;;) {
     try {
-      if ((await fetch(`${baseUrl}/readyz`)).ok) break;
+      if ((await fetch(readyUrl)).ok) break;
     } catch {
       /* not up yet */
     }

@@ -22,6 +22,7 @@ import { ledgerAdminRoutes, ledgerRoutes } from './features/ledger';
 import { notificationsRoutes } from './features/notifications';
 import { offersAdminRoutes, offersRoutes } from './features/offers';
 import { ordersRoutes } from './features/orders';
+import { passkeysRoutes } from './features/passkeys';
 import { paymentsRoutes } from './features/payments';
 import { type PayoutProvider, payoutsAdminRoutes, payoutsRoutes } from './features/payouts';
 import { registerWebApp } from './features/seo/web-app';
@@ -237,6 +238,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(payoutsRoutes, { provider: opts.payoutProvider });
       await api.register(chatRoutes);
       await api.register(notificationsRoutes);
+      await api.register(passkeysRoutes);
       // Staff calls: every route in this scope declares guard('admin').
       await api.register(
         async (admin) => {

@@ -76,6 +76,8 @@ export type Config = {
   host: string;
   port: number;
   publicUrl: string;
+  /** Passkeys: the relying party id (PUBLIC_URL's host name) and the origin browsers report (PUBLIC_URL's origin). */
+  webauthn: { rpId: string; origin: string };
   dataDir: string;
   databaseUrl: string | undefined;
   sessionSecret: string;
@@ -229,6 +231,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     host,
     port: e.PORT,
     publicUrl,
+    webauthn: { rpId: new URL(publicUrl).hostname, origin: new URL(publicUrl).origin },
     dataDir,
     databaseUrl: e.DATABASE_URL,
     sessionSecret,

@@ -16,5 +16,6 @@ export * from './money';
 export * from './notifications';
 export * from './offers';
 export * from './orders';
+export * from './passkeys';
 export * from './payouts';
 export * from './settings';

@@ -335,3 +335,4 @@ export * from './audit-schema';
 export * from './chat-schema';
 export * from './commerce-schema';
 export * from './offers-schema';
+export * from './passkeys-schema';

@@ -1,4 +1,5 @@
 import { AuthCard, LoginForm } from '../../features/auth';
+import { PasskeySignIn } from '../../features/security';
 import { useTranslation } from '../../lib/i18n-runtime';
 
 export function Component() {
@@ -6,6 +7,7 @@ export function Component() {
   return (
     <AuthCard title={t('auth.sign_in')}>
       <LoginForm />
+      <PasskeySignIn />
     </AuthCard>
   );
 }

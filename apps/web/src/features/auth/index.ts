@@ -1,5 +1,5 @@
 /** The auth feature's public face: other features and the pages import only this file. */
-export { safeRedirect, useSigningIn } from './api/auth-actions';
+export { safeRedirect, signInKey, useAfterSignIn, useSigningIn } from './api/auth-actions';
 export {
   type AuthState,
   authKey,

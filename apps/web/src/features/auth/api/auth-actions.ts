@@ -48,7 +48,7 @@ export function safeRedirect(target: string | null | undefined): string | null {
 }
 
 /** The login and register requests share this key: while one runs, the guest-only pages stay put. */
-const signInKey = ['auth', 'sign-in'] as const;
+export const signInKey = ['auth', 'sign-in'] as const;
 
 /**
  * True while a sign-in (login or register) is on its way, including the navigation after it: the
@@ -61,7 +61,7 @@ export const useSigningIn = () => useIsMutating({ mutationKey: signInKey }) > 0;
  * SPEC §4: after login or register, load the profile, then go to verify-email when verification is
  * on and the e-mail is unverified; otherwise to the redirect query, or the dashboard.
  */
-function useAfterSignIn(opts: { newAccount?: boolean } = {}) {
+export function useAfterSignIn(opts: { newAccount?: boolean } = {}) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [params] = useSearchParams();

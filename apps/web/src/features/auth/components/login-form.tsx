@@ -35,7 +35,7 @@ export function LoginForm() {
   const redirect = params.get('redirect');
   return (
     <form className="form-grid" onSubmit={onSubmit} noValidate>
-      <Field label={t('auth.email')} type="email" autoComplete="email" error={errors.username?.message} {...form.register('username')} />
+      <Field label={t('auth.email')} type="email" autoComplete="username webauthn" error={errors.username?.message} {...form.register('username')} />
       <Field label={t('auth.password')} type="password" autoComplete="current-password" error={errors.password?.message} {...form.register('password')} />
       <SubmitButton pending={login.isPending} disabled={signedIn} label={t('auth.sign_in')} block />
       <div className="auth-links">

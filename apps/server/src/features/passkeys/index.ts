@@ -1,0 +1,2 @@
+export { markSecondFactor, userHasPasskey } from './passkeys.queries';
+export { passkeysRoutes } from './passkeys.routes';

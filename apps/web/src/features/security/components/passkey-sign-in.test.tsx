@@ -1,0 +1,88 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { createMemoryRouter } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeApi, okAnswer } from '../../../test/fake-api';
+import { jsonAnswer, renderRouter } from '../../../test/render';
+import { PasskeySignIn } from './passkey-sign-in';
+
+const browser = vi.hoisted(() => ({ supported: true, autofill: false, startAuthentication: vi.fn() }));
+vi.mock('@simplewebauthn/browser', () => ({
+  browserSupportsWebAuthn: () => browser.supported,
+  browserSupportsWebAuthnAutofill: async () => browser.autofill,
+  startAuthentication: browser.startAuthentication,
+  WebAuthnAbortService: { cancelCeremony: () => undefined },
+}));
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  browser.supported = true;
+  browser.autofill = false;
+  browser.startAuthentication.mockReset();
+});
+
+const assertion = {
+  id: 'cred',
+  rawId: 'cred',
+  type: 'public-key',
+  response: { clientDataJSON: 'AA', authenticatorData: 'AA', signature: 'AA' },
+  clientExtensionResults: {},
+};
+
+function renderLoginPage() {
+  const router = createMemoryRouter(
+    [
+      { path: '/login', element: <PasskeySignIn /> },
+      { path: '/dashboard', element: <h1>Dashboard</h1> },
+    ],
+    { initialEntries: ['/login'] },
+  );
+  return renderRouter(router);
+}
+
+const signInApi = (answer: () => Response) =>
+  fakeApi({
+    'GET /sanctum/csrf-cookie': () => new Response(null, { status: 204 }),
+    'POST /api/login/passkey/options': () => okAnswer({ challenge: 'xyz', rpId: 'localhost' }),
+    'POST /api/login/passkey': answer,
+    'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: true }),
+    'GET /api/user/profile': () => okAnswer({ id: 1, name: 'Pia', surname: 'S', email: 'pia@example.com', is_email_verified: true }),
+  });
+
+describe("the login page's passkey sign-in (issue 21)", () => {
+  it("signs in with the passkey the browser gives, and no password, from 'Sign in with a passkey'", async () => {
+    browser.startAuthentication.mockResolvedValue(assertion);
+    const calls = signInApi(() => jsonAnswer(200, { status: 'OK', message: 'Welcome back, Pia!' }));
+    const { router } = renderLoginPage();
+    fireEvent.click(await screen.findByRole('button', { name: 'Sign in with a passkey' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+    expect(browser.startAuthentication).toHaveBeenCalledWith({ optionsJSON: { challenge: 'xyz', rpId: 'localhost' }, useBrowserAutofill: false });
+    expect(calls.find((c) => c.path === '/api/login/passkey')?.body).toEqual({ response: assertion });
+  });
+
+  it('offers passkeys in the e-mail field where the browser supports it', async () => {
+    browser.autofill = true;
+    browser.startAuthentication.mockResolvedValue(assertion);
+    signInApi(() => jsonAnswer(200, { status: 'OK', message: 'Welcome back, Pia!' }));
+    const { router } = renderLoginPage();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+    expect(browser.startAuthentication).toHaveBeenCalledWith(expect.objectContaining({ useBrowserAutofill: true }));
+  });
+
+  it("shows the server's refusal and stays on the page", async () => {
+    browser.startAuthentication.mockResolvedValue(assertion);
+    const refusal = 'This passkey is not registered with Atelier. Sign in with your password, then add it on the Security tab.';
+    signInApi(() => jsonAnswer(422, { status: 'ERROR', message: 'The given data was invalid.', errors: { response: [refusal] } }));
+    const { router } = renderLoginPage();
+    fireEvent.click(await screen.findByRole('button', { name: 'Sign in with a passkey' }));
+    expect(await screen.findByText(refusal)).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/login');
+  });
+
+  it('shows nothing in a browser without passkeys', async () => {
+    browser.supported = false;
+    signInApi(() => jsonAnswer(500, {}));
+    renderLoginPage();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.queryByRole('button', { name: 'Sign in with a passkey' })).toBeNull();
+  });
+});
