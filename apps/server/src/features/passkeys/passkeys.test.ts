@@ -198,6 +198,19 @@ describe('signing in with a passkey', () => {
     expect((await browser.get('/api/user/profile')).statusCode).toBe(401);
   });
 
+  it('lets only one of two simultaneous answers to one challenge through', async () => {
+    const { device } = await personWithPasskey();
+    const browser = new TestClient(t.app);
+    await browser.csrf();
+    const options = (await browser.post('/api/login/passkey/options')).json().payload;
+    const response = device.authenticate(options);
+    const results = await Promise.all([browser.post('/api/login/passkey', { response }), browser.post('/api/login/passkey', { response })]);
+    const codes = results.map((r) => r.statusCode).sort();
+    expect(codes[0]).toBe(200);
+    // The loser is refused: its challenge is gone (422), or the winner already rotated the session (419).
+    expect([419, 422]).toContain(codes[1]);
+  });
+
   it('refuses an answer to a challenge given to another browser', async () => {
     const { device } = await personWithPasskey();
     const first = new TestClient(t.app);
