@@ -17,4 +17,5 @@ export * from './notifications';
 export * from './offers';
 export * from './orders';
 export * from './payouts';
+export * from './security';
 export * from './settings';
