@@ -9,9 +9,6 @@ import { text } from './fields';
  * 403 with `errors.step_up` (STEP_UP_FIELD) when the user has a second factor that was not proved in
  * the last 10 minutes; the web opens the step-up dialog, posts the code to /api/user/step-up and retries.
  */
-export const STEP_UP_FIELD = 'step_up';
-export const STEP_UP_MINUTES = 10;
-export const RECOVERY_CODE_COUNT = 10;
 
 /** A 6-digit code from an authenticator app (spaces allowed, as apps show "123 456"). */
 const totpCode = text('code')

@@ -90,7 +90,12 @@ async function insertSession(db: Db, userId: number | null, userAgent: string, i
  * Starts a fresh session (a new id: login, logout and register rotate it) and sets both cookies.
  * `secondFactor`: the sign-in proved a second factor (a TOTP code, a passkey), which step-up counts.
  */
-export async function startSession(request: FastifyRequest, reply: FastifyReply, userId: number | null, opts: { secondFactor?: boolean } = {}): Promise<Session> {
+export async function startSession(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  userId: number | null,
+  opts: { secondFactor?: boolean } = {},
+): Promise<Session> {
   const app = request.server;
   if (request.session) await app.db.delete(sessions).where(eq(sessions.id, request.session.id));
   const userAgent = request.headers['user-agent'] ?? '';

@@ -3,6 +3,7 @@
  * other features call (step-up before sensitive changes, the staff rule, the 2FA sign-in step), and
  * the session tools (sign-in alert, revoking sessions).
  */
-export { revokeOtherSessions, sendNewBrowserAlert } from './sessions';
+
 export { securityRoutes } from './security.routes';
+export { revokeOtherSessions, sendNewBrowserAlert } from './sessions';
 export { hasSecondFactor, requireFreshSecondFactor, requireStaffSecondFactor, verifySecondFactor } from './two-factor';

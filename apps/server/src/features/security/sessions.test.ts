@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastMailTo, registerPerson } from '../../../test/accounts';
-import { createTestApp, TestClient, type TestApp } from '../../../test/test-app';
+import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
 import { mailOutbox, sessions } from '../../db/schema';
 import { coarseIp, describeUserAgent } from '../../lib/client-hints';
 
@@ -61,7 +61,15 @@ describe('sessions (issue 21)', () => {
     const other = await signInFrom(a.email, a.password);
     const res = await a.client.get('/api/user/sessions');
     expect(res.statusCode).toBe(200);
-    const list = res.json().payload as { id: string; current: boolean; browser: string; os: string; ip_hint: string; created_at: string; last_seen_at: string }[];
+    const list = res.json().payload as {
+      id: string;
+      current: boolean;
+      browser: string;
+      os: string;
+      ip_hint: string;
+      created_at: string;
+      last_seen_at: string;
+    }[];
     expect(list).toHaveLength(2);
     const current = list.find((s) => s.current)!;
     const chrome = list.find((s) => !s.current)!;
@@ -175,7 +183,9 @@ describe('client hints', () => {
     expect(describeUserAgent(CHROME_WINDOWS)).toEqual({ browser: 'Chrome', os: 'Windows' });
     expect(describeUserAgent(FIREFOX_LINUX)).toEqual({ browser: 'Firefox', os: 'Linux' });
     expect(
-      describeUserAgent('Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Mobile/15E148 Safari/604.1'),
+      describeUserAgent(
+        'Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Mobile/15E148 Safari/604.1',
+      ),
     ).toEqual({ browser: 'Safari', os: 'iOS' });
     expect(
       describeUserAgent('Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0'),

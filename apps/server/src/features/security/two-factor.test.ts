@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerPerson, registerStaff } from '../../../test/accounts';
-import { createTestApp, TestClient, type TestApp } from '../../../test/test-app';
+import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
 import { sessions, userRecoveryCodes, userTotp } from '../../db/schema';
 
 let t: TestApp;

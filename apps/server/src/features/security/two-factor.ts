@@ -189,4 +189,3 @@ export async function requireStaffSecondFactor(request: FastifyRequest): Promise
   if (!app.config.isProduction || !request.user) return;
   if (!(await hasSecondFactor(app.db, request.user.id))) throw new AppError('FORBIDDEN', STAFF_SECOND_FACTOR_MESSAGE);
 }
-

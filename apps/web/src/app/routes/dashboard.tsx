@@ -55,6 +55,7 @@ export function Component() {
           <NavLink to="/dashboard/statement">{t('dashboard.statement')}</NavLink>
           <NavLink to="/dashboard/contact">{t('dashboard.contact_information')}</NavLink>
           <NavLink to="/dashboard/chat">{t('dashboard.chat')}</NavLink>
+          <NavLink to="/dashboard/security">{t('dashboard.security')}</NavLink>
         </nav>
       </header>
       {welcome && user && (

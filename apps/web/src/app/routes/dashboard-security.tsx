@@ -1,0 +1,5 @@
+import { SecurityTab } from '../../features/security';
+
+export function Component() {
+  return <SecurityTab />;
+}
