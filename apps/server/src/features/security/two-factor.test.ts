@@ -4,7 +4,7 @@ import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerPerson, registerStaff } from '../../../test/accounts';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
-import { sessions, userRecoveryCodes, userTotp } from '../../db/schema';
+import { offers, payouts, sessions, userRecoveryCodes, users, userTotp } from '../../db/schema';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -191,6 +191,49 @@ describe('two-factor sign-in (issue 21)', () => {
     const plain = await passwordStep(t.app, a.email, 'amber-lantern-77');
     expect(plain.res.json().two_factor_required).toBeUndefined();
     expect((await plain.client.get('/api/user/profile')).statusCode).toBe(200);
+  });
+
+  it('issue 21: new payout details need a fresh second factor: refused with step_up and nothing recorded, then accepted after the step-up', async () => {
+    const a = await enrolled(t.app);
+    await t.app.db.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.id, a.id));
+    const [offer] = await t.app.db
+      .insert(offers)
+      .values({
+        userId: a.id,
+        title: 'Harbour at dawn',
+        userPriceMinor: 4000,
+        servicePriceMinor: 4000,
+        status: 'approved',
+        docType: 'image',
+        fileType: 'png',
+        fileName: 'harbour.png',
+        originalPath: `offers/${a.id}/harbour.png`,
+      })
+      .returning({ id: offers.id });
+    const sepa = {
+      id: offer!.id,
+      paymentType: 'sepa',
+      account_number: 'DE89370400440532013000',
+      recipient_full_name: 'Ines Duarte',
+      first_name: 'Ines',
+      last_name: 'Duarte',
+      email: 'ines@example.com',
+      phone: '+351912345678',
+      address: 'Rua Augusta 1',
+      city: 'Lisboa',
+      post_code: '1100-048',
+      country: 620,
+      currency: 'EUR',
+    };
+    await staleSecondFactor(t.app, a.id);
+    const refused = await a.client.post('/api/offer/request-payout/sepa', sepa);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().errors.step_up).toBeDefined();
+    expect(await t.app.db.select().from(payouts).where(eq(payouts.offerId, offer!.id))).toHaveLength(0);
+    expect((await a.client.post('/api/user/step-up', { recovery_code: a.recoveryCodes[0] })).statusCode).toBe(200);
+    const paid = await a.client.post('/api/offer/request-payout/sepa', sepa);
+    expect(paid.statusCode).toBe(200);
+    expect(paid.json().payload.status).toBe('payout_processing');
   });
 
   it('issue 21: a user without a second factor changes the password without step-up', async () => {

@@ -8,8 +8,24 @@ afterEach(() => vi.unstubAllGlobals());
 
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><path d="M0 0h1v1H0z"/></svg>';
 const sessions = [
-  { id: 'a'.repeat(24), current: true, browser: 'Firefox', os: 'Linux', created_at: '2026-11-28T09:00:00Z', last_seen_at: '2026-11-28T09:30:00Z', ip_hint: '203.0.113.x' },
-  { id: 'b'.repeat(24), current: false, browser: 'Chrome', os: 'Windows', created_at: '2026-11-27T09:00:00Z', last_seen_at: '2026-11-27T10:00:00Z', ip_hint: '198.51.100.x' },
+  {
+    id: 'a'.repeat(24),
+    current: true,
+    browser: 'Firefox',
+    os: 'Linux',
+    created_at: '2026-11-28T09:00:00Z',
+    last_seen_at: '2026-11-28T09:30:00Z',
+    ip_hint: '203.0.113.x',
+  },
+  {
+    id: 'b'.repeat(24),
+    current: false,
+    browser: 'Chrome',
+    os: 'Windows',
+    created_at: '2026-11-27T09:00:00Z',
+    last_seen_at: '2026-11-27T10:00:00Z',
+    ip_hint: '198.51.100.x',
+  },
 ];
 
 describe('the Security tab (issue 21)', () => {
@@ -20,7 +36,11 @@ describe('the Security tab (issue 21)', () => {
       'GET /api/user/security': () => okAnswer({ totp_enabled: enabled, recovery_codes_left: enabled ? 10 : 0, second_factor_fresh: enabled }),
       'GET /api/user/sessions': () => okAnswer(sessions),
       'POST /api/user/2fa/setup': () =>
-        okAnswer({ secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', otpauth_url: 'otpauth://totp/Atelier:ana?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', qr_svg: SVG }),
+        okAnswer({
+          secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+          otpauth_url: 'otpauth://totp/Atelier:ana?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+          qr_svg: SVG,
+        }),
       'POST /api/user/2fa/enable': ({ body }) => {
         if ((body as { code: string }).code !== '123456')
           return jsonAnswer(422, { status: 'ERROR', message: 'This code is not correct.', errors: { code: ['This code is not correct.'] } });
