@@ -31,6 +31,8 @@ describe('npm run admin:create', () => {
       expect(stdout).toContain('Staff account created: staff@atelier.example');
       const password = /Password \(shown once, keep it safe\): (\S+)/.exec(stdout)?.[1];
       expect(password?.length).toBeGreaterThanOrEqual(20);
+      // Issue 21: the command says that staff need a second factor before the back office opens in production.
+      expect(stdout).toContain('turn on two-factor sign-in under Dashboard → Security');
 
       const bad = await run(process.execPath, ['--import', 'tsx', 'src/admin-cli.ts', '--email', 'not-an-address'], { cwd: serverDir, env }).catch(
         (err: { code: number; stderr: string }) => err,
@@ -52,6 +54,10 @@ describe('npm run admin:create', () => {
         const login = await client.post('/api/login', { username: 'staff@atelier.example', password });
         expect(login.statusCode).toBe(200);
         expect((await client.get('/api/user/profile')).json().payload.role).toBe('admin');
+        // Production: without a second factor the back office refuses and says where to set one up.
+        const refused = await client.get('/api/admin/users');
+        expect(refused.statusCode).toBe(403);
+        expect(refused.json().message).toContain('Staff accounts need two-factor sign-in');
       } finally {
         await app.close();
         await database.close();

@@ -68,6 +68,10 @@ async function main() {
     }
     console.log(result.created ? `Staff account created: ${email.data}` : `Existing account ${email.data} is now staff, with a new password.`);
     if (values.generate || !process.stdin.isTTY) console.log(`Password (shown once, keep it safe): ${password}`);
+    // Issue 21: in production the back office refuses staff without a second factor.
+    console.log(
+      'Before using the back office in production, sign in and turn on two-factor sign-in under Dashboard → Security (/dashboard/security): staff without a second factor are refused there.',
+    );
   } finally {
     await database.close();
   }

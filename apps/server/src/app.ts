@@ -25,6 +25,7 @@ import { ordersRoutes } from './features/orders';
 import { passkeysRoutes } from './features/passkeys';
 import { paymentsRoutes } from './features/payments';
 import { type PayoutProvider, payoutsAdminRoutes, payoutsRoutes } from './features/payouts';
+import { requireStaffSecondFactor, securityRoutes } from './features/security';
 import { registerWebApp } from './features/seo/web-app';
 import { siteAdminRoutes } from './features/site/site.admin-routes';
 import { siteRoutes } from './features/site/site.routes';
@@ -239,9 +240,12 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(chatRoutes);
       await api.register(notificationsRoutes);
       await api.register(passkeysRoutes);
+      await api.register(securityRoutes);
       // Staff calls: every route in this scope declares guard('admin').
       await api.register(
         async (admin) => {
+          // After the admin guard (a parent hook): in production, staff without a second factor are refused.
+          admin.addHook('preValidation', requireStaffSecondFactor);
           await admin.register(catalogAdminRoutes);
           await admin.register(packsAdminRoutes);
           await admin.register(offersAdminRoutes);

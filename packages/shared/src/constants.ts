@@ -45,3 +45,10 @@ export function typeFromCategoryUrl(url: string): ProductType | undefined {
 /** SPEC §9 (here, not in chat.ts, so the header's bell needs no schema code): the unread badge shows 9+ above 9. */
 export const UNREAD_BADGE_CAP = 9;
 export const formatUnreadBadge = (count: number): string => (count > UNREAD_BADGE_CAP ? `${UNREAD_BADGE_CAP}+` : String(count));
+
+/**
+ * Step-up (issue 21): a sensitive change by a user with a second factor not proved in the last
+ * STEP_UP_MINUTES answers 403 with a message under `errors[STEP_UP_FIELD]`; the web asks for a code.
+ */
+export const STEP_UP_FIELD = 'step_up';
+export const STEP_UP_MINUTES = 10;

@@ -18,4 +18,5 @@ export * from './offers';
 export * from './orders';
 export * from './passkeys';
 export * from './payouts';
+export * from './security';
 export * from './settings';

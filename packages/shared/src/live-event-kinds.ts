@@ -22,5 +22,6 @@ export const NOTIFICATION_KINDS = [
 /**
  * Every event the stream (GET /api/events) sends: the notification kinds, plus changes that ring no
  * bell. `account_blocked` is the stream's last event: staff blocked the account (issue 18 bug 3).
+ * `session_revoked` too, sent only to the streams of a session the user signed out (issue 21).
  */
-export const LIVE_EVENT_KINDS = ['ready', 'chat_updated', 'chat_read', 'account_blocked', ...NOTIFICATION_KINDS] as const;
+export const LIVE_EVENT_KINDS = ['ready', 'chat_updated', 'chat_read', 'account_blocked', 'session_revoked', ...NOTIFICATION_KINDS] as const;

@@ -197,6 +197,10 @@ export const sessions = pgTable(
     /** Set when staff blocked the account this session was signed in to (then userId is null). */
     blockedUserId: bigint('blocked_user_id', { mode: 'number' }),
     userAgent: text('user_agent').notNull().default(''),
+    /** A coarse hint of the address the session started from ("203.0.113.x"), never the full address (migration 0023). */
+    ipHint: text('ip_hint').notNull().default(''),
+    /** When this session's user last proved a second factor (TOTP, later a passkey); step-up checks it (migration 0023). */
+    secondFactorAt: timestamp('second_factor_at', { withTimezone: true }),
   },
   (t) => [index('sessions_user_idx').on(t.userId), index('sessions_last_seen_idx').on(t.lastSeenAt)],
 );
@@ -336,3 +340,4 @@ export * from './chat-schema';
 export * from './commerce-schema';
 export * from './offers-schema';
 export * from './passkeys-schema';
+export * from './security-schema';

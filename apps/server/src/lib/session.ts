@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client';
 import { sessions } from '../db/schema';
 import { AppError } from './app-error';
+import { coarseIp } from './client-hints';
 
 export const SESSION_COOKIE = 'atelier_session';
 export const XSRF_COOKIE = 'XSRF-TOKEN';
@@ -29,6 +30,8 @@ export type Session = {
   expiresAt: Date;
   /** The session was signed in to an account staff have since blocked (its calls are told so). */
   blocked?: boolean;
+  /** When its user last proved a second factor in this session (step-up, features/security). */
+  secondFactorAt?: Date | null;
 };
 
 declare module 'fastify' {
@@ -62,12 +65,13 @@ function setCookies(app: FastifyInstance, reply: FastifyReply, token: string, cs
   reply.setCookie(XSRF_COOKIE, csrf, { ...base, httpOnly: false, maxAge });
 }
 
-async function insertSession(db: Db, userId: number | null, userAgent: string) {
+async function insertSession(db: Db, userId: number | null, userAgent: string, ipHint: string, secondFactor: boolean) {
   const token = newToken();
   const csrf = newToken();
   const now = new Date();
   const id = hashToken(token);
   const expiresAt = new Date(now.getTime() + SESSION_ABSOLUTE_SECONDS * 1000);
+  const secondFactorAt = secondFactor ? now : null;
   await db.insert(sessions).values({
     id,
     userId,
@@ -76,15 +80,26 @@ async function insertSession(db: Db, userId: number | null, userAgent: string) {
     cookieSentAt: now,
     expiresAt,
     userAgent: userAgent.slice(0, 300),
+    ipHint,
+    secondFactorAt,
   });
-  return { token, session: { id, userId, csrfToken: csrf, lastSeenAt: now, expiresAt } satisfies Session };
+  return { token, session: { id, userId, csrfToken: csrf, lastSeenAt: now, expiresAt, secondFactorAt } satisfies Session };
 }
 
-/** Starts a fresh session (a new id: login, logout and register rotate it) and sets both cookies. */
-export async function startSession(request: FastifyRequest, reply: FastifyReply, userId: number | null): Promise<Session> {
+/**
+ * Starts a fresh session (a new id: login, logout and register rotate it) and sets both cookies.
+ * `secondFactor`: the sign-in proved a second factor (a TOTP code, a passkey), which step-up counts.
+ */
+export async function startSession(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  userId: number | null,
+  opts: { secondFactor?: boolean } = {},
+): Promise<Session> {
   const app = request.server;
   if (request.session) await app.db.delete(sessions).where(eq(sessions.id, request.session.id));
-  const { token, session } = await insertSession(app.db, userId, request.headers['user-agent'] ?? '');
+  const userAgent = request.headers['user-agent'] ?? '';
+  const { token, session } = await insertSession(app.db, userId, userAgent, userId == null ? '' : coarseIp(request.ip), opts.secondFactor === true);
   setCookies(app, reply, token, session.csrfToken, session.expiresAt, session.lastSeenAt.getTime());
   request.session = session;
   return session;
@@ -145,7 +160,15 @@ async function loadSession(request: FastifyRequest, reply: FastifyReply): Promis
     lastSeenAt: row.lastSeenAt,
     expiresAt: row.expiresAt,
     blocked: row.blockedUserId !== null,
+    secondFactorAt: row.secondFactorAt,
   };
+}
+
+/** Records that the session's user just proved a second factor (the step-up freshness marker). */
+export async function recordSecondFactor(db: Db, session: Session) {
+  const now = new Date();
+  await db.update(sessions).set({ secondFactorAt: now }).where(eq(sessions.id, session.id));
+  session.secondFactorAt = now;
 }
 
 /** Removes sessions past their idle or absolute limit; run now and then. */

@@ -1,5 +1,5 @@
 import type { FieldErrors } from '@atelier/shared';
-import { SELECTED_CURRENCY_KEY } from '@atelier/shared/constants';
+import { SELECTED_CURRENCY_KEY, STEP_UP_FIELD } from '@atelier/shared/constants';
 import { splitLocale } from '@atelier/shared/i18n/locales';
 import { readCookie } from './cookies';
 import { takePreloaded } from './preload';
@@ -171,7 +171,8 @@ export async function apiResponse(path: string, opts: RequestOptions = {}): Prom
   } catch {
     /* not JSON: keep the generic message */
   }
-  if (!opts.quiet) reactToFailure(res.status, message);
+  // A step-up request (errors.step_up, issue 21) is answered by the caller's step-up dialog, not the forbidden page.
+  if (!opts.quiet && !errors[STEP_UP_FIELD]) reactToFailure(res.status, message);
   throw new ApiError(message, res.status, errors);
 }
 

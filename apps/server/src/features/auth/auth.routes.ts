@@ -3,7 +3,9 @@ import {
   emailVerifyResult,
   forgotPasswordInput,
   isAuthAnswer,
+  loginAnswer,
   loginInput,
+  loginTwoFactorInput,
   okMessage,
   registerInput,
   resetPasswordInput,
@@ -20,7 +22,8 @@ import { ACCOUNT_BLOCKED, currentUser, guard } from '../../lib/auth-guard';
 import { mailHtml, sendMail } from '../../lib/mail';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
 import { clearRateLimit, enforceRateLimit, hitRateLimit, releaseRateLimitHit } from '../../lib/rate-limit';
-import { endUserSessions, isSignedIn, startSession } from '../../lib/session';
+import { isSignedIn, startSession } from '../../lib/session';
+import { revokeOtherSessions, sendNewBrowserAlert, totpEnabled, verifySecondFactor } from '../security';
 import {
   checkEmailVerification,
   findUserByEmail,
@@ -68,6 +71,51 @@ function rememberDevice(app: FastifyInstance, reply: FastifyReply, email: string
     maxAge: DEVICE_DAYS * 86_400,
   });
 }
+/**
+ * Between the right password and the second factor (issue 21): a short-lived cookie, signed with the
+ * session secret, naming the account. No session exists until POST /login/2fa checks the code.
+ */
+const PENDING_COOKIE = 'atelier_2fa';
+const PENDING_SECONDS = 300;
+
+function setPendingSignIn(app: FastifyInstance, reply: FastifyReply, userId: number) {
+  reply.setCookie(PENDING_COOKIE, `${userId}.${Date.now() + PENDING_SECONDS * 1000}`, {
+    path: '/api/login',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: app.config.publicUrl.startsWith('https://'),
+    maxAge: PENDING_SECONDS,
+    signed: true,
+  });
+}
+
+/** The account waiting for its second factor, or null when there is none or it has expired. */
+function pendingSignIn(request: FastifyRequest): number | null {
+  const raw = request.cookies[PENDING_COOKIE];
+  if (!raw || raw.length > 300) return null;
+  const unsigned = request.unsignCookie(raw);
+  if (!unsigned.valid || !unsigned.value) return null;
+  const [id, until] = unsigned.value.split('.').map(Number);
+  if (!Number.isSafeInteger(id) || !Number.isSafeInteger(until) || until! < Date.now()) return null;
+  return id!;
+}
+
+/** The end of every successful sign-in: a new session, the device remembered, the owner told of a new browser. */
+async function finishSignIn(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  user: { id: number; email: string; name: string },
+  secondFactor: boolean,
+) {
+  const email = user.email.toLowerCase();
+  const newBrowser = !knownDevice(request, email);
+  await startSession(request, reply, user.id, { secondFactor });
+  rememberDevice(app, reply, email);
+  if (newBrowser) await sendNewBrowserAlert(app, request, user);
+  request.log.info({ userId: user.id }, 'user signed in');
+}
+
 /** A dummy hash, so an unknown e-mail costs the same time as a wrong password. */
 let dummyHash: Promise<string> | null = null;
 
@@ -114,11 +162,13 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       throw err;
     }
     await startSession(request, reply, user.id);
+    // The browser that made the account is one it has used: signing in here again sends no alert.
+    rememberDevice(app, reply, user.email.toLowerCase());
     request.log.info({ userId: user.id }, 'user registered');
     return { status: 'OK' as const, message: 'Welcome to Atelier! We have sent you a link to confirm your e-mail address.' };
   });
 
-  app.post('/login', { schema: { tags: ['auth'], body: loginInput, response: { 200: okMessage } } }, async (request, reply) => {
+  app.post('/login', { schema: { tags: ['auth'], body: loginInput, response: { 200: loginAnswer } } }, async (request, reply) => {
     const { username, password } = request.body;
     const email = username.toLowerCase();
     const tooMany = 'Too many failed sign-in attempts.';
@@ -146,9 +196,26 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       request.log.info({ userId: user.id, event: 'login_blocked' }, 'sign-in refused: account blocked');
       throw new AppError('FORBIDDEN', ACCOUNT_BLOCKED);
     }
-    await startSession(request, reply, user.id);
-    rememberDevice(app, reply, email);
-    request.log.info({ userId: user.id }, 'user signed in');
+    // With a second factor the password is only the first step: no session until the code is checked.
+    if (await totpEnabled(app.db, user.id)) {
+      setPendingSignIn(app, reply, user.id);
+      request.log.info({ userId: user.id }, 'password accepted, second factor required');
+      return { status: 'OK' as const, message: 'Enter the code from your authenticator app.', two_factor_required: true };
+    }
+    await finishSignIn(app, request, reply, user, false);
+    return { status: 'OK' as const, message: `Welcome back, ${user.name}!` };
+  });
+
+  app.post('/login/2fa', { schema: { tags: ['auth'], body: loginTwoFactorInput, response: { 200: okMessage } } }, async (request, reply) => {
+    const userId = pendingSignIn(request);
+    const restart = 'Your sign-in has expired. Please enter your e-mail and password again.';
+    if (userId == null) throw new AppError('UNAUTHENTICATED', restart);
+    const user = await findUserById(app.db, userId);
+    if (!user || user.deletedAt) throw new AppError('UNAUTHENTICATED', restart);
+    if (user.blockedAt) throw new AppError('FORBIDDEN', ACCOUNT_BLOCKED);
+    await verifySecondFactor(app.db, app.config.sessionSecret, user.id, request.ip, request.body);
+    reply.clearCookie(PENDING_COOKIE, { path: '/api/login' });
+    await finishSignIn(app, request, reply, user, true);
     return { status: 'OK' as const, message: `Welcome back, ${user.name}!` };
   });
 
@@ -231,7 +298,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       .update(users)
       .set({ passwordHash: await hashPassword(password), updatedAt: new Date() })
       .where(eq(users.id, user.id));
-    await endUserSessions(app.db, user.id);
+    // Every browser signed in as this user is signed out, and their live streams end.
+    await revokeOtherSessions(app.db, user.id, undefined);
     return { status: 'OK' as const, message: 'Your password has been changed. You can sign in with it now.' };
   });
 

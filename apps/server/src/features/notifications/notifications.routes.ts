@@ -99,7 +99,21 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ heartbeatMs?: number }
       return;
     }
     res.write(`retry: 5000\n\n`);
+    /** Still signed in? (The session row is gone once it is signed out, revoked or expired.) */
+    const sessionAlive = async () =>
+      sessionId ? (await app.db.select({ id: sessions.id }).from(sessions).where(eq(sessions.id, sessionId)).limit(1)).length === 1 : false;
     const write = (signal: { kind: string; chatId: number | null; notificationId: number | null }) => {
+      // Some of the user's sessions were signed out (issue 21): a stream of one of them says so and ends at once.
+      if (signal.kind === 'session_revoked') {
+        void sessionAlive()
+          .then((alive) => {
+            if (alive || ended) return;
+            res.write(`event: session_revoked\ndata: ${JSON.stringify({ kind: signal.kind, chatId: null, notificationId: null })}\n\n`);
+            end();
+          })
+          .catch(() => undefined);
+        return;
+      }
       const data = JSON.stringify({ kind: signal.kind, chatId: signal.chatId, notificationId: signal.notificationId });
       res.write(`${signal.notificationId ? `id: ${signal.notificationId}\n` : ''}event: ${signal.kind}\ndata: ${data}\n\n`);
       // Staff blocked the account (issue 18 bug 3): the stream says so and ends at once.
@@ -123,8 +137,7 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ heartbeatMs?: number }
       if (ended) return;
       res.write(': ping\n\n');
       try {
-        const [alive] = sessionId ? await app.db.select({ id: sessions.id }).from(sessions).where(eq(sessions.id, sessionId)).limit(1) : [];
-        if (!alive) end();
+        if (!(await sessionAlive())) end();
         else
           await app.db.execute(
             sql`update users set last_seen_at = now() where id = ${userId} and (last_seen_at is null or last_seen_at < now() - interval '1 minute')`,

@@ -1,2 +1,2 @@
-export { markSecondFactor, userHasPasskey } from './passkeys.queries';
+export { userHasPasskey } from './passkeys.queries';
 export { passkeysRoutes } from './passkeys.routes';

@@ -107,11 +107,3 @@ export async function consumeChallenge(db: Db, challenge: string, purpose: Chall
     .returning({ userId: webauthnChallenges.userId });
   return row;
 }
-
-/**
- * Marks the session as holding a fresh second factor (a passkey sign-in counts as two). The
- * column is `sessions.second_factor_at`, which migrations 0023 and 0024 both add.
- */
-export async function markSecondFactor(db: Db, sessionId: string): Promise<void> {
-  await db.execute(sql`UPDATE "sessions" SET "second_factor_at" = now() WHERE "id" = ${sessionId}`);
-}

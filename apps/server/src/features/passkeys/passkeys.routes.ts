@@ -36,7 +36,6 @@ import {
   findPasskeyByCredentialId,
   insertPasskey,
   listPasskeys,
-  markSecondFactor,
   recordPasskeyUse,
   renamePasskey,
   saveChallenge,
@@ -221,8 +220,8 @@ export const passkeysRoutes: FastifyPluginAsyncZod = async (app) => {
       request.log.info({ userId: user.id, event: 'login_blocked' }, 'sign-in refused: account blocked');
       throw new AppError('FORBIDDEN', ACCOUNT_BLOCKED);
     }
-    const session = await startSession(request, reply, user.id);
-    await markSecondFactor(app.db, session.id);
+    // A passkey is two factors at once: the session starts with its second factor proved.
+    await startSession(request, reply, user.id, { secondFactor: true });
     request.log.info({ userId: user.id }, 'user signed in with a passkey');
     return { status: 'OK' as const, message: `Welcome back, ${user.name}!` };
   });

@@ -17,6 +17,7 @@ import { currentUser, guard } from '../../lib/auth-guard';
 import { ok } from '../../lib/envelope';
 import { enqueue } from '../../lib/jobs';
 import { canTransition, findOwnOffer, illegalMoveMessage, moveOffer, toOffer } from '../offers';
+import { requireFreshSecondFactor } from '../security';
 import { cardBrand, type PayoutProvider, payoutProviderFor, type RegisteredDestination } from './payout-provider';
 import { encryptIban, maskIban, PAYOUT_SETTLE, payoutJobKey, sendPayout } from './payouts';
 
@@ -56,6 +57,8 @@ async function requestPayout(
   const from = current.status as OfferStatus;
   if (!canTransition(from, 'payout_processing', 'creator')) throw new AppError('CONFLICT', illegalMoveMessage(from, 'payout_processing'));
   if (current.servicePriceMinor === null) throw new AppError('CONFLICT', NO_PRICE);
+  // New payout details decide where money goes: with a second factor they need a fresh one (issue 21).
+  await requireFreshSecondFactor(request);
   const paidBy = provider.handles(method);
   if (!paidBy) throw new AppError('VALIDATION', NO_CARD_PAYOUTS, { paymentType: [NO_CARD_PAYOUTS] });
 

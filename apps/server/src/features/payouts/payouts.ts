@@ -1,10 +1,10 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { minorToAmount, type Payout } from '@atelier/shared';
 import { and, asc, desc, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
 import { jobs, offers, payouts } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
+import { openSecret, sealSecret } from '../../lib/secret-box';
 import { clearingAccountCode, systemAccountId, transfer } from '../ledger';
 import { moveOffer } from '../offers';
 import type { PayoutOrder, PayoutProvider } from './payout-provider';
@@ -19,21 +19,8 @@ export const PAYOUT_SETTLE = 'payout.settle';
 export const payoutJobKey = (payoutId: number) => `payout:${payoutId}`;
 
 /** The IBAN is kept encrypted (AES-256-GCM, a key derived from the session secret) and shown masked. */
-function ibanKey(secret: string) {
-  return createHash('sha256').update(`${secret}:iban`).digest();
-}
-export function encryptIban(iban: string, secret: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', ibanKey(secret), iv);
-  const body = Buffer.concat([cipher.update(iban, 'utf8'), cipher.final()]);
-  return [iv, cipher.getAuthTag(), body].map((b) => b.toString('base64url')).join('.');
-}
-export function decryptIban(stored: string, secret: string): string {
-  const [iv, tag, body] = stored.split('.').map((p) => Buffer.from(p, 'base64url'));
-  const decipher = createDecipheriv('aes-256-gcm', ibanKey(secret), iv!);
-  decipher.setAuthTag(tag!);
-  return Buffer.concat([decipher.update(body!), decipher.final()]).toString('utf8');
-}
+export const encryptIban = (iban: string, secret: string) => sealSecret(iban, secret, 'iban');
+export const decryptIban = (stored: string, secret: string) => openSecret(stored, secret, 'iban');
 export const maskIban = (iban: string) => `${iban.slice(0, 4)} •••• ${iban.slice(-4)}`;
 
 export function toPayout(row: PayoutRow, opts: { awaitsStaff: boolean }): Payout {

@@ -23,8 +23,9 @@ import { requestedCurrency, resolveDisplayCurrency } from '../../lib/display-cur
 import { ok } from '../../lib/envelope';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
 import { enforceRateLimit } from '../../lib/rate-limit';
-import { endUserSessions, startSession } from '../../lib/session';
+import { startSession } from '../../lib/session';
 import { balanceAnswer, lockedBalanceOf } from '../ledger';
+import { requireFreshSecondFactor, revokeOtherSessions } from '../security';
 import { sendVerificationMail } from './users.mail';
 import {
   countPublishedProducts,
@@ -79,6 +80,8 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         else phone = normalized;
       }
       const emailChanged = body.email.toLowerCase() !== user.email.toLowerCase();
+      // A new e-mail takes over password resets: with a second factor it needs a fresh one (issue 21).
+      if (emailChanged) await requireFreshSecondFactor(request);
       if (emailChanged) {
         // Each new address tried is counted first: the answer tells whether an account exists, so it is rationed.
         await enforceRateLimit(app.db, `email-change:${user.id}`, EMAIL_CHANGE_TRIES, 'Too many e-mail changes.');
@@ -119,14 +122,15 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = currentUser(request);
       const { cur_password, new_password } = request.body;
       if (!(await verifyPassword(user.passwordHash, cur_password))) throw validationError({ cur_password: 'The current password is incorrect.' });
+      await requireFreshSecondFactor(request);
       const weak = passwordProblem(new_password, user.email);
       if (weak) throw validationError({ new_password: weak });
       await app.db
         .update(users)
         .set({ passwordHash: await hashPassword(new_password), updatedAt: new Date() })
         .where(eq(users.id, user.id));
-      // Everyone else signed in as this user is signed out; this browser stays signed in.
-      await endUserSessions(app.db, user.id, request.session?.id);
+      // Everyone else signed in as this user is signed out (their live streams end); this browser stays signed in.
+      await revokeOtherSessions(app.db, user.id, request.session?.id);
       return { status: 'OK' as const, message: 'Password changed successfully!' };
     },
   );

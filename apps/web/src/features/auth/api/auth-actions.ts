@@ -1,4 +1,4 @@
-import type { ForgotPasswordInput, LoginInput, RegisterInput, ResetPasswordInput, SiteSettings } from '@atelier/shared';
+import type { ForgotPasswordInput, LoginAnswer, LoginInput, LoginTwoFactorInput, RegisterInput, ResetPasswordInput, SiteSettings } from '@atelier/shared';
 import { type QueryClient, useIsMutating, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router';
 import { api, apiEnvelope, renewCsrfCookie } from '../../../lib/api-client';
@@ -110,8 +110,20 @@ export function useLogin() {
       // A fresh XSRF cookie first: the one in the browser may belong to a session ended elsewhere.
       await renewCsrfCookie();
       // quiet: a refused sign-in (a blocked account's 403) is told in the form, not by leaving the page.
-      return apiEnvelope<Message>('/api/login', { method: 'POST', body: input, quiet: true });
+      return apiEnvelope<LoginAnswer>('/api/login', { method: 'POST', body: input, quiet: true });
     },
+    // With two-factor sign-in on, the password was only the first step: the form asks for the code next.
+    onSuccess: (answer) => (answer.two_factor_required ? undefined : after()),
+  });
+}
+
+/** The second step of a sign-in with 2FA on (issue 21): a code from the app or a recovery code. */
+export function useLoginTwoFactor() {
+  const after = useAfterSignIn();
+  return useMutation({
+    mutationKey: signInKey,
+    // quiet: an expired first step (401) is told in the form, which goes back to the password.
+    mutationFn: (input: LoginTwoFactorInput) => apiEnvelope<Message>('/api/login/2fa', { method: 'POST', body: input, quiet: true }),
     onSuccess: after,
   });
 }

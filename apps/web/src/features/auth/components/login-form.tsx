@@ -1,5 +1,6 @@
 import { type LoginInput, loginInput } from '@atelier/shared/auth';
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router';
 import { Field } from '../../../components/ui/field';
@@ -10,6 +11,7 @@ import { applyServerErrors } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { AlreadySignedInError, useLogin } from '../api/auth-actions';
 import { useAuth } from '../api/auth-state';
+import { TwoFactorStep } from './two-factor-step';
 
 export function LoginForm() {
   const { t } = useTranslation();
@@ -20,10 +22,12 @@ export function LoginForm() {
   const signedIn = Boolean(useAuth().data?.authenticated) && !login.isPending;
   const form = useForm<LoginInput>({ resolver: zodResolver(loginInput), defaultValues: { username: '', password: '' } });
   const { errors } = form.formState;
+  const [secondStep, setSecondStep] = useState(false);
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
-      await login.mutateAsync(values);
+      const answer = await login.mutateAsync(values);
+      if (answer.two_factor_required) setSecondStep(true);
     } catch (err) {
       if (err instanceof AlreadySignedInError) return toast.info(t('auth.already_signed_in'));
       // One message, once: the server's sentence under the field it names, or else a toast (SPEC §8).
@@ -33,6 +37,16 @@ export function LoginForm() {
   });
 
   const redirect = params.get('redirect');
+  if (secondStep)
+    return (
+      <TwoFactorStep
+        onRestart={(message) => {
+          setSecondStep(false);
+          form.setValue('password', '');
+          toast.error(message);
+        }}
+      />
+    );
   return (
     <form className="form-grid" onSubmit={onSubmit} noValidate>
       <Field label={t('auth.email')} type="email" autoComplete="username webauthn" error={errors.username?.message} {...form.register('username')} />

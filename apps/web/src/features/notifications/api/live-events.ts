@@ -74,6 +74,13 @@ export function useLiveEvents(userId: number | null) {
         reactToFailure(403, ACCOUNT_BLOCKED);
         return;
       }
+      if (parsed.kind === 'session_revoked') {
+        // This browser was signed out from another one (issue 21): the stream ends; the app treats it as a 401.
+        source.close();
+        setConnected(false);
+        reactToFailure(401, '');
+        return;
+      }
       if (parsed.kind === 'ready') {
         // Back after an outage: what happened meanwhile is fetched once.
         if (wasOpen) applyLiveEvent(queryClient, parsed);

@@ -4,6 +4,7 @@ import { Field, FormError, InlineError } from '../../../components/ui/field';
 import { Spinner } from '../../../components/ui/spinner';
 import { ApiError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n-runtime';
+import { useStepUp } from '../../security';
 import { useSettings } from '../../site';
 import { offerErrorMessage, type PayoutBody, useContactDetails, useCountries, useRequestPayout } from '../api/offers';
 import { useRevealErrors } from './reveal-errors';
@@ -227,6 +228,8 @@ export function CardPayoutForm({ offer, contact, onDone, onBack }: { offer: Offe
   const { t } = useTranslation();
   const ids = { terms: useId() };
   const payout = useRequestPayout();
+  // New payout details may first ask for a fresh second factor (issue 21).
+  const stepUp = useStepUp();
   const errors = useServerErrors(CARD_FIELDS);
   const [v, setV] = useState({ card_number: '', expire_month: '', expire_year: '', terms: false });
   const holder = `${contact.first_name} ${contact.last_name}`.trim();
@@ -250,7 +253,7 @@ export function CardPayoutForm({ offer, contact, onDone, onBack }: { offer: Offe
       card_holder_name: holder,
     };
     try {
-      await payout.mutateAsync(body);
+      await stepUp.run(() => payout.mutateAsync(body));
       onDone();
     } catch (err) {
       errors.take(err);
@@ -261,61 +264,64 @@ export function CardPayoutForm({ offer, contact, onDone, onBack }: { offer: Offe
   const fe = errors.fieldErrors;
   const busy = payout.isPending;
   return (
-    <form className="payout-form" onSubmit={submit} noValidate aria-busy={busy} ref={errorsShown.ref}>
-      <PayoutAmount offer={offer} />
-      <Field
-        label={t('payout.card_number')}
-        inputMode="numeric"
-        autoComplete="cc-number"
-        placeholder="0000 0000 0000 0000"
-        maxLength={23}
-        value={v.card_number}
-        onChange={(e) => setV({ ...v, card_number: formatCardNumber(e.target.value) })}
-        error={fe.card_number}
-        disabled={busy}
-      />
-      <div className="payout-grid pair">
+    <>
+      <form className="payout-form" onSubmit={submit} noValidate aria-busy={busy} ref={errorsShown.ref}>
+        <PayoutAmount offer={offer} />
         <Field
-          label={t('payout.expire_month')}
+          label={t('payout.card_number')}
           inputMode="numeric"
-          autoComplete="cc-exp-month"
-          placeholder="MM"
-          maxLength={2}
-          value={v.expire_month}
-          onChange={(e) => setV({ ...v, expire_month: e.target.value.replace(/\D/g, '') })}
-          error={fe.expire_month}
+          autoComplete="cc-number"
+          placeholder="0000 0000 0000 0000"
+          maxLength={23}
+          value={v.card_number}
+          onChange={(e) => setV({ ...v, card_number: formatCardNumber(e.target.value) })}
+          error={fe.card_number}
           disabled={busy}
         />
-        <Field
-          label={t('payout.expire_year')}
-          inputMode="numeric"
-          autoComplete="cc-exp-year"
-          placeholder="YYYY"
-          maxLength={4}
-          value={v.expire_year}
-          onChange={(e) => setV({ ...v, expire_year: e.target.value.replace(/\D/g, '') })}
-          error={fe.expire_year}
-          disabled={busy}
-        />
-      </div>
-      <Field label={t('payout.card_holder')} value={holder} readOnly autoComplete="cc-name" error={fe.card_holder_name} />
-      <div className="field">
-        <label className="check-row" htmlFor={ids.terms}>
-          <input
-            id={ids.terms}
-            type="checkbox"
-            checked={v.terms}
-            onChange={(e) => setV({ ...v, terms: e.target.checked })}
-            aria-invalid={fe.terms ? true : undefined}
+        <div className="payout-grid pair">
+          <Field
+            label={t('payout.expire_month')}
+            inputMode="numeric"
+            autoComplete="cc-exp-month"
+            placeholder="MM"
+            maxLength={2}
+            value={v.expire_month}
+            onChange={(e) => setV({ ...v, expire_month: e.target.value.replace(/\D/g, '') })}
+            error={fe.expire_month}
             disabled={busy}
           />
-          <span>{t('payout.terms')}</span>
-        </label>
-        <InlineError message={fe.terms} />
-      </div>
-      <FormError message={errors.formError} />
-      <PayoutActions busy={busy} onBack={onBack} />
-    </form>
+          <Field
+            label={t('payout.expire_year')}
+            inputMode="numeric"
+            autoComplete="cc-exp-year"
+            placeholder="YYYY"
+            maxLength={4}
+            value={v.expire_year}
+            onChange={(e) => setV({ ...v, expire_year: e.target.value.replace(/\D/g, '') })}
+            error={fe.expire_year}
+            disabled={busy}
+          />
+        </div>
+        <Field label={t('payout.card_holder')} value={holder} readOnly autoComplete="cc-name" error={fe.card_holder_name} />
+        <div className="field">
+          <label className="check-row" htmlFor={ids.terms}>
+            <input
+              id={ids.terms}
+              type="checkbox"
+              checked={v.terms}
+              onChange={(e) => setV({ ...v, terms: e.target.checked })}
+              aria-invalid={fe.terms ? true : undefined}
+              disabled={busy}
+            />
+            <span>{t('payout.terms')}</span>
+          </label>
+          <InlineError message={fe.terms} />
+        </div>
+        <FormError message={errors.formError} />
+        <PayoutActions busy={busy} onBack={onBack} />
+      </form>
+      {stepUp.dialog}
+    </>
   );
 }
 
@@ -325,6 +331,8 @@ const SEPA_FIELDS = ['account_number', 'recipient_full_name'] as const;
 export function BankPayoutForm({ offer, contact, onDone, onBack }: { offer: Offer; contact: Contact; onDone: () => void; onBack: () => void }) {
   const { t } = useTranslation();
   const payout = useRequestPayout();
+  // New payout details may first ask for a fresh second factor (issue 21).
+  const stepUp = useStepUp();
   const errors = useServerErrors(SEPA_FIELDS);
   const [iban, setIban] = useState('');
   const recipient = `${contact.first_name} ${contact.last_name}`.trim();
@@ -336,7 +344,9 @@ export function BankPayoutForm({ offer, contact, onDone, onBack }: { offer: Offe
     if (!compact) return errors.setField('account_number', t('payout.iban_required'));
     if (!isIbanValid(compact)) return errors.setField('account_number', t('payout.iban_invalid'));
     try {
-      await payout.mutateAsync({ ...contactBody(contact, offer.id), paymentType: 'sepa', account_number: compact, recipient_full_name: recipient });
+      await stepUp.run(() =>
+        payout.mutateAsync({ ...contactBody(contact, offer.id), paymentType: 'sepa', account_number: compact, recipient_full_name: recipient }),
+      );
       onDone();
     } catch (err) {
       errors.take(err);
@@ -345,22 +355,25 @@ export function BankPayoutForm({ offer, contact, onDone, onBack }: { offer: Offe
 
   const busy = payout.isPending;
   return (
-    <form className="payout-form" onSubmit={submit} noValidate aria-busy={busy}>
-      <PayoutAmount offer={offer} />
-      <Field
-        label={t('payout.iban')}
-        autoComplete="off"
-        placeholder="DE89 3704 0044 0532 0130 00"
-        maxLength={42}
-        value={iban}
-        onChange={(e) => setIban(e.target.value.toUpperCase())}
-        error={errors.fieldErrors.account_number}
-        disabled={busy}
-      />
-      <Field label={t('payout.recipient')} value={recipient} readOnly error={errors.fieldErrors.recipient_full_name} />
-      <FormError message={errors.formError} />
-      <PayoutActions busy={busy} onBack={onBack} />
-    </form>
+    <>
+      <form className="payout-form" onSubmit={submit} noValidate aria-busy={busy}>
+        <PayoutAmount offer={offer} />
+        <Field
+          label={t('payout.iban')}
+          autoComplete="off"
+          placeholder="DE89 3704 0044 0532 0130 00"
+          maxLength={42}
+          value={iban}
+          onChange={(e) => setIban(e.target.value.toUpperCase())}
+          error={errors.fieldErrors.account_number}
+          disabled={busy}
+        />
+        <Field label={t('payout.recipient')} value={recipient} readOnly error={errors.fieldErrors.recipient_full_name} />
+        <FormError message={errors.formError} />
+        <PayoutActions busy={busy} onBack={onBack} />
+      </form>
+      {stepUp.dialog}
+    </>
   );
 }
 

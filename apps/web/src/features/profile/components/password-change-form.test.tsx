@@ -1,5 +1,6 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeApi } from '../../../test/fake-api';
 import { jsonAnswer, renderWithApp } from '../../../test/render';
 import { PasswordChangeForm } from './password-change-form';
 
@@ -41,5 +42,33 @@ describe('password change form', () => {
     submit();
     await waitFor(() => expect(screen.getByLabelText('Current password').getAttribute('aria-invalid')).toBe('true'));
     expect(screen.getAllByText('The current password is incorrect.').length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('issue 21: with 2FA on, a change that needs a fresh code opens the step-up dialog and goes through after it', async () => {
+    let fresh = false;
+    const calls = fakeApi({
+      'POST /api/user/change-password': () =>
+        fresh
+          ? jsonAnswer(200, { status: 'OK', message: 'Password changed successfully!' })
+          : jsonAnswer(403, { status: 'ERROR', message: 'Please confirm it is you.', errors: { step_up: ['Please confirm it is you.'] } }),
+      'POST /api/user/step-up': () => {
+        fresh = true;
+        return jsonAnswer(200, { status: 'OK', message: 'Thank you. You can go on.' });
+      },
+    });
+    renderWithApp(<PasswordChangeForm />);
+    fill('Current password', 'violet-harbour-42');
+    fill('New password', 'brand-new-9');
+    fill('Repeat new password', 'brand-new-9');
+    submit();
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm it is you' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Use a recovery code instead' }));
+    fireEvent.change(within(dialog).getByLabelText('Recovery code'), { target: { value: 'abcde-12345' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByText('Password changed successfully!')).toBeTruthy();
+    expect(calls.find((c) => c.path === '/api/user/step-up')?.body).toEqual({ recovery_code: 'abcde-12345' });
+    expect(calls.filter((c) => c.path === '/api/user/change-password')).toHaveLength(2);
+    // The forbidden page is not where a step-up request leads.
+    expect(screen.queryByRole('dialog')).toBeNull();
   });
 });

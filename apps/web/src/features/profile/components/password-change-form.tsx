@@ -6,12 +6,15 @@ import { SubmitButton } from '../../../components/ui/submit-button';
 import { useToast } from '../../../components/ui/toast';
 import { applyServerErrors, messageOf } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n-runtime';
+import { useStepUp } from '../../security';
 import { useChangePassword } from '../api/profile-actions';
 
 export function PasswordChangeForm() {
   const { t } = useTranslation();
   const toast = useToast();
   const change = useChangePassword();
+  // With two-factor sign-in on, a password change may first ask for a fresh code (issue 21).
+  const stepUp = useStepUp();
   const form = useForm<ChangePasswordInput>({
     resolver: zodResolver(changePasswordInput),
     defaultValues: { cur_password: '', new_password: '', repeat_password: '' },
@@ -21,7 +24,7 @@ export function PasswordChangeForm() {
   const onSubmit = form.handleSubmit(
     async (values) => {
       try {
-        const answer = await change.mutateAsync(values);
+        const answer = await stepUp.run(() => change.mutateAsync(values));
         toast.success(answer.message || t('profile.password_changed'));
         form.reset();
       } catch (err) {
@@ -66,6 +69,7 @@ export function PasswordChangeForm() {
         </div>
         <SubmitButton pending={change.isPending} label={t('profile.change_password')} />
       </form>
+      {stepUp.dialog}
     </section>
   );
 }

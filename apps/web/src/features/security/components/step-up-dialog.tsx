@@ -1,0 +1,105 @@
+import { type ReactNode, useCallback, useState } from 'react';
+import { Field } from '../../../components/ui/field';
+import { ApiError } from '../../../lib/api-client';
+import { useTranslation } from '../../../lib/i18n-runtime';
+import { isStepUpError, stepUp } from '../api/security';
+import './security.css';
+
+type Props = { onDone: () => void; onCancel: () => void };
+
+/**
+ * Asks for the second factor again (issue 21): a code from the app or a recovery code, posted to
+ * /api/user/step-up. Shown by `useStepUp` when a sensitive change answers with errors.step_up.
+ */
+export function StepUpDialog({ onDone, onCancel }: Props) {
+  const { t } = useTranslation();
+  const [useRecovery, setUseRecovery] = useState(false);
+  const [value, setValue] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const [pending, setPending] = useState(false);
+
+  async function submit(e: React.FormEvent) {
+    e.preventDefault();
+    setPending(true);
+    setError(undefined);
+    try {
+      await stepUp(useRecovery ? { recovery_code: value } : { code: value });
+      onDone();
+    } catch (err) {
+      const message = err instanceof ApiError ? (err.field(useRecovery ? 'recovery_code' : 'code') ?? err.field('code') ?? err.message) : t('security.failed');
+      setError(message);
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <div className="step-up-backdrop">
+      <div className="step-up-dialog panel" role="dialog" aria-modal="true" aria-labelledby="step-up-title" onKeyDown={(e) => e.key === 'Escape' && onCancel()}>
+        <h2 id="step-up-title">{t('security.step_up_title')}</h2>
+        <p className="muted">{t('security.step_up_text')}</p>
+        <form className="form-grid" onSubmit={submit} noValidate>
+          <Field
+            autoFocus
+            key={useRecovery ? 'recovery' : 'code'}
+            label={useRecovery ? t('security.recovery_code') : t('security.code')}
+            inputMode={useRecovery ? 'text' : 'numeric'}
+            autoComplete="one-time-code"
+            value={value}
+            error={error}
+            onChange={(e) => setValue(e.target.value)}
+          />
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => {
+              setUseRecovery(!useRecovery);
+              setValue('');
+              setError(undefined);
+            }}
+          >
+            {useRecovery ? t('security.use_code') : t('security.use_recovery')}
+          </button>
+          <div className="step-up-actions">
+            <button type="button" className="button" onClick={onCancel}>
+              {t('security.cancel')}
+            </button>
+            <button type="submit" className="button primary" disabled={pending || !value.trim()}>
+              {t('security.confirm')}
+            </button>
+          </div>
+        </form>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * Wraps a sensitive call: when the server asks for a step-up, the dialog opens, and after the code is
+ * accepted the call runs once more. Cancelling rejects with the original error. Render `dialog`.
+ */
+export function useStepUp(): { run: <T>(call: () => Promise<T>) => Promise<T>; dialog: ReactNode } {
+  const [pending, setPending] = useState<{ resolve: () => void; reject: () => void } | null>(null);
+  const run = useCallback(async <T,>(call: () => Promise<T>): Promise<T> => {
+    try {
+      return await call();
+    } catch (err) {
+      if (!isStepUpError(err)) throw err;
+      await new Promise<void>((resolve, reject) => setPending({ resolve, reject: () => reject(err) }));
+      return call();
+    }
+  }, []);
+  const dialog = pending ? (
+    <StepUpDialog
+      onDone={() => {
+        setPending(null);
+        pending.resolve();
+      }}
+      onCancel={() => {
+        setPending(null);
+        pending.reject();
+      }}
+    />
+  ) : null;
+  return { run, dialog };
+}
