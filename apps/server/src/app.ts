@@ -23,6 +23,7 @@ import { notificationsRoutes } from './features/notifications';
 import { offersAdminRoutes, offersRoutes } from './features/offers';
 import { ordersRoutes } from './features/orders';
 import { paymentsRoutes } from './features/payments';
+import { reviewsAdminRoutes, reviewsRoutes } from './features/reviews';
 import { type PayoutProvider, payoutsAdminRoutes, payoutsRoutes } from './features/payouts';
 import { registerWebApp } from './features/seo/web-app';
 import { siteAdminRoutes } from './features/site/site.admin-routes';
@@ -237,6 +238,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(payoutsRoutes, { provider: opts.payoutProvider });
       await api.register(chatRoutes);
       await api.register(notificationsRoutes);
+      await api.register(reviewsRoutes);
       // Staff calls: every route in this scope declares guard('admin').
       await api.register(
         async (admin) => {
@@ -250,6 +252,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
           await admin.register(jobsAdminRoutes);
           await admin.register(siteAdminRoutes);
           await admin.register(siteContentAdminRoutes);
+          await admin.register(reviewsAdminRoutes);
         },
         { prefix: '/admin' },
       );

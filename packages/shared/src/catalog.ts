@@ -44,6 +44,9 @@ export const productBase = z.object({
   currencySymbol: z.string(),
   /** Epoch seconds. */
   created_at: z.number().int(),
+  /** The average of its visible reviews, one decimal (0 without reviews). */
+  rating_average: z.number(),
+  rating_count: z.number().int(),
 });
 export type ProductBase = z.infer<typeof productBase>;
 
@@ -58,7 +61,7 @@ export type CatalogMeta = z.infer<typeof catalogMeta>;
 export const catalogAnswer = z.object({ status: z.literal('OK'), payload: z.array(product), meta: catalogMeta });
 export type CatalogAnswer = z.infer<typeof catalogAnswer>;
 
-export const CATALOG_SORTS = ['id~desc', 'id~asc', 'price~asc', 'price~desc', 'created_at~desc', 'popularity~desc'] as const;
+export const CATALOG_SORTS = ['id~desc', 'id~asc', 'price~asc', 'price~desc', 'created_at~desc', 'popularity~desc', 'rating~desc'] as const;
 export type CatalogSort = (typeof CATALOG_SORTS)[number];
 
 const sortParam = z.enum(CATALOG_SORTS, { error: `The sort must be one of: ${CATALOG_SORTS.join(', ')}.` });

@@ -1,4 +1,14 @@
-import { type CatalogMeta, type CatalogSort, type Category, idFromKey, type Product, type ProductBase, type ProductType, type Tag } from '@atelier/shared';
+import {
+  type CatalogMeta,
+  type CatalogSort,
+  type Category,
+  idFromKey,
+  type Product,
+  type ProductBase,
+  type ProductType,
+  ratingAverage,
+  type Tag,
+} from '@atelier/shared';
 import { and, asc, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { categories, packItems, products, productTags, tags, users } from '../../db/schema';
@@ -20,6 +30,8 @@ const productFields = {
   previewPath: products.previewPath,
   originalName: products.originalName,
   createdAt: products.createdAt,
+  ratingSum: products.ratingSum,
+  ratingCount: products.ratingCount,
   authorName: users.name,
   authorSurname: users.surname,
   authorNickname: users.nickname,
@@ -37,6 +49,8 @@ type ProductRow = {
   previewPath: string | null;
   originalName: string | null;
   createdAt: Date;
+  ratingSum: number;
+  ratingCount: number;
   authorName: string;
   authorSurname: string;
   authorNickname: string;
@@ -73,6 +87,8 @@ function toProduct(row: ProductRow, currency: DisplayCurrency): ProductBase {
     currency: currency.code,
     currencySymbol: currency.symbol,
     created_at: Math.floor(new Date(row.createdAt).getTime() / 1000),
+    rating_average: ratingAverage(Number(row.ratingSum), Number(row.ratingCount)),
+    rating_count: Number(row.ratingCount),
   };
 }
 
@@ -90,6 +106,12 @@ const sortOrder: Record<CatalogSort, SQL[]> = {
   'price~desc': [desc(products.priceMinor), desc(products.id)],
   'created_at~desc': [desc(products.createdAt), desc(products.id)],
   'popularity~desc': [desc(products.popularity), desc(products.id)],
+  // Unrated works last; among equal averages the more reviewed first.
+  'rating~desc': [
+    sql`(${products.ratingSum}::float8 / nullif(${products.ratingCount}, 0)) desc nulls last`,
+    desc(products.ratingCount),
+    desc(products.id),
+  ],
 };
 
 /** The given categories and everything below them. */
@@ -216,6 +238,7 @@ const searchSortOrder: Record<CatalogSort, string> = {
   'price~desc': 'price_minor desc, id desc',
   'created_at~desc': 'created_at desc, id desc',
   'popularity~desc': 'popularity desc, id desc',
+  'rating~desc': 'rating desc nulls last, rating_count desc, id desc',
 };
 
 /**
@@ -237,7 +260,8 @@ async function searchPage(
   const result = await db.execute(sql`
     with m as materialized (
       select ${products.id} as id, ${exact} as exact, ts_rank(${products.searchDocument}, ${query}) as rank,
-             ${products.priceMinor} as price_minor, ${products.createdAt} as created_at, ${products.popularity} as popularity
+             ${products.priceMinor} as price_minor, ${products.createdAt} as created_at, ${products.popularity} as popularity,
+             ${products.ratingSum}::float8 / nullif(${products.ratingCount}, 0) as rating, ${products.ratingCount} as rating_count
       from ${products} inner join ${users} on ${users.id} = ${products.authorId}
       where ${where} and ${products.searchDocument} @@ ${query}
     )

@@ -27,7 +27,7 @@ import { endUserSessions, startSession } from '../../lib/session';
 import { balanceAnswer, lockedBalanceOf } from '../ledger';
 import { sendVerificationMail } from './users.mail';
 import {
-  countPublishedProducts,
+  creatorStats,
   findUserByIdOrNickname,
   isEmailTaken,
   isNicknameTaken,
@@ -227,7 +227,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const user = await findUserByIdOrNickname(app.db, request.params.id);
       if (!user) throw notFound('This creator does not exist.');
-      return ok(toPublicProfile(user, await countPublishedProducts(app.db, user.id)));
+      return ok(toPublicProfile(user, await creatorStats(app.db, user.id, request.session?.userId ?? null)));
     },
   );
 
