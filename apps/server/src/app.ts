@@ -15,6 +15,8 @@ import { cartRoutes } from './features/cart';
 import { catalogAdminRoutes, catalogRoutes, packsAdminRoutes } from './features/catalog';
 import { chatRoutes } from './features/chat';
 import { devMailRoutes } from './features/dev-mail/dev-mail.routes';
+import { favouritesRoutes } from './features/favourites';
+import { followsRoutes } from './features/follows';
 import { generationRoutes } from './features/generation';
 import { healthRoutes } from './features/health/health.routes';
 import { jobsAdminRoutes } from './features/jobs';
@@ -23,8 +25,8 @@ import { notificationsRoutes } from './features/notifications';
 import { offersAdminRoutes, offersRoutes } from './features/offers';
 import { ordersRoutes } from './features/orders';
 import { paymentsRoutes } from './features/payments';
-import { reviewsAdminRoutes, reviewsRoutes } from './features/reviews';
 import { type PayoutProvider, payoutsAdminRoutes, payoutsRoutes } from './features/payouts';
+import { reviewsAdminRoutes, reviewsRoutes } from './features/reviews';
 import { registerWebApp } from './features/seo/web-app';
 import { siteAdminRoutes } from './features/site/site.admin-routes';
 import { siteRoutes } from './features/site/site.routes';
@@ -239,6 +241,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(chatRoutes);
       await api.register(notificationsRoutes);
       await api.register(reviewsRoutes);
+      await api.register(favouritesRoutes);
+      await api.register(followsRoutes);
       // Staff calls: every route in this scope declares guard('admin').
       await api.register(
         async (admin) => {

@@ -16,10 +16,7 @@ const rating = z.coerce
   .min(1, 'Please choose a rating from 1 to 5 stars.')
   .max(5, 'Please choose a rating from 1 to 5 stars.');
 
-const reviewText = text('review')
-  .trim()
-  .max(REVIEW_TEXT_MAX, `The review may have at most ${REVIEW_TEXT_MAX} characters.`)
-  .default('');
+const reviewText = text('review').trim().max(REVIEW_TEXT_MAX, `The review may have at most ${REVIEW_TEXT_MAX} characters.`).default('');
 
 /** POST /products/{id}/reviews and PUT /reviews/{id}: the stars and an optional text. */
 export const reviewInput = z.object({ rating, text: reviewText });
@@ -27,10 +24,7 @@ export type ReviewInput = z.input<typeof reviewInput>;
 
 /** POST /reviews/{id}/reply: the product's author answers once. */
 export const reviewReplyInput = z.object({
-  text: text('reply')
-    .trim()
-    .min(1, 'Please write a reply.')
-    .max(REVIEW_TEXT_MAX, `The reply may have at most ${REVIEW_TEXT_MAX} characters.`),
+  text: text('reply').trim().min(1, 'Please write a reply.').max(REVIEW_TEXT_MAX, `The reply may have at most ${REVIEW_TEXT_MAX} characters.`),
 });
 export type ReviewReplyInput = z.infer<typeof reviewReplyInput>;
 

@@ -11,7 +11,7 @@ import {
 } from '@atelier/shared';
 import { and, asc, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { categories, packItems, products, productTags, tags, users } from '../../db/schema';
+import { categories, favourites, packItems, products, productTags, tags, users } from '../../db/schema';
 import { type DisplayCurrency, displayAmount } from '../../lib/display-currency';
 import { previewSrcSet } from '../../lib/previews';
 
@@ -107,11 +107,7 @@ const sortOrder: Record<CatalogSort, SQL[]> = {
   'created_at~desc': [desc(products.createdAt), desc(products.id)],
   'popularity~desc': [desc(products.popularity), desc(products.id)],
   // Unrated works last; among equal averages the more reviewed first.
-  'rating~desc': [
-    sql`(${products.ratingSum}::float8 / nullif(${products.ratingCount}, 0)) desc nulls last`,
-    desc(products.ratingCount),
-    desc(products.id),
-  ],
+  'rating~desc': [sql`(${products.ratingSum}::float8 / nullif(${products.ratingCount}, 0)) desc nulls last`, desc(products.ratingCount), desc(products.id)],
 };
 
 /** The given categories and everything below them. */
@@ -145,6 +141,8 @@ export type ListFilter = {
   search?: string;
   /** Only the works of this creator: a nickname (case-insensitive) or a user id. */
   author?: string;
+  /** Only this user's favourites (GET /favourites; never through the shared cache). */
+  favouritedBy?: number;
 };
 
 /** The creator a key names: a user id, or a nickname in any case (as /profile/{nickname} reads it). */
@@ -191,6 +189,9 @@ export async function listProducts(
   if (filter.categoryIds?.length) base.push(inCategoryTrees(filter.categoryIds));
   if (filter.itemType && filter.itemType !== 'pack') base.push(holdsItemsOf(filter.itemType));
   if (filter.author) base.push(byAuthor(filter.author));
+  if (filter.favouritedBy !== undefined) {
+    base.push(sql`exists (select 1 from ${favourites} where ${favourites.productId} = ${products.id} and ${favourites.userId} = ${filter.favouritedBy})`);
+  }
 
   const offset = (filter.page - 1) * filter.limit;
   const metaOf = (total: number) => ({ total, pages: Math.ceil(total / filter.limit), page: filter.page, limit: filter.limit });
@@ -215,6 +216,7 @@ export async function listProducts(
       filter.categoryIds ?? [],
       filter.itemType ?? null,
       filter.author?.toLowerCase() ?? null,
+      filter.favouritedBy ?? null,
     ]);
     total = await memo(filterKey, () => countProducts(db, and(...base)));
     if (offset >= total) return { payload: [], meta: metaOf(total) };

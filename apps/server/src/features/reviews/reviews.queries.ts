@@ -1,12 +1,4 @@
-import {
-  ONLY_BUYERS_MAY_REVIEW,
-  type Review,
-  REVIEW_EDIT_DAYS,
-  REVIEWS_PAGE_SIZE,
-  type ReviewSort,
-  type ReviewsMeta,
-  ratingAverage,
-} from '@atelier/shared';
+import { ONLY_BUYERS_MAY_REVIEW, REVIEW_EDIT_DAYS, REVIEWS_PAGE_SIZE, type Review, type ReviewSort, type ReviewsMeta, ratingAverage } from '@atelier/shared';
 import { and, asc, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { orders, products, reviewReports, reviews, userProducts, users } from '../../db/schema';
@@ -80,11 +72,7 @@ export async function createReview(db: Db, user: AuthorRow & { id: number }, pro
     const product = await publishedProduct(tx, productId);
     if (!product) throw notFound('This product does not exist or is no longer on sale.');
     if (!(await hasBought(tx, user.id, productId))) throw new AppError('FORBIDDEN', ONLY_BUYERS_MAY_REVIEW);
-    const [row] = await tx
-      .insert(reviews)
-      .values({ productId, userId: user.id, rating: input.rating, text: input.text })
-      .onConflictDoNothing()
-      .returning();
+    const [row] = await tx.insert(reviews).values({ productId, userId: user.id, rating: input.rating, text: input.text }).onConflictDoNothing().returning();
     if (!row) throw new AppError('CONFLICT', 'You have already reviewed this work. Edit your review instead.');
     await moveAggregate(tx, productId, input.rating, 1);
     if (product.authorId !== user.id) {
@@ -114,11 +102,7 @@ async function ownReviewForChange(tx: Db, userId: number, reviewId: number): Pro
 export async function updateReview(db: Db, user: AuthorRow & { id: number }, reviewId: number, input: { rating: number; text: string }): Promise<Review> {
   return db.transaction(async (tx) => {
     const old = await ownReviewForChange(tx, user.id, reviewId);
-    const [row] = await tx
-      .update(reviews)
-      .set({ rating: input.rating, text: input.text, editedAt: new Date() })
-      .where(eq(reviews.id, reviewId))
-      .returning();
+    const [row] = await tx.update(reviews).set({ rating: input.rating, text: input.text, editedAt: new Date() }).where(eq(reviews.id, reviewId)).returning();
     // A hidden review is outside the aggregate: its new stars stay outside too.
     if (old.hiddenAt === null) await moveAggregate(tx, old.productId, input.rating - old.rating, 0);
     return toReview(row!, user);
@@ -210,11 +194,7 @@ export async function listReviews(
     .limit(1);
   if (!product) throw notFound('This product does not exist or is no longer on sale.');
   const visible = and(eq(reviews.productId, productId), isNull(reviews.hiddenAt));
-  const byStar = await db
-    .select({ rating: reviews.rating, n: sql<number>`count(*)` })
-    .from(reviews)
-    .where(visible)
-    .groupBy(reviews.rating);
+  const byStar = await db.select({ rating: reviews.rating, n: sql<number>`count(*)` }).from(reviews).where(visible).groupBy(reviews.rating);
   const counts = { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 };
   for (const r of byStar) counts[Number(r.rating) as 1 | 2 | 3 | 4 | 5] = Number(r.n);
   const total = Object.values(counts).reduce((a, b) => a + b, 0);

@@ -48,14 +48,10 @@ export const reviewsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.delete(
-    '/reviews/:id',
-    { config: guard('user'), schema: { tags, params: reviewIdParams, response: { 200: okMessage } } },
-    async (request) => {
-      await deleteReview(app.db, currentUser(request).id, request.params.id);
-      return { status: 'OK' as const, message: 'Your review was deleted.' };
-    },
-  );
+  app.delete('/reviews/:id', { config: guard('user'), schema: { tags, params: reviewIdParams, response: { 200: okMessage } } }, async (request) => {
+    await deleteReview(app.db, currentUser(request).id, request.params.id);
+    return { status: 'OK' as const, message: 'Your review was deleted.' };
+  });
 
   app.post(
     '/reviews/:id/reply',
