@@ -143,6 +143,7 @@ export const PAGES = {
   dashboard: { path: '/dashboard', module: 'dashboard', title: 'nav.my_profile', access: 'signed-in' },
   'dashboard-projects': { parent: 'dashboard', path: '', module: 'dashboard-projects', title: 'dashboard.my_projects' },
   'dashboard-orders': { parent: 'dashboard', path: 'orders', module: 'dashboard-orders', title: 'dashboard.order_history' },
+  'dashboard-favourites': { parent: 'dashboard', path: 'favourites', module: 'dashboard-favourites', title: 'favourites.title' },
   'dashboard-contact': { parent: 'dashboard', path: 'contact', module: 'dashboard-contact', title: 'dashboard.contact_information' },
   'dashboard-chat': { parent: 'dashboard', path: 'chat', module: 'dashboard-chat', title: 'dashboard.chat' },
   'dashboard-deposits': { parent: 'dashboard', path: 'deposits', module: 'dashboard-deposits', title: 'dashboard.deposits' },

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { idFromKey, minorToAmount, type PublicProfile, ratingAverage, SERVER_MIN_PASSWORD_LENGTH, type UserProfile } from '@atelier/shared';
-import { and, count, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { Db } from '../../db/client';
 import { follows, products, users } from '../../db/schema';

@@ -6,3 +6,4 @@ export { Pagination } from './components/pagination';
 export { Price } from './components/price';
 export { ProductCard, productHref } from './components/product-card';
 export { ProductDetails } from './components/product-details';
+export { RatingStars } from './components/rating-stars';
