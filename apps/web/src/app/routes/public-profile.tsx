@@ -39,10 +39,10 @@ export function Component() {
             {p.name} {p.surname}
           </h1>
           <p>@{p.nickname}</p>
-          <RatingStars average={p.rating_average} count={p.rating_count} />
-          <FollowButton profile={p} profileKey={['public-profile', username]} />
         </div>
         <div className="public-profile-actions" data-testid="profile-actions">
+          <RatingStars average={p.rating_average} count={p.rating_count} />
+          <FollowButton profile={p} profileKey={['public-profile', username]} />
           <ContactCreatorButton target={{ recipient_id: p.id }} className="button primary" />
         </div>
       </header>
