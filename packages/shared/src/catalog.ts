@@ -54,6 +54,13 @@ export type ProductBase = z.infer<typeof productBase>;
 export const product = productBase.extend({ items: z.array(productBase).optional() });
 export type Product = z.infer<typeof product>;
 
+/** Works shown below the buy box (issue 20): up to this many in each row. */
+export const RELATED_ROW_SIZE = 8;
+
+/** GET /products/{slug}/related: the creator's other works and similar works (same type; shared tags, then category, then rating). */
+export const relatedProducts = z.object({ more_from: z.array(productBase), similar: z.array(productBase) });
+export type RelatedProducts = z.infer<typeof relatedProducts>;
+
 export const catalogMeta = z.object({ total: z.number().int(), pages: z.number().int(), page: z.number().int(), limit: z.number().int() });
 export type CatalogMeta = z.infer<typeof catalogMeta>;
 

@@ -83,7 +83,11 @@ export const PAGES = {
     ssr: true,
     preload: ({ param }, search) => {
       const key = productKey(param);
-      if (key) return [{ path: `/api/products/${enc(key)}/info`, priced: true }];
+      if (key)
+        return [
+          { path: `/api/products/${enc(key)}/info`, priced: true },
+          { path: `/api/products/${enc(key)}/related`, priced: true },
+        ];
       return [{ path: '/api/products/catalog', query: catalogApiQuery(parseCatalogUrl(param, search)), priced: true }];
     },
     head: ({ param }) => {

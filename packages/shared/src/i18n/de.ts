@@ -116,6 +116,8 @@ export const de: Record<TranslationKey, string> = {
   'products.sort_recent': 'Zuletzt hinzugefügt',
   'products.sort_popular': 'Am beliebtesten',
   'products.sort_rating': 'Am besten bewertet',
+  'products.more_from': 'Mehr von {{creator}}',
+  'products.similar': 'Ähnliche Werke',
   'products.results': '{{count}} Ergebnisse',
   'products.results_for': '{{count}} Ergebnisse für „{{search}}“',
   'products.empty_hint': 'Versuche ein anderes Wort oder setze die Filter zurück.',

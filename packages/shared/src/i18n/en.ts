@@ -113,6 +113,8 @@ export const en = {
   'products.sort_recent': 'Recently added',
   'products.sort_popular': 'Most popular',
   'products.sort_rating': 'Best rated',
+  'products.more_from': 'More from {{creator}}',
+  'products.similar': 'Similar works',
   'products.results': '{{count}} results',
   'products.results_for': '{{count}} results for “{{search}}”',
   'products.empty_hint': 'Try another word or clear the filters.',

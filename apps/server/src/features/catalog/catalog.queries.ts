@@ -305,6 +305,51 @@ export async function findProduct(db: Db, idOrSlug: string, currency: DisplayCur
   return found;
 }
 
+/**
+ * What the product page shows below the buy box, one query per row, both on indexes: the author's
+ * other published works (newest first, products_author_idx), and works of the same type ranked by the
+ * tags they share with it (product_tags' two indexes), then the same category, then their rating.
+ */
+export async function relatedProducts(
+  db: Db,
+  idOrSlug: string,
+  currency: DisplayCurrency,
+  limit: number,
+): Promise<{ moreFrom: ProductBase[]; similar: ProductBase[] } | null> {
+  const id = idFromKey(idOrSlug);
+  const byKey = id !== null ? sql`(${products.id} = ${id} or ${products.slug} = ${idOrSlug})` : eq(products.slug, idOrSlug);
+  const [me] = await db
+    .select({ id: products.id, authorId: products.authorId, productType: products.productType, categoryId: products.categoryId })
+    .from(products)
+    .innerJoin(users, eq(users.id, products.authorId))
+    .where(and(visible, byKey))
+    .orderBy(asc(products.id))
+    .limit(1);
+  if (!me) return null;
+  const moreFrom = await selectProducts(db)
+    .where(and(visible, eq(products.authorId, me.authorId), sql`${products.id} <> ${me.id}`))
+    .orderBy(desc(products.createdAt), desc(products.id))
+    .limit(limit);
+  // Candidates: works sharing a tag, plus the newest of the same category, so an untagged work still has neighbours.
+  const shared = sql<number>`(select count(*) from ${productTags} pt where pt.product_id = ${products.id}
+    and pt.tag_id in (select tag_id from ${productTags} where product_id = ${me.id}))`;
+  const candidates = sql`${products.id} in (
+      select pt.product_id from ${productTags} pt where pt.tag_id in (select tag_id from ${productTags} where product_id = ${me.id})
+      union all
+      (select c.id from ${products} c where c.category_id = ${me.categoryId ?? null} and c.status = 'published' order by c.id desc limit 200)
+    )`;
+  const similar = await selectProducts(db)
+    .where(and(visible, eq(products.productType, me.productType), sql`${products.id} <> ${me.id}`, candidates))
+    .orderBy(
+      sql`${shared} desc`,
+      sql`(${products.categoryId} is not distinct from ${me.categoryId ?? null}) desc`,
+      sql`(${products.ratingSum}::float8 / nullif(${products.ratingCount}, 0)) desc nulls last`,
+      desc(products.id),
+    )
+    .limit(limit);
+  return { moreFrom: moreFrom.map((r) => toProduct(r as ProductRow, currency)), similar: similar.map((r) => toProduct(r as ProductRow, currency)) };
+}
+
 /** `limit` published products in random order, optionally of one type. */
 export async function randomProducts(db: Db, opts: { limit: number; productType?: ProductType }, currency: DisplayCurrency): Promise<ProductBase[]> {
   const rows = await selectProducts(db)

@@ -11,6 +11,7 @@ import {
   ProductCard,
   ProductDetails,
   parseCatalogUrl,
+  RelatedRows,
   SORTS,
   useCatalog,
   useCategories,
@@ -44,7 +45,12 @@ function ProductPage({ slug }: { slug: string }) {
   return (
     <>
       <ProductDetails query={query} actions={productActions} />
-      {query.data && query.data.product_type !== 'pack' && <ReviewsSection productId={query.data.id} />}
+      {query.data && query.data.product_type !== 'pack' && (
+        <>
+          <ReviewsSection productId={query.data.id} />
+          <RelatedRows slug={slug} creator={query.data.author} />
+        </>
+      )}
     </>
   );
 }
