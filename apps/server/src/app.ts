@@ -15,6 +15,8 @@ import { cartRoutes } from './features/cart';
 import { catalogAdminRoutes, catalogRoutes, packsAdminRoutes } from './features/catalog';
 import { chatRoutes } from './features/chat';
 import { devMailRoutes } from './features/dev-mail/dev-mail.routes';
+import { favouritesRoutes } from './features/favourites';
+import { followsRoutes } from './features/follows';
 import { generationRoutes } from './features/generation';
 import { healthRoutes } from './features/health/health.routes';
 import { jobsAdminRoutes } from './features/jobs';
@@ -25,6 +27,7 @@ import { ordersRoutes } from './features/orders';
 import { passkeysRoutes } from './features/passkeys';
 import { paymentsRoutes } from './features/payments';
 import { type PayoutProvider, payoutsAdminRoutes, payoutsRoutes } from './features/payouts';
+import { reviewsAdminRoutes, reviewsRoutes } from './features/reviews';
 import { requireStaffSecondFactor, securityRoutes } from './features/security';
 import { registerWebApp } from './features/seo/web-app';
 import { siteAdminRoutes } from './features/site/site.admin-routes';
@@ -241,6 +244,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(notificationsRoutes);
       await api.register(passkeysRoutes);
       await api.register(securityRoutes);
+      await api.register(reviewsRoutes);
+      await api.register(favouritesRoutes);
+      await api.register(followsRoutes);
       // Staff calls: every route in this scope declares guard('admin').
       await api.register(
         async (admin) => {
@@ -256,6 +262,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
           await admin.register(jobsAdminRoutes);
           await admin.register(siteAdminRoutes);
           await admin.register(siteContentAdminRoutes);
+          await admin.register(reviewsAdminRoutes);
         },
         { prefix: '/admin' },
       );

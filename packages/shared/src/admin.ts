@@ -107,6 +107,7 @@ export const AUDIT_SUBJECTS = [
   'currency',
   'social_link',
   'job',
+  'review',
 ] as const;
 export type AuditSubject = (typeof AUDIT_SUBJECTS)[number];
 

@@ -79,7 +79,15 @@ export const userProfile = profileBase.extend({
 });
 export type UserProfile = z.infer<typeof userProfile>;
 
-export const publicProfile = profileBase.extend({ products_count: z.number().int() });
+export const publicProfile = profileBase.extend({
+  products_count: z.number().int(),
+  /** The average over all the creator's reviewed works, one decimal (0 without reviews), and how many reviews. */
+  rating_average: z.number(),
+  rating_count: z.number().int(),
+  followers_count: z.number().int(),
+  /** Whether the signed-in reader follows this creator (false for a guest). */
+  following: z.boolean(),
+});
 
 /** GET /api/user/public-profile/{id}: a creator by nickname or id. */
 export const publicProfileParams = z.object({ id: slugOrIdParam('profile', 60) });

@@ -19,6 +19,7 @@ export const SORTS = [
   { value: 'price~desc', label: 'products.sort_price_desc' },
   { value: 'created_at~desc', label: 'products.sort_recent' },
   { value: 'popularity~desc', label: 'products.sort_popular' },
+  { value: 'rating~desc', label: 'products.sort_rating' },
 ] as const;
 
 export function isProductType(value: string | undefined | null): value is ProductType {

@@ -44,12 +44,22 @@ export const productBase = z.object({
   currencySymbol: z.string(),
   /** Epoch seconds. */
   created_at: z.number().int(),
+  /** The average of its visible reviews, one decimal (0 without reviews). */
+  rating_average: z.number(),
+  rating_count: z.number().int(),
 });
 export type ProductBase = z.infer<typeof productBase>;
 
 /** A product's details; a pack carries its items. */
 export const product = productBase.extend({ items: z.array(productBase).optional() });
 export type Product = z.infer<typeof product>;
+
+/** Works shown below the buy box (issue 20): up to this many in each row. */
+export const RELATED_ROW_SIZE = 8;
+
+/** GET /products/{slug}/related: the creator's other works and similar works (same type; shared tags, then category, then rating). */
+export const relatedProducts = z.object({ more_from: z.array(productBase), similar: z.array(productBase) });
+export type RelatedProducts = z.infer<typeof relatedProducts>;
 
 export const catalogMeta = z.object({ total: z.number().int(), pages: z.number().int(), page: z.number().int(), limit: z.number().int() });
 export type CatalogMeta = z.infer<typeof catalogMeta>;
@@ -58,7 +68,7 @@ export type CatalogMeta = z.infer<typeof catalogMeta>;
 export const catalogAnswer = z.object({ status: z.literal('OK'), payload: z.array(product), meta: catalogMeta });
 export type CatalogAnswer = z.infer<typeof catalogAnswer>;
 
-export const CATALOG_SORTS = ['id~desc', 'id~asc', 'price~asc', 'price~desc', 'created_at~desc', 'popularity~desc'] as const;
+export const CATALOG_SORTS = ['id~desc', 'id~asc', 'price~asc', 'price~desc', 'created_at~desc', 'popularity~desc', 'rating~desc'] as const;
 export type CatalogSort = (typeof CATALOG_SORTS)[number];
 
 const sortParam = z.enum(CATALOG_SORTS, { error: `The sort must be one of: ${CATALOG_SORTS.join(', ')}.` });

@@ -17,6 +17,9 @@ export const NOTIFICATION_KINDS = [
   'payout_paid',
   'deposit_succeeded',
   'sale_made',
+  'review_received',
+  'review_replied',
+  'new_work',
 ] as const;
 
 /**

@@ -83,7 +83,11 @@ export const PAGES = {
     ssr: true,
     preload: ({ param }, search) => {
       const key = productKey(param);
-      if (key) return [{ path: `/api/products/${enc(key)}/info`, priced: true }];
+      if (key)
+        return [
+          { path: `/api/products/${enc(key)}/info`, priced: true },
+          { path: `/api/products/${enc(key)}/related`, priced: true },
+        ];
       return [{ path: '/api/products/catalog', query: catalogApiQuery(parseCatalogUrl(param, search)), priced: true }];
     },
     head: ({ param }) => {
@@ -143,6 +147,7 @@ export const PAGES = {
   dashboard: { path: '/dashboard', module: 'dashboard', title: 'nav.my_profile', access: 'signed-in' },
   'dashboard-projects': { parent: 'dashboard', path: '', module: 'dashboard-projects', title: 'dashboard.my_projects' },
   'dashboard-orders': { parent: 'dashboard', path: 'orders', module: 'dashboard-orders', title: 'dashboard.order_history' },
+  'dashboard-favourites': { parent: 'dashboard', path: 'favourites', module: 'dashboard-favourites', title: 'favourites.title' },
   'dashboard-contact': { parent: 'dashboard', path: 'contact', module: 'dashboard-contact', title: 'dashboard.contact_information' },
   'dashboard-chat': { parent: 'dashboard', path: 'chat', module: 'dashboard-chat', title: 'dashboard.chat' },
   'dashboard-deposits': { parent: 'dashboard', path: 'deposits', module: 'dashboard-deposits', title: 'dashboard.deposits' },

@@ -76,6 +76,9 @@ export const products = pgTable(
     /** Prompt text for prompt products: private until bought. */
     promptText: text('prompt_text'),
     popularity: integer('popularity').notNull().default(0),
+    /** The sum and count of the product's visible review ratings (migration 0025), moved with each review write. */
+    ratingSum: integer('rating_sum').notNull().default(0),
+    ratingCount: integer('rating_count').notNull().default(0),
     /** Owned by the platform (after an offer buy-out): a sale credits platform revenue in full. */
     platformOwned: boolean('platform_owned').notNull().default(false),
     /** Weighted: title A, tag names B, author C, description D; kept current by triggers. */
@@ -341,3 +344,4 @@ export * from './commerce-schema';
 export * from './offers-schema';
 export * from './passkeys-schema';
 export * from './security-schema';
+export * from './trust-schema';

@@ -8,6 +8,7 @@ import { notFound, validationError } from '../../lib/app-error';
 import { guard } from '../../lib/auth-guard';
 import { ok } from '../../lib/envelope';
 import { recordAudit } from '../audit';
+import { notifyFollowersOfNewWork } from '../follows';
 
 const productIdParams = z.object({
   id: z.coerce.number({ error: 'The product id must be a number.' }).int().positive().max(Number.MAX_SAFE_INTEGER, 'This product id is out of range.'),
@@ -155,6 +156,11 @@ export const catalogAdminRoutes: FastifyPluginAsyncZod = async (app) => {
           .where(eq(products.id, before.id))
           .returning();
         if (tagList) await setTags(tx, before.id, tagList);
+        // First publication (a draft going live): the creator's followers hear of it in this transaction.
+        if (before.status === 'draft' && row!.status === 'published') {
+          const author = await authorOf(tx, row!.authorId);
+          await notifyFollowersOfNewWork(tx, { ...row!, authorNickname: author.nickname });
+        }
         const tagsAfter = tagList ? await tagNames(tx, before.id) : tagsBefore;
         await recordAudit(tx, {
           staffId,

@@ -1,7 +1,17 @@
-import { type CatalogMeta, type CatalogSort, type Category, idFromKey, type Product, type ProductBase, type ProductType, type Tag } from '@atelier/shared';
+import {
+  type CatalogMeta,
+  type CatalogSort,
+  type Category,
+  idFromKey,
+  type Product,
+  type ProductBase,
+  type ProductType,
+  ratingAverage,
+  type Tag,
+} from '@atelier/shared';
 import { and, asc, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { categories, packItems, products, productTags, tags, users } from '../../db/schema';
+import { categories, favourites, packItems, products, productTags, tags, users } from '../../db/schema';
 import { type DisplayCurrency, displayAmount } from '../../lib/display-currency';
 import { previewSrcSet } from '../../lib/previews';
 
@@ -20,6 +30,8 @@ const productFields = {
   previewPath: products.previewPath,
   originalName: products.originalName,
   createdAt: products.createdAt,
+  ratingSum: products.ratingSum,
+  ratingCount: products.ratingCount,
   authorName: users.name,
   authorSurname: users.surname,
   authorNickname: users.nickname,
@@ -37,6 +49,8 @@ type ProductRow = {
   previewPath: string | null;
   originalName: string | null;
   createdAt: Date;
+  ratingSum: number;
+  ratingCount: number;
   authorName: string;
   authorSurname: string;
   authorNickname: string;
@@ -73,6 +87,8 @@ function toProduct(row: ProductRow, currency: DisplayCurrency): ProductBase {
     currency: currency.code,
     currencySymbol: currency.symbol,
     created_at: Math.floor(new Date(row.createdAt).getTime() / 1000),
+    rating_average: ratingAverage(Number(row.ratingSum), Number(row.ratingCount)),
+    rating_count: Number(row.ratingCount),
   };
 }
 
@@ -90,6 +106,8 @@ const sortOrder: Record<CatalogSort, SQL[]> = {
   'price~desc': [desc(products.priceMinor), desc(products.id)],
   'created_at~desc': [desc(products.createdAt), desc(products.id)],
   'popularity~desc': [desc(products.popularity), desc(products.id)],
+  // Unrated works last; among equal averages the more reviewed first.
+  'rating~desc': [sql`(${products.ratingSum}::float8 / nullif(${products.ratingCount}, 0)) desc nulls last`, desc(products.ratingCount), desc(products.id)],
 };
 
 /** The given categories and everything below them. */
@@ -123,6 +141,8 @@ export type ListFilter = {
   search?: string;
   /** Only the works of this creator: a nickname (case-insensitive) or a user id. */
   author?: string;
+  /** Only this user's favourites (GET /favourites; never through the shared cache). */
+  favouritedBy?: number;
 };
 
 /** The creator a key names: a user id, or a nickname in any case (as /profile/{nickname} reads it). */
@@ -169,6 +189,9 @@ export async function listProducts(
   if (filter.categoryIds?.length) base.push(inCategoryTrees(filter.categoryIds));
   if (filter.itemType && filter.itemType !== 'pack') base.push(holdsItemsOf(filter.itemType));
   if (filter.author) base.push(byAuthor(filter.author));
+  if (filter.favouritedBy !== undefined) {
+    base.push(sql`exists (select 1 from ${favourites} where ${favourites.productId} = ${products.id} and ${favourites.userId} = ${filter.favouritedBy})`);
+  }
 
   const offset = (filter.page - 1) * filter.limit;
   const metaOf = (total: number) => ({ total, pages: Math.ceil(total / filter.limit), page: filter.page, limit: filter.limit });
@@ -193,6 +216,7 @@ export async function listProducts(
       filter.categoryIds ?? [],
       filter.itemType ?? null,
       filter.author?.toLowerCase() ?? null,
+      filter.favouritedBy ?? null,
     ]);
     total = await memo(filterKey, () => countProducts(db, and(...base)));
     if (offset >= total) return { payload: [], meta: metaOf(total) };
@@ -216,6 +240,7 @@ const searchSortOrder: Record<CatalogSort, string> = {
   'price~desc': 'price_minor desc, id desc',
   'created_at~desc': 'created_at desc, id desc',
   'popularity~desc': 'popularity desc, id desc',
+  'rating~desc': 'rating desc nulls last, rating_count desc, id desc',
 };
 
 /**
@@ -237,7 +262,8 @@ async function searchPage(
   const result = await db.execute(sql`
     with m as materialized (
       select ${products.id} as id, ${exact} as exact, ts_rank(${products.searchDocument}, ${query}) as rank,
-             ${products.priceMinor} as price_minor, ${products.createdAt} as created_at, ${products.popularity} as popularity
+             ${products.priceMinor} as price_minor, ${products.createdAt} as created_at, ${products.popularity} as popularity,
+             ${products.ratingSum}::float8 / nullif(${products.ratingCount}, 0) as rating, ${products.ratingCount} as rating_count
       from ${products} inner join ${users} on ${users.id} = ${products.authorId}
       where ${where} and ${products.searchDocument} @@ ${query}
     )
@@ -277,6 +303,51 @@ export async function findProduct(db: Db, idOrSlug: string, currency: DisplayCur
   const found: Product = toProduct(row as ProductRow, currency);
   if (found.product_type === 'pack') await attachPackItems(db, [found], currency);
   return found;
+}
+
+/**
+ * What the product page shows below the buy box, one query per row, both on indexes: the author's
+ * other published works (newest first, products_author_idx), and works of the same type ranked by the
+ * tags they share with it (product_tags' two indexes), then the same category, then their rating.
+ */
+export async function relatedProducts(
+  db: Db,
+  idOrSlug: string,
+  currency: DisplayCurrency,
+  limit: number,
+): Promise<{ moreFrom: ProductBase[]; similar: ProductBase[] } | null> {
+  const id = idFromKey(idOrSlug);
+  const byKey = id !== null ? sql`(${products.id} = ${id} or ${products.slug} = ${idOrSlug})` : eq(products.slug, idOrSlug);
+  const [me] = await db
+    .select({ id: products.id, authorId: products.authorId, productType: products.productType, categoryId: products.categoryId })
+    .from(products)
+    .innerJoin(users, eq(users.id, products.authorId))
+    .where(and(visible, byKey))
+    .orderBy(asc(products.id))
+    .limit(1);
+  if (!me) return null;
+  const moreFrom = await selectProducts(db)
+    .where(and(visible, eq(products.authorId, me.authorId), sql`${products.id} <> ${me.id}`))
+    .orderBy(desc(products.createdAt), desc(products.id))
+    .limit(limit);
+  // Candidates: works sharing a tag, plus the newest of the same category, so an untagged work still has neighbours.
+  const shared = sql<number>`(select count(*) from ${productTags} pt where pt.product_id = ${products.id}
+    and pt.tag_id in (select tag_id from ${productTags} where product_id = ${me.id}))`;
+  const candidates = sql`${products.id} in (
+      select pt.product_id from ${productTags} pt where pt.tag_id in (select tag_id from ${productTags} where product_id = ${me.id})
+      union all
+      (select c.id from ${products} c where c.category_id = ${me.categoryId ?? null} and c.status = 'published' order by c.id desc limit 200)
+    )`;
+  const similar = await selectProducts(db)
+    .where(and(visible, eq(products.productType, me.productType), sql`${products.id} <> ${me.id}`, candidates))
+    .orderBy(
+      sql`${shared} desc`,
+      sql`(${products.categoryId} is not distinct from ${me.categoryId ?? null}) desc`,
+      sql`(${products.ratingSum}::float8 / nullif(${products.ratingCount}, 0)) desc nulls last`,
+      desc(products.id),
+    )
+    .limit(limit);
+  return { moreFrom: moreFrom.map((r) => toProduct(r as ProductRow, currency)), similar: similar.map((r) => toProduct(r as ProductRow, currency)) };
 }
 
 /** `limit` published products in random order, optionally of one type. */

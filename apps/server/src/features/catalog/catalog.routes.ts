@@ -8,7 +8,9 @@ import {
   product,
   productBase,
   productInfoParams,
+  RELATED_ROW_SIZE,
   randomQuery,
+  relatedProducts as relatedAnswerPayload,
   shortListQuery,
   tag,
 } from '@atelier/shared';
@@ -20,7 +22,17 @@ import { type DisplayCurrency, requestedCurrency, resolveDisplayCurrency } from 
 import { ok } from '../../lib/envelope';
 import { publicCache } from '../../lib/http-cache';
 import { createMicroCache } from '../../lib/micro-cache';
-import { favoriteProducts, findProduct, listCategories, listProducts, listTags, type Memo, newProducts, randomProducts } from './catalog.queries';
+import {
+  favoriteProducts,
+  findProduct,
+  listCategories,
+  listProducts,
+  listTags,
+  type Memo,
+  newProducts,
+  randomProducts,
+  relatedProducts,
+} from './catalog.queries';
 
 /** Answers without prices never look at the currency. */
 const NO_CURRENCY: DisplayCurrency = { code: '', symbol: '', rate: '1', decimals: 2 };
@@ -119,6 +131,19 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
         const found = await findProduct(app.db, request.params.slug, currency);
         if (!found) throw notFound('This product does not exist or is no longer on sale.');
         return ok(found);
+      }),
+  );
+
+  // Below the buy box (issue 20): cached with the catalogue and dropped by its change feed.
+  const relatedAnswer = okEnvelope(relatedAnswerPayload);
+  app.get(
+    '/products/:slug/related',
+    { config: LIST_CACHE, schema: { tags: ['catalog'], params: productInfoParams, querystring: currencyOnlyQuery, response: { 200: relatedAnswer } } },
+    (request, reply) =>
+      sendShared(request, reply, relatedAnswer, async (currency) => {
+        const found = await relatedProducts(app.db, request.params.slug, currency, RELATED_ROW_SIZE);
+        if (!found) throw notFound('This product does not exist or is no longer on sale.');
+        return ok({ more_from: found.moreFrom, similar: found.similar });
       }),
   );
 

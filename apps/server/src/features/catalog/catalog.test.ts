@@ -48,6 +48,8 @@ describe('catalogue list', () => {
         'imageUrl',
         'price',
         'product_type',
+        'rating_average',
+        'rating_count',
         'slug',
         'tags',
         'title',

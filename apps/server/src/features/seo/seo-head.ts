@@ -8,6 +8,16 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 }
 
+/** JSON safe inside a script element: no `</script>`, no HTML comment openers, no line separators. */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
 function clip(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`;
@@ -35,6 +45,10 @@ export function renderHead(meta: PageMeta, publicUrl: string): string {
   const lines = [`<title>${escapeHtml(title)}</title>`];
   for (const [tag, key, value] of tags)
     lines.push(tag === 'link' ? `<link ${key} href="${escapeHtml(value)}" />` : `<meta ${key} content="${escapeHtml(value)}" />`);
+  if (meta.jsonLd) {
+    const data = { ...meta.jsonLd, url, ...(image ? { image } : {}) };
+    lines.push(`<script type="application/ld+json">${jsonForScript(data)}</script>`);
+  }
   return lines.join('\n    ');
 }
 

@@ -1,7 +1,7 @@
-import { idFromKey } from '@atelier/shared';
-import { type AnyColumn, and, asc, eq, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
+import { idFromKey, minorToAmount, ratingAverage } from '@atelier/shared';
+import { type AnyColumn, and, asc, desc, eq, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { products, staticPages, users } from '../../db/schema';
+import { products, reviews, staticPages, users } from '../../db/schema';
 
 /** What a shared link or a crawler needs to know about one page. */
 export type PageMeta = {
@@ -12,7 +12,12 @@ export type PageMeta = {
   /** Public storage key of the page's picture. */
   imageKey: string | null;
   type: 'website' | 'product' | 'profile' | 'article';
+  /** schema.org structured data for the page (a product with its rating and first reviews). */
+  jsonLd?: Record<string, unknown>;
 };
+
+/** Reviews the product page's structured data carries (search engines show a few). */
+export const JSON_LD_REVIEWS = 5;
 
 /** A numeric key may be an id or a slug; anything else only a slug. */
 function byIdOr(idColumn: AnyColumn, key: string, other: SQL) {
@@ -23,10 +28,14 @@ function byIdOr(idColumn: AnyColumn, key: string, other: SQL) {
 export async function productPageMeta(db: Db, key: string, kind: 'product' | 'pack'): Promise<PageMeta | null> {
   const [row] = await db
     .select({
+      id: products.id,
       slug: products.slug,
       title: products.title,
       description: products.description,
       previewPath: products.previewPath,
+      priceMinor: products.priceMinor,
+      ratingSum: products.ratingSum,
+      ratingCount: products.ratingCount,
       name: users.name,
       surname: users.surname,
     })
@@ -43,12 +52,46 @@ export async function productPageMeta(db: Db, key: string, kind: 'product' | 'pa
     .orderBy(asc(products.id))
     .limit(1);
   if (!row) return null;
+  const description = row.description || `${row.title} by ${row.name} ${row.surname} on Atelier.`;
+  const jsonLd: Record<string, unknown> = {
+    '@context': 'https://schema.org',
+    '@type': 'Product',
+    name: row.title,
+    description,
+    brand: { '@type': 'Person', name: `${row.name} ${row.surname}`.trim() },
+    offers: { '@type': 'Offer', price: minorToAmount(Number(row.priceMinor)).toFixed(2), priceCurrency: 'EUR', availability: 'https://schema.org/InStock' },
+  };
+  // Stars only when there is something to show: search engines refuse an empty AggregateRating.
+  if (row.ratingCount > 0) {
+    jsonLd.aggregateRating = {
+      '@type': 'AggregateRating',
+      ratingValue: ratingAverage(row.ratingSum, row.ratingCount),
+      reviewCount: row.ratingCount,
+      bestRating: 5,
+      worstRating: 1,
+    };
+    const first = await db
+      .select({ rating: reviews.rating, text: reviews.text, createdAt: reviews.createdAt, nickname: users.nickname })
+      .from(reviews)
+      .innerJoin(users, eq(users.id, reviews.userId))
+      .where(and(eq(reviews.productId, row.id), isNull(reviews.hiddenAt)))
+      .orderBy(desc(reviews.createdAt), desc(reviews.id))
+      .limit(JSON_LD_REVIEWS);
+    jsonLd.review = first.map((r) => ({
+      '@type': 'Review',
+      reviewRating: { '@type': 'Rating', ratingValue: r.rating, bestRating: 5, worstRating: 1 },
+      author: { '@type': 'Person', name: r.nickname },
+      datePublished: r.createdAt.toISOString().slice(0, 10),
+      ...(r.text ? { reviewBody: r.text } : {}),
+    }));
+  }
   return {
     title: row.title,
-    description: row.description || `${row.title} by ${row.name} ${row.surname} on Atelier.`,
+    description,
     canonicalPath: `/${kind === 'pack' ? 'packs' : 'products'}/${encodeURIComponent(row.slug)}`,
     imageKey: row.previewPath,
     type: 'product',
+    jsonLd,
   };
 }
 

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { idFromKey, minorToAmount, type PublicProfile, SERVER_MIN_PASSWORD_LENGTH, type UserProfile } from '@atelier/shared';
-import { and, count, eq, isNull, sql } from 'drizzle-orm';
+import { idFromKey, minorToAmount, type PublicProfile, ratingAverage, SERVER_MIN_PASSWORD_LENGTH, type UserProfile } from '@atelier/shared';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { Db } from '../../db/client';
-import { products, users } from '../../db/schema';
+import { follows, products, users } from '../../db/schema';
 import { isCommonPassword } from '../../lib/common-passwords';
 import { hashPassword } from '../../lib/passwords';
 import { publicUrl } from '../../lib/storage';
@@ -37,14 +37,6 @@ export async function findUserByIdOrNickname(db: Db, key: string): Promise<UserR
   return user;
 }
 
-export async function countPublishedProducts(db: Db, authorId: number): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(products)
-    .where(and(eq(products.authorId, authorId), eq(products.status, 'published')));
-  return row?.n ?? 0;
-}
-
 const largeAvatar = (path: string | null) => (path ? path.replace(/-150\.webp$/, '-300.webp') : null);
 
 function profileBase(u: UserRow) {
@@ -73,8 +65,43 @@ export function toProfile(u: UserRow): UserProfile {
   };
 }
 
-export function toPublicProfile(u: UserRow, productsCount: number): PublicProfile {
-  return { ...profileBase(u), products_count: productsCount };
+/**
+ * What a creator's profile shows besides the person: their published works, the rating over all of
+ * them (from each product's kept aggregate, no review is read), their followers, and whether the
+ * reader follows them.
+ */
+export async function creatorStats(db: Db, creatorId: number, readerId: number | null) {
+  const [row] = await db
+    .select({
+      products: sql<number>`count(*) filter (where ${products.status} = 'published')`,
+      ratingSum: sql<number>`coalesce(sum(${products.ratingSum}) filter (where ${products.status} = 'published'), 0)`,
+      ratingCount: sql<number>`coalesce(sum(${products.ratingCount}) filter (where ${products.status} = 'published'), 0)`,
+      followers: sql<number>`(select count(*) from ${follows} where ${follows.creatorId} = ${creatorId})`,
+      following:
+        readerId === null
+          ? sql<boolean>`false`
+          : sql<boolean>`exists (select 1 from ${follows} where ${follows.creatorId} = ${creatorId} and ${follows.followerId} = ${readerId})`,
+    })
+    .from(products)
+    .where(eq(products.authorId, creatorId));
+  return {
+    productsCount: Number(row?.products ?? 0),
+    ratingSum: Number(row?.ratingSum ?? 0),
+    ratingCount: Number(row?.ratingCount ?? 0),
+    followers: Number(row?.followers ?? 0),
+    following: row?.following === true,
+  };
+}
+
+export function toPublicProfile(u: UserRow, stats: Awaited<ReturnType<typeof creatorStats>>): PublicProfile {
+  return {
+    ...profileBase(u),
+    products_count: stats.productsCount,
+    rating_average: ratingAverage(stats.ratingSum, stats.ratingCount),
+    rating_count: stats.ratingCount,
+    followers_count: stats.followers,
+    following: stats.following,
+  };
 }
 
 /** The server's password rules on top of the client's: long enough, not a known common password. */

@@ -28,7 +28,7 @@ import { balanceAnswer, lockedBalanceOf } from '../ledger';
 import { requireFreshSecondFactor, revokeOtherSessions } from '../security';
 import { sendVerificationMail } from './users.mail';
 import {
-  countPublishedProducts,
+  creatorStats,
   findUserByIdOrNickname,
   isEmailTaken,
   isNicknameTaken,
@@ -231,7 +231,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const user = await findUserByIdOrNickname(app.db, request.params.id);
       if (!user) throw notFound('This creator does not exist.');
-      return ok(toPublicProfile(user, await countPublishedProducts(app.db, user.id)));
+      return ok(toPublicProfile(user, await creatorStats(app.db, user.id, request.session?.userId ?? null)));
     },
   );
 

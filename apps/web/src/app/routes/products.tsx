@@ -11,12 +11,14 @@ import {
   ProductCard,
   ProductDetails,
   parseCatalogUrl,
+  RelatedRows,
   SORTS,
   useCatalog,
   useCategories,
   usePackRedirect,
   useProduct,
 } from '../../features/catalog';
+import { ReviewsSection } from '../../features/reviews';
 import { useTranslation } from '../../lib/i18n-runtime';
 import { usePageTitle } from '../../lib/page-title';
 import { useDebounced } from '../../lib/use-debounced';
@@ -40,7 +42,17 @@ export function Component() {
 function ProductPage({ slug }: { slug: string }) {
   const query = useProduct(slug);
   usePackRedirect(query.data);
-  return <ProductDetails query={query} actions={productActions} />;
+  return (
+    <>
+      <ProductDetails query={query} actions={productActions} />
+      {query.data && query.data.product_type !== 'pack' && (
+        <>
+          <ReviewsSection productId={query.data.id} />
+          <RelatedRows slug={slug} creator={query.data.author} />
+        </>
+      )}
+    </>
+  );
 }
 
 function CategorySelect({ value, onChange }: { value: number | undefined; onChange: (id: number | undefined) => void }) {

@@ -2,8 +2,9 @@ import { parseCreatorWorksUrl } from '@atelier/shared/catalog-url';
 import { useId, useRef } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { Spinner } from '../../components/ui/spinner';
-import { Pagination, ProductCard, SORTS, useCreatorWorks } from '../../features/catalog';
+import { Pagination, ProductCard, RatingStars, SORTS, useCreatorWorks } from '../../features/catalog';
 import { ContactCreatorButton } from '../../features/chat';
+import { FollowButton } from '../../features/favourites';
 import { DEFAULT_AVATAR, usePublicProfile } from '../../features/profile';
 import { useTranslation } from '../../lib/i18n-runtime';
 import '../../features/profile/components/profile.css';
@@ -40,6 +41,8 @@ export function Component() {
           <p>@{p.nickname}</p>
         </div>
         <div className="public-profile-actions" data-testid="profile-actions">
+          <RatingStars average={p.rating_average} count={p.rating_count} />
+          <FollowButton profile={p} profileKey={['public-profile', username]} />
           <ContactCreatorButton target={{ recipient_id: p.id }} className="button primary" />
         </div>
       </header>

@@ -1,8 +1,20 @@
 /** The catalogue's public face: other features and the pages import only this file. */
-export { type CatalogParams, useCatalog, useCategories, useCreatorWorks, usePack, usePackRedirect, useProduct, useRandomProducts } from './api/catalog';
+export {
+  type CatalogParams,
+  useCatalog,
+  useCategories,
+  useCreatorWorks,
+  usePack,
+  usePackRedirect,
+  useProduct,
+  useRandomProducts,
+  useRelated,
+} from './api/catalog';
 export { catalogUrl, isProductType, pageWindow, parseCatalogUrl, SORTS } from './catalog-url';
 export { ProductCarousel } from './components/carousel';
 export { Pagination } from './components/pagination';
 export { Price } from './components/price';
 export { ProductCard, productHref } from './components/product-card';
 export { ProductDetails } from './components/product-details';
+export { RatingStars } from './components/rating-stars';
+export { RelatedRows } from './components/related-rows';

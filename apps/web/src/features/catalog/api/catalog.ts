@@ -1,4 +1,4 @@
-import type { CatalogMeta, Category, Product, ProductType } from '@atelier/shared';
+import type { CatalogMeta, Category, Product, ProductType, RelatedProducts } from '@atelier/shared';
 import { type CatalogParams, type CreatorWorksParams, catalogApiQuery, creatorWorksApiQuery } from '@atelier/shared/catalog-url';
 import { RANDOM_PRODUCTS_PER_TYPE } from '@atelier/shared/constants';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -18,6 +18,7 @@ export const catalogKeys = {
   list: (p: CatalogParams, currency: string | null) => ['catalog', 'list', p, currency] as const,
   random: (type: ProductType, currency: string | null) => ['catalog', 'random', type, currency] as const,
   product: (slug: string, currency: string | null) => ['catalog', 'product', slug, currency] as const,
+  related: (slug: string, currency: string | null) => ['catalog', 'related', slug, currency] as const,
   pack: (slug: string, currency: string | null) => ['catalog', 'pack', slug, currency] as const,
   creator: (p: CreatorWorksParams, currency: string | null) => ['catalog', 'creator', p, currency] as const,
 };
@@ -64,6 +65,16 @@ export function useProduct(slug: string) {
     queryFn: ({ signal }) => api<Product>(`/api/products/${encodeURIComponent(slug)}/info`, { signal, currency: currency.code }),
     enabled: currency.ready,
     placeholderData: keepPreviousData,
+  });
+}
+
+/** 'More from {creator}' and 'Similar works' below the buy box (the server renders them with the page). */
+export function useRelated(slug: string) {
+  const currency = useSelectedCurrency();
+  return useQuery({
+    queryKey: catalogKeys.related(slug, currency.code),
+    queryFn: ({ signal }) => api<RelatedProducts>(`/api/products/${encodeURIComponent(slug)}/related`, { signal, currency: currency.code }),
+    enabled: currency.ready,
   });
 }
 

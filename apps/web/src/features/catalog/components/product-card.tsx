@@ -4,7 +4,9 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { pageSeed } from '../../../lib/ssr-env';
+import { FavouriteButton } from '../../favourites';
 import { Price } from './price';
+import { RatingStars } from './rating-stars';
 
 export function productHref(p: Pick<ProductBase, 'product_type' | 'slug'>): string {
   return p.product_type === 'pack' ? `/packs/${p.slug}` : `/products/${p.slug}`;
@@ -85,6 +87,7 @@ export function ProductCard({ product, eager = false, tagline = false, headingLe
           <p className="card-author">
             {t('products.by')} {product.author}
           </p>
+          <RatingStars average={product.rating_average} count={product.rating_count} />
           <p className="card-description">{product.description}</p>
           <div className="card-footer">
             <Price amount={product.price} symbol={product.currencySymbol} />
@@ -92,6 +95,9 @@ export function ProductCard({ product, eager = false, tagline = false, headingLe
           </div>
         </div>
       </Link>
+      <span className="card-heart">
+        <FavouriteButton productId={product.id} title={product.title} />
+      </span>
     </article>
   );
 }

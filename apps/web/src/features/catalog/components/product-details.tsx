@@ -4,8 +4,10 @@ import { Link } from 'react-router';
 import { ApiError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { usePageTitle } from '../../../lib/page-title';
+import { FavouriteButton } from '../../favourites';
 import { Price } from './price';
 import { ProductCard } from './product-card';
+import { RatingStars } from './rating-stars';
 
 const TYPE_KEY = { image: 'products.type_image', doc: 'products.type_doc', prompt: 'products.type_prompt', pack: 'products.type_pack' } as const;
 
@@ -65,7 +67,13 @@ export function ProductDetails({ query, actions, kind = 'product' }: { query: Qu
         </div>
         <div className="details-info">
           <span className="pill">{t(TYPE_KEY[product.product_type])}</span>
-          <h1>{product.title}</h1>
+          <div className="details-title">
+            <h1>{product.title}</h1>
+            <FavouriteButton productId={product.id} title={product.title} large />
+          </div>
+          <a href="#reviews" className="details-rating">
+            <RatingStars average={product.rating_average} count={product.rating_count} />
+          </a>
           <Link className="author" to={`/profile/${product.authorNickname}`}>
             {product.authorAvatarUrl ? (
               <img src={product.authorAvatarUrl} alt="" width={40} height={40} className="avatar" />

@@ -1,0 +1,2 @@
+/** Favourites' public face: the wishlist calls. */
+export { favouritesRoutes } from './favourites.routes';

@@ -1,0 +1,42 @@
+import type { ProductBase } from '@atelier/shared';
+import { screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeApi } from '../../../test/fake-api';
+import { jsonAnswer, renderWithApp } from '../../../test/render';
+import { ProductCard } from './product-card';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const card = (over: Partial<ProductBase>) =>
+  ({
+    id: 7,
+    slug: 'aurora',
+    title: 'Aurora',
+    description: '',
+    author: 'Sofia Reis',
+    authorNickname: 'sofia',
+    product_type: 'image',
+    imageUrl: null,
+    tags: [],
+    price: 12,
+    currencySymbol: '€',
+    rating_average: 4.5,
+    rating_count: 12,
+    ...over,
+  }) as ProductBase;
+
+describe('a product card', () => {
+  it('shows the stars with the average and the count, and a heart', async () => {
+    fakeApi({ 'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: false }) });
+    renderWithApp(<ProductCard product={card({})} />);
+    expect(screen.getByRole('img', { name: 'Rated 4.5 out of 5 from 12 reviews' })).toBeTruthy();
+    expect(screen.getByText('4.5')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Add to favourites: Aurora' })).toBeTruthy();
+  });
+
+  it('shows no stars before a first review', () => {
+    fakeApi({ 'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: false }) });
+    renderWithApp(<ProductCard product={card({ rating_average: 0, rating_count: 0 })} />);
+    expect(screen.queryByTestId('rating')).toBeNull();
+  });
+});

@@ -1,0 +1,38 @@
+import type { ProductBase } from '@atelier/shared';
+import { screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeApi, okAnswer } from '../../../test/fake-api';
+import { jsonAnswer, renderWithApp } from '../../../test/render';
+import { RelatedRows } from './related-rows';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const work = (id: number, title: string) =>
+  ({
+    id,
+    slug: `w${id}`,
+    title,
+    description: '',
+    author: 'Sofia Marin',
+    authorNickname: 'sofia',
+    product_type: 'image',
+    imageUrl: null,
+    tags: [],
+    price: 5,
+    currencySymbol: '€',
+    rating_average: 0,
+    rating_count: 0,
+  }) as unknown as ProductBase;
+
+describe('below the buy box', () => {
+  it("shows 'More from {creator}' and 'Similar works' as cards, and leaves out an empty row", async () => {
+    fakeApi({
+      'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: false }),
+      'GET /api/products/aurora/related': () => okAnswer({ more_from: [work(2, 'Citrus Waves'), work(3, 'Glasshouse')], similar: [] }),
+    });
+    renderWithApp(<RelatedRows slug="aurora" creator="Sofia Marin" />);
+    expect(await screen.findByRole('heading', { name: 'More from Sofia Marin' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Citrus Waves' })).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Similar works' })).toBeNull();
+  });
+});

@@ -1,0 +1,48 @@
+import type { FollowState, PublicProfile } from '@atelier/shared';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useLocation, useNavigate } from 'react-router';
+import { useToast } from '../../../components/ui/toast';
+import { api } from '../../../lib/api-client';
+import { serverMessageOr } from '../../../lib/form-errors';
+import { useTranslation } from '../../../lib/i18n-runtime';
+import { useAuth } from '../../auth';
+import './favourites.css';
+
+/** Follow / Following on a creator's profile, with the follower count; a guest is sent to sign in and back. */
+export function FollowButton({ profile, profileKey }: { profile: PublicProfile; profileKey: readonly unknown[] }) {
+  const { t } = useTranslation();
+  const auth = useAuth();
+  const toast = useToast();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const queryClient = useQueryClient();
+  const me = auth.data?.user;
+  const toggle = useMutation({
+    mutationFn: (follow: boolean) => api<FollowState>(`/api/creators/${encodeURIComponent(profile.nickname)}/follow`, { method: follow ? 'POST' : 'DELETE' }),
+    onSuccess: (state) =>
+      queryClient.setQueryData<PublicProfile>(profileKey, (old) =>
+        old ? { ...old, following: state.following, followers_count: state.followers_count } : old,
+      ),
+    onError: (err) => toast.error(serverMessageOr(err, t('app.connection_error'))),
+  });
+  const own = me?.nickname === profile.nickname;
+  return (
+    <div className="follow-box" data-testid="follow">
+      {!own && (
+        <button
+          type="button"
+          className={profile.following ? 'button' : 'button primary'}
+          aria-pressed={profile.following}
+          disabled={toggle.isPending || auth.isPending}
+          onClick={() => {
+            if (!auth.data?.authenticated) navigate(`/login?redirect=${encodeURIComponent(location.pathname + location.search)}`);
+            else toggle.mutate(!profile.following);
+          }}
+        >
+          {profile.following ? t('follows.following') : t('follows.follow')}
+        </button>
+      )}
+      <span className="muted">{t('follows.followers', { count: profile.followers_count })}</span>
+    </div>
+  );
+}

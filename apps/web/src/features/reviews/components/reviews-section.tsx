@@ -1,0 +1,275 @@
+import { REVIEW_SORTS, type Review, type ReviewInput, type ReviewSort, reviewInput } from '@atelier/shared/reviews';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { TextAreaField } from '../../../components/ui/field';
+import { useToast } from '../../../components/ui/toast';
+import { applyServerErrors, serverMessageOr } from '../../../lib/form-errors';
+import { useTranslation } from '../../../lib/i18n-runtime';
+import { useDeleteReview, useReplyToReview, useReportReview, useReviews, useSaveReview } from '../api/reviews';
+import './reviews.css';
+
+const SORT_KEY: Record<ReviewSort, string> = { newest: 'reviews.sort_newest', highest: 'reviews.sort_highest', lowest: 'reviews.sort_lowest' };
+
+function Stars({ rating }: { rating: number }) {
+  const { t } = useTranslation();
+  return (
+    <span className="review-stars" role="img" aria-label={t('reviews.stars_label', { rating })}>
+      {'★'.repeat(rating)}
+      <span className="review-stars-off">{'★'.repeat(5 - rating)}</span>
+    </span>
+  );
+}
+
+/** The product page's reviews: the stars per level, the list with sort and pages, the buyer's form and the author's replies. */
+export function ReviewsSection({ productId }: { productId: number }) {
+  const { t } = useTranslation();
+  const [page, setPage] = useState(1);
+  const [sort, setSort] = useState<ReviewSort>('newest');
+  const sortId = useId();
+  const query = useReviews(productId, page, sort);
+  const data = query.data;
+
+  return (
+    <section className="section reviews" id="reviews" aria-labelledby="reviews-title" data-testid="reviews">
+      <div className="reviews-head">
+        <h2 id="reviews-title">
+          {t('reviews.title')}
+          {data && data.meta.total > 0 && ' '}
+          {data && data.meta.total > 0 && (
+            <span className="muted">
+              · {data.meta.average.toFixed(1)} ★ · {t('reviews.count', { count: data.meta.total })}
+            </span>
+          )}
+        </h2>
+        {data && data.meta.total > 1 && (
+          <div className="field-inline">
+            <label htmlFor={sortId}>{t('reviews.sort')}</label>
+            <select
+              id={sortId}
+              value={sort}
+              onChange={(e) => {
+                setSort(e.target.value as ReviewSort);
+                setPage(1);
+              }}
+            >
+              {REVIEW_SORTS.map((s) => (
+                <option key={s} value={s}>
+                  {t(SORT_KEY[s])}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+      </div>
+      {query.isError && <p role="alert">{t('reviews.load_error')}</p>}
+      {data && (
+        <>
+          {data.meta.total > 0 && (
+            <ul className="review-bars" aria-hidden="true">
+              {([5, 4, 3, 2, 1] as const).map((star) => (
+                <li key={star}>
+                  <span>{star} ★</span>
+                  <span className="review-bar">
+                    <span style={{ width: `${(100 * data.meta.counts[star]) / data.meta.total}%` }} />
+                  </span>
+                  <span className="muted">{data.meta.counts[star]}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+          {(data.can_review || data.mine) && <OwnReview productId={productId} mine={data.mine} />}
+          {data.payload.length === 0 ? (
+            <p className="muted">{t('reviews.none')}</p>
+          ) : (
+            <ul className="review-list">
+              {data.payload.map((r) => (
+                <ReviewItem key={r.id} review={r} productId={productId} canReply={data.is_author && r.reply === null} />
+              ))}
+            </ul>
+          )}
+          {data.meta.pages > 1 && (
+            <nav className="pagination" aria-label={t('reviews.title')}>
+              <button type="button" className="page-link" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+                {t('reviews.previous')}
+              </button>
+              <span className="muted">
+                {page} / {data.meta.pages}
+              </span>
+              <button type="button" className="page-link" disabled={page >= data.meta.pages} onClick={() => setPage(page + 1)}>
+                {t('reviews.next')}
+              </button>
+            </nav>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+function ReviewItem({ review, productId, canReply }: { review: Review; productId: number; canReply: boolean }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const report = useReportReview();
+  return (
+    <li className="review" data-testid="review">
+      <div className="review-meta">
+        <Stars rating={review.rating} />
+        <strong>@{review.author.nickname}</strong>
+        <time className="muted small" dateTime={review.created_at}>
+          {review.created_at.slice(0, 10)}
+        </time>
+        {review.edited_at && <span className="muted small">({t('reviews.edited')})</span>}
+        <button
+          type="button"
+          className="link-button small"
+          disabled={report.isPending || report.isSuccess}
+          onClick={() =>
+            report.mutate(review.id, {
+              onSuccess: () => toast.success(t('reviews.reported')),
+              onError: (e) => toast.error(serverMessageOr(e, t('reviews.failed'))),
+            })
+          }
+        >
+          {report.isSuccess ? t('reviews.reported') : t('reviews.report')}
+        </button>
+      </div>
+      {review.text && <p className="review-text">{review.text}</p>}
+      {review.reply && (
+        <div className="review-reply">
+          <strong className="small">{t('reviews.reply_from_creator')}</strong>
+          <p>{review.reply.text}</p>
+        </div>
+      )}
+      {canReply && <ReplyForm reviewId={review.id} productId={productId} />}
+    </li>
+  );
+}
+
+function ReplyForm({ reviewId, productId }: { reviewId: number; productId: number }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const reply = useReplyToReview(productId);
+  const [text, setText] = useState('');
+  const id = useId();
+  return (
+    <form
+      className="review-reply-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (text.trim()) reply.mutate({ id: reviewId, text }, { onError: (err) => toast.error(serverMessageOr(err, t('reviews.failed'))) });
+      }}
+    >
+      <TextAreaField
+        id={id}
+        label={t('reviews.reply')}
+        placeholder={t('reviews.reply_placeholder')}
+        rows={2}
+        maxLength={2000}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+      />
+      <button type="submit" className="button" disabled={reply.isPending || !text.trim()}>
+        {t('reviews.send_reply')}
+      </button>
+    </form>
+  );
+}
+
+/** The buyer's own review: the form before they wrote one, else their review with Edit and Delete. */
+function OwnReview({ productId, mine }: { productId: number; mine: Review | null }) {
+  const { t } = useTranslation();
+  const [editing, setEditing] = useState(false);
+  const remove = useDeleteReview(productId);
+  const toast = useToast();
+  if (mine && !editing) {
+    return (
+      <div className="review own-review" data-testid="own-review">
+        <h3 className="small-heading">{t('reviews.your_review')}</h3>
+        <Stars rating={mine.rating} />
+        {mine.text && <p className="review-text">{mine.text}</p>}
+        <div className="review-actions">
+          <button type="button" className="button" onClick={() => setEditing(true)}>
+            {t('reviews.edit')}
+          </button>
+          <button
+            type="button"
+            className="button"
+            disabled={remove.isPending}
+            onClick={() => remove.mutate(mine.id, { onError: (e) => toast.error(serverMessageOr(e, t('reviews.failed'))) })}
+          >
+            {t('reviews.delete')}
+          </button>
+        </div>
+      </div>
+    );
+  }
+  return <ReviewForm productId={productId} mine={mine} onDone={() => setEditing(false)} />;
+}
+
+export function ReviewForm({ productId, mine, onDone }: { productId: number; mine: Review | null; onDone?: () => void }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const save = useSaveReview(productId);
+  const form = useForm<ReviewInput>({ resolver: zodResolver(reviewInput), defaultValues: { rating: mine?.rating ?? 0, text: mine?.text ?? '' } });
+  const rating = Number(form.watch('rating'));
+  const errors = form.formState.errors;
+  const onSubmit = form.handleSubmit((input) =>
+    save.mutate(
+      { id: mine?.id ?? null, input },
+      {
+        onSuccess: () => {
+          toast.success(t('reviews.saved'));
+          onDone?.();
+        },
+        onError: (err) => {
+          if (!applyServerErrors(err, form.setError, ['rating', 'text'])) toast.error(serverMessageOr(err, t('reviews.failed')));
+        },
+      },
+    ),
+  );
+  return (
+    <form className="review-form" onSubmit={onSubmit} noValidate data-testid="review-form">
+      <h3 className="small-heading">{mine ? t('reviews.your_review') : t('reviews.write')}</h3>
+      <fieldset className="star-input">
+        <legend>{t('reviews.rating')}</legend>
+        {[1, 2, 3, 4, 5].map((n) => (
+          <label key={n} className={n <= rating ? 'on' : ''}>
+            <input
+              type="radio"
+              name="rating"
+              value={n}
+              checked={rating === n}
+              aria-label={t('reviews.stars_label', { rating: n })}
+              onChange={() => form.setValue('rating', n, { shouldValidate: true })}
+            />
+            <span aria-hidden="true">★</span>
+          </label>
+        ))}
+      </fieldset>
+      {errors.rating?.message && (
+        <p className="field-error" role="alert">
+          {errors.rating.message}
+        </p>
+      )}
+      <TextAreaField
+        id={`review-text-${productId}`}
+        label={t('reviews.text')}
+        rows={4}
+        maxLength={2000}
+        error={errors.text?.message}
+        {...form.register('text')}
+      />
+      <div className="review-actions">
+        <button type="submit" className="button primary" disabled={save.isPending}>
+          {mine ? t('reviews.save') : t('reviews.submit')}
+        </button>
+        {mine && (
+          <button type="button" className="button" onClick={onDone}>
+            {t('reviews.cancel')}
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}
