@@ -15,6 +15,7 @@ import { cartRoutes } from './features/cart';
 import { catalogAdminRoutes, catalogRoutes, packsAdminRoutes } from './features/catalog';
 import { chatRoutes } from './features/chat';
 import { devMailRoutes } from './features/dev-mail/dev-mail.routes';
+import { earningsRoutes } from './features/earnings';
 import { generationRoutes } from './features/generation';
 import { healthRoutes } from './features/health/health.routes';
 import { jobsAdminRoutes } from './features/jobs';
@@ -235,6 +236,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(generationRoutes);
       await api.register(offersRoutes);
       await api.register(payoutsRoutes, { provider: opts.payoutProvider });
+      await api.register(earningsRoutes, { provider: opts.payoutProvider });
       await api.register(chatRoutes);
       await api.register(notificationsRoutes);
       // Staff calls: every route in this scope declares guard('admin').

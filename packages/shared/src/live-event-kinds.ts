@@ -17,6 +17,7 @@ export const NOTIFICATION_KINDS = [
   'payout_paid',
   'deposit_succeeded',
   'sale_made',
+  'withdrawal_status',
 ] as const;
 
 /**
