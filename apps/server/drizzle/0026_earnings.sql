@@ -16,4 +16,8 @@ CREATE UNIQUE INDEX "ledger_accounts_owner_kind_idx" ON "ledger_accounts" ("owne
 -- Withdrawals: a payout of kind 'withdrawal' has no offer; at most one is in flight per creator.
 ALTER TABLE "payouts" ADD CONSTRAINT "payouts_kind_check" CHECK ("kind" IN ('offer', 'withdrawal'));--> statement-breakpoint
 CREATE UNIQUE INDEX "payouts_one_withdrawal_in_flight_idx" ON "payouts" ("user_id") WHERE "kind" = 'withdrawal' AND "status" = 'processing';--> statement-breakpoint
-CREATE INDEX "payouts_user_kind_idx" ON "payouts" ("user_id", "kind", "id");
+CREATE INDEX "payouts_user_kind_idx" ON "payouts" ("user_id", "kind", "id");--> statement-breakpoint
+-- Listings: the creator lists the work under their own name at their price ('listing', no payout: the
+-- money comes through sales), or sells it to the platform ('buyout', as before and the default).
+ALTER TABLE "offers" ADD COLUMN "deal_type" text DEFAULT 'buyout' NOT NULL;--> statement-breakpoint
+ALTER TABLE "offers" ADD CONSTRAINT "offers_deal_type_check" CHECK ("deal_type" IN ('listing', 'buyout'));

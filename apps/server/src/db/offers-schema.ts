@@ -23,6 +23,8 @@ export const offers = pgTable(
     categoryId: bigint('category_id', { mode: 'number' }).references(() => categories.id),
     /** The creator's asking price, EUR cents. */
     userPriceMinor: bigint('user_price_minor', { mode: 'number' }).notNull(),
+    /** 'listing': published under the creator's name, earning through sales; 'buyout': sold to the platform (migration 0026). */
+    dealType: text('deal_type').$type<'listing' | 'buyout'>().notNull().default('buyout'),
     /** What the platform offers to pay, EUR cents (set by staff). */
     servicePriceMinor: bigint('service_price_minor', { mode: 'number' }),
     status: text('status').notNull().default('pending'),

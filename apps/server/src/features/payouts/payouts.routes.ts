@@ -40,7 +40,7 @@ async function requestPayout(
   const current = await findOwnOffer(app.db, user.id, input.id);
   // moveOffer checks again with the row locked; checked here first so nothing is registered for nothing.
   const from = current.status as OfferStatus;
-  if (!canTransition(from, 'payout_processing', 'creator')) throw new AppError('CONFLICT', illegalMoveMessage(from, 'payout_processing'));
+  if (!canTransition(from, 'payout_processing', 'creator', current.dealType)) throw new AppError('CONFLICT', illegalMoveMessage(from, 'payout_processing'));
   if (current.servicePriceMinor === null) throw new AppError('CONFLICT', NO_PRICE);
   const prepared = await preparePayoutDestination(app.config.sessionSecret, provider, { id: user.id, email: user.email }, method, input);
 
