@@ -10,6 +10,9 @@ import { amountAnswer, availableEarningsOf, earningsOf, getCommerceSettings, hol
 import { insertPayout, type PayoutProvider, payoutProviderFor, preparePayoutDestination } from '../payouts';
 import { listWithdrawals, registerEarningsJobs, toWithdrawal, withdrawalInFlight, withdrawalMessages } from './earnings';
 
+/** No single withdrawal is above this (1,000,000 €): a bound for the arithmetic, far above any earnings. */
+const MAX_WITHDRAWAL_MINOR = 100_000_000;
+
 const NO_CARD = 'Card payouts are not available: please choose a bank transfer.';
 
 /** A unique index allows one processing withdrawal per creator: the second insert fails with 23505. */
@@ -72,6 +75,7 @@ export const earningsRoutes: FastifyPluginAsyncZod<EarningsRoutesOptions> = asyn
       } catch (err) {
         throw validationError({ amount: err instanceof RangeError ? err.message : 'Please enter an amount such as 12.50.' });
       }
+      if (!Number.isSafeInteger(amountMinor) || amountMinor > MAX_WITHDRAWAL_MINOR) throw validationError({ amount: withdrawalMessages.aboveMax });
       const key = idempotencyKeyOf(request);
       const settings = await getCommerceSettings(app.db);
       const min = Math.round(settings.withdrawal_min * 100);

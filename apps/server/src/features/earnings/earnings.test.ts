@@ -223,6 +223,12 @@ describe('withdrawals', () => {
     const above = await creator.client.post('/api/earnings/withdraw', cardWithdrawal('16.01'));
     expect(above.statusCode).toBe(422);
     expect(above.json().errors.amount[0]).toContain('€16.00');
+    const huge = await creator.client.post('/api/earnings/withdraw', cardWithdrawal('99999999999999999999.99'), { 'idempotency-key': 'huge-1' });
+    expect(huge.statusCode).toBe(422);
+    expect(huge.json().errors.amount).toEqual(['This amount is too large.']);
+    const large = await creator.client.post('/api/earnings/withdraw', cardWithdrawal('2000000'), { 'idempotency-key': 'large-1' });
+    expect(large.statusCode).toBe(422);
+    expect(large.json().errors.amount).toEqual(['A withdrawal may be at most €1000000.00.']);
     const badCard = await creator.client.post('/api/earnings/withdraw', cardWithdrawal(12, '4242424242424241'));
     expect(badCard.statusCode).toBe(422);
     expect(badCard.json().errors.card_number).toEqual(['Please enter a valid card number']);

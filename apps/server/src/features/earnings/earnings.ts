@@ -63,5 +63,6 @@ export async function withdrawalInFlight(db: Db, userId: number): Promise<boolea
 export const withdrawalMessages = {
   belowMin: (min: number) => `The smallest withdrawal is €${minorToAmount(min).toFixed(2)}.`,
   aboveAvailable: (available: number) => `You can withdraw at most €${minorToAmount(available).toFixed(2)}, your available earnings.`,
+  aboveMax: 'A withdrawal may be at most €1000000.00.',
   inFlight: 'A withdrawal is already on its way: you can ask for the next one once it is paid or has failed.',
 };
