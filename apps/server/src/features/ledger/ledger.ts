@@ -1,4 +1,4 @@
-import { and, eq, inArray, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { eq, inArray, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { type LedgerAccountKind, ledgerAccounts, ledgerEntries, ledgerTransactions } from '../../db/schema';
 
@@ -366,11 +366,14 @@ export async function platformRevenueMinor(db: Db): Promise<number> {
   return Number(row?.total ?? 0);
 }
 
-/** Sum of all user balances (tests and the bench compare it to deposits minus what was spent). */
+/**
+ * Sum of all money users hold: balances and creators' earnings (pending, available, receivable). Tests
+ * and the bench compare it to deposits minus what went to the platform (withdrawals not counted).
+ */
 export async function totalUserBalances(db: Db): Promise<number> {
   const [row] = await db
     .select({ total: sql<string>`coalesce(sum(${ledgerAccounts.balanceMinor}), 0)` })
     .from(ledgerAccounts)
-    .where(and(eq(ledgerAccounts.kind, 'user')));
+    .where(inArray(ledgerAccounts.kind, ['user', 'earnings_pending', 'earnings_available', 'receivable']));
   return Number(row?.total ?? 0);
 }
