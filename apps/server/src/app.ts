@@ -15,6 +15,7 @@ import { cartRoutes } from './features/cart';
 import { catalogAdminRoutes, catalogRoutes, packsAdminRoutes } from './features/catalog';
 import { chatRoutes } from './features/chat';
 import { devMailRoutes } from './features/dev-mail/dev-mail.routes';
+import { earningsRoutes } from './features/earnings';
 import { favouritesRoutes } from './features/favourites';
 import { followsRoutes } from './features/follows';
 import { generationRoutes } from './features/generation';
@@ -240,6 +241,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(generationRoutes);
       await api.register(offersRoutes);
       await api.register(payoutsRoutes, { provider: opts.payoutProvider });
+      await api.register(earningsRoutes, { provider: opts.payoutProvider });
       await api.register(chatRoutes);
       await api.register(notificationsRoutes);
       await api.register(passkeysRoutes);

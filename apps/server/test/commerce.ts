@@ -46,3 +46,21 @@ export async function seededProducts(app: FastifyInstance, type: 'image' | 'doc'
     )
     .orderBy(asc(products.id));
 }
+
+/** A creator's pending earnings (their share of sales still in the clearing period), EUR cents. */
+export async function pendingMinor(app: FastifyInstance, userId: number): Promise<number> {
+  const [row] = await app.db
+    .select({ b: ledgerAccounts.balanceMinor })
+    .from(ledgerAccounts)
+    .where(eq(ledgerAccounts.code, `earnings:pending:${userId}`));
+  return row ? Number(row.b) : 0;
+}
+
+/** A creator's available earnings (released: spendable and withdrawable), EUR cents. */
+export async function availableMinor(app: FastifyInstance, userId: number): Promise<number> {
+  const [row] = await app.db
+    .select({ b: ledgerAccounts.balanceMinor })
+    .from(ledgerAccounts)
+    .where(eq(ledgerAccounts.code, `earnings:available:${userId}`));
+  return row ? Number(row.b) : 0;
+}

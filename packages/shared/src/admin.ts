@@ -19,9 +19,10 @@ const amount = (label: string) =>
 /** A ledger account with its cached balance (EUR cents). */
 export const ledgerAccountView = z.object({
   id: z.number().int(),
-  kind: z.enum(['user', 'platform_revenue', 'provider_clearing']),
-  /** System accounts: 'platform:revenue', 'clearing:sandbox', …; null for a user's account. */
+  kind: z.enum(['user', 'platform_revenue', 'provider_clearing', 'earnings_pending', 'earnings_available', 'receivable', 'withdrawal_clearing']),
+  /** System accounts: 'platform:revenue', 'clearing:sandbox', 'earnings:pending:<user id>', …; null for a user's balance account. */
   code: z.string().nullable(),
+  /** The balance account's user, or the creator an earnings account (pending, available, receivable) belongs to. */
   user: z.object({ id: z.number().int(), nickname: z.string(), email: z.string() }).nullable(),
   balance_minor: z.number().int(),
   allow_negative: z.boolean(),
@@ -216,6 +217,10 @@ export const adminSettings = z.object({
   deposit_min: z.number(),
   deposit_max: z.number(),
   generation_price: z.number(),
+  /** Days a creator's share stays pending before it is available (0: at once). */
+  earnings_clearing_days: z.number().int(),
+  /** The smallest withdrawal of earnings, in EUR. */
+  withdrawal_min: z.number(),
 });
 export type AdminSettings = z.infer<typeof adminSettings>;
 
@@ -240,6 +245,12 @@ export const adminSettingsUpdate = z
     deposit_min: money2('smallest deposit').refine((v) => v > 0, 'The smallest deposit must be above zero.'),
     deposit_max: money2('largest deposit').refine((v) => v > 0, 'The largest deposit must be above zero.'),
     generation_price: money2('generation price'),
+    earnings_clearing_days: z
+      .number({ error: 'The clearing period must be a whole number of days.' })
+      .int('The clearing period must be a whole number of days.')
+      .min(0, 'The clearing period is 0 to 365 days.')
+      .max(365, 'The clearing period is 0 to 365 days.'),
+    withdrawal_min: money2('smallest withdrawal').refine((v) => v > 0, 'The smallest withdrawal must be above zero.'),
   })
   .partial()
   .refine((v) => Object.values(v).some((x) => x !== undefined), { message: 'Send at least one setting to change.', path: ['is_reg_enabled'] });

@@ -5,6 +5,7 @@ export * from './catalog';
 export * from './chat';
 export * from './constants';
 export * from './deposits';
+export * from './earnings';
 export * from './envelope';
 export * from './favourites';
 export * from './fields';

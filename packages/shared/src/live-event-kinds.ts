@@ -20,6 +20,7 @@ export const NOTIFICATION_KINDS = [
   'review_received',
   'review_replied',
   'new_work',
+  'withdrawal_status',
 ] as const;
 
 /**

@@ -47,6 +47,10 @@ const price = (what: string) =>
 const formBoolean = z.union([z.boolean(), z.string().max(10)]).transform((v) => v === true || ['1', 'true', 'on', 'yes'].includes(String(v).toLowerCase()));
 
 /** The text fields of POST /api/offer/create (multipart; `media` is the file). Messages as SPEC §5. */
+/** How a creator sells a work: listed under their name (they earn per sale), or bought out by the platform. */
+export const DEAL_TYPES = ['listing', 'buyout'] as const;
+export type DealType = (typeof DEAL_TYPES)[number];
+
 export const createOfferFields = z.object({
   title: z
     .string({ error: 'Please enter a title.' })
@@ -61,6 +65,8 @@ export const createOfferFields = z.object({
     .positive('Please select a category.')
     .max(Number.MAX_SAFE_INTEGER, 'Please select a category.'),
   price: price('price'),
+  /** 'listing': sold in the shop under the creator's name, who earns their share of each sale; 'buyout' (the default): sold to Atelier. */
+  deal_type: z.enum(DEAL_TYPES, { error: 'The deal type must be listing or buyout.' }).default('buyout'),
   confirm: formBoolean.default(true),
   keywords: z
     .string({ error: 'Please select at least one style.' })
@@ -82,6 +88,7 @@ export const offer = z.object({
   service_price: z.number().nullable(),
   currency: z.string(),
   status: offerStatus,
+  deal_type: z.enum(DEAL_TYPES),
   /** Staff's note with their offer, why it was declined, or why the last payout failed. */
   status_note: z.string().nullable(),
   created_at: z.number().int(),

@@ -79,41 +79,41 @@ export type SavedContactDetails = z.infer<typeof savedContactDetails>;
 
 const offerId = z.coerce.number({ error: 'The offer id must be a number.' }).int().positive('The offer id must be a number.').max(Number.MAX_SAFE_INTEGER);
 
-/** SPEC §3 card payout payload, checked as SPEC §5 says, plus Luhn. */
-export const cardPayoutInput = contactDetails
-  .extend({
-    id: offerId,
-    paymentType: z.literal('card').default('card'),
-    card_number: z
-      .string({ error: 'Please enter a valid card number' })
-      .max(40, 'Please enter a valid card number')
-      .transform((v) => v.replace(/[\s-]/g, ''))
-      .refine((v) => /^\d{13,19}$/.test(v) && isLuhnValid(v), 'Please enter a valid card number'),
-    expire_month: z.coerce
-      .number({ error: 'Please enter a valid expiry month (1-12)' })
-      .int('Please enter a valid expiry month (1-12)')
-      .min(1, 'Please enter a valid expiry month (1-12)')
-      .max(12, 'Please enter a valid expiry month (1-12)'),
-    expire_year: z.coerce.number({ error: 'Please enter a valid expiry year' }).int('Please enter a valid expiry year'),
-    terms: z
-      .union([z.boolean(), z.string().max(10)])
-      .refine((v) => v === true || v === 'true' || v === '1' || v === 'on', 'Please agree to the terms and conditions.'),
-    card_holder_name: text('card_holder_name'),
-  })
-  .superRefine((v, ctx) => {
-    const now = new Date();
-    const year = now.getUTCFullYear();
-    if (v.expire_year < year || v.expire_year > year + 20) ctx.addIssue({ code: 'custom', path: ['expire_year'], message: 'Please enter a valid expiry year' });
-    else if (v.expire_year === year && v.expire_month < now.getUTCMonth() + 1) {
-      ctx.addIssue({ code: 'custom', path: ['expire_month'], message: 'Card has expired. Please use a valid card' });
-    }
-  });
+/** The card fields of a payout (an offer's or a withdrawal's), checked as SPEC §5 says, plus Luhn. */
+export const cardPayoutFields = contactDetails.extend({
+  card_number: z
+    .string({ error: 'Please enter a valid card number' })
+    .max(40, 'Please enter a valid card number')
+    .transform((v) => v.replace(/[\s-]/g, ''))
+    .refine((v) => /^\d{13,19}$/.test(v) && isLuhnValid(v), 'Please enter a valid card number'),
+  expire_month: z.coerce
+    .number({ error: 'Please enter a valid expiry month (1-12)' })
+    .int('Please enter a valid expiry month (1-12)')
+    .min(1, 'Please enter a valid expiry month (1-12)')
+    .max(12, 'Please enter a valid expiry month (1-12)'),
+  expire_year: z.coerce.number({ error: 'Please enter a valid expiry year' }).int('Please enter a valid expiry year'),
+  terms: z
+    .union([z.boolean(), z.string().max(10)])
+    .refine((v) => v === true || v === 'true' || v === '1' || v === 'on', 'Please agree to the terms and conditions.'),
+  card_holder_name: text('card_holder_name'),
+});
+
+/** A card that has not expired (and expires within 20 years). */
+export function checkCardExpiry(v: { expire_month: number; expire_year: number }, ctx: z.RefinementCtx) {
+  const now = new Date();
+  const year = now.getUTCFullYear();
+  if (v.expire_year < year || v.expire_year > year + 20) ctx.addIssue({ code: 'custom', path: ['expire_year'], message: 'Please enter a valid expiry year' });
+  else if (v.expire_year === year && v.expire_month < now.getUTCMonth() + 1) {
+    ctx.addIssue({ code: 'custom', path: ['expire_month'], message: 'Card has expired. Please use a valid card' });
+  }
+}
+
+/** SPEC §3 card payout payload. */
+export const cardPayoutInput = cardPayoutFields.extend({ id: offerId, paymentType: z.literal('card').default('card') }).superRefine(checkCardExpiry);
 export type CardPayoutInput = z.infer<typeof cardPayoutInput>;
 
-/** SPEC §3 bank (SEPA) payout payload. */
-export const sepaPayoutInput = contactDetails.extend({
-  id: offerId,
-  paymentType: z.literal('sepa').default('sepa'),
+/** The bank (SEPA) fields of a payout (an offer's or a withdrawal's): the IBAN passes mod-97. */
+export const sepaPayoutFields = contactDetails.extend({
   account_number: z
     .string({ error: 'IBAN is required' })
     .max(50, 'Please enter a valid IBAN')
@@ -122,6 +122,9 @@ export const sepaPayoutInput = contactDetails.extend({
     .refine((v) => v.length === 0 || isIbanValid(v), 'Please enter a valid IBAN'),
   recipient_full_name: text('recipient_full_name'),
 });
+
+/** SPEC §3 bank (SEPA) payout payload. */
+export const sepaPayoutInput = sepaPayoutFields.extend({ id: offerId, paymentType: z.literal('sepa').default('sepa') });
 export type SepaPayoutInput = z.infer<typeof sepaPayoutInput>;
 
 export const PAYOUT_STATUSES = ['processing', 'paid', 'failed'] as const;
@@ -131,6 +134,8 @@ export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 /** A payout as the creator and staff see it: only masked details ever leave the server. */
 export const payout = z.object({
   id: z.number().int(),
+  /** What it pays for: an accepted offer, or a creator's withdrawal of earnings (offer_id 0). */
+  kind: z.enum(['offer', 'withdrawal']),
   offer_id: z.number().int(),
   method: z.enum(['card', 'sepa']),
   amount: z.number(),

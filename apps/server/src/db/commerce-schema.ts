@@ -11,7 +11,16 @@ import { products, users } from './schema';
 const id = () => bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity();
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
-export type LedgerAccountKind = 'user' | 'platform_revenue' | 'provider_clearing';
+export type LedgerAccountKind =
+  | 'user'
+  | 'platform_revenue'
+  | 'provider_clearing'
+  /** A creator's earnings (migration 0026): pending until the clearing period passes, then available; a receivable may go below zero. */
+  | 'earnings_pending'
+  | 'earnings_available'
+  | 'receivable'
+  /** Withdrawals on their way to the creator (one system account). */
+  | 'withdrawal_clearing';
 
 export const ledgerAccounts = pgTable(
   'ledger_accounts',
@@ -25,10 +34,13 @@ export const ledgerAccounts = pgTable(
     /** Sum of the account's entries, kept by a trigger on ledger_entries. */
     balanceMinor: bigint('balance_minor', { mode: 'number' }).notNull().default(0),
     allowNegative: boolean('allow_negative').notNull().default(false),
+    /** The creator an earnings account (pending, available, receivable) belongs to; null for every other kind. */
+    ownerId: bigint('owner_id', { mode: 'number' }).references(() => users.id),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('ledger_accounts_user_idx').on(t.userId).where(sql`user_id is not null`),
+    uniqueIndex('ledger_accounts_owner_kind_idx').on(t.ownerId, t.kind).where(sql`owner_id is not null`),
     uniqueIndex('ledger_accounts_code_idx').on(t.code).where(sql`code is not null`),
   ],
 );

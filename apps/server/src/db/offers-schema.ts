@@ -23,6 +23,8 @@ export const offers = pgTable(
     categoryId: bigint('category_id', { mode: 'number' }).references(() => categories.id),
     /** The creator's asking price, EUR cents. */
     userPriceMinor: bigint('user_price_minor', { mode: 'number' }).notNull(),
+    /** 'listing': published under the creator's name, earning through sales; 'buyout': sold to the platform (migration 0026). */
+    dealType: text('deal_type').$type<'listing' | 'buyout'>().notNull().default('buyout'),
     /** What the platform offers to pay, EUR cents (set by staff). */
     servicePriceMinor: bigint('service_price_minor', { mode: 'number' }),
     status: text('status').notNull().default('pending'),
@@ -67,8 +69,8 @@ export const payouts = pgTable(
   'payouts',
   {
     id: id(),
-    /** What the payout pays for (migration 0014): 'offer' (offer_id set); creator withdrawals come later. */
-    kind: text('kind').$type<'offer'>().notNull().default('offer'),
+    /** What the payout pays for (migration 0014): 'offer' (offer_id set) or 'withdrawal' (a creator's earnings, migration 0026). */
+    kind: text('kind').$type<'offer' | 'withdrawal'>().notNull().default('offer'),
     offerId: bigint('offer_id', { mode: 'number' }).references(() => offers.id),
     userId: bigint('user_id', { mode: 'number' })
       .notNull()
@@ -100,5 +102,7 @@ export const payouts = pgTable(
     index('payouts_status_idx').on(t.status, t.id),
     uniqueIndex('payouts_one_processing_idx').on(t.offerId).where(sql`status = 'processing'`),
     index('payouts_user_provider_idx').on(t.userId, t.provider, t.id),
+    uniqueIndex('payouts_one_withdrawal_in_flight_idx').on(t.userId).where(sql`kind = 'withdrawal' and status = 'processing'`),
+    index('payouts_user_kind_idx').on(t.userId, t.kind, t.id),
   ],
 );

@@ -5,7 +5,7 @@ import { notFound, validationError } from '../../lib/app-error';
 import { currentUser, guard } from '../../lib/auth-guard';
 import { displayAmount, requestedCurrency, resolveDisplayCurrency } from '../../lib/display-currency';
 import { ok } from '../../lib/envelope';
-import { balanceOf } from '../ledger';
+import { spendableOf } from '../ledger';
 import { buyFromBalance, loadSellables, saleMessages, saleProblem } from '../orders';
 import { addToCart, cartProductIds, loadCart, removeFromCart } from './cart.queries';
 
@@ -47,7 +47,8 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
     const currency = await currencyOf(request);
     const current = await loadCart(app.db, user.id, currency);
     if (!current.items.length) throw validationError({ cart: saleMessages.emptyCart });
-    const balanceMinor = await balanceOf(app.db, user.id);
+    // What the buyer can pay with: the balance, then available earnings (as postSale takes them).
+    const balanceMinor = await spendableOf(app.db, user.id);
     const shortfallMinor = Math.max(0, current.totalMinor - balanceMinor);
     return ok({
       items: current.items,

@@ -10,7 +10,7 @@ import { requestedCurrency, resolveDisplayCurrency } from '../../lib/display-cur
 import { ok } from '../../lib/envelope';
 import { idempotencyKeyOf, runIdempotent } from '../../lib/idempotency';
 import { enqueue } from '../../lib/jobs';
-import { balanceOf, getCommerceSettings, InsufficientFunds, postSale, salesRevenueCode, systemAccountId, userAccountId } from '../ledger';
+import { getCommerceSettings, InsufficientFunds, postSale, saleAccountIds, spendableOf } from '../ledger';
 import { notify } from '../notifications';
 import { shortfallMessage } from '../orders';
 import { createCardIntent, type PurposeLock, registerDepositPurpose, startWidgetCheckout } from '../payments';
@@ -138,13 +138,9 @@ async function isDealImage(tx: Db, chat: ChatRow, row: MessageRow): Promise<bool
   return chat.status === 'waiting_payment' && row.kind === 'locked_image' && row.priceMinor !== null && (await newestLockedImageId(tx, chat.id)) === row.id;
 }
 
-/** The accounts an image's sale (`postSale`) touches: the buyer's, the creator's, the buyer's revenue shard. */
+/** The accounts an image's sale (`postSale`) touches: the buyer's, their available earnings, the creator's pending earnings, the buyer's revenue shard. */
 async function imageAccounts(tx: Db, row: MessageRow, buyerId: number) {
-  return {
-    buyer: await userAccountId(tx, buyerId),
-    creator: await userAccountId(tx, row.userId),
-    revenue: await systemAccountId(tx, salesRevenueCode(buyerId)),
-  };
+  return saleAccountIds(tx, { buyerId, sellerIds: [row.userId], clearingDays: (await getCommerceSettings(tx)).earnings_clearing_days });
 }
 
 /**
@@ -154,10 +150,12 @@ async function imageAccounts(tx: Db, row: MessageRow, buyerId: number) {
  */
 async function chargeImage(tx: Db, chat: ChatRow, row: MessageRow) {
   const buyerId = otherOf(chat, row.userId);
+  const settings = await getCommerceSettings(tx);
   await postSale(tx, {
     buyerId,
     shares: [{ sellerId: row.userId, amountMinor: Number(row.priceMinor), platformOwned: false }],
-    commissionPercent: (await getCommerceSettings(tx)).commission_percent,
+    commissionPercent: settings.commission_percent,
+    clearingDays: settings.earnings_clearing_days,
     reason: 'chat image unlock',
     idempotency: `chat-unlock:${row.id}`,
   });
@@ -177,7 +175,7 @@ registerDepositPurpose(CHAT_UNLOCK_PURPOSE, async (tx, deposit): Promise<Purpose
   const row = chat ? await findMessage(tx, chatId, messageId, { lock: true }) : null;
   if (!chat || !row || row.unlockedAt || row.userId === deposit.userId || !(await isDealImage(tx, chat, row))) return null;
   const accounts = await imageAccounts(tx, row, deposit.userId);
-  return { accountIds: Object.values(accounts), pay: async () => void (await moveDeal(tx, chat, 'unlock_paid', deposit.userId, { paid: row })) };
+  return { accountIds: accounts, pay: async () => void (await moveDeal(tx, chat, 'unlock_paid', deposit.userId, { paid: row })) };
 });
 
 /**
@@ -232,8 +230,8 @@ export const chatDealRoutes: FastifyPluginAsyncZod = async (app) => {
           if (row.unlockedAt) return { paid: true };
           if (!(await isDealImage(tx, lockedChat, row))) throw new AppError('CONFLICT', DEAL_MESSAGES.notPayable);
           const price = Number(row.priceMinor);
-          // SPEC §7: a short balance pays by card, exactly the price (never above the largest card payment).
-          if ((await balanceOf(tx, me.id)) < price) {
+          // SPEC §7: a short balance (with available earnings) pays by card, exactly the price (never above the largest card payment).
+          if ((await spendableOf(tx, me.id)) < price) {
             const max = await dealPriceMaxMinor(tx);
             if (price > max) throw validationError({ balance: DEAL_MESSAGES.cardAboveMax(euros(max)) });
             const intent = await createCardIntent(tx, app.config, {

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastMailTo } from '../../../test/accounts';
 import { cardPaidWebhook, cardProviderOf, chatPair, multipart, sendChat, sendChatForm, testPng } from '../../../test/chat';
-import { balanceMinor, fund } from '../../../test/commerce';
+import { balanceMinor, fund, pendingMinor } from '../../../test/commerce';
 import { createTestApp, type TestApp, type TestClient } from '../../../test/test-app';
 import { chats, deposits, jobs, siteSettings } from '../../db/schema';
 import { setSetting } from '../../lib/settings';
@@ -94,7 +94,7 @@ describe('hole 8: chat deals have exits', () => {
     // The card's money arrives anyway: it stays on the buyer's balance, the image stays locked.
     expect((await cardPaid(pending.order_id)).statusCode).toBe(200);
     expect(await balanceMinor(t.app, buyer.id)).toBe(6000);
-    expect(await balanceMinor(t.app, creator.id)).toBe(0);
+    expect(await pendingMinor(t.app, creator.id)).toBe(0);
     expect((await messagesOf(buyer.client, chatId)).find((m) => m.id === imageId)).toMatchObject({ is_locked: true, is_preview: true });
     expect(await checkLedger(t.app.db)).toEqual({ unbalancedTransactions: [], driftedAccounts: [], totalMinor: 0 });
   });
@@ -254,7 +254,7 @@ describe('issue 18: the chat', () => {
     const script = await framed('/api/payments/sandbox/frame-done.js');
     expect(script.body).toContain('postMessage');
     expect((await messagesOf(buyer.client, chatId)).find((m) => m.id === imageId)).toMatchObject({ is_locked: false, is_preview: false });
-    expect(await balanceMinor(t.app, creator.id)).toBe(1200);
+    expect(await pendingMinor(t.app, creator.id)).toBe(1200);
     // The receipt is for a card payment, with the way back to the chat.
     await t.app.jobs.runDue();
     const mail = await lastMailTo(t.app, buyer.email);

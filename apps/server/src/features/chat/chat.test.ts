@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastMailTo, registerUser } from '../../../test/accounts';
-import { balanceMinor, fund, revenueMinor, userIdByEmail } from '../../../test/commerce';
+import { balanceMinor, fund, pendingMinor, revenueMinor, userIdByEmail } from '../../../test/commerce';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
 import { chatMessages, products } from '../../db/schema';
 import { setSetting } from '../../lib/settings';
@@ -256,7 +256,7 @@ describe('the commission deal', () => {
     const again = await buyer.client.post(`/api/chat/${chatId}/unlock`, { message_id: messageId });
     expect(again.statusCode).toBe(200);
     expect(await balanceMinor(t.app, buyer.id)).toBe(500);
-    expect(await balanceMinor(t.app, creator.id)).toBe(2000);
+    expect(await pendingMinor(t.app, creator.id)).toBe(2000);
     expect((await revenueMinor(t.app)) - revenueBefore).toBe(500);
     expect(await checkLedger(t.app.db)).toEqual({ unbalancedTransactions: [], driftedAccounts: [], totalMinor: 0 });
     expect(await status()).toBe('active');
@@ -330,7 +330,7 @@ describe('the commission deal', () => {
     expect((await payCard(second.widget_data.checkout, '4242424242424242')).body).toContain('data-outcome="succeeded"');
     expect(await depositStatus(second.order_id)).toBe('success');
     expect(await balanceMinor(t.app, buyer.id)).toBe(0);
-    expect(await balanceMinor(t.app, creator.id)).toBe(1600);
+    expect(await pendingMinor(t.app, creator.id)).toBe(1600);
     expect((await revenueMinor(t.app)) - revenueBefore).toBe(400);
     const download = await buyer.client.get(fileUrl);
     expect(download.statusCode).toBe(200);
@@ -372,7 +372,7 @@ describe('the commission deal', () => {
     });
     expect(paid.statusCode).toBe(200);
     expect(await balanceMinor(t.app, buyer.id)).toBe(1000);
-    expect(await balanceMinor(t.app, creator.id)).toBe(800);
+    expect(await pendingMinor(t.app, creator.id)).toBe(800);
     expect(await checkLedger(t.app.db)).toEqual({ unbalancedTransactions: [], driftedAccounts: [], totalMinor: 0 });
   });
 
@@ -393,7 +393,7 @@ describe('the commission deal', () => {
     expect(answers.map((r) => r.statusCode)).toEqual(Array(10).fill(200));
     for (const r of answers) expect(r.json().payload.message).toMatchObject({ id: messageId, is_locked: false });
     expect(await balanceMinor(t.app, buyer.id)).toBe(5000 - 1250);
-    expect(await balanceMinor(t.app, creator.id)).toBe(1000);
+    expect(await pendingMinor(t.app, creator.id)).toBe(1000);
     expect((await revenueMinor(t.app)) - revenueBefore).toBe(250);
     expect(await checkLedger(t.app.db)).toEqual({ unbalancedTransactions: [], driftedAccounts: [], totalMinor: 0 });
     const unlockedNotes = (await creator.client.get('/api/notifications')).json().payload.filter((n: { kind: string }) => n.kind === 'image_unlocked');

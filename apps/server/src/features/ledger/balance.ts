@@ -7,7 +7,11 @@ import { balanceOf } from './ledger';
 
 /** The balance as the wire shows it: EUR cents, and the amount in the display currency. */
 export async function balanceAnswer(db: Db, userId: number, currency: DisplayCurrency): Promise<Balance> {
-  const minor = await balanceOf(db, userId);
+  return amountAnswer(await balanceOf(db, userId), currency);
+}
+
+/** Any amount of EUR cents in the shape of the balance (earnings, withdrawals). */
+export function amountAnswer(minor: number, currency: DisplayCurrency): Balance {
   return { amount: displayAmount(minor, currency), currency: currency.code, currencySymbol: currency.symbol, amount_minor: minor };
 }
 

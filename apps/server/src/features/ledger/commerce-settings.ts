@@ -16,9 +16,20 @@ export type CommerceSettings = {
   deposit_max: number;
   /** Price of one generated image, in EUR. */
   generation_price: number;
+  /** Days a creator's share of a sale stays pending before it can be spent or withdrawn (0: at once). */
+  earnings_clearing_days: number;
+  /** The smallest withdrawal of earnings, in EUR. */
+  withdrawal_min: number;
 };
 
-export const commerceDefaults: CommerceSettings = { commission_percent: 20, deposit_min: 5, deposit_max: 1000, generation_price: 1 };
+export const commerceDefaults: CommerceSettings = {
+  commission_percent: 20,
+  deposit_min: 5,
+  deposit_max: 1000,
+  generation_price: 1,
+  earnings_clearing_days: 7,
+  withdrawal_min: 10,
+};
 
 export async function getCommerceSettings(db: Db): Promise<CommerceSettings> {
   const keys = Object.keys(commerceDefaults);
@@ -29,6 +40,7 @@ export async function getCommerceSettings(db: Db): Promise<CommerceSettings> {
     if (Number.isFinite(value) && value >= 0) out[row.key as keyof CommerceSettings] = value;
   }
   out.commission_percent = Math.min(100, out.commission_percent);
+  out.earnings_clearing_days = Math.min(365, Math.floor(out.earnings_clearing_days));
   return out;
 }
 

@@ -1,27 +1,34 @@
 /** The ledger's public face: other features import only this. */
-export { balanceAnswer, lockedBalanceOf } from './balance';
+export { amountAnswer, balanceAnswer, lockedBalanceOf } from './balance';
 export { type CommerceSettings, commerceSettingsOf, commissionOf, getCommerceSettings } from './commerce-settings';
+export { availableEarningsOf, earningsOf, holdWithdrawal, payWithdrawal, releaseDueEarnings, returnWithdrawal } from './earnings';
 export {
   accountIds,
   balanceOf,
   checkLedger,
   clearingAccountCode,
+  earningsAvailableCode,
+  earningsPendingCode,
+  existingAccountId,
   InsufficientFunds,
   type LedgerCheck,
   lockAccounts,
   PLATFORM_REVENUE,
   platformRevenueMinor,
   REVENUE_SHARDS,
+  receivableCode,
   revenueAccountCode,
   salesRevenueCode,
+  spendableOf,
   systemAccountId,
   type TransferLine,
   totalUserBalances,
   transfer,
   userAccountId,
+  WITHDRAWALS_IN_FLIGHT,
 } from './ledger';
 export { MANUAL_ADJUSTMENTS, reconcile, userJournal } from './ledger.admin';
 export { ledgerAdminRoutes } from './ledger.admin-routes';
 export { ledgerRoutes } from './ledger.routes';
 export { commerceSettingsSeeder } from './ledger.seed';
-export { postSale, type Sale, type SaleRecords, type SaleShare, saleCommission, saleEarnings } from './sale';
+export { postSale, type Sale, type SaleRecords, type SaleShare, saleAccountIds, saleCommission, saleEarnings } from './sale';

@@ -17,7 +17,7 @@ const toAccountView = ({ account, user }: AccountJoin): LedgerAccountView => ({
   id: account.id,
   kind: account.kind,
   code: account.code,
-  user: account.userId !== null && user ? user : null,
+  user: (account.userId ?? account.ownerId) !== null && user ? user : null,
   balance_minor: Number(account.balanceMinor),
   allow_negative: account.allowNegative,
 });
@@ -30,7 +30,7 @@ export async function listAccounts(db: Db): Promise<LedgerAccountView[]> {
   const rows = await db
     .select(accountSelect)
     .from(ledgerAccounts)
-    .leftJoin(users, eq(users.id, ledgerAccounts.userId))
+    .leftJoin(users, eq(users.id, sql`coalesce(${ledgerAccounts.userId}, ${ledgerAccounts.ownerId})`))
     .orderBy(sql`${ledgerAccounts.userId} is not null`, asc(ledgerAccounts.id))
     .limit(1000);
   return rows.map(toAccountView);
@@ -40,7 +40,7 @@ export async function findAccount(db: Db, accountId: number): Promise<LedgerAcco
   const [row] = await db
     .select(accountSelect)
     .from(ledgerAccounts)
-    .leftJoin(users, eq(users.id, ledgerAccounts.userId))
+    .leftJoin(users, eq(users.id, sql`coalesce(${ledgerAccounts.userId}, ${ledgerAccounts.ownerId})`))
     .where(eq(ledgerAccounts.id, accountId));
   return row ? toAccountView(row) : null;
 }
@@ -71,7 +71,7 @@ export async function listJournal(db: Db, query: JournalQuery): Promise<JournalT
     .select({ entry: ledgerEntries, ...accountSelect })
     .from(ledgerEntries)
     .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerEntries.accountId))
-    .leftJoin(users, eq(users.id, ledgerAccounts.userId))
+    .leftJoin(users, eq(users.id, sql`coalesce(${ledgerAccounts.userId}, ${ledgerAccounts.ownerId})`))
     .where(
       inArray(
         ledgerEntries.transactionId,

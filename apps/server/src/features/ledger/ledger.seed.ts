@@ -1,6 +1,7 @@
 import { siteSettings } from '../../db/schema';
 import type { Seeder } from '../../db/seeding';
 import { setSetting } from '../../lib/settings';
+import { commerceDefaults } from './commerce-settings';
 
 /**
  * Commerce settings: the generated-image choices (real formats and sizes) and the money rules read
@@ -20,7 +21,7 @@ export const commerceSettingsSeeder: Seeder = {
       { id: 2, title: '1536x1024' },
       { id: 3, title: '1024x1536' },
     ]);
-    for (const [key, value] of Object.entries({ commission_percent: 20, deposit_min: 5, deposit_max: 1000, generation_price: 1 })) {
+    for (const [key, value] of Object.entries(commerceDefaults)) {
       await tx.insert(siteSettings).values({ key, value }).onConflictDoNothing();
     }
   },

@@ -1,6 +1,6 @@
-import { and, eq, inArray, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { eq, inArray, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { ledgerAccounts, ledgerEntries, ledgerTransactions } from '../../db/schema';
+import { type LedgerAccountKind, ledgerAccounts, ledgerEntries, ledgerTransactions } from '../../db/schema';
 
 /**
  * LOCK ORDER (one order everywhere, so two transactions never wait on each other in a cycle):
@@ -36,6 +36,32 @@ export const salesRevenueCode = (buyerId: number) => revenueAccountCode(buyerId)
 const isRevenueCode = (code: string) => code === PLATFORM_REVENUE || code.startsWith(`${PLATFORM_REVENUE}:`);
 export const clearingAccountCode = (provider: string) => `clearing:${provider}`;
 
+/**
+ * A creator's earnings (migration 0026), three accounts per creator, each created on first use:
+ * - pending: their share of every sale or unlock, until the clearing period has passed (`earnings.release`);
+ * - available: released earnings, spent after the balance by a purchase (postSale) or withdrawn;
+ * - receivable: may go below zero. A refund (later) takes a creator's share from pending, then
+ *   available, then here, so a creator who has withdrawn everything owes it.
+ * Money being withdrawn sits in WITHDRAWALS_IN_FLIGHT until the payout is paid or fails.
+ */
+export const earningsPendingCode = (userId: number) => `earnings:pending:${userId}`;
+export const earningsAvailableCode = (userId: number) => `earnings:available:${userId}`;
+export const receivableCode = (userId: number) => `receivable:${userId}`;
+export const WITHDRAWALS_IN_FLIGHT = 'withdrawals:in-flight';
+
+type AccountShape = { kind: LedgerAccountKind; ownerId: number | null; allowNegative: boolean };
+/** What a system account's code makes it: its kind, owner and whether it may go below zero. */
+function accountShapeOf(code: string): AccountShape {
+  const owned = /^(earnings:pending|earnings:available|receivable):(\d{1,18})$/.exec(code);
+  if (owned) {
+    const kind = owned[1] === 'earnings:pending' ? 'earnings_pending' : owned[1] === 'earnings:available' ? 'earnings_available' : 'receivable';
+    return { kind, ownerId: Number(owned[2]), allowNegative: kind === 'receivable' };
+  }
+  if (code === WITHDRAWALS_IN_FLIGHT) return { kind: 'withdrawal_clearing', ownerId: null, allowNegative: false };
+  if (isRevenueCode(code)) return { kind: 'platform_revenue', ownerId: null, allowNegative: false };
+  return { kind: 'provider_clearing', ownerId: null, allowNegative: true };
+}
+
 export type TransferLine = { accountId: number; amountMinor: number };
 
 /** A transfer would take an account below zero; `shortfallMinor` is how much is missing. */
@@ -62,13 +88,19 @@ export async function userAccountId(db: Db, userId: number): Promise<number> {
 export async function systemAccountId(db: Db, code: string): Promise<number> {
   const [found] = await db.select({ id: ledgerAccounts.id }).from(ledgerAccounts).where(eq(ledgerAccounts.code, code)).limit(1);
   if (found) return found.id;
-  const kind = isRevenueCode(code) ? 'platform_revenue' : 'provider_clearing';
+  const shape = accountShapeOf(code);
   await db
     .insert(ledgerAccounts)
-    .values({ kind, code, allowNegative: kind === 'provider_clearing' })
+    .values({ kind: shape.kind, code, ownerId: shape.ownerId, allowNegative: shape.allowNegative })
     .onConflictDoNothing({ target: ledgerAccounts.code, where: sql`code is not null` });
   const [row] = await db.select({ id: ledgerAccounts.id }).from(ledgerAccounts).where(eq(ledgerAccounts.code, code)).limit(1);
   return row!.id;
+}
+
+/** A system account's id by code, or null when it does not exist yet (nothing is created). */
+export async function existingAccountId(db: Db, code: string): Promise<number | null> {
+  const [found] = await db.select({ id: ledgerAccounts.id }).from(ledgerAccounts).where(eq(ledgerAccounts.code, code)).limit(1);
+  return found?.id ?? null;
 }
 
 /** A user's balance account id as a scalar subquery (null before the account exists), to be read with other rows. */
@@ -102,6 +134,15 @@ export async function accountIds(db: Db, opts: { userIds: number[]; codes: strin
 export async function balanceOf(db: Db, userId: number): Promise<number> {
   const [row] = await db.select({ balance: ledgerAccounts.balanceMinor }).from(ledgerAccounts).where(eq(ledgerAccounts.userId, userId)).limit(1);
   return row ? Number(row.balance) : 0;
+}
+
+/** What a user can pay with: their balance and their available earnings (postSale takes them in that order). */
+export async function spendableOf(db: Db, userId: number): Promise<number> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${ledgerAccounts.balanceMinor}), 0)` })
+    .from(ledgerAccounts)
+    .where(or(eq(ledgerAccounts.userId, userId), eq(ledgerAccounts.code, earningsAvailableCode(userId))));
+  return Number(row?.total ?? 0);
 }
 
 /**
@@ -206,7 +247,24 @@ function chargeStatement(lines: TransferLine[]) {
  * `chargeLines`), such as array parameters: the statement's text then does not depend on how many
  * lines it has. With `after`, the lines (and so the locks) wait until that condition is evaluated.
  */
-export function chargeCtes(accountIds: SQL, amounts: SQL, opts: { after?: SQL } = {}): SQL {
+export function chargeCtes(accountIds: SQL, amounts: SQL, opts: { after?: SQL; spill?: { payer: SQL; to: SQL } } = {}): SQL {
+  // A spill (a sale): the payer's line is paid from the payer's account as far as its balance, read
+  // under the lock, goes, and the rest from `to` (the buyer's available earnings, whose line comes as 0).
+  // A line that ends at 0 writes no entry. Without `to` (null) the lines stay as given.
+  const adjusted = opts.spill
+    ? sql`spill as (
+      select least(-l.amount_minor, greatest(k.balance_minor, 0)) as from_payer, -l.amount_minor as owed
+      from lines l join locked k on k.id = l.account_id where l.account_id = ${opts.spill.payer}
+    ),
+    adjusted as (
+      select account_id, case
+        when ${opts.spill.to} is null then amount_minor
+        when account_id = ${opts.spill.payer} then -(select from_payer from spill)
+        when account_id = ${opts.spill.to} then amount_minor - (select owed - from_payer from spill)
+        else amount_minor end as amount_minor
+      from lines
+    ),`
+    : sql`adjusted as (select account_id, amount_minor from lines),`;
   return sql`lines as (
       select * from unnest(${accountIds}, ${amounts}) as l(account_id, amount_minor)
       ${opts.after ? sql`where ${opts.after}` : sql``}
@@ -214,11 +272,12 @@ export function chargeCtes(accountIds: SQL, amounts: SQL, opts: { after?: SQL } 
     locked as materialized (
       select id, balance_minor, allow_negative from ledger_accounts where id in (select account_id from lines) order by id for update
     ),
+    ${adjusted}
     checked as materialized (
       select l.account_id, l.amount_minor, k.id is not null as known,
              coalesce(k.balance_minor + l.amount_minor < 0 and not k.allow_negative, false) as short,
              k.balance_minor + l.amount_minor as after
-      from lines l left join locked k on k.id = l.account_id
+      from adjusted l left join locked k on k.id = l.account_id
     )`;
 }
 
@@ -235,7 +294,8 @@ export function chargeLines(lines: TransferLine[]): TransferLine[] {
 export function chargeEntriesOrRefuse(transactionId: SQL): SQL {
   return sql`insert into ledger_entries (transaction_id, account_id, amount_minor)
       select ${transactionId}, account_id, amount_minor from checked
-      where not exists (select 1 from checked where case when short or not known then ledger_refuse(account_id, after, known) else false end)
+      where amount_minor <> 0
+        and not exists (select 1 from checked where case when short or not known then ledger_refuse(account_id, after, known) else false end)
       order by account_id
       returning account_id`;
 }
@@ -306,11 +366,14 @@ export async function platformRevenueMinor(db: Db): Promise<number> {
   return Number(row?.total ?? 0);
 }
 
-/** Sum of all user balances (tests and the bench compare it to deposits minus what was spent). */
+/**
+ * Sum of all money users hold: balances and creators' earnings (pending, available, receivable). Tests
+ * and the bench compare it to deposits minus what went to the platform (withdrawals not counted).
+ */
 export async function totalUserBalances(db: Db): Promise<number> {
   const [row] = await db
     .select({ total: sql<string>`coalesce(sum(${ledgerAccounts.balanceMinor}), 0)` })
     .from(ledgerAccounts)
-    .where(and(eq(ledgerAccounts.kind, 'user')));
+    .where(inArray(ledgerAccounts.kind, ['user', 'earnings_pending', 'earnings_available', 'receivable']));
   return Number(row?.total ?? 0);
 }

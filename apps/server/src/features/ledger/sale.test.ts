@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerPerson } from '../../../test/accounts';
-import { balanceMinor, fund, revenueMinor } from '../../../test/commerce';
+import { balanceMinor, fund, pendingMinor, revenueMinor } from '../../../test/commerce';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { setSetting } from '../../lib/settings';
 import * as ledger from '.';
@@ -58,8 +58,10 @@ describe('hole 7: one writer for a sale', () => {
     };
     const posted = await t.app.db.transaction((tx) => ledger.postSale(tx, sale));
     expect(posted.transactionId).toBeGreaterThan(0);
-    expect(await balanceMinor(t.app, a.id)).toBe(333 - 67);
-    expect(await balanceMinor(t.app, b.id)).toBe(667 - 133);
+    // Each seller's share less commission waits in their pending earnings; their balance is untouched.
+    expect(await pendingMinor(t.app, a.id)).toBe(333 - 67);
+    expect(await pendingMinor(t.app, b.id)).toBe(667 - 133);
+    expect(await balanceMinor(t.app, a.id)).toBe(0);
     expect((await revenueMinor(t.app)) - before).toBe(67 + 133);
     expect(await balanceMinor(t.app, buyer.id)).toBe(0);
 

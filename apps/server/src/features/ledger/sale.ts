@@ -3,13 +3,31 @@ import type { Db } from '../../db/client';
 import { memoPerHandle } from '../../db/memo-per-handle';
 import { ledgerTransactions } from '../../db/schema';
 import { commissionOf } from './commerce-settings';
-import { accountIds, chargeCtes, chargeEntriesOrRefuse, chargeLines, InsufficientFunds, refusalOf, salesRevenueCode, type TransferLine } from './ledger';
+import {
+  accountIds,
+  chargeCtes,
+  chargeEntriesOrRefuse,
+  chargeLines,
+  earningsAvailableCode,
+  earningsPendingCode,
+  existingAccountId,
+  InsufficientFunds,
+  refusalOf,
+  salesRevenueCode,
+  type TransferLine,
+} from './ledger';
 
 /**
  * THE writer of a sale (a purchase from the balance, a chat image unlock, a pack): the buyer pays the
- * sum of the shares; each share goes to its seller less the platform's commission, which goes to the
- * platform's revenue (the buyer's revenue shard, see REVENUE_SHARDS); a platform-owned share goes to
- * revenue in full. Features say what is sold and for how much (the rules); the ledger alone turns that
+ * sum of the shares; each share goes to its seller's PENDING EARNINGS less the platform's commission,
+ * which goes to the platform's revenue (the buyer's revenue shard, see REVENUE_SHARDS); a
+ * platform-owned share goes to revenue in full. The `earnings.release` job later moves each credit to
+ * the seller's available earnings (features/earnings).
+ *
+ * The buyer pays from their balance first and, for what the balance does not cover, from their
+ * available earnings (the split is made under the accounts' locks, inside the statement: `spill` in
+ * chargeCtes). So a creator spends what they earned like a balance, while a deposit (balance) can
+ * never become withdrawable earnings. Features say what is sold and for how much (the rules); the ledger alone turns that
  * into journal entries, in one statement that locks the accounts in id order, checks the buyer's
  * balance and writes the entries, or refuses with InsufficientFunds (the buyer is the only account a
  * sale takes money from), undoing everything the statement wrote.
@@ -26,6 +44,8 @@ export type Sale = {
   reason: string;
   /** With a key, a second sale under the same key writes nothing (and no records) and answers `replayed`. */
   idempotency?: string;
+  /** Setting `earnings_clearing_days`: 0 credits the sellers' available earnings at once, else their pending earnings (default 7). */
+  clearingDays?: number;
 };
 
 /**
@@ -73,11 +93,15 @@ function saleStatement(records: SaleRecords, charge: boolean): SQL {
     ${records.ctes(sql`(select id from t)`)},
     done as materialized (select ${records.written} as n)${
       charge
-        ? sql`, ${chargeCtes(sql`${v('saleAccounts')}::bigint[]`, sql`${v('saleAmounts')}::bigint[]`, { after: sql`(select n from done) > 0` })},
+        ? sql`, ${chargeCtes(sql`${v('saleAccounts')}::bigint[]`, sql`${v('saleAmounts')}::bigint[]`, {
+            after: sql`(select n from done) > 0`,
+            spill: { payer: sql`${v('salePayer')}::bigint`, to: sql`${v('saleSpill')}::bigint` },
+          })},
     written as (${chargeEntriesOrRefuse(sql`(select id from t)`)})`
         : sql`, written as (select null::bigint as account_id where false)`
     }
-    select (select id from t) as transaction_id, (select count(*) from written) as written_entries${records.columns}`;
+    select (select id from t) as transaction_id, (select count(*) from written) as written_entries,
+      ${charge ? sql`(select count(*) from checked where amount_minor <> 0)` : sql`0`} as expected_entries${records.columns}`;
 }
 
 /**
@@ -127,17 +151,29 @@ export async function postSale(
   }
   const total = sale.shares.reduce((s, share) => s + share.amountMinor, 0);
   let lines: TransferLine[] = [];
+  let payer: number | null = null;
+  let spill: number | null = null;
   if (total > 0) {
     const revenueCode = salesRevenueCode(sale.buyerId);
-    const accounts = await accountIds(db, { userIds: [sale.buyerId, ...sale.shares.map((s) => s.sellerId)], codes: [revenueCode] });
+    const earnedCode = sale.clearingDays === 0 ? earningsAvailableCode : earningsPendingCode;
+    const earners = sale.shares.filter((share) => !share.platformOwned).map((share) => earnedCode(share.sellerId));
+    const accounts = await accountIds(db, { userIds: [sale.buyerId], codes: [revenueCode, ...earners] });
     const revenue = accounts.byCode.get(revenueCode)!;
-    const raw: TransferLine[] = [{ accountId: accounts.byUser.get(sale.buyerId)!, amountMinor: -total }];
+    payer = accounts.byUser.get(sale.buyerId)!;
+    const raw: TransferLine[] = [{ accountId: payer, amountMinor: -total }];
     for (const share of sale.shares) {
       const commission = saleCommission(share, sale.commissionPercent);
       raw.push({ accountId: revenue, amountMinor: commission });
-      raw.push({ accountId: accounts.byUser.get(share.sellerId)!, amountMinor: share.amountMinor - commission });
+      if (share.amountMinor > commission)
+        raw.push({ accountId: accounts.byCode.get(earnedCode(share.sellerId))!, amountMinor: share.amountMinor - commission });
     }
     lines = chargeLines(raw);
+    // What the balance does not cover comes from the buyer's available earnings, if they have any
+    // account for them (without one there is nothing to spill into, and none is created for it).
+    spill = await existingAccountId(db, earningsAvailableCode(sale.buyerId));
+    if (spill !== null && !lines.some((l) => l.accountId === spill)) {
+      lines = [...lines, { accountId: spill, amountMinor: 0 }].sort((a, b) => a.accountId - b.accountId);
+    }
   }
   const charge = lines.length > 0;
   if (!recordsByName.has(records.name)) recordsByName.set(records.name, records);
@@ -150,6 +186,8 @@ export async function postSale(
       saleIdempotency: sale.idempotency ?? null,
       saleAccounts: lines.map((l) => l.accountId),
       saleAmounts: lines.map((l) => l.amountMinor),
+      salePayer: payer,
+      saleSpill: spill,
     };
     result = ((await prepared.execute(values)) as { rows: Record<string, unknown>[] }).rows;
   } catch (err) {
@@ -158,6 +196,18 @@ export async function postSale(
     throw refused ?? err;
   }
   const row = result[0] ?? {};
-  if (Number(row.written_entries ?? 0) !== lines.length) throw new Error('A ledger transfer wrote fewer entries than it has lines.');
+  if (Number(row.written_entries ?? 0) !== Number(row.expected_entries ?? 0)) throw new Error('A ledger transfer wrote fewer entries than it has lines.');
   return { transactionId: row.transaction_id == null ? null : Number(row.transaction_id), row, replayed: false };
+}
+
+/**
+ * The accounts `postSale` touches for this buyer and these sellers (created on first use): for a
+ * caller that must lock them with others first (a card webhook paying a chat image, see lockAccounts).
+ */
+export async function saleAccountIds(db: Db, opts: { buyerId: number; sellerIds: number[]; clearingDays?: number }): Promise<number[]> {
+  const revenueCode = salesRevenueCode(opts.buyerId);
+  const earnedCode = opts.clearingDays === 0 ? earningsAvailableCode : earningsPendingCode;
+  const accounts = await accountIds(db, { userIds: [opts.buyerId], codes: [revenueCode, ...opts.sellerIds.map(earnedCode)] });
+  const spill = await existingAccountId(db, earningsAvailableCode(opts.buyerId));
+  return [...accounts.byUser.values(), ...accounts.byCode.values(), ...(spill === null ? [] : [spill])];
 }

@@ -17,6 +17,7 @@ type Row = {
   order_id: string | number | null;
   order_title: string | null;
   chat_id: string | number | null;
+  account_kind: string;
 };
 
 /**
@@ -38,22 +39,24 @@ function classify(reason: string, minor: number): { kind: StatementKind; descrip
     return { kind: 'refund', description: () => (reason.startsWith('image generation') ? 'Refund of an image generation' : 'Refund'), link: toOrders };
   if (reason.startsWith('image generation')) return { kind: 'generation', description: () => 'Image generation', link: toOrders };
   if (reason.startsWith('earnings release')) return { kind: 'earnings_release', description: () => 'Earnings released', link: () => '/dashboard' };
-  if (reason.startsWith('withdrawal')) return { kind: 'withdrawal', description: () => 'Withdrawal', link: () => '/dashboard' };
+  if (reason.startsWith('withdrawal'))
+    return { kind: 'withdrawal', description: () => (reason.endsWith('returned') ? 'Withdrawal returned' : 'Withdrawal'), link: () => '/dashboard/earnings' };
   // Staff adjustments carry 'manual adjustment by staff <id>: <reason>': the user sees the reason, not the staff id.
   const staffReason = /^manual adjustment by staff \d+: (.*)$/s.exec(reason)?.[1];
   return { kind: 'adjustment', description: () => (staffReason ? `Adjustment: ${staffReason}` : 'Adjustment'), link: () => null };
 }
 
 function statementSql(userId: number, limit: number, offset: number) {
-  // Running balance after each entry: the account's balance less what came after it (newest first).
+  // Every account of the user: the balance, and a creator's earnings (pending, available, receivable).
+  // Running balance after each entry: that account's balance less what came after it (newest first).
   return sql`
-    with acct as (select id, balance_minor from ledger_accounts where user_id = ${userId}),
+    with acct as (select id, kind, balance_minor from ledger_accounts where user_id = ${userId} or owner_id = ${userId}),
     lines as (
-      select e.id, e.transaction_id, e.amount_minor,
-             a.balance_minor - coalesce(sum(e.amount_minor) over (order by e.id desc rows between unbounded preceding and 1 preceding), 0) as balance_after
+      select e.id, e.transaction_id, e.amount_minor, a.kind as account_kind,
+             a.balance_minor - coalesce(sum(e.amount_minor) over (partition by e.account_id order by e.id desc rows between unbounded preceding and 1 preceding), 0) as balance_after
       from ledger_entries e join acct a on a.id = e.account_id
     )
-    select l.id, t.reason, t.idempotency_key as idem, t.created_at, l.amount_minor, l.balance_after,
+    select l.id, t.reason, t.idempotency_key as idem, t.created_at, l.amount_minor, l.balance_after, l.account_kind,
            o.id as order_id, o.title as order_title, m.chat_id
     from (select * from lines order by id desc limit ${limit} offset ${offset}) l
     join ledger_transactions t on t.id = l.transaction_id
@@ -73,6 +76,7 @@ function toLine(r: Row, currency: DisplayCurrency): StatementLine {
     id: Number(r.id),
     created_at: Math.floor(new Date(r.created_at).getTime() / 1000),
     kind: c.kind,
+    account: r.account_kind === 'user' ? 'balance' : (r.account_kind as StatementLine['account']),
     description: c.description(r),
     amount: minorToAmount(minor),
     amount_minor: minor,
@@ -93,7 +97,7 @@ function toLine(r: Row, currency: DisplayCurrency): StatementLine {
 export async function statementPage(db: Db, userId: number, page: number, currency: DisplayCurrency) {
   const [count] = (
     (await db.execute(
-      sql`select count(*) as total from ledger_entries e join ledger_accounts a on a.id = e.account_id where a.user_id = ${userId}`,
+      sql`select count(*) as total from ledger_entries e join ledger_accounts a on a.id = e.account_id where a.user_id = ${userId} or a.owner_id = ${userId}`,
     )) as unknown as { rows: { total: string | number }[] }
   ).rows;
   const total = Number(count?.total ?? 0);

@@ -9,6 +9,10 @@ describe('offer transition table', () => {
         'pending>offer',
         'pending>declined_by_service',
         'pending>declined',
+        // A listing approved as it is by staff (published, no payout).
+        'pending>approved',
+        // Accepting the counter-offer: one row for a buyout, one for a listing (their effects differ).
+        'offer>approved',
         'offer>approved',
         'offer>declined_by_user',
         'approved>payout_processing',
@@ -27,6 +31,15 @@ describe('offer transition table', () => {
     expect(canTransition('payout_processing', 'paid', 'creator')).toBe(false);
     expect(canTransition('payout_processing', 'paid', 'system')).toBe(true);
     expect(canTransition('payout_processing', 'approved', 'staff')).toBe(true);
+  });
+
+  it('listings: staff may approve one as it is, and it is never paid out', () => {
+    expect(canTransition('pending', 'approved', 'staff', 'listing')).toBe(true);
+    expect(canTransition('pending', 'approved', 'staff', 'buyout')).toBe(false);
+    expect(canTransition('pending', 'approved', 'creator', 'listing')).toBe(false);
+    expect(canTransition('offer', 'approved', 'creator', 'listing')).toBe(true);
+    expect(canTransition('approved', 'payout_processing', 'creator', 'listing')).toBe(false);
+    expect(canTransition('approved', 'payout_processing', 'creator', 'buyout')).toBe(true);
   });
 
   it('refuses paying twice, accepting a declined offer and a payout before acceptance', () => {

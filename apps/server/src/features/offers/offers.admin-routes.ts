@@ -1,13 +1,16 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { adminCounterInput, adminDeclineInput, adminOffer, adminOffersQuery, amountToMinor, offer, offerIdParams, okEnvelope } from '@atelier/shared';
+import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { offers } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { guard } from '../../lib/auth-guard';
 import { ok } from '../../lib/envelope';
 import { sendStoredFile } from '../../lib/storage';
 import { recordAudit } from '../audit';
-import { findOffer, listOffersForStaff, moveOffer, type OfferRow, toOffer } from './offers.queries';
+import { createProductFromOffer, findOffer, listOffersForStaff, moveOffer, type OfferRow, toOffer } from './offers.queries';
+import { offeredPromptText } from './offers.routes';
 
 /** How long a staff file link works. */
 const FILE_LINK_SECONDS = 15 * 60;
@@ -86,6 +89,45 @@ export const offersAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       request.log.info({ offerId: row.id, by: staffId }, 'offer countered by staff');
       return ok(toOffer(row), 'The offer is sent to the creator.');
+    },
+  );
+
+  /**
+   * Approve a listing as it is: published in the shop as the creator's own product at their price
+   * (platform_owned false), with no payout: the creator earns their share of each sale. A buyout is
+   * answered with an offer instead (409 here).
+   */
+  app.post(
+    '/offers/:id/approve',
+    { config: guard('admin'), schema: { tags: ['admin'], params: offerIdParams, response: { 200: okEnvelope(offer) } } },
+    async (request) => {
+      const staffId = request.user!.id;
+      const seen = await findOffer(app.db, request.params.id);
+      // A prompt's text is read from storage before the transaction (no I/O while rows are locked).
+      const promptText = await offeredPromptText(app, seen.id, seen.userId);
+      const row = await app.db.transaction(async (tx) => {
+        const before = await findOffer(tx, request.params.id);
+        const moved = await moveOffer(tx, {
+          offerId: request.params.id,
+          to: 'approved',
+          actor: 'staff',
+          actorId: staffId,
+          set: { servicePriceMinor: before.userPriceMinor },
+        });
+        const productId = await createProductFromOffer(tx, moved, { promptText });
+        const [withProduct] = await tx.update(offers).set({ productId }).where(eq(offers.id, moved.id)).returning();
+        await recordAudit(tx, {
+          staffId,
+          action: 'offer.approve',
+          subjectType: 'offer',
+          subjectId: moved.id,
+          before: offerAudit(before),
+          after: { ...offerAudit(withProduct!), product_id: productId },
+        });
+        return withProduct!;
+      });
+      request.log.info({ offerId: row.id, by: staffId, productId: row.productId }, 'listing approved by staff');
+      return ok(toOffer(row), 'The work is listed in the shop.');
     },
   );
 

@@ -25,6 +25,7 @@ export function toOffer(row: OfferRow): Offer {
     service_price: row.servicePriceMinor === null ? null : minorToAmount(row.servicePriceMinor),
     currency: 'EUR',
     status: row.status as OfferStatus,
+    deal_type: row.dealType,
     status_note: row.statusNote,
     created_at: Math.floor(row.createdAt.getTime() / 1000),
     tags: stylesInKeywords(row.keywords).map((name) => ({ name })),
@@ -111,7 +112,7 @@ export async function moveOffer(tx: Db, opts: MoveOptions): Promise<OfferRow> {
   const [current] = await tx.select().from(offers).where(eq(offers.id, opts.offerId)).for('update');
   if (!current || (opts.ownerId !== undefined && current.userId !== opts.ownerId)) throw notFound(NOT_YOURS);
   const from = current.status as OfferStatus;
-  if (!canTransition(from, opts.to, opts.actor)) throw new AppError('CONFLICT', illegalMoveMessage(from, opts.to));
+  if (!canTransition(from, opts.to, opts.actor, current.dealType)) throw new AppError('CONFLICT', illegalMoveMessage(from, opts.to));
   const refused = opts.require?.(current);
   if (refused) throw new AppError('CONFLICT', refused);
   const note = opts.note ?? '';
@@ -177,6 +178,8 @@ function slugify(text: string): string {
  * list price and publish it (PATCH /api/admin/products/{id}). The styles become its tags.
  */
 export async function createProductFromOffer(tx: Db, offer: OfferRow, opts: { promptText?: string | null } = {}): Promise<number> {
+  // A listing is the creator's own product, published at the agreed price; a buyout is the platform's draft.
+  const listing = offer.dealType === 'listing';
   const prompt = offer.docType === 'prompt';
   const [product] = await tx
     .insert(products)
@@ -190,11 +193,11 @@ export async function createProductFromOffer(tx: Db, offer: OfferRow, opts: { pr
       categoryId: offer.categoryId,
       authorId: offer.userId,
       priceMinor: offer.servicePriceMinor ?? offer.userPriceMinor,
-      status: 'draft',
+      status: listing ? 'published' : 'draft',
       previewPath: offer.previewPath,
       originalPath: offer.originalPath,
       originalName: offer.fileName,
-      platformOwned: true,
+      platformOwned: !listing,
     })
     .returning({ id: products.id });
   const names = stylesInKeywords(offer.keywords);

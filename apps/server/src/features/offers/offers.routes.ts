@@ -10,7 +10,7 @@ import { ok } from '../../lib/envelope';
 import { type CheckedFile, checkOfferFile, storeOfferFile } from './offer-file';
 import { createProductFromOffer, insertOffer, listUserOffers, moveOffer, toOffer } from './offers.queries';
 
-const FIELDS = ['title', 'description', 'category_id', 'price', 'confirm', 'keywords'] as const;
+const FIELDS = ['title', 'description', 'category_id', 'price', 'deal_type', 'confirm', 'keywords'] as const;
 
 /** Reads the create-offer form: text fields, and the one `media` file held in memory (at most 20 MB). */
 async function readOfferForm(request: FastifyRequest) {
@@ -41,7 +41,7 @@ const PROMPTS_CATEGORY = 'prompts';
 const PROMPT_TEXT_MAX = 100_000;
 
 /** The text of an offered prompt (its private original), or null for any other offer. */
-async function offeredPromptText(app: FastifyInstance, offerId: number, userId: number): Promise<string | null> {
+export async function offeredPromptText(app: FastifyInstance, offerId: number, userId: number): Promise<string | null> {
   const [row] = await app.db
     .select({ docType: offers.docType, originalPath: offers.originalPath })
     .from(offers)
@@ -112,6 +112,7 @@ export const offersRoutes: FastifyPluginAsyncZod = async (app) => {
           description: input.description,
           categoryId: input.category_id,
           userPriceMinor: amountToMinor(input.price),
+          dealType: input.deal_type,
           aiGenerated: input.confirm,
           keywords: input.keywords.trim(),
           // SPEC §3 doc_type: image, prompt (a text offered under Prompts) or other.
@@ -149,7 +150,7 @@ export const offersRoutes: FastifyPluginAsyncZod = async (app) => {
         const [withProduct] = await tx.update(offers).set({ productId }).where(eq(offers.id, moved.id)).returning();
         return withProduct!;
       });
-      return ok(toOffer(row), 'Deal is accepted');
+      return ok(toOffer(row), row.dealType === 'listing' ? 'Your work is listed in the shop.' : 'Deal is accepted');
     },
   );
 

@@ -230,6 +230,8 @@ export async function purchaseProducts(
     productIds: number[];
     currency: DisplayCurrency;
     commissionPercent: number;
+    /** Setting earnings_clearing_days (0: the authors' shares are available at once). */
+    clearingDays?: number;
     field: string;
     fromCart?: boolean;
     types?: { allowed: ProductType[]; message: string };
@@ -356,7 +358,7 @@ export async function purchaseProducts(
   try {
     const sale = await postSale(
       tx,
-      { buyerId, shares, commissionPercent: opts.commissionPercent, reason: opts.fromCart ? 'cart purchase' : 'purchase' },
+      { buyerId, shares, commissionPercent: opts.commissionPercent, clearingDays: opts.clearingDays, reason: opts.fromCart ? 'cart purchase' : 'purchase' },
       purchaseRecords(values),
     );
     result = [sale.row];

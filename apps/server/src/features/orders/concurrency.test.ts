@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../../../test/accounts';
-import { balanceMinor, revenueMinor, userIdByEmail } from '../../../test/commerce';
+import { balanceMinor, pendingMinor, revenueMinor, userIdByEmail } from '../../../test/commerce';
 import { createTestApp, type TestApp, type TestClient } from '../../../test/test-app';
 import { products } from '../../db/schema';
 import { setSetting } from '../../lib/settings';
@@ -74,7 +74,7 @@ describe(`concurrent purchases (${onPostgres ? 'PostgreSQL, 50 at once' : 'PGlit
     expect((await buyer.client.get('/api/purchase/history')).json().payload).toHaveLength(10);
 
     const commission = 10 * Math.round(PRICE * 0.2);
-    expect(await balanceMinor(t.app, sellerId)).toBe(10 * PRICE - commission);
+    expect(await pendingMinor(t.app, sellerId)).toBe(10 * PRICE - commission);
     expect(await revenueMinor(t.app)).toBe(commission);
     const ledger = await checkLedger(t.app.db);
     expect(ledger).toEqual({ unbalancedTransactions: [], driftedAccounts: [], totalMinor: 0 });

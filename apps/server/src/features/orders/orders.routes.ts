@@ -53,7 +53,7 @@ export async function buyFromBalance(
   const key = idempotencyKeyOf(request);
   const currency = await resolveDisplayCurrency(app, requestedCurrency(request));
   // Kept per app server and dropped when PostgreSQL says the settings changed (no query per purchase).
-  const { commission_percent } = await commerceSettingsOf(app);
+  const { commission_percent, earnings_clearing_days } = await commerceSettingsOf(app);
   let created: number | null = null;
   const buy = async (db: Db) => {
     const productIds = typeof opts.productIds === 'function' ? await opts.productIds(db, buyer.id) : opts.productIds;
@@ -63,6 +63,7 @@ export async function buyFromBalance(
       productIds,
       currency,
       commissionPercent: commission_percent,
+      clearingDays: earnings_clearing_days,
       field: opts.field,
       fromCart: opts.fromCart,
       types: opts.types,

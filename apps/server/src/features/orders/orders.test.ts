@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { lastMailTo, registerUser } from '../../../test/accounts';
-import { balanceMinor, fund, revenueMinor, seededProducts, userIdByEmail } from '../../../test/commerce';
+import { balanceMinor, fund, pendingMinor, revenueMinor, seededProducts, userIdByEmail } from '../../../test/commerce';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
 import { currencies, ledgerAccounts, notifications, packItems, products, users } from '../../db/schema';
 import { checkLedger, revenueAccountCode } from '../ledger';
@@ -52,11 +52,11 @@ describe('purchases', () => {
     expect((await guest.get('/api/user/media/download?id=1&product_id=1')).statusCode).toBe(401);
   });
 
-  it('buys an image: the price leaves the buyer, the author gets it less 20 %, revenue the commission', async () => {
+  it('buys an image: the price leaves the buyer, the author earns it less 20 % (pending), revenue the commission', async () => {
     const [image] = await seededProducts(t.app, 'image');
     const { authorId, price } = await authorOf(image!.id);
     const b = await buyer(price + 100);
-    const authorBefore = await balanceMinor(t.app, authorId);
+    const authorBefore = await pendingMinor(t.app, authorId);
     const revenueBefore = await revenueMinor(t.app);
     const res = await b.client.post('/api/purchase/buy', { item_id: image!.id });
     expect(res.statusCode).toBe(200);
@@ -71,7 +71,7 @@ describe('purchases', () => {
     });
     expect(await balanceMinor(t.app, b.id)).toBe(100);
     const commission = Math.round(price * 0.2);
-    expect(await balanceMinor(t.app, authorId)).toBe(authorBefore + price - commission);
+    expect(await pendingMinor(t.app, authorId)).toBe(authorBefore + price - commission);
     expect(await revenueMinor(t.app)).toBe(revenueBefore + commission);
     expect((await b.client.get('/api/balance')).json().payload.amount_minor).toBe(100);
 
@@ -280,10 +280,10 @@ describe('purchases', () => {
     await t.app.db.update(products).set({ platformOwned: true }).where(eq(products.id, image!.id));
     const { authorId, price } = await authorOf(image!.id);
     const b = await buyer(price);
-    const authorBefore = await balanceMinor(t.app, authorId);
+    const authorBefore = await pendingMinor(t.app, authorId);
     const revenueBefore = await revenueMinor(t.app);
     expect((await b.client.post('/api/purchase/buy', { item_id: image!.id })).statusCode).toBe(200);
-    expect(await balanceMinor(t.app, authorId)).toBe(authorBefore);
+    expect(await pendingMinor(t.app, authorId)).toBe(authorBefore);
     expect(await revenueMinor(t.app)).toBe(revenueBefore + price);
     await t.app.db.update(products).set({ platformOwned: false }).where(eq(products.id, image!.id));
   });

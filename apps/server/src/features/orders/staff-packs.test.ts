@@ -1,7 +1,7 @@
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerStaff, registerUser } from '../../../test/accounts';
-import { balanceMinor, fund, revenueMinor, userIdByEmail } from '../../../test/commerce';
+import { balanceMinor, fund, pendingMinor, revenueMinor, userIdByEmail } from '../../../test/commerce';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { notifications, products, users } from '../../db/schema';
 import { setSetting } from '../../lib/settings';
@@ -71,8 +71,8 @@ describe('hole 3: staff-built packs', () => {
     const sold = await buyerOne.client.post('/api/purchase/pack', { pack_id: pack.id });
     expect(sold.statusCode).toBe(200);
     // Shares 2791 and 2209 (largest remainder); commission 20 %: 558 and 442.
-    expect(await balanceMinor(t.app, a.id)).toBe(2791 - 558);
-    expect(await balanceMinor(t.app, b.id)).toBe(2209 - 442);
+    expect(await pendingMinor(t.app, a.id)).toBe(2791 - 558);
+    expect(await pendingMinor(t.app, b.id)).toBe(2209 - 442);
     expect((await revenueMinor(t.app)) - revenueBefore).toBe(558 + 442);
     expect(await balanceMinor(t.app, buyerOne.id)).toBe(0);
     const order = sold.json().payload.order;
@@ -102,8 +102,8 @@ describe('hole 3: staff-built packs', () => {
     const revenueBefore = await revenueMinor(t.app);
     const b = await buyer(1500);
     expect((await b.client.post('/api/purchase/pack', { pack_id: pack.id })).statusCode).toBe(200);
-    expect(await balanceMinor(t.app, a.id)).toBe(750 - 150);
-    expect(await balanceMinor(t.app, owned.id)).toBe(0);
+    expect(await pendingMinor(t.app, a.id)).toBe(750 - 150);
+    expect(await pendingMinor(t.app, owned.id)).toBe(0);
     expect((await revenueMinor(t.app)) - revenueBefore).toBe(150 + 750);
   });
 
@@ -142,7 +142,7 @@ describe('hole 3: staff-built packs', () => {
     const revenueBefore = await revenueMinor(t.app);
     const results = await Promise.all(buyers.map((b) => b.client.post('/api/purchase/pack', { pack_id: pack.id })));
     expect(results.map((r) => r.statusCode)).toEqual(buyers.map(() => 200));
-    for (const [i, author] of authors.entries()) expect(await balanceMinor(t.app, author.id)).toBe(BUYERS * (shares[i]! - commissions[i]!));
+    for (const [i, author] of authors.entries()) expect(await pendingMinor(t.app, author.id)).toBe(BUYERS * (shares[i]! - commissions[i]!));
     expect((await revenueMinor(t.app)) - revenueBefore).toBe(BUYERS * commissions.reduce((s, c) => s + c, 0));
     for (const b of buyers) expect(await balanceMinor(t.app, b.id)).toBe(0);
     expect(await checkLedger(t.app.db)).toEqual({ unbalancedTransactions: [], driftedAccounts: [], totalMinor: 0 });

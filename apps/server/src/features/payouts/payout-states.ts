@@ -22,14 +22,18 @@ export const PAYOUT_TRANSITIONS: readonly Transition[] = [
     to: 'paid',
     by: ['system', 'staff'],
     // Staff give the bank transfer's reference (stored, shown, audited).
-    effects: 'offer: ledger expense:offer-acquisitions → clearing:payout-<provider> (once, keyed payout:<id>); offer → paid; e-mail and bell',
+    effects:
+      'offer: ledger expense:offer-acquisitions → clearing:payout-<provider> (once, keyed payout:<id>); offer → paid; e-mail and bell. ' +
+      'withdrawal: ledger withdrawals:in-flight → clearing:payout-<provider> (once, keyed withdrawal-paid:<id>); bell',
   },
   {
     from: 'processing',
     to: 'failed',
     by: ['system', 'staff'],
     // The provider declined (or staff saw the transfer bounce, with a reason): nothing was paid, nothing is journaled.
-    effects: 'offer: offer → approved with the reason, so the creator can try again; e-mail and bell',
+    effects:
+      'offer: offer → approved with the reason, so the creator can try again; e-mail and bell. ' +
+      'withdrawal: ledger withdrawals:in-flight → earnings:available:<creator> (once, keyed withdrawal-returned:<id>); the reason kept; bell',
   },
 ];
 

@@ -15,26 +15,12 @@ import { payouts } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { currentUser, guard } from '../../lib/auth-guard';
 import { ok } from '../../lib/envelope';
-import { enqueue } from '../../lib/jobs';
 import { canTransition, findOwnOffer, illegalMoveMessage, moveOffer, toOffer } from '../offers';
 import { requireFreshSecondFactor } from '../security';
-import { cardBrand, type PayoutProvider, payoutProviderFor, type RegisteredDestination } from './payout-provider';
-import { encryptIban, maskIban, PAYOUT_SETTLE, payoutJobKey, sendPayout } from './payouts';
-
-const contactOf = (input: CardPayoutInput | SepaPayoutInput) => ({
-  first_name: input.first_name,
-  last_name: input.last_name,
-  email: input.email,
-  phone: input.phone,
-  address: input.address,
-  city: input.city,
-  post_code: input.post_code,
-  country: input.country,
-  currency: input.currency,
-});
+import { type PayoutProvider, payoutProviderFor } from './payout-provider';
+import { insertPayout, PAYOUT_SETTLE, preparePayoutDestination, sendPayout } from './payouts';
 
 const NO_PRICE = 'This offer has no accepted price to pay out.';
-const NO_CARD_PAYOUTS = 'Card payouts are not available: please choose a bank transfer.';
 
 /**
  * The creator asks to be paid for an accepted offer (SPEC §7 /offer/request-payout/{method}). The
@@ -55,39 +41,11 @@ async function requestPayout(
   const current = await findOwnOffer(app.db, user.id, input.id);
   // moveOffer checks again with the row locked; checked here first so nothing is registered for nothing.
   const from = current.status as OfferStatus;
-  if (!canTransition(from, 'payout_processing', 'creator')) throw new AppError('CONFLICT', illegalMoveMessage(from, 'payout_processing'));
+  if (!canTransition(from, 'payout_processing', 'creator', current.dealType)) throw new AppError('CONFLICT', illegalMoveMessage(from, 'payout_processing'));
   if (current.servicePriceMinor === null) throw new AppError('CONFLICT', NO_PRICE);
   // New payout details decide where money goes: with a second factor they need a fresh one (issue 21).
   await requireFreshSecondFactor(request);
-  const paidBy = provider.handles(method);
-  if (!paidBy) throw new AppError('VALIDATION', NO_CARD_PAYOUTS, { paymentType: [NO_CARD_PAYOUTS] });
-
-  let details: Partial<typeof payouts.$inferInsert>;
-  let destination: RegisteredDestination;
-  if (method === 'card') {
-    const card = input as CardPayoutInput;
-    destination = await provider.registerDestination(
-      { method: 'card', card: { number: card.card_number, expMonth: card.expire_month, expYear: card.expire_year, holder: card.card_holder_name } },
-      { userId: user.id, email: user.email },
-    );
-    details = {
-      cardBrand: destination.brand ?? cardBrand(card.card_number),
-      cardLast4: destination.last4 ?? card.card_number.slice(-4),
-      holderName: card.card_holder_name,
-    };
-  } else {
-    const sepa = input as SepaPayoutInput;
-    destination = await provider.registerDestination(
-      { method: 'sepa', iban: sepa.account_number, name: sepa.recipient_full_name },
-      { userId: user.id, email: user.email },
-    );
-    details = {
-      ibanMasked: maskIban(sepa.account_number),
-      ibanEncrypted: encryptIban(sepa.account_number, app.config.sessionSecret),
-      holderName: sepa.recipient_full_name,
-    };
-  }
-  if (paidBy === 'provider' && !destination.token) throw new Error(`The ${provider.name} payout provider gave no token for a ${method} payout.`);
+  const prepared = await preparePayoutDestination(app.config.sessionSecret, provider, { id: user.id, email: user.email }, method, input);
 
   const row = await app.db.transaction(async (tx) => {
     // The offer row first (domain rows before anything else): the second of two parallel requests waits here, then gets 409.
@@ -99,26 +57,8 @@ async function requestPayout(
       actorId: user.id,
       require: (o) => (o.servicePriceMinor === null ? NO_PRICE : null),
     });
-    const [payout] = await tx
-      .insert(payouts)
-      .values({
-        kind: 'offer',
-        offerId: moved.id,
-        userId: user.id,
-        method,
-        provider: provider.name,
-        amountMinor: moved.servicePriceMinor!,
-        holderName: details.holderName!,
-        contact: contactOf(input),
-        destinationToken: paidBy === 'provider' ? destination.token : null,
-        ...details,
-      })
-      .returning({ id: payouts.id });
-    if (paidBy === 'provider') {
-      const runAt = new Date(Date.now() + provider.sendDelayMs);
-      await enqueue(tx, PAYOUT_SETTLE, { payoutId: payout!.id }, { runAt, singletonKey: payoutJobKey(payout!.id) });
-    }
-    request.log.info({ offerId: moved.id, payoutId: payout!.id, method, provider: provider.name }, 'payout requested');
+    const payout = await insertPayout(tx, provider, prepared, { kind: 'offer', offerId: moved.id, userId: user.id, amountMinor: moved.servicePriceMinor! });
+    request.log.info({ offerId: moved.id, payoutId: payout.id, method, provider: provider.name }, 'payout requested');
     return moved;
   });
   const message =

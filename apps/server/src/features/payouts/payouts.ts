@@ -1,13 +1,15 @@
-import { minorToAmount, type Payout } from '@atelier/shared';
+import { type ContactDetails, minorToAmount, type Payout } from '@atelier/shared';
 import { and, asc, desc, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
 import { jobs, offers, payouts } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
+import { enqueue } from '../../lib/jobs';
 import { openSecret, sealSecret } from '../../lib/secret-box';
-import { clearingAccountCode, systemAccountId, transfer } from '../ledger';
+import { clearingAccountCode, payWithdrawal, returnWithdrawal, systemAccountId, transfer } from '../ledger';
+import { notify } from '../notifications';
 import { moveOffer } from '../offers';
-import type { PayoutOrder, PayoutProvider } from './payout-provider';
+import { cardBrand, type PayoutOrder, type PayoutProvider, type RegisteredDestination } from './payout-provider';
 import { canSettle, type PayoutActor } from './payout-states';
 
 /** The platform's spending on bought works (a system account that may go below zero). */
@@ -26,6 +28,7 @@ export const maskIban = (iban: string) => `${iban.slice(0, 4)} •••• ${ib
 export function toPayout(row: PayoutRow, opts: { awaitsStaff: boolean }): Payout {
   return {
     id: row.id,
+    kind: row.kind,
     offer_id: row.offerId ?? 0,
     method: row.method,
     amount: minorToAmount(row.amountMinor),
@@ -43,7 +46,7 @@ export function toPayout(row: PayoutRow, opts: { awaitsStaff: boolean }): Payout
 /**
  * What ending a payout does depends on what it pays for. Each kind locks its own domain row first
  * (before the payout row, as the request did), then states its effects; the ledger comes last.
- * Creator withdrawals will add their kind here: paid journals nothing more, failed returns the money.
+ * A withdrawal: paid sends the held money out through the provider's clearing, failed returns it to available.
  */
 type Settlement = {
   lock(tx: Db, payout: PayoutRow): Promise<void>;
@@ -73,6 +76,29 @@ const SETTLEMENTS: Record<PayoutRow['kind'], Settlement> = {
     },
     async failed(tx, payout, reason, by) {
       await moveOffer(tx, { offerId: payout.offerId!, to: 'approved', actor: by.actor, actorId: by.actorId, note: reason });
+    },
+  },
+  // A creator's withdrawal of earnings (features/earnings): its money waits in withdrawals:in-flight
+  // since the request. No domain row but the payout itself.
+  withdrawal: {
+    async lock() {},
+    async paid(tx, payout) {
+      await payWithdrawal(tx, payout);
+      await notify(tx, {
+        userId: payout.userId,
+        kind: 'withdrawal_status',
+        text: `Your withdrawal of €${minorToAmount(payout.amountMinor).toFixed(2)} is paid.`,
+        link: '/dashboard/earnings',
+      });
+    },
+    async failed(tx, payout, reason) {
+      await returnWithdrawal(tx, payout);
+      await notify(tx, {
+        userId: payout.userId,
+        kind: 'withdrawal_status',
+        text: `Your withdrawal of €${minorToAmount(payout.amountMinor).toFixed(2)} failed and is back in your available earnings: ${reason}`,
+        link: '/dashboard/earnings',
+      });
     },
   },
 };
@@ -225,4 +251,106 @@ export async function assertAwaitsStaff(db: Db, payoutId: number, provider: stri
   if ((await payoutsWithLiveJob(db, [payoutId])).has(payoutId)) {
     throw new AppError('CONFLICT', `This payout is being sent by ${provider}; it ends when the provider answers.`);
   }
+}
+
+/** What a payout's destination is, in the shape both an offer's payout and a withdrawal send it. */
+type PayoutDetailsInput =
+  | ({ card_number: string; expire_month: number; expire_year: number; card_holder_name: string } & ContactDetails)
+  | ({ account_number: string; recipient_full_name: string } & ContactDetails);
+
+const contactOf = (input: ContactDetails) => ({
+  first_name: input.first_name,
+  last_name: input.last_name,
+  email: input.email,
+  phone: input.phone,
+  address: input.address,
+  city: input.city,
+  post_code: input.post_code,
+  country: input.country,
+  currency: input.currency,
+});
+
+export const NO_CARD_PAYOUTS = 'Card payouts are not available: please choose a bank transfer.';
+
+export type PreparedPayout = {
+  method: 'card' | 'sepa';
+  paidBy: 'provider' | 'staff';
+  destinationToken: string | null;
+  details: Partial<typeof payouts.$inferInsert>;
+  contact: ReturnType<typeof contactOf>;
+};
+
+/**
+ * Before any transaction: the provider turns the card (or account) into what may be stored (a token,
+ * brand and last four; an IBAN is kept encrypted and masked). The card number goes no further.
+ * 422 when the provider cannot pay by this method.
+ */
+export async function preparePayoutDestination(
+  sessionSecret: string,
+  provider: PayoutProvider,
+  user: { id: number; email: string },
+  method: 'card' | 'sepa',
+  input: PayoutDetailsInput,
+): Promise<PreparedPayout> {
+  const paidBy = provider.handles(method);
+  if (!paidBy) throw new AppError('VALIDATION', NO_CARD_PAYOUTS, { paymentType: [NO_CARD_PAYOUTS] });
+  let details: Partial<typeof payouts.$inferInsert>;
+  let destination: RegisteredDestination;
+  if (method === 'card' && 'card_number' in input) {
+    destination = await provider.registerDestination(
+      { method: 'card', card: { number: input.card_number, expMonth: input.expire_month, expYear: input.expire_year, holder: input.card_holder_name } },
+      { userId: user.id, email: user.email },
+    );
+    details = {
+      cardBrand: destination.brand ?? cardBrand(input.card_number),
+      cardLast4: destination.last4 ?? input.card_number.slice(-4),
+      holderName: input.card_holder_name,
+    };
+  } else if (method === 'sepa' && 'account_number' in input) {
+    destination = await provider.registerDestination(
+      { method: 'sepa', iban: input.account_number, name: input.recipient_full_name },
+      { userId: user.id, email: user.email },
+    );
+    details = {
+      ibanMasked: maskIban(input.account_number),
+      ibanEncrypted: encryptIban(input.account_number, sessionSecret),
+      holderName: input.recipient_full_name,
+    };
+  } else {
+    throw new Error('The payout details do not match the method.');
+  }
+  if (paidBy === 'provider' && !destination.token) throw new Error(`The ${provider.name} payout provider gave no token for a ${method} payout.`);
+  return { method, paidBy, destinationToken: paidBy === 'provider' ? destination.token : null, details, contact: contactOf(input) };
+}
+
+/**
+ * Writes a processing payout in the caller's transaction (after what it pays for is locked) and, when
+ * the provider sends it, the `payout.settle` job keyed by its id, to run after the commit.
+ */
+export async function insertPayout(
+  tx: Db,
+  provider: PayoutProvider,
+  prepared: PreparedPayout,
+  row: { kind: PayoutRow['kind']; offerId?: number; userId: number; amountMinor: number },
+): Promise<PayoutRow> {
+  const [payout] = await tx
+    .insert(payouts)
+    .values({
+      kind: row.kind,
+      offerId: row.offerId ?? null,
+      userId: row.userId,
+      method: prepared.method,
+      provider: provider.name,
+      amountMinor: row.amountMinor,
+      holderName: prepared.details.holderName!,
+      contact: prepared.contact,
+      destinationToken: prepared.destinationToken,
+      ...prepared.details,
+    })
+    .returning();
+  if (prepared.paidBy === 'provider') {
+    const runAt = new Date(Date.now() + provider.sendDelayMs);
+    await enqueue(tx, PAYOUT_SETTLE, { payoutId: payout!.id }, { runAt, singletonKey: payoutJobKey(payout!.id) });
+  }
+  return payout!;
 }

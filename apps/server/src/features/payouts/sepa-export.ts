@@ -27,7 +27,7 @@ export function sepaCreditTransferXml(rows: PayoutRow[], opts: { secret: string;
   const transactions = rows
     .map(
       (r) =>
-        `<CdtTrfTxInf><PmtId><EndToEndId>PAYOUT-${r.id}</EndToEndId></PmtId><Amt><InstdAmt Ccy="${r.currency}">${money(r.amountMinor)}</InstdAmt></Amt><Cdtr><Nm>${sepaText(r.holderName, 70)}</Nm></Cdtr><CdtrAcct><Id><IBAN>${decryptIban(r.ibanEncrypted!, opts.secret)}</IBAN></Id></CdtrAcct><RmtInf><Ustrd>${sepaText(`Atelier ${r.offerId ? `offer ${r.offerId} ` : ''}payout ${r.id}`, 140)}</Ustrd></RmtInf></CdtTrfTxInf>`,
+        `<CdtTrfTxInf><PmtId><EndToEndId>PAYOUT-${r.id}</EndToEndId></PmtId><Amt><InstdAmt Ccy="${r.currency}">${money(r.amountMinor)}</InstdAmt></Amt><Cdtr><Nm>${sepaText(r.holderName, 70)}</Nm></Cdtr><CdtrAcct><Id><IBAN>${decryptIban(r.ibanEncrypted!, opts.secret)}</IBAN></Id></CdtrAcct><RmtInf><Ustrd>${sepaText(`Atelier ${r.kind === 'withdrawal' ? 'withdrawal ' : r.offerId ? `offer ${r.offerId} ` : ''}payout ${r.id}`, 140)}</Ustrd></RmtInf></CdtTrfTxInf>`,
     )
     .join('');
   return [

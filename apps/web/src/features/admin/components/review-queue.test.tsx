@@ -21,6 +21,7 @@ function offer(id: number, over: Partial<AdminOffer> = {}): AdminOffer {
     service_price: null,
     currency: 'EUR',
     status: 'pending',
+    deal_type: 'buyout',
     status_note: null,
     created_at: at + id,
     tags: [{ name: 'Impressionism' }],

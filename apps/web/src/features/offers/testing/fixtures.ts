@@ -13,6 +13,7 @@ export function offerFixture(over: Partial<Offer> = {}): Offer {
     service_price: null,
     currency: 'EUR',
     status: 'pending',
+    deal_type: 'buyout',
     status_note: null,
     created_at: new Date(2026, 10, 22, 7, 5, 9).getTime() / 1000,
     tags: [{ name: 'Photo-realism' }, { name: '3D Rendering' }],

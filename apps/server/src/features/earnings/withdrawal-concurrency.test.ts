@@ -1,0 +1,89 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerPerson, registerStaff } from '../../../test/accounts';
+import { availableMinor, fund } from '../../../test/commerce';
+import { createTestApp, type TestApp } from '../../../test/test-app';
+import { payouts } from '../../db/schema';
+import { setSetting } from '../../lib/settings';
+import { checkLedger, postSale } from '../ledger';
+
+/**
+ * Withdrawals under concurrency: on PostgreSQL the 30 requests race at once (run with DATABASE_URL);
+ * the embedded PGlite runs one statement at a time, so it proves the same rules without the race.
+ * A creator whose available earnings cover 3 withdrawals sends 30 at once, three rounds over: each
+ * round exactly one is accepted (at most one in flight per creator), the rest are 409; after 3 paid
+ * the next round is refused as above available. Available earnings never go below zero.
+ */
+const PARALLEL = 30;
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+  await setSetting(t.app.db, 'is_reg_enabled', true);
+});
+afterAll(() => t.close());
+
+/** A bank transfer: the sandbox leaves it to staff, so no job pays it while a round races. */
+const sepa = () => ({
+  first_name: 'Ines',
+  last_name: 'Duarte',
+  email: 'ines@example.com',
+  phone: '+351912345678',
+  address: 'Rua Augusta 1',
+  city: 'Lisboa',
+  post_code: '1100-048',
+  country: 620,
+  currency: 'EUR',
+  method: 'sepa',
+  amount: 10,
+  account_number: 'DE89370400440532013000',
+  recipient_full_name: 'Ines Duarte',
+});
+
+describe('withdrawals in parallel', () => {
+  it('30 parallel withdrawals: one accepted at a time, exactly 3 paid in all, available never below zero', async () => {
+    const creator = await registerPerson(t.app);
+    const admin = await registerStaff(t.app);
+    const buyer = await registerPerson(t.app);
+    await fund(t.app, buyer.id, 3750);
+    await postSale(t.app.db, {
+      buyerId: buyer.id,
+      shares: [{ sellerId: creator.id, amountMinor: 3750, platformOwned: false }],
+      commissionPercent: 20,
+      reason: 'purchase',
+      clearingDays: 0,
+    });
+    expect(await availableMinor(t.app, creator.id)).toBe(3000);
+
+    for (let round = 1; round <= 4; round++) {
+      const answers = await Promise.all(Array.from({ length: PARALLEL }, () => creator.client.post('/api/earnings/withdraw', sepa())));
+      const codes = answers.map((r) => r.statusCode);
+      expect(codes.every((c) => c !== 500)).toBe(true);
+      const available = await availableMinor(t.app, creator.id);
+      expect(available).toBeGreaterThanOrEqual(0);
+      if (round <= 3) {
+        expect(codes.filter((c) => c === 200)).toHaveLength(1);
+        expect(codes.filter((c) => c === 409)).toHaveLength(PARALLEL - 1);
+        expect(available).toBe(3000 - round * 1000);
+      } else {
+        // Nothing left: every request is refused with a message on the amount.
+        expect(codes).toEqual(Array(PARALLEL).fill(422));
+        expect(answers[0]!.json().errors.amount[0]).toContain('€0.00');
+      }
+      // Staff mark the one in flight paid; the next round may start.
+      const accepted = answers.find((r) => r.statusCode === 200);
+      if (accepted) {
+        const id = accepted.json().payload.withdrawal.id;
+        const paid = await admin.client.post(`/api/admin/payouts/${id}/complete`, { outcome: 'paid', reference: `BANK-${id}` });
+        expect(paid.statusCode).toBe(200);
+      }
+    }
+    const rows = await t.app.db
+      .select()
+      .from(payouts)
+      .where(and(eq(payouts.userId, creator.id), eq(payouts.kind, 'withdrawal')));
+    expect(rows.map((r) => r.status)).toEqual(['paid', 'paid', 'paid']);
+    expect((await creator.client.get('/api/earnings')).json().payload.withdrawn.amount_minor).toBe(3000);
+    expect(await checkLedger(t.app.db)).toEqual({ unbalancedTransactions: [], driftedAccounts: [], totalMinor: 0 });
+  });
+});

@@ -1,0 +1,172 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import {
+  clearingAccountCode,
+  earningsAvailableCode,
+  earningsPendingCode,
+  existingAccountId,
+  lockAccounts,
+  systemAccountId,
+  transfer,
+  WITHDRAWALS_IN_FLIGHT,
+} from './ledger';
+
+/**
+ * The ledger's writers for a creator's earnings (the rules of who and when live in features/earnings
+ * and features/payouts; the journal entries are built here):
+ *   sale           buyer → earnings:pending:<creator>          (postSale; at once to available when the clearing period is 0)
+ *   release        earnings:pending → earnings:available        once per sale line, key earnings-release:<entry id>
+ *   withdrawal     earnings:available → withdrawals:in-flight    with the payout row, key withdrawal:<payout id>
+ *   paid           withdrawals:in-flight → clearing:payout-<provider>   key withdrawal-paid:<payout id>
+ *   failed         withdrawals:in-flight → earnings:available    key withdrawal-returned:<payout id>
+ * A refund (later) takes the creator's share from pending, then available, then receivable:<creator>.
+ */
+
+export const releaseKey = (entryId: number) => `earnings-release:${entryId}`;
+
+type DueLine = { entry_id: string | number; account_id: string | number; amount_minor: string | number; owner_id: string | number };
+
+/** Sale credits to pending earnings older than the clearing period (as of `now`) that have no release yet, oldest first. */
+async function dueLines(db: Db, clearingDays: number, now: Date, limit: number): Promise<DueLine[]> {
+  const cutoff = new Date(now.getTime() - clearingDays * 86_400_000);
+  const result = (await db.execute(sql`
+    select e.id as entry_id, e.account_id, e.amount_minor, a.owner_id
+    from ledger_accounts a
+    join ledger_entries e on e.account_id = a.id and e.amount_minor > 0
+    join ledger_transactions t on t.id = e.transaction_id
+    where a.kind = 'earnings_pending' and t.created_at <= ${cutoff.toISOString()}::timestamptz
+      and not exists (select 1 from ledger_transactions r where r.idempotency_key = 'earnings-release:' || e.id)
+    order by e.id
+    limit ${limit}`)) as unknown as { rows: DueLine[] };
+  return result.rows;
+}
+
+/**
+ * Releases one sale line: pending → available, at most what pending still holds (a refund may have
+ * taken some), once per line (its key; a line with nothing left is marked released with no entries).
+ */
+async function releaseLine(db: Db, line: DueLine): Promise<number> {
+  return db.transaction(async (txRaw) => {
+    const tx = txRaw as unknown as Db;
+    const ownerId = Number(line.owner_id);
+    const pending = Number(line.account_id);
+    const available = await systemAccountId(tx, earningsAvailableCode(ownerId));
+    await lockAccounts(tx, [pending, available]);
+    const [row] = (
+      (await tx.execute(sql`select balance_minor from ledger_accounts where id = ${pending}`)) as unknown as { rows: { balance_minor: string | number }[] }
+    ).rows;
+    const amount = Math.max(0, Math.min(Number(line.amount_minor), Number(row?.balance_minor ?? 0)));
+    const done = await transfer(tx, {
+      lines: [
+        { accountId: pending, amountMinor: -amount },
+        { accountId: available, amountMinor: amount },
+      ],
+      reason: `earnings release of entry ${line.entry_id}`,
+      idempotency: releaseKey(Number(line.entry_id)),
+    });
+    return done.replayed ? 0 : amount;
+  });
+}
+
+/** The `earnings.release` job's work: every due line, in batches; returns how many lines it released. */
+export async function releaseDueEarnings(db: Db, opts: { clearingDays: number; now?: Date; batch?: number }): Promise<number> {
+  const now = opts.now ?? new Date();
+  const batch = opts.batch ?? 200;
+  let released = 0;
+  for (;;) {
+    const lines = await dueLines(db, opts.clearingDays, now, batch);
+    for (const line of lines) {
+      await releaseLine(db, line);
+      released++;
+    }
+    if (lines.length < batch) return released;
+  }
+}
+
+/** A creator's earnings in EUR cents, and when the oldest pending line is released (null: nothing pending). */
+export async function earningsOf(
+  db: Db,
+  userId: number,
+  clearingDays: number,
+): Promise<{ pending: number; available: number; withdrawn: number; lifetime: number; nextReleaseAt: Date | null }> {
+  const pendingCode = earningsPendingCode(userId);
+  const availableCode = earningsAvailableCode(userId);
+  const [row] = (
+    (await db.execute(sql`
+    with acc as (select id, code, balance_minor from ledger_accounts where code in (${pendingCode}, ${availableCode}))
+    select
+      coalesce((select balance_minor from acc where code = ${pendingCode}), 0) as pending,
+      coalesce((select balance_minor from acc where code = ${availableCode}), 0) as available,
+      (select coalesce(sum(amount_minor), 0) from payouts where user_id = ${userId} and kind = 'withdrawal' and status in ('processing', 'paid')) as withdrawn,
+      (select coalesce(sum(e.amount_minor), 0) from ledger_entries e join ledger_transactions t on t.id = e.transaction_id
+        where e.account_id in (select id from acc) and e.amount_minor > 0
+          and coalesce(t.idempotency_key, '') not like 'earnings-release:%' and coalesce(t.idempotency_key, '') not like 'withdrawal-returned:%') as lifetime,
+      (select min(t.created_at) from ledger_entries e join ledger_transactions t on t.id = e.transaction_id
+        where e.account_id = (select id from acc where code = ${pendingCode}) and e.amount_minor > 0
+          and not exists (select 1 from ledger_transactions r where r.idempotency_key = 'earnings-release:' || e.id)) as oldest`)) as unknown as {
+      rows: { pending: string; available: string; withdrawn: string; lifetime: string; oldest: string | Date | null }[];
+    }
+  ).rows;
+  const oldest = row?.oldest ? new Date(row.oldest) : null;
+  return {
+    pending: Number(row?.pending ?? 0),
+    available: Number(row?.available ?? 0),
+    withdrawn: Number(row?.withdrawn ?? 0),
+    lifetime: Number(row?.lifetime ?? 0),
+    nextReleaseAt: oldest ? new Date(oldest.getTime() + clearingDays * 86_400_000) : null,
+  };
+}
+
+/**
+ * Holds a withdrawal's amount: available → withdrawals:in-flight, in the transaction that writes the
+ * payout row (after it: domain rows first), so the same money cannot be spent or withdrawn twice.
+ * Throws InsufficientFunds when available earnings are short.
+ */
+export async function holdWithdrawal(tx: Db, opts: { userId: number; payoutId: number; amountMinor: number }): Promise<void> {
+  const available = await systemAccountId(tx, earningsAvailableCode(opts.userId));
+  const inFlight = await systemAccountId(tx, WITHDRAWALS_IN_FLIGHT);
+  await transfer(tx, {
+    lines: [
+      { accountId: available, amountMinor: -opts.amountMinor },
+      { accountId: inFlight, amountMinor: opts.amountMinor },
+    ],
+    reason: `withdrawal ${opts.payoutId}`,
+    idempotency: `withdrawal:${opts.payoutId}`,
+  });
+}
+
+/** A withdrawal was paid: the money leaves through the payout provider's clearing account, once. */
+export async function payWithdrawal(tx: Db, payout: { id: number; amountMinor: number; provider: string }): Promise<void> {
+  const inFlight = await systemAccountId(tx, WITHDRAWALS_IN_FLIGHT);
+  const clearing = await systemAccountId(tx, clearingAccountCode(`payout-${payout.provider}`));
+  await transfer(tx, {
+    lines: [
+      { accountId: inFlight, amountMinor: -payout.amountMinor },
+      { accountId: clearing, amountMinor: payout.amountMinor },
+    ],
+    reason: `withdrawal ${payout.id} paid`,
+    idempotency: `withdrawal-paid:${payout.id}`,
+  });
+}
+
+/** A withdrawal failed: the money goes back to the creator's available earnings, once. */
+export async function returnWithdrawal(tx: Db, payout: { id: number; userId: number; amountMinor: number }): Promise<void> {
+  const inFlight = await systemAccountId(tx, WITHDRAWALS_IN_FLIGHT);
+  const available = await systemAccountId(tx, earningsAvailableCode(payout.userId));
+  await transfer(tx, {
+    lines: [
+      { accountId: inFlight, amountMinor: -payout.amountMinor },
+      { accountId: available, amountMinor: payout.amountMinor },
+    ],
+    reason: `withdrawal ${payout.id} returned`,
+    idempotency: `withdrawal-returned:${payout.id}`,
+  });
+}
+
+/** The creator's available earnings in EUR cents (0 without an account). */
+export async function availableEarningsOf(db: Db, userId: number): Promise<number> {
+  const id = await existingAccountId(db, earningsAvailableCode(userId));
+  if (id === null) return 0;
+  const [row] = ((await db.execute(sql`select balance_minor from ledger_accounts where id = ${id}`)) as unknown as { rows: { balance_minor: string }[] }).rows;
+  return Number(row?.balance_minor ?? 0);
+}
