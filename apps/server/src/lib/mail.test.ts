@@ -120,8 +120,9 @@ describe('mail without SMTP', () => {
     try {
       const to = `dev.${Date.now()}@example.com`;
       await sendMail(dev.app.db, { to, subject: 'Welcome', text: 'Hello' });
-      // The delivery job, the deposit expiry sweep every app schedules at start, and the four scheduled purges.
-      expect(await dev.app.jobs.runDue()).toBe(6);
+      // The delivery job, the deposit expiry sweep every app schedules at start, the four scheduled
+      // purges and the earnings release.
+      expect(await dev.app.jobs.runDue()).toBe(7);
       const row = (await lastMailTo(dev.app, to))!;
       expect(row).toMatchObject({ subject: 'Welcome', sentAt: null, error: null });
       const page = await dev.app.inject({ method: 'GET', url: '/dev/mail' });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cardPaidWebhook, chatPerson, multipart, sendChatForm, testPng } from '../../../test/chat';
-import { balanceMinor, fund } from '../../../test/commerce';
+import { balanceMinor, fund, pendingMinor } from '../../../test/commerce';
 import { createTestApp, type TestApp, type TestClient } from '../../../test/test-app';
 import { setSetting } from '../../lib/settings';
 import { checkLedger, clearingAccountCode, systemAccountId, transfer, userAccountId } from '../ledger';
@@ -81,9 +81,9 @@ describe('hole 5: lock order', () => {
       expect(answers.map((a) => a.statusCode)).toEqual(answers.map(() => 200));
       creatorExpected += 2 * 800;
       // One charge per image: 10.00 € left each buyer once (the card's 10.00 € and the 10.00 € funded
-      // are 20.00 €; 10.00 € stays), and each creator got 8.00 € per image.
+      // are 20.00 €; 10.00 € stays), and each creator earned 8.00 € per image (pending until it clears).
       for (const p of pending) expect(await balanceMinor(t.app, p.buyer.id)).toBe(1000);
-      for (const c of creators) expect(await balanceMinor(t.app, c.id)).toBe(creatorExpected);
+      for (const c of creators) expect(await pendingMinor(t.app, c.id)).toBe(creatorExpected);
       for (const p of pending) {
         const messages = (await p.buyer.client.get(`/api/chat/${p.chatId}/messages`)).json().payload as { id: number; is_locked: boolean }[];
         expect(messages.find((m) => m.id === p.messageId)?.is_locked).toBe(false);
