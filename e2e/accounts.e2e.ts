@@ -12,7 +12,7 @@ afterAll(() => browser?.close());
 async function signInThroughForm(page: Page, email: string, password: string) {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
 }
 
 describe('accounts in the browser', () => {

@@ -6,7 +6,7 @@ export async function signIn(page: Page, email: string) {
   await open(page, `${baseUrl()}/login`);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill('atelier-demo');
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await page.waitForURL((url) => !url.pathname.startsWith('/login'));
 }
 

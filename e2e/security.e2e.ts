@@ -18,7 +18,7 @@ async function passwordStep(page: Page, email: string) {
   await open(page, `${baseUrl()}/login`);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill('amber-orchard-51');
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await page.getByRole('heading', { name: 'Two-factor sign-in' }).waitFor();
 }
 

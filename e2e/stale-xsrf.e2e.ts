@@ -23,7 +23,7 @@ async function signInThroughForm(page: Page, email: string, password: string) {
   await open(page, `${baseUrl()}/login`);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
 }
 
 /** Another browser resets the password through the e-mailed link: every session of the account ends. */
