@@ -11,9 +11,13 @@ export async function signIn(page: Page, email: string) {
 }
 
 /** Registers a new account through the form (a unique e-mail and Portuguese mobile) and lands on the dashboard. */
-export async function registerThroughForm(page: Page, who: { name: string; surname: string; emailPrefix: string; phonePrefix: string }): Promise<string> {
+export async function registerThroughForm(
+  page: Page,
+  who: { name: string; surname: string; emailPrefix: string; phonePrefix: string },
+  base = baseUrl(),
+): Promise<string> {
   const email = `${who.emailPrefix}.${Date.now()}@example.com`;
-  await open(page, `${baseUrl()}/register`);
+  await open(page, `${base}/register`);
   await page.getByLabel('First name').fill(who.name);
   await page.getByLabel('Surname').fill(who.surname);
   await page.getByLabel('Email').fill(email);
@@ -24,7 +28,7 @@ export async function registerThroughForm(page: Page, who: { name: string; surna
   await page.getByLabel('Confirm password').fill('amber-orchard-51');
   await page.getByRole('checkbox').check();
   await page.getByRole('button', { name: 'Register' }).click();
-  await page.waitForURL(`${baseUrl()}/dashboard`);
+  await page.waitForURL(`${base}/dashboard`);
   return email;
 }
 
