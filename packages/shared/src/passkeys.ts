@@ -47,7 +47,8 @@ export const passkeyAuthenticationResponse = z.object(
       {
         clientDataJSON: base64url(8192).min(1, passkeyRetry),
         authenticatorData: base64url(8192).min(1, passkeyRetry),
-        signature: base64url(2048).min(1, passkeyRetry),
+        // Post-quantum signatures (ML-DSA, which Chromium's authenticators may choose) run to about 6,200 characters.
+        signature: base64url(8192).min(1, passkeyRetry),
         userHandle: base64url(256).optional(),
       },
       { error: passkeyRetry },
