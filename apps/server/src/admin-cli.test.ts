@@ -13,6 +13,7 @@ const run = promisify(execFile);
 const serverDir = path.resolve(import.meta.dirname, '..');
 
 describe('npm run admin:create', () => {
+  // It runs the CLI twice as a child process (each run starts Node, opens the database and hashes a password).
   it('creates the first staff account with a generated password that signs in as admin', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'atelier-admin-cli-'));
     try {
@@ -65,5 +66,5 @@ describe('npm run admin:create', () => {
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 90_000);
 });
