@@ -9,6 +9,7 @@ const api = process.env.ATELIER_API ?? 'http://localhost:3000';
 /**
  * Writes .br and .gz copies of every built asset; the server sends them to browsers that accept
  * them (@fastify/static preCompressed), so a phone on a slow network downloads a third of the bytes.
+ * Also writes dist/build-info.json, naming the NODE_ENV of the build.
  */
 function precompress(): Plugin {
   let outDir = 'dist';
@@ -23,6 +24,8 @@ function precompress(): Plugin {
     closeBundle() {
       // The server-rendering bundle is read from disk by the server, never sent to a browser.
       if (ssr) return;
+      // The NODE_ENV the bundle was made with: `npm run audit:web` refuses a development build.
+      writeFileSync(path.join(outDir, 'build-info.json'), `${JSON.stringify({ node_env: process.env.NODE_ENV ?? null })}\n`);
       const walk = (dir: string): string[] =>
         readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
       for (const file of walk(outDir)) {
@@ -36,29 +39,8 @@ function precompress(): Plugin {
   };
 }
 
-/**
- * Writes dist/build-info.json naming the NODE_ENV the bundle was made with, so `npm run audit:web`
- * can refuse to measure a development build.
- */
-function buildInfo(): Plugin {
-  let outDir = 'dist';
-  let ssr = false;
-  return {
-    name: 'atelier-build-info',
-    apply: 'build',
-    configResolved(config) {
-      outDir = path.resolve(config.root, config.build.outDir);
-      ssr = Boolean(config.build.ssr);
-    },
-    closeBundle() {
-      if (ssr) return;
-      writeFileSync(path.join(outDir, 'build-info.json'), `${JSON.stringify({ node_env: process.env.NODE_ENV ?? null })}\n`);
-    },
-  };
-}
-
 export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [react(), precompress(), buildInfo()],
+  plugins: [react(), precompress()],
   // `vite build --ssr src/entry-server.tsx` bundles the server renderer; the shared contract is
   // TypeScript source in the repo, so it is bundled in, while npm packages load from node_modules.
   ssr: { noExternal: ['@atelier/shared'] },

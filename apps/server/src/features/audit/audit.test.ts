@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerPerson, registerStaff } from '../../../test/accounts';
+import { payoutContact } from '../../../test/payouts';
 import { createTestApp, type TestApp, type TestClient } from '../../../test/test-app';
 import { auditLog, categories } from '../../db/schema';
 
@@ -48,15 +49,7 @@ async function createOffer(client: TestClient): Promise<number> {
 
 const SEPA = {
   paymentType: 'sepa',
-  first_name: 'Ines',
-  last_name: 'Duarte',
-  email: 'ines@example.com',
-  phone: '+351912345678',
-  address: 'Rua Augusta 1',
-  city: 'Lisboa',
-  post_code: '1100-048',
-  country: 620,
-  currency: 'EUR',
+  ...payoutContact,
   account_number: 'DE89370400440532013000',
   recipient_full_name: 'Ines Duarte',
 };

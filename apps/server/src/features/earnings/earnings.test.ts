@@ -3,6 +3,7 @@ import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerPerson, registerStaff } from '../../../test/accounts';
 import { availableMinor, balanceMinor, fund, pendingMinor, seededProducts } from '../../../test/commerce';
+import { payoutContact } from '../../../test/payouts';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { ledgerAccounts, payouts, sessions } from '../../db/schema';
 import { checkLedger, earningsPendingCode, InsufficientFunds, postSale, releaseDueEarnings } from '../ledger';
@@ -16,17 +17,7 @@ afterAll(() => t.close());
 const DAY = 86_400_000;
 const GOOD_CARD = '4242424242424242';
 const FAILING_CARD = '4000000000000002';
-const contact = {
-  first_name: 'Ines',
-  last_name: 'Duarte',
-  email: 'ines@example.com',
-  phone: '+351912345678',
-  address: 'Rua Augusta 1',
-  city: 'Lisboa',
-  post_code: '1100-048',
-  country: 620,
-  currency: 'EUR',
-};
+const contact = payoutContact;
 const cardWithdrawal = (amount: number | string, card = GOOD_CARD) => ({
   ...contact,
   method: 'card',

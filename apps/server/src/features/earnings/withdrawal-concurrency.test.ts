@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerPerson, registerStaff } from '../../../test/accounts';
 import { availableMinor, fund } from '../../../test/commerce';
+import { payoutContact } from '../../../test/payouts';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { payouts } from '../../db/schema';
 import { setSetting } from '../../lib/settings';
@@ -25,15 +26,7 @@ afterAll(() => t.close());
 
 /** A bank transfer: the sandbox leaves it to staff, so no job pays it while a round races. */
 const sepa = () => ({
-  first_name: 'Ines',
-  last_name: 'Duarte',
-  email: 'ines@example.com',
-  phone: '+351912345678',
-  address: 'Rua Augusta 1',
-  city: 'Lisboa',
-  post_code: '1100-048',
-  country: 620,
-  currency: 'EUR',
+  ...payoutContact,
   method: 'sepa',
   amount: 10,
   account_number: 'DE89370400440532013000',

@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerPerson, registerStaff } from '../../../test/accounts';
+import { payoutContact } from '../../../test/payouts';
 import { createTestApp, type TestApp, type TestClient } from '../../../test/test-app';
 import { jobs, ledgerAccounts, offerEvents, offers, payouts } from '../../db/schema';
 import { enqueue } from '../../lib/jobs';
@@ -51,17 +52,7 @@ function slowProvider(opts: { failFirst?: boolean } = {}) {
   };
 }
 
-const contact = {
-  first_name: 'Ines',
-  last_name: 'Duarte',
-  email: 'ines@example.com',
-  phone: '+351912345678',
-  address: 'Rua Augusta 1',
-  city: 'Lisboa',
-  post_code: '1100-048',
-  country: 620,
-  currency: 'EUR',
-};
+const contact = payoutContact;
 const cardPayload = (id: number, number = GOOD_CARD) => ({
   ...contact,
   id,

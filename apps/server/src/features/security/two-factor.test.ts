@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerPerson, registerStaff } from '../../../test/accounts';
+import { payoutContact } from '../../../test/payouts';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
 import { offers, payouts, sessions, userRecoveryCodes, users, userTotp } from '../../db/schema';
 
@@ -215,15 +216,7 @@ describe('two-factor sign-in (issue 21)', () => {
       paymentType: 'sepa',
       account_number: 'DE89370400440532013000',
       recipient_full_name: 'Ines Duarte',
-      first_name: 'Ines',
-      last_name: 'Duarte',
-      email: 'ines@example.com',
-      phone: '+351912345678',
-      address: 'Rua Augusta 1',
-      city: 'Lisboa',
-      post_code: '1100-048',
-      country: 620,
-      currency: 'EUR',
+      ...payoutContact,
     };
     await staleSecondFactor(t.app, a.id);
     const refused = await a.client.post('/api/offer/request-payout/sepa', sepa);
