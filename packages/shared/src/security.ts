@@ -40,6 +40,8 @@ export const sessionIdParams = z.object({
 export const securityStatus = z.object({
   totp_enabled: z.boolean(),
   recovery_codes_left: z.number().int(),
+  /** The user holds a passkey, which can also answer a step-up. */
+  has_passkey: z.boolean(),
   /** A second factor was proved in this session within STEP_UP_MINUTES. */
   second_factor_fresh: z.boolean(),
 });

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import { passkeys, webauthnChallenges } from '../../db/schema';
 
 export type PasskeyRow = typeof passkeys.$inferSelect;
-type ChallengePurpose = 'register' | 'sign_in';
+type ChallengePurpose = 'register' | 'sign_in' | 'step_up';
 
 export function toPasskey(row: PasskeyRow): Passkey {
   return { id: row.id, name: row.name, created_at: row.createdAt.toISOString(), last_used_at: row.lastUsedAt?.toISOString() ?? null };

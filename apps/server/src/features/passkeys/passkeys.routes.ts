@@ -6,6 +6,7 @@ import {
   okMessage,
   PASSKEY_CHALLENGE_MINUTES,
   PASSKEYS_PER_USER,
+  type PasskeySignInInput,
   passkey,
   passkeyOptions,
   passkeyParams,
@@ -21,13 +22,14 @@ import {
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
 import { decodeClientDataJSON } from '@simplewebauthn/server/helpers';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, notFound, validationError } from '../../lib/app-error';
 import { ACCOUNT_BLOCKED, currentUser, guard } from '../../lib/auth-guard';
 import { ok } from '../../lib/envelope';
 import { enforceRateLimit } from '../../lib/rate-limit';
-import { startSession } from '../../lib/session';
+import { recordSecondFactor, startSession } from '../../lib/session';
 import { findUserById } from '../users';
 import {
   consumeChallenge,
@@ -68,6 +70,44 @@ function signedChallenge(clientDataJSON: string): string | null {
     return typeof challenge === 'string' && challenge.length > 0 && challenge.length <= 200 ? challenge : null;
   } catch {
     return null;
+  }
+}
+
+type StoredPasskey = NonNullable<Awaited<ReturnType<typeof findPasskeyByCredentialId>>>;
+
+/**
+ * Checks a signed challenge against a stored passkey and records the use: the signature, the origin,
+ * the relying party, user verification, and a signature counter that rose (one statement checks and
+ * writes it, so two answers with the same counter cannot both pass). Throws a 422 naming the problem.
+ */
+async function verifyAssertion(request: FastifyRequest, key: StoredPasskey, challenge: string, response: PasskeySignInInput['response']) {
+  const { rpId, origin } = request.server.config.webauthn;
+  const userId = key.userId;
+  let newCounter: number;
+  try {
+    const verification = await verifyAuthenticationResponse({
+      response: response as unknown as AuthenticationResponseJSON,
+      expectedChallenge: challenge,
+      expectedOrigin: origin,
+      expectedRPID: rpId,
+      credential: {
+        id: key.credentialId,
+        publicKey: new Uint8Array(Buffer.from(key.publicKey, 'base64url')),
+        counter: key.counter,
+        transports: key.transports,
+      },
+      requireUserVerification: true,
+    });
+    if (!verification.verified) throw new Error('not verified');
+    newCounter = verification.authenticationInfo.newCounter;
+  } catch (err) {
+    const counterProblem = err instanceof Error && /counter/i.test(err.message);
+    request.log.info({ userId, event: 'passkey_check_failed' }, counterProblem ? 'passkey refused: counter did not rise' : 'passkey not verified');
+    throw validationError({ response: counterProblem ? COUNTER : NOT_ACCEPTED });
+  }
+  if (!(await recordPasskeyUse(request.server.db, key.id, newCounter))) {
+    request.log.info({ userId, event: 'passkey_check_failed' }, 'passkey refused: counter did not rise');
+    throw validationError({ response: COUNTER });
   }
 }
 
@@ -185,36 +225,7 @@ export const passkeysRoutes: FastifyPluginAsyncZod = async (app) => {
       request.log.info({ event: 'passkey_login_failed' }, 'passkey sign-in failed: unknown credential');
       throw validationError({ response: UNKNOWN });
     }
-    let newCounter: number;
-    try {
-      const verification = await verifyAuthenticationResponse({
-        response: response as unknown as AuthenticationResponseJSON,
-        expectedChallenge: challenge,
-        expectedOrigin: origin,
-        expectedRPID: rpId,
-        credential: {
-          id: key.credentialId,
-          publicKey: new Uint8Array(Buffer.from(key.publicKey, 'base64url')),
-          counter: key.counter,
-          transports: key.transports,
-        },
-        requireUserVerification: true,
-      });
-      if (!verification.verified) throw new Error('not verified');
-      newCounter = verification.authenticationInfo.newCounter;
-    } catch (err) {
-      const counterProblem = err instanceof Error && /counter/i.test(err.message);
-      request.log.info(
-        { userId: user.id, event: 'passkey_login_failed' },
-        counterProblem ? 'passkey sign-in refused: counter did not rise' : 'passkey sign-in failed',
-      );
-      throw validationError({ response: counterProblem ? COUNTER : NOT_ACCEPTED });
-    }
-    // The check and the write are one statement, so two answers with the same counter cannot both pass.
-    if (!(await recordPasskeyUse(app.db, key.id, newCounter))) {
-      request.log.info({ userId: user.id, event: 'passkey_login_failed' }, 'passkey sign-in refused: counter did not rise');
-      throw validationError({ response: COUNTER });
-    }
+    await verifyAssertion(request, key, challenge, response);
     // As with a password: told only after the passkey proved itself.
     if (user.blockedAt) {
       request.log.info({ userId: user.id, event: 'login_blocked' }, 'sign-in refused: account blocked');
@@ -224,5 +235,37 @@ export const passkeysRoutes: FastifyPluginAsyncZod = async (app) => {
     await startSession(request, reply, user.id, { secondFactor: true });
     request.log.info({ userId: user.id }, 'user signed in with a passkey');
     return { status: 'OK' as const, message: `Welcome back, ${user.name}!` };
+  });
+  // Step-up with a passkey (issue 21): a passkey the signed-in user holds proves the second factor
+  // again for this session, as a code from the app does at /user/step-up.
+  app.post('/user/step-up/passkey/options', { config: guard('user'), schema: { tags, response: { 200: okEnvelope(passkeyOptions) } } }, async (request) => {
+    const user = currentUser(request);
+    await enforceRateLimit(app.db, `passkey-options:${user.id}`, { limit: 30, windowSeconds: 600 }, 'Too many passkey requests.');
+    const keys = await listPasskeys(app.db, user.id);
+    if (keys.length === 0) throw validationError({ response: 'You have no passkey yet. Confirm with a code from your authenticator app.' });
+    const options = await generateAuthenticationOptions({
+      rpID: rpId,
+      userVerification: 'required',
+      timeout: CHALLENGE_MS,
+      allowCredentials: keys.map((k) => ({ id: k.credentialId, transports: k.transports })),
+    });
+    await saveChallenge(app.db, { challenge: options.challenge, purpose: 'step_up', boundTo: `session:${request.session!.id}`, userId: user.id });
+    return ok({ ...options });
+  });
+
+  app.post('/user/step-up/passkey', { config: guard('user'), schema: { tags, body: passkeySignInInput, response: { 200: okMessage } } }, async (request) => {
+    const user = currentUser(request);
+    await enforceRateLimit(app.db, `passkey-step-up:${user.id}`, { limit: 20, windowSeconds: 60 }, 'Too many attempts.');
+    const { response } = request.body;
+    const challenge = signedChallenge(response.response.clientDataJSON);
+    const issued = challenge ? await consumeChallenge(app.db, challenge, 'step_up', `session:${request.session!.id}`) : undefined;
+    if (!challenge || !issued || issued.userId !== user.id) throw validationError({ response: EXPIRED });
+    const key = await findPasskeyByCredentialId(app.db, response.id);
+    // Another account's passkey is as unknown here as one never registered.
+    if (!key || key.userId !== user.id) throw validationError({ response: 'This passkey does not belong to your account.' });
+    await verifyAssertion(request, key, challenge, response);
+    await recordSecondFactor(app.db, request.session!);
+    request.log.info({ userId: user.id, passkeyId: key.id }, 'step-up with a passkey');
+    return { status: 'OK' as const, message: 'Thank you, you can go on.' };
   });
 };

@@ -315,3 +315,63 @@ describe('logs', () => {
     for (const secret of secrets) expect(log.includes(secret), secret).toBe(false);
   });
 });
+
+describe('step-up with a passkey (issue 21)', () => {
+  const change = (password: string) => ({ cur_password: password, new_password: 'amber-lantern-77', repeat_password: 'amber-lantern-77' });
+
+  it('a user whose second factor is a passkey is asked for it before a password change, and the passkey answers the step-up', async () => {
+    const a = await personWithPasskey();
+    const refused = await a.client.post('/api/user/change-password', change(a.password));
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().errors.step_up).toEqual(['Please confirm it is you with your passkey.']);
+    expect((await a.client.get('/api/user/security')).json().payload).toMatchObject({ totp_enabled: false, has_passkey: true, second_factor_fresh: false });
+
+    const options = await a.client.post('/api/user/step-up/passkey/options');
+    expect(options.statusCode).toBe(200);
+    expect(options.json().payload.allowCredentials).toEqual([{ id: a.device.credentialId, type: 'public-key', transports: ['internal'] }]);
+    const response = a.device.authenticate(options.json().payload);
+    const stepped = await a.client.post('/api/user/step-up/passkey', { response });
+    expect(stepped.statusCode, stepped.body).toBe(200);
+    expect((await a.client.get('/api/user/security')).json().payload.second_factor_fresh).toBe(true);
+    // The challenge was single-use.
+    const replay = await a.client.post('/api/user/step-up/passkey', { response });
+    expect(replay.statusCode).toBe(422);
+    expect(replay.json().errors.response).toEqual([EXPIRED]);
+
+    const changed = await a.client.post('/api/user/change-password', change(a.password));
+    expect(changed.statusCode, changed.body).toBe(200);
+  });
+
+  it("a second user cannot step up with the first user's passkey, nor answer the first user's challenge", async () => {
+    const a = await personWithPasskey();
+    const b = await personWithPasskey();
+    // B's challenge answered with A's passkey: not B's.
+    const bOptions = (await b.client.post('/api/user/step-up/passkey/options')).json().payload;
+    const foreign = await b.client.post('/api/user/step-up/passkey', { response: a.device.authenticate(bOptions) });
+    expect(foreign.statusCode).toBe(422);
+    expect(foreign.json().errors.response).toEqual(['This passkey does not belong to your account.']);
+    // A's challenge answered in B's session: bound to A's session, so unknown here.
+    const aOptions = (await a.client.post('/api/user/step-up/passkey/options')).json().payload;
+    const crossed = await b.client.post('/api/user/step-up/passkey', { response: b.device.authenticate(aOptions) });
+    expect(crossed.statusCode).toBe(422);
+    expect(crossed.json().errors.response).toEqual([EXPIRED]);
+    expect((await b.client.get('/api/user/security')).json().payload.second_factor_fresh).toBe(false);
+    // A user without a passkey is told to use the app instead; a guest is refused.
+    const plain = await registerPerson(t.app);
+    const none = await plain.client.post('/api/user/step-up/passkey/options');
+    expect(none.statusCode).toBe(422);
+    expect((await new TestClient(t.app).post('/api/user/step-up/passkey/options')).statusCode).toBe(401);
+  });
+
+  it('a step-up answer with a counter that did not rise is refused', async () => {
+    const a = await personWithPasskey();
+    await a.client.post('/api/user/step-up/passkey/options').then(async (o) => {
+      const first = await a.client.post('/api/user/step-up/passkey', { response: a.device.authenticate(o.json().payload) });
+      expect(first.statusCode).toBe(200);
+    });
+    const options = (await a.client.post('/api/user/step-up/passkey/options')).json().payload;
+    const res = await a.client.post('/api/user/step-up/passkey', { response: a.device.authenticate(options, { counter: 1 }) });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors.response).toEqual([COUNTER]);
+  });
+});

@@ -16,6 +16,7 @@ import { ok } from '../../lib/envelope';
 import { verifyPassword } from '../../lib/passwords';
 import { enforceRateLimit, releaseRateLimitHit } from '../../lib/rate-limit';
 import { recordSecondFactor } from '../../lib/session';
+import { userHasPasskey } from '../passkeys';
 import { listUserSessions, revokeOtherSessions, revokeSession } from './sessions';
 import {
   beginTotpSetup,
@@ -53,6 +54,7 @@ export const securityRoutes: FastifyPluginAsyncZod = async (app) => {
     return ok({
       totp_enabled: await totpEnabled(app.db, userId),
       recovery_codes_left: await recoveryCodesLeft(app.db, userId),
+      has_passkey: await userHasPasskey(app.db, userId),
       second_factor_fresh: isSecondFactorFresh(request.session?.secondFactorAt),
     });
   });

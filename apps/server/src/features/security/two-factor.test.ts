@@ -79,7 +79,7 @@ describe('two-factor sign-in (issue 21)', () => {
     expect(stored).toHaveLength(10);
     for (const s of stored) for (const c of codes) expect(s.codeHash).not.toContain(c.replace('-', ''));
     const status = await a.client.get('/api/user/security');
-    expect(status.json().payload).toEqual({ totp_enabled: true, recovery_codes_left: 10, second_factor_fresh: true });
+    expect(status.json().payload).toEqual({ totp_enabled: true, has_passkey: false, recovery_codes_left: 10, second_factor_fresh: true });
     // A second set-up is refused while it is on.
     expect((await a.client.post('/api/user/2fa/setup')).statusCode).toBe(409);
   });

@@ -152,22 +152,24 @@ export async function verifySecondFactor(
 }
 
 export const STEP_UP_MESSAGE = 'Please confirm it is you: enter a code from your authenticator app.';
+export const STEP_UP_PASSKEY_MESSAGE = 'Please confirm it is you with your passkey.';
 
 export function isSecondFactorFresh(at: Date | null | undefined, now = Date.now()): boolean {
   return !!at && now - at.getTime() < STEP_UP_MINUTES * 60_000;
 }
 
 /**
- * Step-up: refuses a sensitive change (payout details, e-mail, password, turning 2FA off, and later
- * withdrawals) unless the signed-in user has no second factor, or proved one in this session within
+ * Step-up: refuses a sensitive change (payout details, e-mail, password, turning 2FA off, withdrawals)
+ * unless the signed-in user has no second factor (app or passkey), or proved one in this session within
  * the last STEP_UP_MINUTES. The 403 carries `errors.step_up`, which the web answers with its step-up dialog.
  */
 export async function requireFreshSecondFactor(request: FastifyRequest): Promise<void> {
   const userId = request.session?.userId;
   if (userId == null) throw new AppError('UNAUTHENTICATED', 'Please sign in to continue.');
   if (isSecondFactorFresh(request.session?.secondFactorAt)) return;
-  if (!(await totpEnabled(request.server.db, userId))) return;
-  throw new AppError('FORBIDDEN', STEP_UP_MESSAGE, { [STEP_UP_FIELD]: [STEP_UP_MESSAGE] });
+  const db = request.server.db;
+  if (await totpEnabled(db, userId)) throw new AppError('FORBIDDEN', STEP_UP_MESSAGE, { [STEP_UP_FIELD]: [STEP_UP_MESSAGE] });
+  if (await userHasPasskey(db, userId)) throw new AppError('FORBIDDEN', STEP_UP_PASSKEY_MESSAGE, { [STEP_UP_FIELD]: [STEP_UP_PASSKEY_MESSAGE] });
 }
 
 /** Proves the second factor for this session (the step-up call, a 2FA code given with a change). */

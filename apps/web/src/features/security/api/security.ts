@@ -1,5 +1,6 @@
-import type { SecurityStatus, StepUpInput, TotpSetup, UserSession } from '@atelier/shared';
+import type { PasskeyOptions, SecurityStatus, StepUpInput, TotpSetup, UserSession } from '@atelier/shared';
 import { STEP_UP_FIELD } from '@atelier/shared/constants';
+import { type PublicKeyCredentialRequestOptionsJSON, startAuthentication } from '@simplewebauthn/browser';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, api, apiEnvelope } from '../../../lib/api-client';
 
@@ -53,3 +54,13 @@ export function useTotpDisable() {
 
 /** POST /api/user/step-up: proves the second factor again for this session. */
 export const stepUp = (input: StepUpInput) => apiEnvelope<Message>('/api/user/step-up', { method: 'POST', body: input });
+
+/**
+ * Step-up with a passkey: the server's challenge (limited to this user's passkeys) goes to the
+ * browser, which asks the user to confirm; the signed answer proves the second factor again.
+ */
+export async function stepUpWithPasskey() {
+  const options = await api<PasskeyOptions>('/api/user/step-up/passkey/options', { method: 'POST' });
+  const response = await startAuthentication({ optionsJSON: options as unknown as PublicKeyCredentialRequestOptionsJSON });
+  return apiEnvelope<Message>('/api/user/step-up/passkey', { method: 'POST', body: { response } });
+}

@@ -33,7 +33,8 @@ describe('the Security tab (issue 21)', () => {
     let enabled = false;
     const codes = Array.from({ length: 10 }, (_, i) => `abcd${i}-efgh${i}`);
     const calls = fakeApi({
-      'GET /api/user/security': () => okAnswer({ totp_enabled: enabled, recovery_codes_left: enabled ? 10 : 0, second_factor_fresh: enabled }),
+      'GET /api/user/security': () =>
+        okAnswer({ totp_enabled: enabled, has_passkey: false, recovery_codes_left: enabled ? 10 : 0, second_factor_fresh: enabled }),
       'GET /api/user/sessions': () => okAnswer(sessions),
       'POST /api/user/2fa/setup': () =>
         okAnswer({
@@ -80,7 +81,7 @@ describe('the Security tab (issue 21)', () => {
   it('issue 21: lists where the account is signed in and signs another browser out', async () => {
     let list = sessions;
     const calls = fakeApi({
-      'GET /api/user/security': () => okAnswer({ totp_enabled: false, recovery_codes_left: 0, second_factor_fresh: false }),
+      'GET /api/user/security': () => okAnswer({ totp_enabled: false, has_passkey: false, recovery_codes_left: 0, second_factor_fresh: false }),
       'GET /api/user/sessions': () => okAnswer(list),
       [`DELETE /api/user/sessions/${'b'.repeat(24)}`]: () => {
         list = [sessions[0]!];
@@ -107,7 +108,7 @@ describe('the Security tab (issue 21)', () => {
   it('issue 21: turning 2FA off asks for the step-up code when the server wants one, then goes through', async () => {
     let fresh = false;
     const calls = fakeApi({
-      'GET /api/user/security': () => okAnswer({ totp_enabled: true, recovery_codes_left: 8, second_factor_fresh: fresh }),
+      'GET /api/user/security': () => okAnswer({ totp_enabled: true, has_passkey: false, recovery_codes_left: 8, second_factor_fresh: fresh }),
       'GET /api/user/sessions': () => okAnswer([sessions[0]]),
       'POST /api/user/2fa/disable': () =>
         fresh

@@ -2,14 +2,16 @@ import { type ReactNode, useCallback, useState } from 'react';
 import { Field } from '../../../components/ui/field';
 import { ApiError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n-runtime';
-import { isStepUpError, stepUp } from '../api/security';
+import { passkeyProblem } from '../api/passkey-errors';
+import { isStepUpError, stepUp, stepUpWithPasskey, useSecurityStatus } from '../api/security';
 import './security.css';
 
 type Props = { onDone: () => void; onCancel: () => void };
 
 /**
- * Asks for the second factor again (issue 21): a code from the app or a recovery code, posted to
- * /api/user/step-up. Shown by `useStepUp` when a sensitive change answers with errors.step_up.
+ * Asks for the second factor again (issue 21): the passkey on this device when the user has one,
+ * and a code from the app or a recovery code when 2FA is on (posted to /api/user/step-up). Shown by
+ * `useStepUp` when a sensitive change answers with errors.step_up.
  */
 export function StepUpDialog({ onDone, onCancel }: Props) {
   const { t } = useTranslation();
@@ -17,6 +19,23 @@ export function StepUpDialog({ onDone, onCancel }: Props) {
   const [value, setValue] = useState('');
   const [error, setError] = useState<string | undefined>();
   const [pending, setPending] = useState(false);
+  const status = useSecurityStatus().data;
+  const hasPasskey = status?.has_passkey ?? false;
+  const hasCode = status?.totp_enabled ?? true;
+
+  async function withPasskey() {
+    setPending(true);
+    setError(undefined);
+    try {
+      await stepUpWithPasskey();
+      onDone();
+    } catch (err) {
+      const problem = passkeyProblem(err);
+      if (problem) setError('text' in problem ? problem.text : t(problem.key));
+    } finally {
+      setPending(false);
+    }
+  }
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();
@@ -37,38 +56,62 @@ export function StepUpDialog({ onDone, onCancel }: Props) {
     <div className="step-up-backdrop">
       <div className="step-up-dialog panel" role="dialog" aria-modal="true" aria-labelledby="step-up-title" onKeyDown={(e) => e.key === 'Escape' && onCancel()}>
         <h2 id="step-up-title">{t('security.step_up_title')}</h2>
-        <p className="muted">{t('security.step_up_text')}</p>
-        <form className="form-grid" onSubmit={submit} noValidate>
-          <Field
-            autoFocus
-            key={useRecovery ? 'recovery' : 'code'}
-            label={useRecovery ? t('security.recovery_code') : t('security.code')}
-            inputMode={useRecovery ? 'text' : 'numeric'}
-            autoComplete="one-time-code"
-            value={value}
-            error={error}
-            onChange={(e) => setValue(e.target.value)}
-          />
-          <button
-            type="button"
-            className="link-button"
-            onClick={() => {
-              setUseRecovery(!useRecovery);
-              setValue('');
-              setError(undefined);
-            }}
-          >
-            {useRecovery ? t('security.use_code') : t('security.use_recovery')}
-          </button>
-          <div className="step-up-actions">
-            <button type="button" className="button" onClick={onCancel}>
-              {t('security.cancel')}
+        {hasPasskey && (
+          <div className="form-grid">
+            <p className="muted">{t('security.step_up_passkey_text')}</p>
+            <button type="button" className={hasCode ? 'button' : 'button primary'} disabled={pending} onClick={withPasskey}>
+              {t('security.step_up_use_passkey')}
             </button>
-            <button type="submit" className="button primary" disabled={pending || !value.trim()}>
-              {t('security.confirm')}
-            </button>
+            {!hasCode && error && (
+              <p className="field-error" role="alert">
+                {error}
+              </p>
+            )}
+            {!hasCode && (
+              <div className="step-up-actions">
+                <button type="button" className="button" onClick={onCancel}>
+                  {t('security.cancel')}
+                </button>
+              </div>
+            )}
           </div>
-        </form>
+        )}
+        {hasCode && (
+          <>
+            <p className="muted">{hasPasskey ? t('security.step_up_or_code') : t('security.step_up_text')}</p>
+            <form className="form-grid" onSubmit={submit} noValidate>
+              <Field
+                autoFocus
+                key={useRecovery ? 'recovery' : 'code'}
+                label={useRecovery ? t('security.recovery_code') : t('security.code')}
+                inputMode={useRecovery ? 'text' : 'numeric'}
+                autoComplete="one-time-code"
+                value={value}
+                error={error}
+                onChange={(e) => setValue(e.target.value)}
+              />
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => {
+                  setUseRecovery(!useRecovery);
+                  setValue('');
+                  setError(undefined);
+                }}
+              >
+                {useRecovery ? t('security.use_code') : t('security.use_recovery')}
+              </button>
+              <div className="step-up-actions">
+                <button type="button" className="button" onClick={onCancel}>
+                  {t('security.cancel')}
+                </button>
+                <button type="submit" className="button primary" disabled={pending || !value.trim()}>
+                  {t('security.confirm')}
+                </button>
+              </div>
+            </form>
+          </>
+        )}
       </div>
     </div>
   );
