@@ -39,6 +39,7 @@ import { userRoutes, usersAdminRoutes } from './features/users';
 import { registerGuards } from './lib/auth-guard';
 import { type ChangeFeed, createChangeFeed } from './lib/change-feed';
 import { clientErrorHandler, registerErrorHandler, sendError } from './lib/error-handler';
+import { type GeoIp, openGeoIp } from './lib/geoip';
 import { registerHttpCache } from './lib/http-cache';
 import { rejectNulCharacters } from './lib/input-guard';
 import { createJobs, type Jobs } from './lib/jobs';
@@ -63,6 +64,8 @@ declare module 'fastify' {
      */
     lifecycle: Lifecycle;
     jobs: Jobs;
+    /** The coarse place of an address (GEOIP_DB), for sign-in alerts. */
+    geoip: GeoIp;
   }
 }
 
@@ -188,6 +191,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.decorate('settings', createSettingsCache(database.db));
   app.decorate('changes', await createChangeFeed(database, app.log));
   app.decorate('lifecycle', createLifecycle());
+  app.decorate('geoip', await openGeoIp(config.geoipDb));
   app.changes.on('settings', () => app.settings.clear());
   app.addHook('onClose', async () => {
     forgetSettingsCache(app.settings);

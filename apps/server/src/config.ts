@@ -61,6 +61,8 @@ const envSchema = z.object({
   SANDBOX_WEBHOOK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Seconds before the sandbox payout provider settles a card payout. */
   SANDBOX_PAYOUT_DELAY_S: z.coerce.number().int().min(0).max(86_400).default(10),
+  /** A MaxMind GeoLite2/GeoIP2 City or Country database (.mmdb): the coarse place in sign-in alerts. */
+  GEOIP_DB: z.string().min(1).optional(),
   IMAGE_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL of an OpenAI-compatible API' }).optional(),
   IMAGE_API_KEY: z.string().min(1).optional(),
   IMAGE_API_MODEL: z.string().min(1).optional(),
@@ -102,6 +104,8 @@ export type Config = {
   storage: StorageConfig;
   /** An OpenAI-compatible images API for generated images; without it a built-in renderer draws them. */
   imageApi?: { url: string; key: string; model?: string };
+  /** GEOIP_DB: a local MaxMind database naming the place of a sign-in; without it the place is unknown. */
+  geoipDb?: string;
   /** Card payments for deposits: the built-in sandbox (default, offline) or Stripe. */
   payments: {
     provider: 'sandbox' | 'stripe';
@@ -246,6 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     storage: e.STORAGE_URL,
+    geoipDb: e.GEOIP_DB ? path.resolve(cwd, e.GEOIP_DB) : undefined,
     imageApi: e.IMAGE_API_URL && e.IMAGE_API_KEY ? { url: e.IMAGE_API_URL, key: e.IMAGE_API_KEY, model: e.IMAGE_API_MODEL } : undefined,
     payments: {
       provider: paymentProvider,

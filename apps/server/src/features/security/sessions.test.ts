@@ -1,8 +1,12 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastMailTo, registerPerson } from '../../../test/accounts';
+import { cityDatabase } from '../../../test/mmdb-writer';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
 import { mailOutbox, sessions } from '../../db/schema';
 import { coarseIp, describeUserAgent } from '../../lib/client-hints';
@@ -191,5 +195,31 @@ describe('client hints', () => {
       describeUserAgent('Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0'),
     ).toEqual({ browser: 'Edge', os: 'macOS' });
     expect(describeUserAgent('')).toEqual({ browser: 'Unknown browser', os: 'Unknown system' });
+  });
+});
+
+describe('the sign-in alert with a GeoIP database (issue 21)', () => {
+  let geo: TestApp;
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'atelier-geoip-'));
+    // The test clients' addresses are 127.0.x.y: this database places them in Berlin.
+    await writeFile(path.join(dir, 'city.mmdb'), cityDatabase('127.0.0.0/16', 'Berlin', 'Germany', 'DE'));
+    geo = await createTestApp({ seed: true, env: { GEOIP_DB: path.join(dir, 'city.mmdb') } });
+  });
+  afterAll(async () => {
+    await geo.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('names the coarse place of the new browser, as well as its network', async () => {
+    const a = await registerPerson(geo.app);
+    const stranger = new TestClient(geo.app);
+    expect((await stranger.post('/api/login', { username: a.email, password: a.password }, { 'user-agent': FIREFOX_LINUX })).statusCode).toBe(200);
+    const mail = await lastMailTo(geo.app, a.email);
+    expect(mail!.subject).toBe('New sign-in to your Atelier account');
+    expect(mail!.text).toContain('Place: Berlin, Germany (approximate)');
+    expect(mail!.text).toContain(`Network: ${stranger.ip.split('.').slice(0, 3).join('.')}.x`);
+    expect(mail!.text).toContain('Browser: Firefox on Linux');
   });
 });

@@ -65,7 +65,8 @@ export async function revokeOtherSessions(db: Db, userId: number, keepId: string
  */
 export async function sendNewBrowserAlert(app: FastifyInstance, request: FastifyRequest, user: { email: string; name: string }) {
   const { browser, os } = describeUserAgent(request.headers['user-agent'] ?? '');
-  const place = coarseIp(request.ip) || 'an unknown address';
+  const network = coarseIp(request.ip) || 'an unknown address';
+  const place = app.geoip.place(request.ip);
   const when = `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`;
   const url = `${app.config.publicUrl}/dashboard/security`;
   const lines = [
@@ -73,7 +74,8 @@ export async function sendNewBrowserAlert(app: FastifyInstance, request: Fastify
     `Your Atelier account was signed in to from a browser it has not used before.`,
     `When: ${when}`,
     `Browser: ${browser} on ${os}`,
-    `Network: ${place}`,
+    ...(place ? [`Place: ${place} (approximate)`] : []),
+    `Network: ${network}`,
     `If this was you, there is nothing to do. If not, sign that browser out and change your password on the Security screen:`,
   ];
   await sendMail(app.db, {
