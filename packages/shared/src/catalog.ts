@@ -182,3 +182,13 @@ export const adminProductsQuery = z.object({
   limit: z.coerce.number({ error: 'The limit must be a number.' }).int().min(1).max(200).default(50),
 });
 export type AdminProduct = z.infer<typeof adminProduct>;
+
+/**
+ * GET /api/visitor/country: the visitor's likely country, for defaults such as the phone field's
+ * country (issue 18): from the address when GEOIP_DB holds it, else the Accept-Language region.
+ */
+export const visitorCountry = z.object({
+  country: z.string().length(2).nullable(),
+  source: z.enum(['address', 'language']).nullable(),
+});
+export type VisitorCountry = z.infer<typeof visitorCountry>;

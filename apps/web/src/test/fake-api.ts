@@ -32,6 +32,7 @@ export const siteAnswers: Record<string, Handler> = {
       { code: 'EUR', symbol: '€', value: 1, default: true, name: 'EUR', decimals: 2 },
       { code: 'JPY', symbol: '¥', value: 162, default: false, name: 'JPY', decimals: 0 },
     ]),
+  'GET /api/visitor/country': () => ok({ country: null, source: null }),
 };
 
 /**

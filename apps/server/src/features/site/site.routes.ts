@@ -11,6 +11,7 @@ import {
   staticPage,
   staticPageParams,
   staticPageSummary,
+  visitorCountry,
 } from '@atelier/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -52,6 +53,16 @@ export const siteRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   const countries = ISO_COUNTRIES.map(([code, id, title]) => ({ id, code, title }));
+  const isoCodes = new Set(ISO_COUNTRIES.map(([code]) => code));
+  // Per visitor, so never shared by a cache. The address decides when a GeoIP database knows it; the
+  // browser's language region ("de-AT") otherwise. The web falls back to the browser's time zone.
+  app.get('/visitor/country', { schema: { tags: ['site'], response: { 200: okEnvelope(visitorCountry) } } }, async (request, reply) => {
+    reply.header('cache-control', 'private, no-store');
+    const byAddress = app.geoip.country(request.ip);
+    if (byAddress && isoCodes.has(byAddress)) return ok({ country: byAddress, source: 'address' as const });
+    const byLanguage = languageRegion(request.headers['accept-language'], isoCodes);
+    return ok({ country: byLanguage, source: byLanguage ? ('language' as const) : null });
+  });
   app.get('/countries', { config: publicCache(86_400), schema: { tags: ['site'], response: { 200: okEnvelope(z.array(country)) } } }, async () =>
     ok(countries),
   );
@@ -93,3 +104,30 @@ export const siteRoutes: FastifyPluginAsyncZod = async (app) => {
     return { status: 'OK' as const, message: 'Thank you! Your message has been sent. We will reply by e-mail within 3 business days.' };
   });
 };
+
+/**
+ * The first region named by an Accept-Language header, in the visitor's order of preference:
+ * "de-AT,de;q=0.9" → "AT". Languages without a region ("de") name no country.
+ */
+export function languageRegion(header: string | undefined, known: Set<string>): string | null {
+  if (!header || header.length > 500) return null;
+  const tags = header
+    .split(',')
+    .map((part, index) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+      const weight = q ? Number(q.slice(2)) : 1;
+      return { tag, weight: Number.isFinite(weight) ? weight : 0, index };
+    })
+    .filter((t) => t.weight > 0)
+    .sort((a, b) => b.weight - a.weight || a.index - b.index);
+  for (const { tag } of tags) {
+    const region = tag
+      .split('-')
+      .slice(1)
+      .find((sub) => /^[A-Za-z]{2}$/.test(sub))
+      ?.toUpperCase();
+    if (region && known.has(region)) return region;
+  }
+  return null;
+}

@@ -1,4 +1,8 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cityDatabase } from '../../../test/mmdb-writer';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
 import { getCommerceSettings } from '../ledger';
 
@@ -133,5 +137,41 @@ describe('malformed input', () => {
       message: 'The utm_source may not contain a NUL character.',
       errors: { utm_source: ['The utm_source may not contain a NUL character.'] },
     });
+  });
+});
+
+describe("the visitor's country (issue 18: the phone field's default)", () => {
+  const ask = (app: TestApp['app'], headers: Record<string, string>) =>
+    app.inject({ method: 'GET', url: '/api/visitor/country', headers, remoteAddress: '127.0.3.9' });
+
+  it('comes from the Accept-Language region in order of preference, and is never a fixed country', async () => {
+    const austrian = await ask(t.app, { 'accept-language': 'de-AT,de;q=0.9,en;q=0.8' });
+    expect(austrian.statusCode).toBe(200);
+    expect(austrian.headers['cache-control']).toBe('private, no-store');
+    expect(austrian.json().payload).toEqual({ country: 'AT', source: 'language' });
+    expect((await ask(t.app, { 'accept-language': 'fr;q=0.9,en-GB;q=0.3,pt-BR' })).json().payload).toEqual({ country: 'BR', source: 'language' });
+    // No region, an unknown one, or no header: unknown, so the browser's time zone decides.
+    for (const header of ['de', 'en-ZZ', '*'])
+      expect((await ask(t.app, { 'accept-language': header })).json().payload).toEqual({ country: null, source: null });
+    expect((await ask(t.app, {})).json().payload).toEqual({ country: null, source: null });
+  });
+
+  it('comes from the address first when GEOIP_DB holds it', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'atelier-geoip-'));
+    await writeFile(path.join(dir, 'city.mmdb'), cityDatabase('127.0.0.0/16', 'Berlin', 'Germany', 'DE'));
+    const geo = await createTestApp({ env: { GEOIP_DB: path.join(dir, 'city.mmdb') } });
+    try {
+      expect((await ask(geo.app, { 'accept-language': 'en-US' })).json().payload).toEqual({ country: 'DE', source: 'address' });
+      const elsewhere = await geo.app.inject({
+        method: 'GET',
+        url: '/api/visitor/country',
+        headers: { 'accept-language': 'en-US' },
+        remoteAddress: '10.1.2.3',
+      });
+      expect(elsewhere.json().payload).toEqual({ country: 'US', source: 'language' });
+    } finally {
+      await geo.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,8 +1,11 @@
-import type { ReactNode } from 'react';
-import { PhoneInput } from 'react-international-phone';
+import { type ReactNode, useEffect, useRef } from 'react';
+import { defaultCountries, PhoneInput, type PhoneInputRefType, parseCountry } from 'react-international-phone';
 import 'react-international-phone/style.css';
+import { useVisitorCountry } from '../../lib/visitor-country';
 import { FieldFrame } from './field';
 import { phoneFlags } from './phone-flags';
+
+const KNOWN = new Set(defaultCountries.map((c) => parseCountry(c).iso2 as string));
 
 type Props = {
   id: string;
@@ -18,8 +21,18 @@ type Props = {
  * The one phone input of every form: a country picker and the number, in the shared field layout.
  * A number that is only the picked country's code ("+351") is handed on as empty, so the form's own
  * rule (required, or optional) decides, in the browser, instead of the server refusing it later.
+ * The country picked at first is the visitor's (issue 18: never a fixed one): see useVisitorCountry.
+ * Once that is known the picker turns to it, unless a number has been typed (it keeps its own country).
  */
 export function PhoneField({ id, label, value, onChange, onBlur, error, hint }: Props) {
+  const visitor = useVisitorCountry();
+  const country = visitor && KNOWN.has(visitor) ? visitor : undefined;
+  const input = useRef<PhoneInputRefType>(null);
+  const typed = useRef(false);
+  typed.current = value !== '';
+  useEffect(() => {
+    if (country && !typed.current) input.current?.setCountry(country, { focusOnInput: false });
+  }, [country]);
   return (
     <FieldFrame
       id={id}
@@ -29,7 +42,8 @@ export function PhoneField({ id, label, value, onChange, onBlur, error, hint }: 
       control={(a11y) => (
         <div className="phone-field">
           <PhoneInput
-            defaultCountry="pt"
+            ref={input}
+            defaultCountry={country}
             flags={phoneFlags}
             value={value}
             onChange={(phone, meta) => onChange(phone.replace(/\D/g, '') === meta.country.dialCode ? '' : phone)}
