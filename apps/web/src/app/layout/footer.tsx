@@ -3,8 +3,10 @@ import { typeFromCategoryUrl } from '@atelier/shared/constants';
 import { Link } from 'react-router';
 import { LogoMark, MailIcon, MastercardIcon, SecureIcon, VisaIcon } from '../../components/ui/icons';
 import { useCategories } from '../../features/catalog';
+import { openCookieSettings } from '../../features/cookie-consent';
 import { useSettings, useSocialLinks, useStaticPages } from '../../features/site';
 import { useTranslation } from '../../lib/i18n-runtime';
+import { LanguageSelect } from './language-select';
 
 const NETWORKS: Record<string, string> = {
   'instagram.com': 'Instagram',
@@ -146,6 +148,12 @@ export function Footer() {
             </>
           )}
         </div>
+      </div>
+      <div className="footer-prefs">
+        <LanguageSelect />
+        <button type="button" className="link-button footer-cookies" onClick={openCookieSettings}>
+          {t('cookie.settings_link')}
+        </button>
       </div>
       {settings.data && (
         <div className="footer-legal">

@@ -6,6 +6,7 @@ import { useCartCount } from '../../features/cart';
 import { HeaderBalance } from '../../features/deposits';
 import { useTranslation } from '../../lib/i18n-runtime';
 import { CurrencySelect } from './currency-select';
+import { LanguageSelect } from './language-select';
 import { NotificationsButton } from './notifications';
 import { SearchForm } from './search-form';
 
@@ -37,6 +38,7 @@ export function Header() {
           <Link to="/dashboard">{t('nav.sell')}</Link>
         </nav>
         <div className="header-actions">
+          <LanguageSelect className="header-currency" />
           <CurrencySelect className="header-currency" />
           {signedIn && <HeaderBalance />}
           <NotificationsButton />

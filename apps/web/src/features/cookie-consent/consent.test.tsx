@@ -1,12 +1,12 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { i18n } from '../../lib/i18n';
 import { I18nextProvider } from '../../lib/i18n-runtime';
 import { siteKeys } from '../site';
 import { consentExpiry, injectAnalyticsTag, readConsent } from './consent';
-import { CookieConsent } from './cookie-consent';
+import { CookieConsent, openCookieSettings } from './cookie-consent';
 
 afterEach(() => {
   // biome-ignore lint/suspicious/noDocumentCookie: test cleanup.
@@ -59,5 +59,33 @@ describe('cookie consent', () => {
     expect(box.disabled).toBe(true);
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
     expect(readConsent()).toBe('custom');
+  });
+
+  it('issue 18: customize turns analytics on (saved as "all", the tag injected) or leaves it off', () => {
+    renderPanel('<meta name="analytics-probe" content="1">');
+    fireEvent.click(screen.getByRole('button', { name: 'Customize' }));
+    const analytics = screen.getByRole('checkbox', { name: 'Analytics cookies' }) as HTMLInputElement;
+    expect(analytics.checked).toBe(false);
+    fireEvent.click(analytics);
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(readConsent()).toBe('all');
+    expect(document.head.querySelectorAll('[data-atelier-analytics]')).toHaveLength(1);
+    expect(screen.queryByTestId('cookie-consent')).toBeNull();
+  });
+
+  it('issue 18: the footer reopens the settings with the current choice, and a new choice is saved', () => {
+    renderPanel();
+    fireEvent.click(screen.getByRole('button', { name: 'Only essentials' }));
+    expect(screen.queryByTestId('cookie-consent')).toBeNull();
+    act(() => openCookieSettings());
+    expect(screen.getByTestId('cookie-consent')).toBeTruthy();
+    const analytics = screen.getByRole('checkbox', { name: 'Analytics cookies' }) as HTMLInputElement;
+    expect(analytics.checked).toBe(false);
+    fireEvent.click(analytics);
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(readConsent()).toBe('all');
+    expect(screen.queryByTestId('cookie-consent')).toBeNull();
+    act(() => openCookieSettings());
+    expect((screen.getByRole('checkbox', { name: 'Analytics cookies' }) as HTMLInputElement).checked).toBe(true);
   });
 });

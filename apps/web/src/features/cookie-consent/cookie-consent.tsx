@@ -4,8 +4,17 @@ import { useTranslation } from '../../lib/i18n-runtime';
 import { useSettings, useStaticPages } from '../site';
 import { type Consent, injectAnalyticsTag, readConsent, saveConsent } from './consent';
 
+const REOPEN = 'atelier:cookie-settings';
+
+/** The footer's 'Cookie settings': opens the panel again at its preferences, with the current choice. */
+export function openCookieSettings() {
+  window.dispatchEvent(new Event(REOPEN));
+}
+
 /**
- * SPEC §2 cookie consent panel: shown until the visitor chooses; the choice hides it for good. It is
+ * SPEC §2 cookie consent panel: shown until the visitor chooses; the choice hides it until they
+ * reopen it from the footer ('Cookie settings'). 'Customize' lets them turn analytics on or off
+ * (issue 18): on is saved as 'all', off as 'custom' (essentials only). It is
  * a bar in the page's flow above the header, not a layer over it, so it never covers a form's submit
  * button or the first content: the page moves down by its height instead.
  */
@@ -14,6 +23,9 @@ export function CookieConsent() {
   const [consent, setConsent] = useState<Consent | null>(readConsent);
   const [customizing, setCustomizing] = useState(false);
   const [details, setDetails] = useState(false);
+  const [reopened, setReopened] = useState(false);
+  const [analytics, setAnalytics] = useState(consent === 'all');
+  const analyticsId = useId();
   const settings = useSettings();
   const pages = useStaticPages();
   const cookiePage = pages.data?.find((p) => p.is_cookie === 1);
@@ -25,11 +37,26 @@ export function CookieConsent() {
     if (consent === 'all' && tag) injectAnalyticsTag(tag);
   }, [consent, tag]);
 
-  if (consent) return null;
+  useEffect(() => {
+    const reopen = () => {
+      const now = readConsent();
+      setAnalytics(now === 'all');
+      setCustomizing(true);
+      setReopened(true);
+    };
+    window.addEventListener(REOPEN, reopen);
+    return () => window.removeEventListener(REOPEN, reopen);
+  }, []);
+
+  if (consent && !reopened) return null;
 
   function choose(value: Consent) {
+    const hadAnalytics = readConsent() === 'all';
     saveConsent(value);
     setConsent(value);
+    setReopened(false);
+    // Scripts already running cannot be taken back: the page starts again without them.
+    if (hadAnalytics && value !== 'all') window.location.reload();
   }
 
   return (
@@ -49,7 +76,7 @@ export function CookieConsent() {
             aria-label={t('cookie.preferences')}
             onSubmit={(e) => {
               e.preventDefault();
-              choose('custom');
+              choose(analytics ? 'all' : 'custom');
             }}
           >
             <div className="cookie-category">
@@ -63,6 +90,15 @@ export function CookieConsent() {
               </button>
               <p id={detailsId} className="cookie-details" hidden={!details}>
                 {t('cookie.essentials_details')}
+              </p>
+            </div>
+            <div className="cookie-category">
+              <label className="cookie-check">
+                <input type="checkbox" checked={analytics} onChange={(e) => setAnalytics(e.target.checked)} aria-describedby={analyticsId} />
+                <span>{t('cookie.analytics')}</span>
+              </label>
+              <p id={analyticsId} className="cookie-details">
+                {t('cookie.analytics_details')}
               </p>
             </div>
             <button type="submit" className="button primary">

@@ -1,2 +1,2 @@
 /** The cookie banner's public face: other features and the pages import only this file. */
-export { CookieConsent } from './cookie-consent';
+export { CookieConsent, openCookieSettings } from './cookie-consent';
