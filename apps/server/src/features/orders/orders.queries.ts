@@ -79,7 +79,7 @@ export const productTagNames = sql<
 const LEDGER_CURRENCY: DisplayCurrency = { code: DEFAULT_CURRENCY, symbol: FALLBACK_CURRENCY_SYMBOL, rate: '1', decimals: BASE_CURRENCY_DECIMALS };
 
 /** The currency an order was shown and paid in, at that day's rate (issue 18 bug 7). */
-function paidCurrencyOf(o: { paidCurrency: string | null; paidRate: string | null; paidDecimals: number | null }): DisplayCurrency {
+export function paidCurrencyOf(o: { paidCurrency: string | null; paidRate: string | null; paidDecimals: number | null }): DisplayCurrency {
   if (!o.paidCurrency || o.paidRate === null || o.paidDecimals === null) return LEDGER_CURRENCY;
   return { code: o.paidCurrency, symbol: o.paidCurrency, rate: o.paidRate, decimals: o.paidDecimals };
 }

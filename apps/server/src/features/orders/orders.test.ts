@@ -88,8 +88,13 @@ describe('purchases', () => {
     expect(receipt?.subject).toBe(`Your Atelier order #${payload.order.id}`);
     expect(receipt?.text).toContain(image!.title);
     expect(receipt?.text).toContain('Licence');
+    expect(receipt?.text).toContain(`${image!.title}: ${(price / 100).toFixed(2)} €`);
+    // The link opens what it names: Order history (issue 18).
+    expect(receipt?.text).toContain(`Your files are in your order history: ${t.app.config.publicUrl}/dashboard/orders`);
     const [author] = await t.app.db.select().from(users).where(eq(users.id, authorId));
-    expect((await mailTo(author!.email, 'You made a sale'))?.subject).toBe('You made a sale');
+    const sale = await mailTo(author!.email, 'You made a sale');
+    expect(sale?.subject).toBe('You made a sale');
+    expect(sale?.text).toContain('Your share is in your pending earnings');
   });
 
   it('refuses the wrong call for a type, an unknown product and a short balance (nothing charged)', async () => {
@@ -155,6 +160,10 @@ describe('purchases', () => {
     expect(bought.statusCode).toBe(200);
     const paidYen = Math.round((price * 162) / 100);
     expect(bought.json().payload.order).toMatchObject({ currencyCode: 'JPY', amount: paidYen, today: null });
+    // The receipt says it in the currency paid, no decimals for yen, with the ledger's euros beside it.
+    const receipt = await mailTo(b.person.email, `Your Atelier order #${bought.json().payload.order.id}`);
+    expect(receipt?.text).toContain(`${image!.title}: ${paidYen} JPY`);
+    expect(receipt?.text).toContain(`Total paid from your balance: ${paidYen} JPY (${(price / 100).toFixed(2)} € in EUR, your balance's currency).`);
     await t.app.db.update(currencies).set({ rate: '200' }).where(eq(currencies.code, 'JPY'));
     try {
       // A new rate reprices the catalogue, not what was paid.

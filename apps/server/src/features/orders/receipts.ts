@@ -2,7 +2,9 @@ import { convertMinor, DEFAULT_CURRENCY, formatPrice, minorToAmount } from '@ate
 import { eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { orderItems, orders, products, users } from '../../db/schema';
+import { displayAmount } from '../../lib/display-currency';
 import { mailHtml, sendMail } from '../../lib/mail';
+import { paidCurrencyOf } from './orders.queries';
 
 const LICENCE = 'Licence: you may use the purchased files for personal and commercial projects. You may not resell or redistribute the files themselves.';
 
@@ -24,13 +26,21 @@ export async function sendOrderReceipts(app: FastifyInstance, orderId: number): 
       .from(orderItems)
       .innerJoin(products, eq(products.id, orderItems.productId))
       .where(eq(orderItems.orderId, orderId));
-    const link = `${app.config.publicUrl}/dashboard?tab=orders`;
+    // The page the e-mail names (issue 18): Order history itself.
+    const link = `${app.config.publicUrl}/dashboard/orders`;
+    // Amounts in the currency the buyer saw and paid in, at that day's rate (issue 18 bug 7); the
+    // ledger's euros beside them when that was another currency.
+    const currency = paidCurrencyOf(order);
+    const paid = (minor: number) => formatPrice(displayAmount(minor, currency), currency.code === DEFAULT_CURRENCY ? '€' : currency.code, currency.decimals);
+    const total = Number(order.amountMinor);
     if (buyer && !buyer.deletedAt) {
       const lines = [
         `Hello ${buyer.name},`,
         `thank you for your order #${order.id}.`,
-        ...items.map((i) => `${i.title}: ${eur(Number(i.priceMinor))}`),
-        `Total paid from your balance: ${eur(Number(order.amountMinor))} (${DEFAULT_CURRENCY}).`,
+        ...items.map((i) => `${i.title}: ${paid(Number(i.priceMinor))}`),
+        currency.code === DEFAULT_CURRENCY
+          ? `Total paid from your balance: ${eur(total)} (${DEFAULT_CURRENCY}).`
+          : `Total paid from your balance: ${paid(total)} (${eur(total)} in ${DEFAULT_CURRENCY}, your balance's currency).`,
         LICENCE,
         `Your files are in your order history: ${link}`,
       ];
@@ -51,7 +61,7 @@ export async function sendOrderReceipts(app: FastifyInstance, orderId: number): 
         `Hello ${seller.name},`,
         'you made a sale on Atelier:',
         ...sold.map((i) => `${i.title}: ${eur(Number(i.priceMinor))}`),
-        'Your share has been added to your balance.',
+        'Your share is in your pending earnings, and becomes available to spend or withdraw after the clearing period. See it under Earnings on your dashboard.',
       ];
       await sendMail(app.db, { to: seller.email, subject: 'You made a sale', text: lines.join('\n\n'), html: mailHtml(lines) });
     }
