@@ -2,6 +2,7 @@ import type { ChatMessage, WidgetData } from '@atelier/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { InlineError } from '../../../components/ui/field';
+import { Modal } from '../../../components/ui/modal';
 import { useToast } from '../../../components/ui/toast';
 import { serverMessageOr } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n-runtime';
@@ -27,9 +28,6 @@ export function UnlockModal({ chatId, message, onClose }: Props) {
   const [error, setError] = useState<string | null>(null);
   const [card, setCard] = useState<{ data: WidgetData; orderId: number } | null>(null);
   const status = useDepositStatus(card?.orderId ?? null);
-  const confirmRef = useRef<HTMLButtonElement>(null);
-
-  useEffect(() => confirmRef.current?.focus(), []);
 
   const outcome = status.data && status.data.status !== 'processing' ? widgetOutcome(status.data.status) : null;
   useEffect(() => {
@@ -62,48 +60,38 @@ export function UnlockModal({ chatId, message, onClose }: Props) {
   }
 
   return (
-    <div className="buy-dialog-backdrop">
-      <div
-        className="buy-dialog unlock-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="unlock-title"
-        data-testid="unlock-modal"
-        onKeyDown={(e) => e.key === 'Escape' && cancel()}
-      >
-        <h2 id="unlock-title">{t('chat.unlock_title')}</h2>
-        <p>{card ? t('chat.unlock_by_card') : t('chat.unlock_text')}</p>
-        <p className="unlock-amount" data-testid="unlock-amount">
-          {message.price?.formatted}
-        </p>
-        <InlineError message={error} />
-        <InlineError message={card && outcome?.kind === 'error' && t(outcome.key)} />
-        {card && !outcome && <PaymentWidget data={card.data} onComplete={() => void status.refetch()} />}
-        <div className="buy-dialog-actions">
-          <button type="button" className="button ghost" onClick={cancel}>
-            {t('chat.cancel')}
+    <Modal title={t('chat.unlock_title')} onClose={cancel} className="buy-dialog unlock-dialog" testId="unlock-modal">
+      <p>{card ? t('chat.unlock_by_card') : t('chat.unlock_text')}</p>
+      <p className="unlock-amount" data-testid="unlock-amount">
+        {message.price?.formatted}
+      </p>
+      <InlineError message={error} />
+      <InlineError message={card && outcome?.kind === 'error' && t(outcome.key)} />
+      {card && !outcome && <PaymentWidget data={card.data} onComplete={() => void status.refetch()} />}
+      <div className="buy-dialog-actions">
+        <button type="button" className="button ghost" onClick={cancel}>
+          {t('chat.cancel')}
+        </button>
+        {!card && (
+          <button type="button" className="button primary" onClick={confirm} disabled={unlock.isPending} data-autofocus>
+            {unlock.isPending ? t('chat.unlocking') : t('chat.unlock_confirm')}
           </button>
-          {!card && (
-            <button ref={confirmRef} type="button" className="button primary" onClick={confirm} disabled={unlock.isPending}>
-              {unlock.isPending ? t('chat.unlocking') : t('chat.unlock_confirm')}
-            </button>
-          )}
-          {card && outcome?.kind === 'error' && (
-            <button
-              type="button"
-              className="button primary"
-              onClick={() => {
-                // Another card: a new payment (the failed one is over).
-                key.current = newIdempotencyKey();
-                setCard(null);
-                void confirm();
-              }}
-            >
-              {t('chat.try_another_card')}
-            </button>
-          )}
-        </div>
+        )}
+        {card && outcome?.kind === 'error' && (
+          <button
+            type="button"
+            className="button primary"
+            onClick={() => {
+              // Another card: a new payment (the failed one is over).
+              key.current = newIdempotencyKey();
+              setCard(null);
+              void confirm();
+            }}
+          >
+            {t('chat.try_another_card')}
+          </button>
+        )}
       </div>
-    </div>
+    </Modal>
   );
 }

@@ -1,7 +1,8 @@
 import { formatPrice, type Product } from '@atelier/shared';
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { InlineError } from '../../../components/ui/field';
+import { Modal } from '../../../components/ui/modal';
 import { useToast } from '../../../components/ui/toast';
 import { serverMessageOr } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n-runtime';
@@ -25,12 +26,6 @@ export function BuyDialog({ product, onClose }: Props) {
   const currencyName = useInternalCurrencyName();
   const [error, setError] = useState<string | null>(null);
   const key = useRef(newIdempotencyKey());
-  const confirmRef = useRef<HTMLButtonElement>(null);
-  const cancelRef = useRef<HTMLButtonElement>(null);
-
-  useEffect(() => {
-    (confirmRef.current ?? cancelRef.current)?.focus();
-  }, []);
 
   const symbol = balance.data?.currencySymbol ?? product.currencySymbol;
   const amount = balance.data?.amount ?? 0;
@@ -54,52 +49,49 @@ export function BuyDialog({ product, onClose }: Props) {
   }
 
   return (
-    <div className="buy-dialog-backdrop">
-      <div className="buy-dialog" role="dialog" aria-modal="true" aria-labelledby="buy-dialog-title" onKeyDown={(e) => e.key === 'Escape' && onClose()}>
-        <h2 id="buy-dialog-title">{t('buy.confirm_title')}</h2>
-        <p className="product-name">{product.title}</p>
-        <dl>
+    <Modal title={t('buy.confirm_title')} onClose={onClose} className="buy-dialog">
+      <p className="product-name">{product.title}</p>
+      <dl>
+        <div className="row">
+          <dt>{t('buy.price')}</dt>
+          <dd>
+            <Price amount={product.price} symbol={product.currencySymbol} />
+          </dd>
+        </div>
+        <div className="row">
+          <dt>{t('balance.label', { name: currencyName })}</dt>
+          <dd data-testid="buy-balance">{balance.data ? <Price amount={amount} symbol={symbol} /> : '…'}</dd>
+        </div>
+        {balance.data && !short && (
           <div className="row">
-            <dt>{t('buy.price')}</dt>
-            <dd>
-              <Price amount={product.price} symbol={product.currencySymbol} />
+            <dt>{t('buy.balance_after')}</dt>
+            <dd data-testid="buy-balance-after">
+              <Price amount={after} symbol={symbol} />
             </dd>
           </div>
-          <div className="row">
-            <dt>{t('balance.label', { name: currencyName })}</dt>
-            <dd data-testid="buy-balance">{balance.data ? <Price amount={amount} symbol={symbol} /> : '…'}</dd>
-          </div>
-          {balance.data && !short && (
-            <div className="row">
-              <dt>{t('buy.balance_after')}</dt>
-              <dd data-testid="buy-balance-after">
-                <Price amount={after} symbol={symbol} />
-              </dd>
-            </div>
-          )}
-        </dl>
-        {short && (
-          <p className="short" role="status">
-            {t('buy.short', { amount: formatPrice(shortfall, symbol) })}
-          </p>
         )}
-        <InlineError message={balance.error?.message} />
-        <InlineError message={error} />
-        <div className="buy-dialog-actions">
-          <button type="button" className="button" onClick={onClose} ref={cancelRef}>
-            {t('buy.cancel')}
+      </dl>
+      {short && (
+        <p className="short" role="status">
+          {t('buy.short', { amount: formatPrice(shortfall, symbol) })}
+        </p>
+      )}
+      <InlineError message={balance.error?.message} />
+      <InlineError message={error} />
+      <div className="buy-dialog-actions">
+        <button type="button" className="button" onClick={onClose}>
+          {t('buy.cancel')}
+        </button>
+        {short ? (
+          <Link className="button primary" to={addFundsUrl(shortfall, balance.data?.currency ?? null, location.pathname)}>
+            {t('buy.add_funds', { amount: formatPrice(shortfall, symbol) })}
+          </Link>
+        ) : (
+          <button type="button" className="button primary" onClick={confirm} disabled={!balance.data || buy.isPending} data-autofocus>
+            {buy.isPending ? t('auth.processing') : t('buy.confirm', { amount: formatPrice(product.price, product.currencySymbol) })}
           </button>
-          {short ? (
-            <Link className="button primary" to={addFundsUrl(shortfall, balance.data?.currency ?? null, location.pathname)}>
-              {t('buy.add_funds', { amount: formatPrice(shortfall, symbol) })}
-            </Link>
-          ) : (
-            <button type="button" className="button primary" onClick={confirm} disabled={!balance.data || buy.isPending} ref={confirmRef}>
-              {buy.isPending ? t('auth.processing') : t('buy.confirm', { amount: formatPrice(product.price, product.currencySymbol) })}
-            </button>
-          )}
-        </div>
+        )}
       </div>
-    </div>
+    </Modal>
   );
 }

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Field } from '../../../components/ui/field';
+import { Modal } from '../../../components/ui/modal';
 import { useToast } from '../../../components/ui/toast';
 import { messageOf } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n-runtime';
@@ -36,29 +37,25 @@ export function DeleteAccount() {
         {t('profile.delete_account')}
       </button>
       {open && (
-        <div className="dialog-backdrop">
-          <div className="dialog" role="dialog" aria-modal="true" aria-labelledby="delete-dialog-title" onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}>
-            <h2 id="delete-dialog-title">{t('profile.delete_confirm_title')}</h2>
-            <p>{t('profile.delete_confirm_text')}</p>
-            <Field
-              label={t('auth.password')}
-              type="password"
-              autoComplete="current-password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              error={error ?? undefined}
-              autoFocus
-            />
-            <div className="dialog-actions">
-              <button type="button" className="button" onClick={() => setOpen(false)}>
-                {t('profile.cancel')}
-              </button>
-              <button type="button" className="button danger" disabled={!password || remove.isPending} onClick={confirm}>
-                {remove.isPending ? t('auth.processing') : t('profile.delete_forever')}
-              </button>
-            </div>
+        <Modal title={t('profile.delete_confirm_title')} onClose={() => setOpen(false)}>
+          <p>{t('profile.delete_confirm_text')}</p>
+          <Field
+            label={t('auth.password')}
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            error={error ?? undefined}
+          />
+          <div className="dialog-actions">
+            <button type="button" className="button" onClick={() => setOpen(false)}>
+              {t('profile.cancel')}
+            </button>
+            <button type="button" className="button danger" disabled={!password || remove.isPending} onClick={confirm}>
+              {remove.isPending ? t('auth.processing') : t('profile.delete_forever')}
+            </button>
           </div>
-        </div>
+        </Modal>
       )}
     </section>
   );

@@ -1,5 +1,6 @@
 import { type ReactNode, useCallback, useState } from 'react';
 import { Field } from '../../../components/ui/field';
+import { Modal } from '../../../components/ui/modal';
 import { ApiError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { passkeyProblem } from '../api/passkey-errors';
@@ -53,67 +54,63 @@ export function StepUpDialog({ onDone, onCancel }: Props) {
   }
 
   return (
-    <div className="step-up-backdrop">
-      <div className="step-up-dialog panel" role="dialog" aria-modal="true" aria-labelledby="step-up-title" onKeyDown={(e) => e.key === 'Escape' && onCancel()}>
-        <h2 id="step-up-title">{t('security.step_up_title')}</h2>
-        {hasPasskey && (
-          <div className="form-grid">
-            <p className="muted">{t('security.step_up_passkey_text')}</p>
-            <button type="button" className={hasCode ? 'button' : 'button primary'} disabled={pending} onClick={withPasskey}>
-              {t('security.step_up_use_passkey')}
-            </button>
-            {!hasCode && error && (
-              <p className="field-error" role="alert">
-                {error}
-              </p>
-            )}
-            {!hasCode && (
-              <div className="step-up-actions">
-                <button type="button" className="button" onClick={onCancel}>
-                  {t('security.cancel')}
-                </button>
-              </div>
-            )}
-          </div>
-        )}
-        {hasCode && (
-          <>
-            <p className="muted">{hasPasskey ? t('security.step_up_or_code') : t('security.step_up_text')}</p>
-            <form className="form-grid" onSubmit={submit} noValidate>
-              <Field
-                autoFocus
-                key={useRecovery ? 'recovery' : 'code'}
-                label={useRecovery ? t('security.recovery_code') : t('security.code')}
-                inputMode={useRecovery ? 'text' : 'numeric'}
-                autoComplete="one-time-code"
-                value={value}
-                error={error}
-                onChange={(e) => setValue(e.target.value)}
-              />
-              <button
-                type="button"
-                className="link-button"
-                onClick={() => {
-                  setUseRecovery(!useRecovery);
-                  setValue('');
-                  setError(undefined);
-                }}
-              >
-                {useRecovery ? t('security.use_code') : t('security.use_recovery')}
+    <Modal title={t('security.step_up_title')} onClose={onCancel} className="step-up-dialog">
+      {hasPasskey && (
+        <div className="form-grid">
+          <p className="muted">{t('security.step_up_passkey_text')}</p>
+          <button type="button" className={hasCode ? 'button' : 'button primary'} disabled={pending} onClick={withPasskey}>
+            {t('security.step_up_use_passkey')}
+          </button>
+          {!hasCode && error && (
+            <p className="field-error" role="alert">
+              {error}
+            </p>
+          )}
+          {!hasCode && (
+            <div className="step-up-actions">
+              <button type="button" className="button" onClick={onCancel}>
+                {t('security.cancel')}
               </button>
-              <div className="step-up-actions">
-                <button type="button" className="button" onClick={onCancel}>
-                  {t('security.cancel')}
-                </button>
-                <button type="submit" className="button primary" disabled={pending || !value.trim()}>
-                  {t('security.confirm')}
-                </button>
-              </div>
-            </form>
-          </>
-        )}
-      </div>
-    </div>
+            </div>
+          )}
+        </div>
+      )}
+      {hasCode && (
+        <>
+          <p className="muted">{hasPasskey ? t('security.step_up_or_code') : t('security.step_up_text')}</p>
+          <form className="form-grid" onSubmit={submit} noValidate>
+            <Field
+              key={useRecovery ? 'recovery' : 'code'}
+              label={useRecovery ? t('security.recovery_code') : t('security.code')}
+              inputMode={useRecovery ? 'text' : 'numeric'}
+              autoComplete="one-time-code"
+              value={value}
+              error={error}
+              onChange={(e) => setValue(e.target.value)}
+            />
+            <button
+              type="button"
+              className="link-button"
+              onClick={() => {
+                setUseRecovery(!useRecovery);
+                setValue('');
+                setError(undefined);
+              }}
+            >
+              {useRecovery ? t('security.use_code') : t('security.use_recovery')}
+            </button>
+            <div className="step-up-actions">
+              <button type="button" className="button" onClick={onCancel}>
+                {t('security.cancel')}
+              </button>
+              <button type="submit" className="button primary" disabled={pending || !value.trim()}>
+                {t('security.confirm')}
+              </button>
+            </div>
+          </form>
+        </>
+      )}
+    </Modal>
   );
 }
 
