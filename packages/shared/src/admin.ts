@@ -19,7 +19,16 @@ const amount = (label: string) =>
 /** A ledger account with its cached balance (EUR cents). */
 export const ledgerAccountView = z.object({
   id: z.number().int(),
-  kind: z.enum(['user', 'platform_revenue', 'provider_clearing', 'earnings_pending', 'earnings_available', 'receivable', 'withdrawal_clearing']),
+  kind: z.enum([
+    'user',
+    'platform_revenue',
+    'provider_clearing',
+    'earnings_pending',
+    'earnings_available',
+    'receivable',
+    'withdrawal_clearing',
+    'dispute_hold',
+  ]),
   /** System accounts: 'platform:revenue', 'clearing:sandbox', 'earnings:pending:<user id>', …; null for a user's balance account. */
   code: z.string().nullable(),
   /** The balance account's user, or the creator an earnings account (pending, available, receivable) belongs to. */
