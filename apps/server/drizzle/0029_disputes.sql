@@ -10,7 +10,6 @@ ALTER TABLE "users" ADD COLUMN "disputed_at" timestamp with time zone;--> statem
 -- The provider's id of the payment itself (a Stripe PaymentIntent), which its disputes and refunds name.
 ALTER TABLE "deposits" ADD COLUMN "provider_payment_ref" text;--> statement-breakpoint
 CREATE INDEX "deposits_provider_payment_ref_idx" ON "deposits" ("provider", "provider_payment_ref") WHERE "provider_payment_ref" IS NOT NULL;--> statement-breakpoint
-CREATE INDEX "deposits_provider_ref_idx" ON "deposits" ("provider", "provider_ref") WHERE "provider_ref" IS NOT NULL;--> statement-breakpoint
 CREATE TABLE "disputes" (
 	"id" bigint PRIMARY KEY GENERATED ALWAYS AS IDENTITY,
 	"provider" text NOT NULL,
