@@ -8,7 +8,7 @@ import { clearingAccountCode, DISPUTES_HOLD, lockAccounts, receivableCode, syste
  * features/payments (disputes.ts, dispute-states.ts). Each is one journal transaction, keyed by the
  * dispute's id, so a replayed provider event moves nothing twice:
  *   opened   balance (as far as it goes) + receivable (the rest, may go below zero) → disputes:hold   key dispute-opened:<id>
- *   won      disputes:hold → balance + receivable (what each gave)                                  key dispute-won:<id>
+ *   won      disputes:hold → receivable (what it gave, as far as still owed) + balance (the rest)   key dispute-won:<id>
  *   lost     disputes:hold → clearing:<provider> (the money leaves as it came)                       key dispute-lost:<id>
  *   refunded balance (as far as it goes) + receivable → clearing:<provider>                         key deposit-refunded:<deposit id>
  * The caller has locked its domain rows (the deposit, the dispute) first; the accounts are locked
@@ -58,17 +58,24 @@ export function holdDisputedPayment(tx: Db, opts: { disputeId: number; userId: n
   });
 }
 
-/** A dispute won: the hold goes back where it came from (the balance, and the receivable it took from). */
+/**
+ * A dispute won: the hold goes back. The receivable gets back what it gave, as far as it is still owed
+ * (a debt paid off meanwhile is not owed twice); the rest goes to the balance.
+ */
 export async function releaseDisputeHold(tx: Db, opts: { disputeId: number; userId: number } & DisputeSplit): Promise<number> {
   const hold = await systemAccountId(tx, DISPUTES_HOLD);
   const balance = await userAccountId(tx, opts.userId);
   const receivable = await receivableAccountId(tx, opts.userId);
   await lockAccounts(tx, [hold, balance, receivable]);
+  const [row] = await tx.select({ balance: ledgerAccounts.balanceMinor }).from(ledgerAccounts).where(eq(ledgerAccounts.id, receivable));
+  const owed = Math.max(0, -Number(row?.balance ?? 0));
+  const total = opts.fromBalanceMinor + opts.fromReceivableMinor;
+  const toReceivable = Math.min(opts.fromReceivableMinor, owed);
   const { transactionId } = await transfer(tx, {
     lines: [
-      { accountId: hold, amountMinor: -(opts.fromBalanceMinor + opts.fromReceivableMinor) },
-      { accountId: balance, amountMinor: opts.fromBalanceMinor },
-      { accountId: receivable, amountMinor: opts.fromReceivableMinor },
+      { accountId: hold, amountMinor: -total },
+      { accountId: balance, amountMinor: total - toReceivable },
+      { accountId: receivable, amountMinor: toReceivable },
     ],
     reason: 'dispute won',
     idempotency: `dispute-won:${opts.disputeId}`,

@@ -26,7 +26,7 @@ export const DISPUTE_TRANSITIONS: readonly Transition[] = [
     to: 'won',
     on: 'won',
     // The bank sided with us (Stripe's `won`, or an inquiry closed as `warning_closed`).
-    effects: 'ledger disputes:hold → balance + receivable:<user>, what each gave (keyed dispute-won:<id>)',
+    effects: 'ledger disputes:hold → receivable:<user> (what it gave, as far as still owed) + balance (the rest), keyed dispute-won:<id>',
   },
   {
     from: 'open',

@@ -180,6 +180,35 @@ describe('disputes through the sandbox', () => {
     expect((await reconciliation(admin)).ok).toBe(true);
   });
 
+  it('won after the debt was settled, the whole amount goes back to the balance', async () => {
+    const buyer = await registerPerson(t.app);
+    const creator = await registerPerson(t.app);
+    const depositId = await payByCard(buyer.client, 20, '4242424242424242');
+    await postSale(t.app.db, {
+      buyerId: buyer.id,
+      shares: [{ sellerId: creator.id, amountMinor: 2000, platformOwned: false }],
+      commissionPercent: 20,
+      reason: 'purchase',
+    });
+    const disputeId = 'dp_settled_then_won';
+    expect(await send({ id: 'evt_settled_open', type: 'dispute.created', data: { deposit_id: depositId, dispute_id: disputeId } })).toBe('applied');
+    expect(await receivableOf(admin, buyer.id)).toBe(-2000);
+    // Staff settle the debt (the buyer paid it another way): the receivable is back to zero.
+    const [receivable] = await t.app.db
+      .select()
+      .from(ledgerAccounts)
+      .where(eq(ledgerAccounts.code, receivableCode(buyer.id)));
+    const settled = await admin.client.post('/api/admin/ledger/adjustments', { account_id: receivable!.id, amount: 20, reason: 'Debt paid by bank transfer' });
+    expect(settled.statusCode).toBe(200);
+    expect(await receivableOf(admin, buyer.id)).toBeNull();
+    expect(await send({ id: 'evt_settled_won', type: 'dispute.closed', data: { deposit_id: depositId, dispute_id: disputeId, dispute_status: 'won' } })).toBe(
+      'applied',
+    );
+    expect((await buyer.client.get('/api/balance')).json().payload.amount_minor).toBe(2000);
+    expect(await accountBalance(t.app, receivableCode(buyer.id))).toBe(0);
+    expect((await reconciliation(admin)).ok).toBe(true);
+  });
+
   it('a refund by the provider takes the deposit back once', async () => {
     const buyer = await registerPerson(t.app);
     const depositId = await payByCard(buyer.client, 10, '4242424242424242');
