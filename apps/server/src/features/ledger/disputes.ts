@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { ledgerAccounts } from '../../db/schema';
-import { clearingAccountCode, DISPUTES_HOLD, lockAccounts, receivableCode, systemAccountId, transfer, userAccountId } from './ledger';
+import { receivableAccountId } from './earnings';
+import { clearingAccountCode, DISPUTES_HOLD, lockAccounts, systemAccountId, transfer, userAccountId } from './ledger';
 
 /**
  * The ledger's writers for a card payment's dispute (chargeback); the rules of when live in
@@ -14,11 +15,6 @@ import { clearingAccountCode, DISPUTES_HOLD, lockAccounts, receivableCode, syste
  * The caller has locked its domain rows (the deposit, the dispute) first; the accounts are locked
  * here, last, in id order.
  */
-
-/** A user's receivable account (code `receivable:<id>`, may go below zero), created on first use. */
-export function receivableAccountId(db: Db, userId: number): Promise<number> {
-  return systemAccountId(db, receivableCode(userId));
-}
 
 export type DisputeSplit = { fromBalanceMinor: number; fromReceivableMinor: number };
 

@@ -370,6 +370,23 @@ describe('disputes through signed Stripe events', () => {
     expect((await reconciliation(admin)).ok).toBe(true);
   });
 
+  it('ten deliveries of one dispute at once, each with its own event id, hold the money once', async () => {
+    const buyer = await registerPerson(t.app);
+    const { pi } = await paidDeposit(buyer.id, 3000);
+    const holdBefore = await accountBalance(t.app, DISPUTES_HOLD);
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        send({ id: `evt_du_race_${i}`, type: 'charge.dispute.created', data: { object: dispute('du_race', pi, 'needs_response') } }),
+      ),
+    );
+    expect(results.filter((r) => r === 'applied')).toHaveLength(1);
+    expect(results.filter((r) => r === 'ignored')).toHaveLength(9);
+    expect(await accountBalance(t.app, DISPUTES_HOLD)).toBe(holdBefore + 3000);
+    expect(await balanceMinor(t.app, buyer.id)).toBe(0);
+    expect(await disputesOf(admin, buyer.id, 'open')).toHaveLength(1);
+    expect((await reconciliation(admin)).ok).toBe(true);
+  });
+
   it('charge.dispute.closed as lost lets the money leave through the Stripe clearing', async () => {
     const buyer = await registerPerson(t.app);
     const clearingBefore = await accountBalance(t.app, clearingAccountCode('stripe'));
