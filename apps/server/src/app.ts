@@ -26,7 +26,7 @@ import { notificationsRoutes } from './features/notifications';
 import { offersAdminRoutes, offersRoutes } from './features/offers';
 import { ordersRoutes } from './features/orders';
 import { passkeysRoutes } from './features/passkeys';
-import { paymentsRoutes } from './features/payments';
+import { disputesAdminRoutes, paymentsRoutes } from './features/payments';
 import { type PayoutProvider, payoutsAdminRoutes, payoutsRoutes } from './features/payouts';
 import { reviewsAdminRoutes, reviewsRoutes } from './features/reviews';
 import { requireStaffSecondFactor, securityRoutes } from './features/security';
@@ -263,6 +263,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
           await admin.register(offersAdminRoutes);
           await admin.register(payoutsAdminRoutes);
           await admin.register(ledgerAdminRoutes);
+          await admin.register(disputesAdminRoutes);
           await admin.register(usersAdminRoutes);
           await admin.register(auditAdminRoutes);
           await admin.register(jobsAdminRoutes);

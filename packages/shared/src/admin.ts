@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idParam, plainNumber, requiredText, text } from './fields';
+import { balance } from './ledger';
 
 /**
  * The back office's own calls (issue 10), all under /api/admin and for staff only: the money screen
@@ -19,7 +20,16 @@ const amount = (label: string) =>
 /** A ledger account with its cached balance (EUR cents). */
 export const ledgerAccountView = z.object({
   id: z.number().int(),
-  kind: z.enum(['user', 'platform_revenue', 'provider_clearing', 'earnings_pending', 'earnings_available', 'receivable', 'withdrawal_clearing']),
+  kind: z.enum([
+    'user',
+    'platform_revenue',
+    'provider_clearing',
+    'earnings_pending',
+    'earnings_available',
+    'receivable',
+    'withdrawal_clearing',
+    'dispute_hold',
+  ]),
   /** System accounts: 'platform:revenue', 'clearing:sandbox', 'earnings:pending:<user id>', …; null for a user's balance account. */
   code: z.string().nullable(),
   /** The balance account's user, or the creator an earnings account (pending, available, receivable) belongs to. */
@@ -67,20 +77,72 @@ export const reconciliation = z.object({
   drifted_accounts: z.array(z.number().int()),
   /** Image generations charged longer ago than their jobs can take, with neither image nor refund (issue 17, hole 4). */
   unsettled_generations: z.array(z.number().int()),
+  /**
+   * Users (by id) whose pending + available earnings + receivable differ from what their sales,
+   * refunds, withdrawals and disputes brought in and took out (the other side of every journal line).
+   */
+  unbalanced_earnings: z.array(z.number().int()),
+  /** The disputes hold differs from the sum of the open disputes (chargebacks). */
+  dispute_hold_minor: z.number().int(),
   /** Sum of every balance (0 when money was only moved). */
   total_minor: z.number().int(),
   first_mismatch: z
     .object({
-      kind: z.enum(['transaction', 'account', 'total', 'generation']),
+      kind: z.enum(['transaction', 'account', 'earnings', 'total', 'dispute_hold', 'generation']),
       id: z.number().int().nullable(),
-      /** transaction: the sum of its entries; account: its cached balance; total: the sum of balances; generation: its charge. */
+      /**
+       * transaction: the sum of its entries; account: its cached balance; earnings (id: the user): their
+       * pending + available + receivable; total: the sum of balances; dispute_hold (id: the account):
+       * its balance; generation: its charge.
+       */
       actual_minor: z.number().int(),
-      /** transaction and total: 0; account: the sum of its journal entries; generation: 0 (an image or a refund was due). */
+      /**
+       * transaction and total: 0; account: the sum of its journal entries; earnings: what the other side
+       * of their journal lines adds up to; dispute_hold: the open disputes' amounts; generation: 0 (an
+       * image or a refund was due).
+       */
       expected_minor: z.number().int(),
     })
     .nullable(),
 });
 export type Reconciliation = z.infer<typeof reconciliation>;
+
+/** A user as the money screen names them. */
+const moneyUser = z.object({ id: z.number().int(), nickname: z.string(), email: z.string() });
+
+/** GET /api/admin/disputes?status=open|won|lost: card payments' disputes (chargebacks), newest first. */
+export const adminDisputesQuery = z.object({
+  status: z.enum(['open', 'won', 'lost'], { error: 'The status must be open, won or lost.' }).optional(),
+});
+export type AdminDisputesQuery = z.infer<typeof adminDisputesQuery>;
+
+export const adminDispute = z.object({
+  id: z.number().int(),
+  provider: z.string(),
+  /** The provider's id of the dispute (Stripe's du_…). */
+  provider_dispute_id: z.string(),
+  deposit_id: z.number().int(),
+  user: moneyUser,
+  status: z.enum(['open', 'won', 'lost']),
+  reason: z.string().nullable(),
+  /** What the dispute holds, in the visitor's currency with the EUR cents (`amount_minor`). */
+  amount: balance,
+  /** EUR cents taken from the balance, and from the receivable for what was already spent. */
+  from_balance_minor: z.number().int(),
+  from_receivable_minor: z.number().int(),
+  created_at: z.number().int(),
+  closed_at: z.number().int().nullable(),
+});
+export type AdminDispute = z.infer<typeof adminDispute>;
+
+/** GET /api/admin/receivables: every receivable that is not zero (below zero: the user owes it), most owed first. */
+export const adminReceivable = z.object({
+  account_id: z.number().int(),
+  user: moneyUser,
+  /** The receivable's balance (negative: owed), in the visitor's currency with the EUR cents. */
+  amount: balance,
+});
+export type AdminReceivable = z.infer<typeof adminReceivable>;
 
 /**
  * POST /api/admin/ledger/adjustments: moves `amount` (EUR, may be negative) onto the account, the
@@ -150,6 +212,8 @@ export const adminUser = z.object({
   surname: z.string(),
   role: z.enum(['user', 'admin']),
   blocked: z.boolean(),
+  /** A dispute (chargeback) was opened on one of their card payments (issue 19). */
+  disputed: z.boolean(),
   deleted: z.boolean(),
   created_at: z.number().int(),
 });

@@ -21,6 +21,8 @@ export const NOTIFICATION_KINDS = [
   'review_replied',
   'new_work',
   'withdrawal_status',
+  /** To staff: a card payment was disputed (a chargeback, issue 19). */
+  'dispute_opened',
 ] as const;
 
 /**

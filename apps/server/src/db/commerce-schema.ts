@@ -20,7 +20,9 @@ export type LedgerAccountKind =
   | 'earnings_available'
   | 'receivable'
   /** Withdrawals on their way to the creator (one system account). */
-  | 'withdrawal_clearing';
+  | 'withdrawal_clearing'
+  /** Money of card payments under dispute (migration 0029: one system account, 'disputes:hold'). */
+  | 'dispute_hold';
 
 export const ledgerAccounts = pgTable(
   'ledger_accounts',
@@ -179,6 +181,10 @@ export const deposits = pgTable(
     errorMessage: text('error_message'),
     /** The provider's id for the payment (a Stripe Checkout Session id). */
     providerRef: text('provider_ref'),
+    /** The provider's id of the payment itself (a Stripe PaymentIntent), which its disputes and refunds name (migration 0029). */
+    providerPaymentRef: text('provider_payment_ref'),
+    /** When the provider refunded the payment (charge.refunded), once. */
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
     /** The sandbox's single-use form token; rotated on every step, cleared when the payment ends. */
     checkoutNonce: text('checkout_nonce'),
     cardBrand: text('card_brand'),
@@ -204,4 +210,31 @@ export const paymentEvents = pgTable(
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ name: 'payment_events_pk', columns: [t.provider, t.eventId] })],
+);
+
+export type DisputeStatus = 'open' | 'won' | 'lost';
+
+/** A card payment's dispute (chargeback), opened and closed by the provider (migration 0029); see payments/dispute-states.ts. */
+export const disputes = pgTable(
+  'disputes',
+  {
+    id: id(),
+    provider: text('provider').notNull(),
+    providerDisputeId: text('provider_dispute_id').notNull(),
+    depositId: bigint('deposit_id', { mode: 'number' })
+      .notNull()
+      .references(() => deposits.id),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    status: text('status').$type<DisputeStatus>().notNull().default('open'),
+    reason: text('reason'),
+    /** EUR cents held: from the balance, and from the receivable for what was already spent. */
+    amountMinor: bigint('amount_minor', { mode: 'number' }).notNull(),
+    fromBalanceMinor: bigint('from_balance_minor', { mode: 'number' }).notNull(),
+    fromReceivableMinor: bigint('from_receivable_minor', { mode: 'number' }).notNull(),
+    createdAt: createdAt(),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('disputes_provider_dispute_idx').on(t.provider, t.providerDisputeId), index('disputes_status_idx').on(t.status, t.id)],
 );

@@ -32,6 +32,8 @@ export const users = pgTable(
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
     /** Blocked by staff (migration 0013): sessions ended, sign-in refused while set. */
     blockedAt: timestamp('blocked_at', { withTimezone: true }),
+    /** Set when a dispute (chargeback) was opened on one of the user's card payments (migration 0029). */
+    disputedAt: timestamp('disputed_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

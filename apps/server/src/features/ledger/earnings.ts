@@ -6,6 +6,7 @@ import {
   earningsPendingCode,
   existingAccountId,
   lockAccounts,
+  receivableCode,
   systemAccountId,
   transfer,
   WITHDRAWALS_IN_FLIGHT,
@@ -169,4 +170,9 @@ export async function availableEarningsOf(db: Db, userId: number): Promise<numbe
   if (id === null) return 0;
   const [row] = ((await db.execute(sql`select balance_minor from ledger_accounts where id = ${id}`)) as unknown as { rows: { balance_minor: string }[] }).rows;
   return Number(row?.balance_minor ?? 0);
+}
+
+/** A user's receivable account (code `receivable:<id>`, may go below zero), created on first use. */
+export function receivableAccountId(db: Db, userId: number): Promise<number> {
+  return systemAccountId(db, receivableCode(userId));
 }

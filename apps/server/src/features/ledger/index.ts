@@ -1,12 +1,14 @@
 /** The ledger's public face: other features import only this. */
 export { amountAnswer, balanceAnswer, lockedBalanceOf } from './balance';
 export { type CommerceSettings, commerceSettingsOf, commissionOf, getCommerceSettings } from './commerce-settings';
-export { availableEarningsOf, earningsOf, holdWithdrawal, payWithdrawal, releaseDueEarnings, returnWithdrawal } from './earnings';
+export { type DisputeSplit, forfeitDisputeHold, holdDisputedPayment, refundDeposit, releaseDisputeHold } from './disputes';
+export { availableEarningsOf, earningsOf, holdWithdrawal, payWithdrawal, receivableAccountId, releaseDueEarnings, returnWithdrawal } from './earnings';
 export {
   accountIds,
   balanceOf,
   checkLedger,
   clearingAccountCode,
+  DISPUTES_HOLD,
   earningsAvailableCode,
   earningsPendingCode,
   existingAccountId,

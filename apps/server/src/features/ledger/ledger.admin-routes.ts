@@ -1,6 +1,7 @@
 import {
   adjustmentInput,
   adjustmentResult,
+  adminReceivable,
   amountToMinor,
   journalQuery,
   journalTransaction,
@@ -13,10 +14,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { validationError } from '../../lib/app-error';
 import { guard } from '../../lib/auth-guard';
+import { requestedCurrency, resolveDisplayCurrency } from '../../lib/display-currency';
 import { ok } from '../../lib/envelope';
 import { recordAudit } from '../audit';
+import { amountAnswer } from './balance';
 import { InsufficientFunds, systemAccountId, transfer } from './ledger';
-import { findAccount, listAccounts, listJournal, MANUAL_ADJUSTMENTS, reconcile } from './ledger.admin';
+import { findAccount, listAccounts, listJournal, listReceivables, MANUAL_ADJUSTMENTS, reconcile } from './ledger.admin';
 
 /** The money screen, under /api/admin: accounts, the journal, the reconciliation tile and manual adjustments. */
 export const ledgerAdminRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -33,6 +36,13 @@ export const ledgerAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/ledger/reconciliation', { config: guard('admin'), schema: { tags: ['admin'], response: { 200: okEnvelope(reconciliation) } } }, async () =>
     ok(await reconcile(app.db)),
   );
+
+  /** Receivables (refunds after a creator was paid, chargebacks of spent deposits): who owes what, in the visitor's currency and EUR cents. */
+  app.get('/receivables', { config: guard('admin'), schema: { tags: ['admin'], response: { 200: okEnvelope(z.array(adminReceivable)) } } }, async (request) => {
+    const currency = await resolveDisplayCurrency(app, requestedCurrency(request));
+    const rows = await listReceivables(app.db);
+    return ok(rows.map((r) => ({ account_id: r.accountId, user: r.user, amount: amountAnswer(r.balanceMinor, currency) })));
+  });
 
   /**
    * A manual adjustment: `amount` onto the account, the other side on the adjustments account, one

@@ -91,7 +91,9 @@ export async function listJournal(db: Db, query: JournalQuery): Promise<JournalT
 
 /**
  * The reconciliation tile, checked afresh on every call: every journal transaction sums to zero,
- * every cached balance equals the sum of its entries, all balances together are zero, and every
+ * every cached balance equals the sum of its entries, every user's earnings accounts add up to what
+ * flowed in and out of them, all balances together are zero, the disputes hold equals the open
+ * disputes, and every
  * image generation's charge has ended as an image or a refund once its jobs' time is up. The first
  * mismatch (the lowest transaction id, then the lowest account id, then the total) is named.
  */
@@ -117,20 +119,51 @@ export async function reconcile(db: Db): Promise<Reconciliation> {
     select id, price_minor from generations where status = 'pending' and price_minor > 0 and settle_by < now() order by id`)) as unknown as {
     rows: { id: string | number; price_minor: string | number }[];
   };
+  // Each owner of earnings accounts (pending, available, receivable): their cached balances together
+  // must equal minus what the other accounts of every journal transaction touching them moved (a
+  // sale's buyer and revenue, a refund's buyer, a withdrawal's in-flight account, a dispute's balance
+  // and hold); moves among their own accounts (a release) cancel out. It follows from balanced
+  // transactions and cached balances equal to their entries, so it is red when either is broken for them.
+  const earnings = (await db.execute(sql`
+    with owned as (select id, owner_id, balance_minor from ledger_accounts where kind in ('earnings_pending', 'earnings_available', 'receivable')),
+    touched as (select distinct o.owner_id, e.transaction_id from ledger_entries e join owned o on o.id = e.account_id),
+    flows as (
+      select t.owner_id, -sum(e.amount_minor) as flowed
+      from touched t join ledger_entries e on e.transaction_id = t.transaction_id
+      where not exists (select 1 from owned o where o.id = e.account_id and o.owner_id = t.owner_id)
+      group by t.owner_id
+    ),
+    cached as (select owner_id, sum(balance_minor) as cached from owned group by owner_id)
+    select c.owner_id as id, c.cached, coalesce(f.flowed, 0) as flowed
+    from cached c left join flows f on f.owner_id = c.owner_id
+    where c.cached <> coalesce(f.flowed, 0) order by c.owner_id`)) as unknown as {
+    rows: { id: string | number; cached: string | number; flowed: string | number }[];
+  };
+  // The disputes hold holds exactly the open disputes' amounts (chargebacks, payments/disputes.ts).
+  const hold = (await db.execute(sql`
+    select a.id, a.balance_minor as held, (select coalesce(sum(amount_minor), 0) from disputes where status = 'open') as open
+    from ledger_accounts a where a.kind = 'dispute_hold'`)) as unknown as { rows: { id: string | number; held: string | number; open: string | number }[] };
+  const holdRow = hold.rows[0];
+  const holdMismatch = holdRow && Number(holdRow.held) !== Number(holdRow.open) ? holdRow : null;
   const c = counts.rows[0]!;
   const total = Number(c.total);
   const firstTxn = unbalanced.rows[0];
   const firstAccount = drifted.rows[0];
   const firstGeneration = unsettled.rows[0];
+  const firstEarnings = earnings.rows[0];
   const first_mismatch = firstTxn
     ? { kind: 'transaction' as const, id: Number(firstTxn.id), actual_minor: Number(firstTxn.total), expected_minor: 0 }
     : firstAccount
       ? { kind: 'account' as const, id: Number(firstAccount.id), actual_minor: Number(firstAccount.cached), expected_minor: Number(firstAccount.journal) }
-      : total !== 0
-        ? { kind: 'total' as const, id: null, actual_minor: total, expected_minor: 0 }
-        : firstGeneration
-          ? { kind: 'generation' as const, id: Number(firstGeneration.id), actual_minor: Number(firstGeneration.price_minor), expected_minor: 0 }
-          : null;
+      : firstEarnings
+        ? { kind: 'earnings' as const, id: Number(firstEarnings.id), actual_minor: Number(firstEarnings.cached), expected_minor: Number(firstEarnings.flowed) }
+        : total !== 0
+          ? { kind: 'total' as const, id: null, actual_minor: total, expected_minor: 0 }
+          : holdMismatch
+            ? { kind: 'dispute_hold' as const, id: Number(holdMismatch.id), actual_minor: Number(holdMismatch.held), expected_minor: Number(holdMismatch.open) }
+            : firstGeneration
+              ? { kind: 'generation' as const, id: Number(firstGeneration.id), actual_minor: Number(firstGeneration.price_minor), expected_minor: 0 }
+              : null;
   return {
     ok: first_mismatch === null,
     checked_at: Math.floor(Date.now() / 1000),
@@ -139,6 +172,8 @@ export async function reconcile(db: Db): Promise<Reconciliation> {
     unbalanced_transactions: unbalanced.rows.map((r) => Number(r.id)),
     drifted_accounts: drifted.rows.map((r) => Number(r.id)),
     unsettled_generations: unsettled.rows.map((r) => Number(r.id)),
+    unbalanced_earnings: earnings.rows.map((r) => Number(r.id)),
+    dispute_hold_minor: holdRow ? Number(holdRow.held) : 0,
     total_minor: total,
     first_mismatch,
   };
@@ -160,4 +195,16 @@ export async function userJournal(db: Db, userId: number, limit = 100) {
     amount_minor: Number(r.amount),
     created_at: Math.floor(r.txn.createdAt.getTime() / 1000),
   }));
+}
+
+/** Every receivable that is not zero, most owed first, with its user (a creator after a refund, a buyer after a chargeback). */
+export async function listReceivables(db: Db, limit = 500) {
+  const rows = await db
+    .select({ id: ledgerAccounts.id, balance: ledgerAccounts.balanceMinor, user: { id: users.id, nickname: users.nickname, email: users.email } })
+    .from(ledgerAccounts)
+    .innerJoin(users, eq(users.id, ledgerAccounts.ownerId))
+    .where(and(eq(ledgerAccounts.kind, 'receivable'), sql`${ledgerAccounts.balanceMinor} <> 0`))
+    .orderBy(asc(ledgerAccounts.balanceMinor), asc(ledgerAccounts.id))
+    .limit(limit);
+  return rows.map((r) => ({ accountId: r.id, balanceMinor: Number(r.balance), user: r.user }));
 }

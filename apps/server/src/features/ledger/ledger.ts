@@ -48,6 +48,8 @@ export const earningsPendingCode = (userId: number) => `earnings:pending:${userI
 export const earningsAvailableCode = (userId: number) => `earnings:available:${userId}`;
 export const receivableCode = (userId: number) => `receivable:${userId}`;
 export const WITHDRAWALS_IN_FLIGHT = 'withdrawals:in-flight';
+/** Money of card payments under dispute (chargebacks, migration 0029), until the provider decides. */
+export const DISPUTES_HOLD = 'disputes:hold';
 
 type AccountShape = { kind: LedgerAccountKind; ownerId: number | null; allowNegative: boolean };
 /** What a system account's code makes it: its kind, owner and whether it may go below zero. */
@@ -58,6 +60,7 @@ function accountShapeOf(code: string): AccountShape {
     return { kind, ownerId: Number(owned[2]), allowNegative: kind === 'receivable' };
   }
   if (code === WITHDRAWALS_IN_FLIGHT) return { kind: 'withdrawal_clearing', ownerId: null, allowNegative: false };
+  if (code === DISPUTES_HOLD) return { kind: 'dispute_hold', ownerId: null, allowNegative: false };
   if (isRevenueCode(code)) return { kind: 'platform_revenue', ownerId: null, allowNegative: false };
   return { kind: 'provider_clearing', ownerId: null, allowNegative: true };
 }

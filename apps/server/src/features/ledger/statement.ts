@@ -38,6 +38,11 @@ function classify(reason: string, minor: number): { kind: StatementKind; descrip
   if (reason.startsWith('image generation refund') || reason.startsWith('refund'))
     return { kind: 'refund', description: () => (reason.startsWith('image generation') ? 'Refund of an image generation' : 'Refund'), link: toOrders };
   if (reason.startsWith('image generation')) return { kind: 'generation', description: () => 'Image generation', link: toOrders };
+  // Chargebacks (payments/disputes.ts): the card payment's amount is held, given back, or gone.
+  if (reason === 'deposit refunded')
+    return { kind: 'refund', description: () => 'Card payment refunded by the card issuer', link: () => '/dashboard/deposits' };
+  if (reason === 'dispute opened') return { kind: 'adjustment', description: () => 'Card payment disputed: amount on hold', link: () => '/dashboard/deposits' };
+  if (reason === 'dispute won') return { kind: 'adjustment', description: () => 'Dispute closed: amount released', link: () => '/dashboard/deposits' };
   if (reason.startsWith('earnings release')) return { kind: 'earnings_release', description: () => 'Earnings released', link: () => '/dashboard' };
   if (reason.startsWith('withdrawal'))
     return { kind: 'withdrawal', description: () => (reason.endsWith('returned') ? 'Withdrawal returned' : 'Withdrawal'), link: () => '/dashboard/earnings' };

@@ -25,6 +25,7 @@ import { clearingAccountCode, getCommerceSettings, lockAccounts, systemAccountId
 import { notify } from '../notifications';
 import { assertPaymentSlot, lockDepositPurpose } from './card-payments';
 import { type DepositEvent, nextDepositStatus } from './deposit-states';
+import { applyChargebackEvent, isChargebackEvent } from './disputes';
 import type { PaymentEvent } from './provider';
 
 /** A deposit left pending this long expires as failed. */
@@ -166,7 +167,9 @@ export async function applyPaymentEvent(app: FastifyInstance, provider: string, 
       .onConflictDoNothing()
       .returning({ id: paymentEvents.eventId });
     if (!fresh.length) return 'duplicate' as const;
-    if (event.outcome === 'ignored' || event.depositId === null) return 'ignored' as const;
+    // Chargebacks and refunds (issue 19) name a payment already credited, by its id or the provider's.
+    if (isChargebackEvent(event)) return applyChargebackEvent(tx, provider, event);
+    if ((event.outcome !== 'succeeded' && event.outcome !== 'failed') || event.depositId === null) return 'ignored' as const;
     const ofDeposit = and(eq(deposits.id, event.depositId), eq(deposits.provider, provider));
     // Lock order (features/ledger): what the payment is for (a chat) before the deposit, accounts last.
     const [seen] = await tx
@@ -198,7 +201,15 @@ export async function applyPaymentEvent(app: FastifyInstance, provider: string, 
       });
       await tx
         .update(deposits)
-        .set({ status: 'success', errorMessage: null, checkoutNonce: null, ledgerTransactionId: transactionId, updatedAt: new Date(), ...card })
+        .set({
+          status: 'success',
+          errorMessage: null,
+          checkoutNonce: null,
+          ledgerTransactionId: transactionId,
+          updatedAt: new Date(),
+          ...card,
+          ...(event.paymentRef ? { providerPaymentRef: event.paymentRef.slice(0, 200) } : {}),
+        })
         .where(eq(deposits.id, deposit.id));
       // The receipt is a job written with the credit: it cannot be lost, nor sent for a rolled-back credit.
       await enqueue(tx, DEPOSIT_RECEIPT_JOB, { depositId: deposit.id });

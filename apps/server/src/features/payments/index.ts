@@ -2,4 +2,5 @@
 
 export { createCardIntent, type DepositPurpose, type PurposeLock, registerDepositPurpose, startWidgetCheckout } from './card-payments';
 export { creditedDepositsTotal, expireStaleDeposits } from './deposits';
+export { disputesAdminRoutes } from './disputes.admin-routes';
 export { paymentsRoutes } from './payments.routes';

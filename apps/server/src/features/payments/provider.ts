@@ -34,12 +34,19 @@ export type CheckoutStart = {
   checkoutNonce?: string;
 };
 
-/** A verified webhook, reduced to what the deposit needs. */
+/**
+ * A verified webhook, reduced to what the deposit needs. A dispute or a refund names its payment by
+ * the deposit id when it carries one, else by the provider's payment id (`paymentRef`, a PaymentIntent).
+ */
 export type PaymentEvent = {
   id: string;
   type: string;
-  outcome: 'succeeded' | 'failed' | 'ignored';
+  outcome: 'succeeded' | 'failed' | 'ignored' | 'dispute_opened' | 'dispute_won' | 'dispute_lost' | 'refunded';
   depositId: number | null;
+  /** The provider's id of the payment itself (stored on success, so its later disputes and refunds find it). */
+  paymentRef?: string;
+  /** The provider's dispute id (dispute events only) and its reason when it opens. */
+  dispute?: { id: string; reason?: string };
   errorMessage?: string;
   card?: { brand: string; last4: string };
 };

@@ -22,6 +22,7 @@ const toAdminUser = (u: UserRow): AdminUser => ({
   surname: u.surname,
   role: u.role,
   blocked: u.blockedAt !== null,
+  disputed: u.disputedAt !== null,
   deleted: u.deletedAt !== null,
   created_at: Math.floor(u.createdAt.getTime() / 1000),
 });

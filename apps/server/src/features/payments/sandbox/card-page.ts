@@ -51,7 +51,7 @@ ${field('card_number', 'Card number', 'inputmode="numeric" autocomplete="cc-numb
 ${e.form ? `<p class="error" role="alert">${escapeHtml(e.form)}</p>` : ''}
 <button type="submit">Pay ${escapeHtml(opts.amount)}</button>
 </form>
-<p class="hint">This is Atelier's built-in test payment page: no real card is charged. Test cards: 4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is declined; 4000 0000 0000 3220 asks for 3-D Secure. Any future expiry date and any CVC.</p>`,
+<p class="hint">This is Atelier's built-in test payment page: no real card is charged. Test cards: 4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is declined; 4000 0000 0000 3220 asks for 3-D Secure; 4000 0000 0000 0259 pays and is then disputed (a chargeback). Any future expiry date and any CVC.</p>`,
   );
 }
 

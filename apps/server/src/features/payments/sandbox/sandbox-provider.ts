@@ -9,14 +9,20 @@ import { invalidSignature, signPayload, verifySignature } from '../webhook-signa
 export const SANDBOX_SIGNATURE_HEADER = 'atelier-signature';
 export const SANDBOX_PAY_PATH = '/api/payments/sandbox/pay';
 
-/** The sandbox's webhook body: what a hosted payment page reports back. */
+/**
+ * The sandbox's webhook body: what a hosted payment page reports back, and, as Stripe's events do,
+ * a dispute opened or closed on a payment (`dispute_id`, and `dispute_status` when it closes) and a refund.
+ */
 export const sandboxEvent = z.object({
   id: z.string().min(1).max(100),
-  type: z.enum(['payment.succeeded', 'payment.failed']),
+  type: z.enum(['payment.succeeded', 'payment.failed', 'dispute.created', 'dispute.closed', 'charge.refunded']),
   data: z.object({
     deposit_id: z.number().int().positive(),
     error_message: z.string().max(300).optional(),
     card: z.object({ brand: z.string().max(20), last4: z.string().regex(/^\d{4}$/) }).optional(),
+    dispute_id: z.string().min(1).max(100).optional(),
+    dispute_status: z.enum(['won', 'lost']).optional(),
+    dispute_reason: z.string().max(100).optional(),
   }),
 });
 export type SandboxEvent = z.infer<typeof sandboxEvent>;
@@ -83,14 +89,25 @@ export function createSandboxProvider(config: Config): PaymentProvider {
       } catch {
         throw invalidSignature();
       }
-      return {
-        id: parsed.id,
-        type: parsed.type,
-        outcome: parsed.type === 'payment.succeeded' ? 'succeeded' : 'failed',
-        depositId: parsed.data.deposit_id,
-        errorMessage: parsed.data.error_message,
-        card: parsed.data.card,
-      };
+      const base = { id: parsed.id, type: parsed.type, depositId: parsed.data.deposit_id };
+      const dispute = parsed.data.dispute_id ? { id: parsed.data.dispute_id, reason: parsed.data.dispute_reason } : undefined;
+      switch (parsed.type) {
+        case 'dispute.created':
+          return dispute ? { ...base, outcome: 'dispute_opened', dispute } : { ...base, outcome: 'ignored' };
+        case 'dispute.closed':
+          return dispute && parsed.data.dispute_status
+            ? { ...base, outcome: parsed.data.dispute_status === 'won' ? 'dispute_won' : 'dispute_lost', dispute }
+            : { ...base, outcome: 'ignored' };
+        case 'charge.refunded':
+          return { ...base, outcome: 'refunded' };
+        default:
+          return {
+            ...base,
+            outcome: parsed.type === 'payment.succeeded' ? 'succeeded' : 'failed',
+            errorMessage: parsed.data.error_message,
+            card: parsed.data.card,
+          };
+      }
     },
   };
 }

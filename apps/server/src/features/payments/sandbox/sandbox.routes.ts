@@ -17,8 +17,10 @@ import {
 import { newNonce, readFormToken, SANDBOX_PAY_PATH, SANDBOX_SIGNATURE_HEADER, type SandboxEvent, signFormToken, signSandboxEvent } from './sandbox-provider';
 
 /** Stripe's test cards, as the sandbox honours them. */
-const TEST_CARDS: Record<string, 'success' | 'declined' | '3ds'> = {
+const TEST_CARDS: Record<string, 'success' | 'declined' | '3ds' | 'dispute'> = {
   '4242424242424242': 'success',
+  // Pays, then the card holder disputes the payment (a chargeback): as Stripe's 4000 0000 0000 0259.
+  '4000000000000259': 'dispute',
   '4000000000000002': 'declined',
   '4000000000003220': '3ds',
 };
@@ -176,12 +178,13 @@ export const sandboxRoutes: FastifyPluginAsyncZod = async (app) => {
         const action = withEmbed(await issue(deposit.id, THREE_DS_STEP));
         return html(reply, threeDsPage({ action, amount, mode }));
       }
-      await deliver(
-        app,
-        deposit.id,
-        kind === 'success' ? { type: 'payment.succeeded', card } : { type: 'payment.failed', card, error_message: DECLINED_MESSAGE },
-      );
-      return finished(kind === 'success', kind === 'success' ? undefined : DECLINED_MESSAGE);
+      const paid = kind === 'success' || kind === 'dispute';
+      await deliver(app, deposit.id, paid ? { type: 'payment.succeeded', card } : { type: 'payment.failed', card, error_message: DECLINED_MESSAGE });
+      // After the payment, the dispute: its id is the sandbox's own for this deposit (a test closes it
+      // with a signed `dispute.closed` event naming it, as the provider would).
+      if (kind === 'dispute')
+        await deliver(app, deposit.id, { type: 'dispute.created', dispute_id: sandboxDisputeId(deposit.id), dispute_reason: 'fraudulent' });
+      return finished(paid, paid ? undefined : DECLINED_MESSAGE);
     },
   );
 
@@ -197,17 +200,17 @@ export const sandboxRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 };
 
+/** The sandbox's dispute id for a deposit paid with the disputing test card. */
+export const sandboxDisputeId = (depositId: number) => `dp_sandbox_${depositId}`;
+
 /** Sends the outcome as the provider would: a signed webhook to our own webhook route. */
 async function deliver(
   app: FastifyInstance,
   depositId: number,
-  outcome: { type: SandboxEvent['type']; card: { brand: string; last4: string }; error_message?: string },
+  outcome: { type: SandboxEvent['type'] } & Omit<SandboxEvent['data'], 'deposit_id'>,
 ): Promise<void> {
-  const event: SandboxEvent = {
-    id: `evt_${crypto.randomUUID().replaceAll('-', '')}`,
-    type: outcome.type,
-    data: { deposit_id: depositId, card: outcome.card, ...(outcome.error_message ? { error_message: outcome.error_message } : {}) },
-  };
+  const { type, ...data } = outcome;
+  const event: SandboxEvent = { id: `evt_${crypto.randomUUID().replaceAll('-', '')}`, type, data: { deposit_id: depositId, ...data } };
   const { raw, signature } = signSandboxEvent(app.config, event);
   const res = await app.inject({
     method: 'POST',

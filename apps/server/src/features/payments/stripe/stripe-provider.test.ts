@@ -63,4 +63,43 @@ describe('Stripe webhooks', () => {
     const stale = signed(event, Math.floor(Date.now() / 1000) - 301);
     await expect(provider.parseWebhook(stale.raw, stale.headers)).rejects.toMatchObject({ statusCode: 400, message: 'Invalid webhook signature.' });
   });
+
+  it('disputes name their payment by PaymentIntent; closed as won, warning_closed or lost; a full refund only', async () => {
+    const dispute = (type: string, status: string) =>
+      signed({
+        id: `evt_${type}_${status}`,
+        object: 'event',
+        type,
+        data: { object: { object: 'dispute', id: 'du_1', payment_intent: 'pi_9', charge: 'ch_9', status, reason: 'fraudulent', metadata: {} } },
+      });
+    const parse = (e: ReturnType<typeof signed>) => provider.parseWebhook(e.raw, e.headers);
+    expect(await parse(dispute('charge.dispute.created', 'needs_response'))).toEqual({
+      id: 'evt_charge.dispute.created_needs_response',
+      type: 'charge.dispute.created',
+      outcome: 'dispute_opened',
+      depositId: null,
+      paymentRef: 'pi_9',
+      dispute: { id: 'du_1', reason: 'fraudulent' },
+    });
+    expect(await parse(dispute('charge.dispute.closed', 'won'))).toMatchObject({ outcome: 'dispute_won', paymentRef: 'pi_9', dispute: { id: 'du_1' } });
+    expect(await parse(dispute('charge.dispute.closed', 'warning_closed'))).toMatchObject({ outcome: 'dispute_won' });
+    expect(await parse(dispute('charge.dispute.closed', 'lost'))).toMatchObject({ outcome: 'dispute_lost' });
+    expect(await parse(dispute('charge.dispute.closed', 'under_review'))).toMatchObject({ outcome: 'ignored', depositId: null });
+    const refund = (refunded: boolean) =>
+      signed({
+        id: `evt_refund_${refunded}`,
+        object: 'event',
+        type: 'charge.refunded',
+        data: { object: { object: 'charge', refunded, payment_intent: 'pi_9', metadata: { deposit_id: '14' } } },
+      });
+    expect(await parse(refund(true))).toMatchObject({ outcome: 'refunded', depositId: 14, paymentRef: 'pi_9' });
+    expect(await parse(refund(false))).toMatchObject({ outcome: 'ignored' });
+    const paid = signed({
+      id: 'evt_pi',
+      object: 'event',
+      type: 'payment_intent.succeeded',
+      data: { object: { object: 'payment_intent', id: 'pi_9', metadata: { deposit_id: '14' } } },
+    });
+    expect(await parse(paid)).toMatchObject({ outcome: 'succeeded', depositId: 14, paymentRef: 'pi_9' });
+  });
 });

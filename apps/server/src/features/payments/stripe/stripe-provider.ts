@@ -14,6 +14,8 @@ const methods: PaymentMethod[] = [
 /** Stripe counts a currency in its own minor units (JPY in whole yen), as deposits do. */
 const stripeAmount = (d: CheckoutDeposit) => d.currencyAmountMinor;
 
+const idOf = (ref: string | { id: string } | null | undefined) => (typeof ref === 'string' ? ref : (ref?.id ?? undefined));
+
 function depositIdOf(metadata: Stripe.Metadata | null | undefined): number | null {
   const id = Number(metadata?.deposit_id);
   return Number.isSafeInteger(id) && id > 0 ? id : null;
@@ -84,16 +86,39 @@ export function createStripeProvider(config: Config, client?: Stripe): PaymentPr
         case 'checkout.session.async_payment_succeeded': {
           const session = event.data.object;
           const paid = session.payment_status === 'paid' || session.payment_status === 'no_payment_required';
-          return { ...base, outcome: paid ? 'succeeded' : 'ignored', depositId: depositIdOf(session.metadata) };
+          return { ...base, outcome: paid ? 'succeeded' : 'ignored', depositId: depositIdOf(session.metadata), paymentRef: idOf(session.payment_intent) };
         }
         case 'checkout.session.async_payment_failed':
         case 'checkout.session.expired':
           return { ...base, outcome: 'failed', depositId: depositIdOf(event.data.object.metadata), errorMessage: 'Payment failed' };
         case 'payment_intent.succeeded':
-          return { ...base, outcome: 'succeeded', depositId: depositIdOf(event.data.object.metadata) };
+          return { ...base, outcome: 'succeeded', depositId: depositIdOf(event.data.object.metadata), paymentRef: event.data.object.id };
         case 'payment_intent.payment_failed': {
           const intent = event.data.object;
           return { ...base, outcome: 'failed', depositId: depositIdOf(intent.metadata), errorMessage: intent.last_payment_error?.message ?? 'Payment failed' };
+        }
+        // Chargebacks (issue 19): a dispute names its payment by PaymentIntent (its charge, when
+        // expanded, carries the deposit id the PaymentIntent's metadata gave it).
+        case 'charge.dispute.created':
+        case 'charge.dispute.closed': {
+          const dispute = event.data.object;
+          const charge = typeof dispute.charge === 'object' ? dispute.charge : null;
+          const found = {
+            depositId: depositIdOf(charge?.metadata ?? dispute.metadata),
+            paymentRef: idOf(dispute.payment_intent),
+            dispute: { id: dispute.id, reason: dispute.reason },
+          };
+          if (event.type === 'charge.dispute.created') return { ...base, outcome: 'dispute_opened', ...found };
+          // `warning_closed`: an inquiry that never became a chargeback, so the money stays ours.
+          if (dispute.status === 'won' || dispute.status === 'warning_closed') return { ...base, outcome: 'dispute_won', ...found };
+          if (dispute.status === 'lost') return { ...base, outcome: 'dispute_lost', ...found };
+          return { ...base, outcome: 'ignored', depositId: null };
+        }
+        case 'charge.refunded': {
+          const charge = event.data.object;
+          // Only a full refund takes the deposit back; a partial one is left to staff.
+          if (!charge.refunded) return { ...base, outcome: 'ignored', depositId: null };
+          return { ...base, outcome: 'refunded', depositId: depositIdOf(charge.metadata), paymentRef: idOf(charge.payment_intent) };
         }
         default:
           return { ...base, outcome: 'ignored', depositId: null };

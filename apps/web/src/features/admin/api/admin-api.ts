@@ -1,6 +1,7 @@
 import type {
   AdjustmentInput,
   AdminCurrency,
+  AdminDispute,
   AdminJob,
   AdminJobsPage,
   AdminOffer,
@@ -8,6 +9,7 @@ import type {
   AdminPackCreate,
   AdminProduct,
   AdminProductUpdate,
+  AdminReceivable,
   AdminSettings,
   AdminSettingsUpdate,
   AdminStaticPage,
@@ -24,6 +26,7 @@ import type {
 } from '@atelier/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { useSelectedCurrency } from '../../currency';
 import { siteKeys } from '../../site';
 
 /** Query keys of the back office: every staff answer lives under ['admin', …], so one action refreshes them all. */
@@ -36,6 +39,8 @@ export const adminKeys = {
   accounts: ['admin', 'ledger', 'accounts'] as const,
   journal: (filters: JournalFilters) => ['admin', 'ledger', 'journal', filters] as const,
   reconciliation: ['admin', 'ledger', 'reconciliation'] as const,
+  disputes: (status: string, currency: string | null) => ['admin', 'disputes', status, currency] as const,
+  receivables: (currency: string | null) => ['admin', 'receivables', currency] as const,
   audit: (filters: AuditFilters) => ['admin', 'audit', filters] as const,
   users: (q: string) => ['admin', 'users', q] as const,
   user: (id: number) => ['admin', 'user', id] as const,
@@ -118,6 +123,26 @@ export const useJournal = (filters: JournalFilters) =>
 
 export const useReconciliation = () =>
   useQuery({ queryKey: adminKeys.reconciliation, queryFn: ({ signal }) => api<Reconciliation>('/api/admin/ledger/reconciliation', { signal }) });
+
+/** Disputes (chargebacks), newest first, their amounts in the visitor's currency with the EUR cents. */
+export function useAdminDisputes(status: '' | 'open' | 'won' | 'lost') {
+  const currency = useSelectedCurrency();
+  return useQuery({
+    queryKey: adminKeys.disputes(status, currency.code),
+    queryFn: ({ signal }) => api<AdminDispute[]>('/api/admin/disputes', { signal, query: status ? { status } : {}, currency: currency.code }),
+    enabled: currency.ready,
+  });
+}
+
+/** Receivables that are not zero (below zero: owed), in the visitor's currency with the EUR cents. */
+export function useAdminReceivables() {
+  const currency = useSelectedCurrency();
+  return useQuery({
+    queryKey: adminKeys.receivables(currency.code),
+    queryFn: ({ signal }) => api<AdminReceivable[]>('/api/admin/receivables', { signal, currency: currency.code }),
+    enabled: currency.ready,
+  });
+}
 
 export const useAdjustment = () => useAdminAction((input: AdjustmentInput) => api<unknown>('/api/admin/ledger/adjustments', { method: 'POST', body: input }));
 

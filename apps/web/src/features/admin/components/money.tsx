@@ -1,9 +1,11 @@
+import { type Balance, formatPrice } from '@atelier/shared';
 import { type FormEvent, useState } from 'react';
 import { Spinner } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toast';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
-import { formatMinor, type JournalFilters, useAdjustment, useJournal, useLedgerAccounts } from '../api/admin-api';
+import { useSelectedCurrency } from '../../currency';
+import { formatMinor, type JournalFilters, useAdjustment, useAdminDisputes, useAdminReceivables, useJournal, useLedgerAccounts } from '../api/admin-api';
 import { ActionError } from './action-error';
 import { ReconciliationTile } from './reconciliation-tile';
 
@@ -17,9 +19,140 @@ export function Money() {
         <ReconciliationTile />
         <Adjustment />
       </div>
+      <Disputes />
+      <Receivables />
       <Accounts />
       <Journal />
     </section>
+  );
+}
+
+/** An amount in the visitor's currency, with the ledger's EUR cents underneath (what the books hold). */
+function MoneyCell({ amount }: { amount: Balance }) {
+  const { t } = useTranslation();
+  const decimals = useSelectedCurrency().list.find((c) => c.code === amount.currency)?.decimals ?? 2;
+  return (
+    <td className="num">
+      <span>{formatPrice(amount.amount, amount.currencySymbol, decimals)}</span>
+      <br />
+      <span className="muted small">{t('admin.eur_minor', { minor: amount.amount_minor })}</span>
+    </td>
+  );
+}
+
+const DISPUTE_STATUSES = ['', 'open', 'won', 'lost'] as const;
+
+/** Card payments disputed by the card holder (chargebacks): what is held, and where it came from. */
+function Disputes() {
+  const { t } = useTranslation();
+  const [status, setStatus] = useState<(typeof DISPUTE_STATUSES)[number]>('open');
+  const disputes = useAdminDisputes(status);
+  return (
+    <div className="admin-block">
+      <h3 id="disputes-title">{t('admin.disputes_title')}</h3>
+      <label>
+        {t('admin.status')}
+        <select value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
+          {DISPUTE_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s ? t(`admin.dispute_${s}`) : t('admin.all')}
+            </option>
+          ))}
+        </select>
+      </label>
+      {disputes.isPending ? (
+        <Spinner />
+      ) : disputes.isError ? (
+        <p className="error-text">{disputes.error.message}</p>
+      ) : disputes.data.length === 0 ? (
+        <p className="muted">{t('admin.disputes_empty')}</p>
+      ) : (
+        <div className="admin-table-wrap">
+          <table className="admin-table" aria-labelledby="disputes-title">
+            <thead>
+              <tr>
+                <th scope="col">#</th>
+                <th scope="col">{t('admin.date')}</th>
+                <th scope="col">{t('admin.dispute_user')}</th>
+                <th scope="col">{t('admin.dispute_payment')}</th>
+                <th scope="col">{t('admin.status')}</th>
+                <th scope="col" className="num">
+                  {t('admin.amount')}
+                </th>
+                <th scope="col" className="num">
+                  {t('admin.dispute_owed')}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {disputes.data.map((d) => (
+                <tr key={d.id}>
+                  <td>{d.id}</td>
+                  <td>{formatDateTime(d.created_at, true)}</td>
+                  <td>
+                    @{d.user.nickname} <span className="muted small">{d.user.email}</span>
+                  </td>
+                  <td>
+                    #{d.deposit_id} <span className="muted small">{d.provider_dispute_id}</span>
+                  </td>
+                  <td>
+                    <span className="admin-status" data-status={d.status === 'lost' ? 'failed' : d.status === 'won' ? 'paid' : 'processing'}>
+                      {t(`admin.dispute_${d.status}`)}
+                    </span>
+                    {d.reason && <span className="muted small"> {d.reason}</span>}
+                  </td>
+                  <MoneyCell amount={d.amount} />
+                  <td className="num">{formatMinor(d.from_receivable_minor)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** Receivables that are not zero: below zero, the user owes it (a refund after a payout, a chargeback of spent money). */
+function Receivables() {
+  const { t } = useTranslation();
+  const receivables = useAdminReceivables();
+  return (
+    <div className="admin-block">
+      <h3 id="receivables-title">{t('admin.receivables_title')}</h3>
+      {receivables.isPending ? (
+        <Spinner />
+      ) : receivables.isError ? (
+        <p className="error-text">{receivables.error.message}</p>
+      ) : receivables.data.length === 0 ? (
+        <p className="muted">{t('admin.receivables_empty')}</p>
+      ) : (
+        <div className="admin-table-wrap">
+          <table className="admin-table" aria-labelledby="receivables-title">
+            <thead>
+              <tr>
+                <th scope="col">{t('admin.account_id')}</th>
+                <th scope="col">{t('admin.dispute_user')}</th>
+                <th scope="col" className="num">
+                  {t('admin.balance')}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {receivables.data.map((r) => (
+                <tr key={r.account_id}>
+                  <td>{r.account_id}</td>
+                  <td>
+                    @{r.user.nickname} <span className="muted small">{r.user.email}</span>
+                  </td>
+                  <MoneyCell amount={r.amount} />
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
   );
 }
 

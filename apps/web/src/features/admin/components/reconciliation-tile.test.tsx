@@ -14,6 +14,8 @@ const green = {
   unbalanced_transactions: [],
   drifted_accounts: [],
   unsettled_generations: [],
+  unbalanced_earnings: [],
+  dispute_hold_minor: 0,
   total_minor: 0,
   first_mismatch: null,
 };
@@ -65,5 +67,25 @@ describe('Reconciliation tile', () => {
     });
     renderWithApp(<ReconciliationTile />);
     expect((await screen.findByRole('alert')).textContent).toBe('Image generation 4 was charged 1.00 € but has neither an image nor a refund.');
+  });
+
+  it('names a user whose earnings do not add up to what flowed in and out (issue 19)', async () => {
+    fakeApi({
+      'GET /api/admin/ledger/reconciliation': () =>
+        okAnswer({ ...green, ok: false, unbalanced_earnings: [7], first_mismatch: { kind: 'earnings', id: 7, actual_minor: 900, expected_minor: 800 } }),
+    });
+    renderWithApp(<ReconciliationTile />);
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      "User #7's earnings and receivable show 9.00 €, but their sales, refunds, withdrawals and disputes add up to 8.00 €.",
+    );
+  });
+
+  it('names a disputes hold that differs from the open disputes', async () => {
+    fakeApi({
+      'GET /api/admin/ledger/reconciliation': () =>
+        okAnswer({ ...green, ok: false, dispute_hold_minor: 500, first_mismatch: { kind: 'dispute_hold', id: 2, actual_minor: 500, expected_minor: 0 } }),
+    });
+    renderWithApp(<ReconciliationTile />);
+    expect((await screen.findByRole('alert')).textContent).toBe('The disputes hold shows 5.00 €, but the open disputes add up to 0.00 €.');
   });
 });

@@ -14,6 +14,7 @@ const marta = {
   surname: 'Reis',
   role: 'user',
   blocked: false,
+  disputed: false,
   deleted: false,
   created_at: 1_790_000_000,
 };
@@ -52,5 +53,20 @@ describe('Users', () => {
     expect(calls.find((c) => c.path === '/api/admin/users/7/block')?.body).toEqual({ reason: 'Spam in chats.' });
     expect(await screen.findByText('Saved.')).toBeTruthy();
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('issue 19: a user with a disputed card payment is flagged in the list and in their view', async () => {
+    const disputed = { ...marta, disputed: true };
+    fakeApi({
+      'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: true }),
+      'GET /api/user/profile': () => okAnswer({ id: 1, role: 'admin', nickname: 'admin' }),
+      'GET /api/admin/users': () => okAnswer([disputed]),
+      'GET /api/admin/users/7': () => okAnswer({ user: disputed, balance_minor: 0, orders: [], offers: [], journal: [] }),
+    });
+    renderWithApp(<UsersAdmin />);
+    const entry = (await screen.findByRole('button', { name: '#7 @marta · marta@example.com' })).closest('li')!;
+    expect(within(entry).getByText('Disputed')).toBeTruthy();
+    fireEvent.click(within(entry).getByRole('button', { name: '#7 @marta · marta@example.com' }));
+    expect(await screen.findByText('A card payment of this user was disputed (a chargeback). See the disputes on the Money screen.')).toBeTruthy();
   });
 });

@@ -54,6 +54,11 @@ export function UsersAdmin() {
                     {t('admin.blocked')}
                   </span>
                 )}
+                {u.disputed && (
+                  <span className="admin-status" data-status="failed">
+                    {t('admin.disputed')}
+                  </span>
+                )}
               </li>
             ))}
           </ul>
@@ -85,6 +90,11 @@ function UserDetail({ id }: { id: number }) {
         </h3>
         <span>{user.email}</span>
       </header>
+      {user.disputed && (
+        <p className="admin-status" data-status="failed" role="status">
+          {t('admin.disputed_hint')}
+        </p>
+      )}
       <p>
         {t('admin.balance')}: <strong>{formatMinor(balance_minor)}</strong> · {t('admin.joined', { date: formatDateTime(user.created_at) })}
       </p>
