@@ -2,9 +2,10 @@ import type { CatalogMeta, Category, Product, ProductType, RelatedProducts } fro
 import { type CatalogParams, type CreatorWorksParams, catalogApiQuery, creatorWorksApiQuery } from '@atelier/shared/catalog-url';
 import { RANDOM_PRODUCTS_PER_TYPE } from '@atelier/shared/constants';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useCallback, useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { api, apiEnvelope } from '../../../lib/api-client';
+import { useTranslation } from '../../../lib/i18n-runtime';
 import { useSelectedCurrency } from '../../currency';
 
 /** What the products page asks for; every field lives in the URL. */
@@ -32,8 +33,15 @@ export function fetchCatalog(p: CatalogParams, currency: string | null, signal?:
   });
 }
 
+/**
+ * The category tree, each title in the page's language (issue 18): the store's own categories have
+ * words in the dictionaries (`category.<url>`); one staff added later keeps the title they gave it.
+ */
 export function useCategories() {
-  return useQuery({ queryKey: catalogKeys.categories, queryFn: () => api<Category[]>('/api/categories'), staleTime: 10 * 60_000 });
+  // `t` is new for each language, so the titles follow a switch.
+  const { t } = useTranslation();
+  const select = useCallback((list: Category[]) => list.map((c) => ({ ...c, title: t(`category.${c.url}`, { defaultValue: c.title }) })), [t]);
+  return useQuery({ queryKey: catalogKeys.categories, queryFn: () => api<Category[]>('/api/categories'), staleTime: 10 * 60_000, select });
 }
 
 export function useCatalog(p: CatalogParams) {
