@@ -4,7 +4,7 @@ import { FormError } from '../../../components/ui/field';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { Price } from '../../catalog';
-import { offerErrorMessage, useApproveOffer, useDeclineOffer } from '../api/offers';
+import { offerErrorMessage, type PayoutBody, useApproveOffer, useDeclineOffer, useRequestPayout } from '../api/offers';
 import { useCurrencySymbol } from './currency-symbol';
 import { Modal } from './modal';
 import { OfferStatusLabel, OfferTypeIcon } from './offer-status';
@@ -133,6 +133,7 @@ function OfferDetails({ offer, onPay, onDeclined }: { offer: Offer; onPay: () =>
 export function OfferDialogs({ offer, onClose }: { offer: Offer; onClose: () => void }) {
   const { t } = useTranslation();
   const [step, setStep] = useState<Step>({ kind: 'details' });
+  const payout = useRequestPayout();
 
   switch (step.kind) {
     case 'details':
@@ -159,12 +160,14 @@ export function OfferDialogs({ offer, onClose }: { offer: Offer; onClose: () => 
     case 'payment': {
       const back = () => setStep({ kind: 'contact', contact: step.contact, method: step.method });
       const done = () => setStep({ kind: 'result', outcome: 'completed', method: step.method });
+      const amount = offer.service_price === null ? null : formatPrice(offer.service_price, offer.currency === 'EUR' ? '€' : offer.currency);
+      const send = (body: PayoutBody) => payout.mutateAsync({ ...body, id: offer.id });
       return (
         <Modal title={`${t('payout.payment_title')} · ${t(`payout.method_${step.method}`)}`} onClose={onClose}>
           {step.method === 'card' ? (
-            <CardPayoutForm offer={offer} contact={step.contact} onDone={done} onBack={back} />
+            <CardPayoutForm amount={amount} contact={step.contact} send={send} onDone={done} onBack={back} />
           ) : (
-            <BankPayoutForm offer={offer} contact={step.contact} onDone={done} onBack={back} />
+            <BankPayoutForm amount={amount} contact={step.contact} send={send} onDone={done} onBack={back} />
           )}
         </Modal>
       );
