@@ -419,7 +419,7 @@ export const de: Record<TranslationKey, string> = {
   'offers.type_prompt': 'Prompt',
   'offers.type_other': 'Dokument',
   'offers.create_title': 'Angebot erstellen',
-  'offers.create_intro': 'Bieten Sie Atelier Ihr Werk an. Wir prüfen es und antworten mit unserem Preis.',
+  'offers.create_intro': 'Schick uns dein Werk. Wir prüfen es und bieten es dann unter deinem Namen an oder antworten mit unserem Preis.',
   'offers.field_title': 'Titel',
   'offers.field_description': 'Beschreibung',
   'offers.field_category': 'Kategorie',
@@ -427,6 +427,13 @@ export const de: Record<TranslationKey, string> = {
   'offers.field_price': 'Preis ({{symbol}})',
   'offers.field_styles': 'Stile',
   'offers.field_file': 'Datei',
+  'offers.deal_question': 'Wie möchtest du es verkaufen?',
+  'offers.deal_listing': 'Unter meinem Namen anbieten (ich lege den Preis fest und verdiene an jedem Verkauf mit)',
+  'offers.deal_listing_text':
+    'Nach der Prüfung wird das Werk zu deinem Preis im Shop verkauft. Du behältst die Rechte und erhältst {{share}} % jedes Verkaufs (Atelier behält {{commission}} %), verfügbar nach der Freigabefrist.',
+  'offers.deal_buyout': 'An Atelier verkaufen (Ankauf)',
+  'offers.deal_buyout_text':
+    'Atelier kauft das Werk einmalig zum in der Prüfung vereinbarten Preis und zahlt dich aus; die Rechte gehen an Atelier über, spätere Verkäufe werden nicht geteilt.',
   'offers.confirm_ai': 'Dieses Werk wurde mit KI erstellt',
   'offers.submit': 'Angebot senden',
   'offers.cancel': 'Abbrechen',

@@ -416,7 +416,7 @@ export const en = {
   'offers.type_prompt': 'Prompt',
   'offers.type_other': 'Document',
   'offers.create_title': 'Create an offer',
-  'offers.create_intro': 'Offer your work to Atelier. We review it and reply with our price.',
+  'offers.create_intro': 'Send us your work. We review it, then list it under your name or reply with our price.',
   'offers.field_title': 'Title',
   'offers.field_description': 'Description',
   'offers.field_category': 'Category',
@@ -424,6 +424,13 @@ export const en = {
   'offers.field_price': 'Price ({{symbol}})',
   'offers.field_styles': 'Styles',
   'offers.field_file': 'File',
+  'offers.deal_question': 'How do you want to sell it?',
+  'offers.deal_listing': 'List it under my name (I set the price, I earn my share of each sale)',
+  'offers.deal_listing_text':
+    'After review the work is sold in the shop at your price. You keep the rights and earn {{share}}% of each sale (Atelier keeps {{commission}}%), available after the clearing period.',
+  'offers.deal_buyout': 'Sell it to Atelier (buyout)',
+  'offers.deal_buyout_text':
+    'Atelier buys the work once at the price agreed in review and pays you out; the rights pass to Atelier and later sales are not shared.',
   'offers.confirm_ai': 'This work was generated with AI',
   'offers.submit': 'Send offer',
   'offers.cancel': 'Cancel',
