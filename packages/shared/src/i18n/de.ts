@@ -434,6 +434,18 @@ export const de: Record<TranslationKey, string> = {
   'offers.deal_buyout': 'An Atelier verkaufen (Ankauf)',
   'offers.deal_buyout_text':
     'Atelier kauft das Werk einmalig zum in der Prüfung vereinbarten Preis und zahlt dich aus; die Rechte gehen an Atelier über, spätere Verkäufe werden nicht geteilt.',
+  'offers.status_unlisted': 'Nicht gelistet',
+  'admin.offer_status_unlisted': 'Vom Urheber aus dem Shop genommen',
+  'offers.listing_offer_text': 'Wir schlagen vor, dein Werk für {{amount}} anzubieten.',
+  'offers.listing_live': 'Dein Werk ist im Shop gelistet. Du verdienst an jedem Verkauf mit.',
+  'offers.listing_unlisted': 'Dein Werk ist gerade nicht im Shop gelistet.',
+  'offers.listing_price': 'Preis im Shop ({{symbol}})',
+  'offers.listing_save': 'Preis speichern',
+  'offers.listing_review_warning':
+    'Das weicht um mehr als 50 % vom freigegebenen Preis von {{amount}} € ab: Dein Werk wird ausgeblendet, bis wir es erneut geprüft haben.',
+  'offers.listing_error': 'Das Angebot konnte nicht geändert werden.',
+  'offers.unlist': 'Aus dem Shop nehmen',
+  'offers.relist': 'Wieder listen',
   'offers.confirm_ai': 'Dieses Werk wurde mit KI erstellt',
   'offers.submit': 'Angebot senden',
   'offers.cancel': 'Abbrechen',
