@@ -714,6 +714,8 @@ export const de: Record<TranslationKey, string> = {
   'admin.commission': 'Provision (%)',
   'admin.deposit_min': 'Kleinste Einzahlung',
   'admin.deposit_max': 'Größte Einzahlung',
+  'admin.earnings_clearing_days': 'Freigabefrist für Einnahmen (Tage)',
+  'admin.withdrawal_min': 'Kleinste Auszahlung (EUR)',
   'admin.generation_price': 'Preis der Bildgenerierung (EUR)',
   'admin.copyright': 'Copyright-Zeile',
   'admin.nav_catalog': 'Katalog',

@@ -708,6 +708,8 @@ export const en = {
   'admin.commission': 'Commission (%)',
   'admin.deposit_min': 'Smallest deposit',
   'admin.deposit_max': 'Largest deposit',
+  'admin.earnings_clearing_days': 'Earnings clearing period (days)',
+  'admin.withdrawal_min': 'Smallest withdrawal (EUR)',
   'admin.generation_price': 'Image generation price (EUR)',
   'admin.copyright': 'Copyright line',
   'admin.nav_catalog': 'Catalog',
