@@ -139,12 +139,40 @@ describe('creator earnings in the browser (issue 19)', () => {
     await buyer.getByRole('dialog', { name: 'Confirm your purchase' }).getByRole('button', { name: 'Pay 30.00 €' }).click();
     await buyer.getByText(`Thank you! ${title} is yours.`).waitFor();
 
+    // My projects: the listing is live, with its price and Unlist; the create-offer dialog asks listing or buyout.
+    for (const width of [1280, 375]) {
+      await creator.setViewportSize({ width, height: 900 });
+      await open(creator, `${base()}/dashboard`);
+      await creator.getByRole('button', { name: `View ${title}` }).click();
+      const details = creator.getByRole('dialog', { name: 'Offer details' });
+      await details.getByText('Your work is listed in the shop. You earn your share of each sale.').waitFor();
+      await details.getByRole('button', { name: 'Unlist' }).waitFor();
+      await screenshot(creator, `earnings-listing-details-${width}`, { fullPage: false });
+      await creator.keyboard.press('Escape');
+      await creator.getByRole('button', { name: 'Create new offer' }).click();
+      const dialog = creator.getByRole('dialog', { name: 'Create an offer' });
+      await dialog.getByRole('radio', { name: /List it under my name/ }).waitFor();
+      expect(await dialog.getByRole('radio', { name: /List it under my name/ }).isChecked()).toBe(true);
+      await dialog.getByRole('radio', { name: /Sell it to Atelier \(buyout\)/ }).scrollIntoViewIfNeeded();
+      await screenshot(creator, `earnings-create-offer-${width}`, { fullPage: false });
+      await creator.keyboard.press('Escape');
+    }
+    await creator.setViewportSize({ width: 1280, height: 900 });
+
     // The creator's Earnings tab: 80% of 30 € is available at once (clearing 0), nothing pending.
     await open(creator, `${base()}/dashboard/earnings`);
     await creator.getByTestId('earnings-available').getByText('24.00', { exact: true }).waitFor();
     await creator.getByTestId('earnings-pending').getByText('Nothing is clearing right now.').waitFor();
     await creator.getByText('No withdrawals yet.').waitFor();
     await screenshot(creator, 'earnings-tab-1280');
+    await creator.setViewportSize({ width: 375, height: 800 });
+    await screenshot(creator, 'earnings-tab-375');
+    await creator.getByRole('button', { name: 'Withdraw' }).click();
+    await creator.getByRole('dialog', { name: 'Withdraw earnings' }).waitFor();
+    await screenshot(creator, 'earnings-withdraw-375', { fullPage: false });
+    await creator.keyboard.press('Escape');
+    await creator.getByRole('dialog', { name: 'Withdraw earnings' }).waitFor({ state: 'detached' });
+    await creator.setViewportSize({ width: 1280, height: 900 });
 
     await creator.getByRole('button', { name: 'Withdraw' }).click();
     const amount = creator.getByRole('dialog', { name: 'Withdraw earnings' });
@@ -157,6 +185,7 @@ describe('creator earnings in the browser (issue 19)', () => {
     await contact.getByLabel('Post code').fill('1100-048');
     await contact.getByLabel('Country').selectOption({ label: 'Portugal' });
     await contact.getByRole('radio', { name: 'Credit Card' }).check();
+    await screenshot(creator, 'earnings-withdraw-contact-1280', { fullPage: false });
     await contact.getByRole('button', { name: 'Continue' }).click();
     const card = creator.getByRole('dialog', { name: 'Payment details · Credit Card' });
     await card.getByText('You receive 24.00 €').waitFor();

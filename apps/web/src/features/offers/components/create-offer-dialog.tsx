@@ -199,7 +199,7 @@ export function CreateOfferDialog({ onClose }: { onClose: () => void }) {
             {...register('price')}
           />
         </div>
-        <fieldset className="field deal-types" aria-describedby={errors.deal_type ? `${ids.deal}-error` : undefined}>
+        <fieldset className="deal-types" aria-describedby={errors.deal_type ? `${ids.deal}-error` : undefined}>
           <legend>{t('offers.deal_question')}</legend>
           {(['listing', 'buyout'] as const).map((deal) => (
             <label key={deal} className="deal-type">

@@ -8,6 +8,8 @@ import { useStepUp } from '../../security';
 import { useSettings } from '../../site';
 import { offerErrorMessage, type PayoutBody, useContactDetails, useCountries } from '../api/offers';
 import { useRevealErrors } from './reveal-errors';
+// The forms bring their own styles: the Earnings tab shows them without My projects having loaded.
+import './offers.css';
 
 export type PayoutMethod = 'card' | 'sepa';
 
