@@ -99,7 +99,7 @@ describe('creator earnings in the browser (issue 19)', () => {
       },
     });
     expect(created.status()).toBe(200);
-    const offerId = ((await created.json()) as { payload: { id: number; deal_type: string } }).payload.id;
+    expect(((await created.json()) as { payload: { deal_type: string } }).payload.deal_type).toBe('listing');
 
     // On another device the creator turns two-factor sign-in on, as security.e2e.ts does.
     const phone = await personPage();
@@ -123,8 +123,11 @@ describe('creator earnings in the browser (issue 19)', () => {
     await staff.getByRole('form', { name: 'Site settings' }).getByRole('button', { name: 'Save', exact: true }).click();
     await staff.getByText('Saved.').first().waitFor();
     await screenshot(staff, 'earnings-admin-settings-1280');
-    const approved = await staff.context().request.post(`${base()}/api/admin/offers/${offerId}/approve`, { headers: await xsrf(staff.context()) });
-    expect(approved.status()).toBe(200);
+    await open(staff, `${base()}/admin`);
+    const review = staff.getByRole('article', { name: title });
+    await review.getByText('Listing', { exact: true }).waitFor();
+    await review.getByRole('button', { name: 'Approve and list at 30.00 €' }).click();
+    await staff.getByText(`“${title}” is listed in the shop.`).waitFor();
 
     // A buyer adds funds, finds the work in the shop and buys it.
     const buyer = await personPage();
