@@ -23,7 +23,7 @@ import { healthRoutes } from './features/health/health.routes';
 import { jobsAdminRoutes } from './features/jobs';
 import { ledgerAdminRoutes, ledgerRoutes } from './features/ledger';
 import { notificationsRoutes } from './features/notifications';
-import { offersAdminRoutes, offersRoutes } from './features/offers';
+import { listingsRoutes, offersAdminRoutes, offersRoutes } from './features/offers';
 import { ordersRoutes } from './features/orders';
 import { passkeysRoutes } from './features/passkeys';
 import { disputesAdminRoutes, paymentsRoutes } from './features/payments';
@@ -244,6 +244,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(paymentsRoutes);
       await api.register(generationRoutes);
       await api.register(offersRoutes);
+      await api.register(listingsRoutes);
       await api.register(payoutsRoutes, { provider: opts.payoutProvider });
       await api.register(earningsRoutes, { provider: opts.payoutProvider });
       await api.register(chatRoutes);

@@ -5,7 +5,18 @@ import { plainNumber } from './fields';
  * SPEC §3 offer statuses, plus `paid` (our addition: the payout completed). The transition table
  * that moves between them lives on the server (features/offers/offer-states.ts).
  */
-export const OFFER_STATUSES = ['pending', 'offer', 'approved', 'declined', 'declined_by_service', 'declined_by_user', 'payout_processing', 'paid'] as const;
+/** `unlisted`: an approved listing the creator took out of the shop (issue 19); relisting makes it `approved` again. */
+export const OFFER_STATUSES = [
+  'pending',
+  'offer',
+  'approved',
+  'declined',
+  'declined_by_service',
+  'declined_by_user',
+  'payout_processing',
+  'paid',
+  'unlisted',
+] as const;
 export const offerStatus = z.enum(OFFER_STATUSES, { error: `The status must be one of: ${OFFER_STATUSES.join(', ')}.` });
 export type OfferStatus = z.infer<typeof offerStatus>;
 
@@ -106,6 +117,13 @@ const offerId = z.coerce
 export const offerIdInput = z.object({ id: offerId });
 export type OfferIdInput = z.infer<typeof offerIdInput>;
 export const offerIdParams = z.object({ id: offerId });
+
+/**
+ * PATCH /api/offer/{id}/listing: the creator's new price for their approved (or unlisted) listing, in EUR.
+ * Above 50% away from the approved price (up or down), the listing goes back to review.
+ */
+export const listingPriceInput = z.object({ price: price('price') });
+export type ListingPriceInput = z.infer<typeof listingPriceInput>;
 
 /** Back office: GET /api/admin/offers?status= */
 export const adminOffersQuery = z.object({ status: offerStatus.optional() });

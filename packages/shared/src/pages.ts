@@ -152,6 +152,7 @@ export const PAGES = {
   'dashboard-chat': { parent: 'dashboard', path: 'chat', module: 'dashboard-chat', title: 'dashboard.chat' },
   'dashboard-deposits': { parent: 'dashboard', path: 'deposits', module: 'dashboard-deposits', title: 'dashboard.deposits' },
   'dashboard-statement': { parent: 'dashboard', path: 'statement', module: 'dashboard-statement', title: 'dashboard.statement' },
+  'dashboard-earnings': { parent: 'dashboard', path: 'earnings', module: 'dashboard-earnings', title: 'dashboard.earnings' },
   'dashboard-security': { parent: 'dashboard', path: 'security', module: 'dashboard-security', title: 'dashboard.security' },
   'deposit-create': { path: '/deposit/create', module: 'deposit-create', title: 'deposit.title', access: 'signed-in' },
   'success-payment': { path: '/success-payment', module: 'success-payment', title: 'payment.success_title', access: 'signed-in' },

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { registerPerson, registerStaff } from '../../../test/accounts';
-import { createTestApp, type TestApp, type TestClient } from '../../../test/test-app';
+import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
 import { auditLog, categories, offers, products } from '../../db/schema';
 
 let t: TestApp;
@@ -120,5 +120,132 @@ describe('listings', () => {
     expect(declined.json().payload.status).toBe('declined_by_service');
     const [row] = await t.app.db.select().from(offers).where(eq(offers.id, second));
     expect(row!.productId).toBeNull();
+  });
+});
+
+/** A listing approved by staff: its id, its product's slug and id. */
+async function approvedListing(client: TestClient, price = '40') {
+  const id = (await createOffer(client, { deal_type: 'listing', price })).json().payload.id as number;
+  const admin = await registerStaff(t.app);
+  expect((await admin.client.post(`/api/admin/offers/${id}/approve`)).statusCode).toBe(200);
+  const [row] = await t.app.db.select().from(offers).where(eq(offers.id, id));
+  const [product] = await t.app.db.select().from(products).where(eq(products.id, row!.productId!));
+  return { id, admin, productId: product!.id, slug: product!.slug };
+}
+
+const patch = (client: TestClient, url: string, body: unknown) => client.request('PATCH', url, { body });
+const productOf = async (id: number) => (await t.app.db.select().from(products).where(eq(products.id, id)))[0]!;
+const auditOf = async (offerId: number) =>
+  (await t.app.db.select().from(auditLog).where(eq(auditLog.subjectId, offerId))).filter((a) => a.subjectType === 'offer' && a.action.startsWith('listing.'));
+
+describe('listing management from My projects (issue 19)', () => {
+  it('a price within 50% of the approved one is live at once, stays listed and is audited', async () => {
+    const me = await registerPerson(t.app);
+    const { id, productId, slug } = await approvedListing(me.client);
+    const res = await patch(me.client, `/api/offer/${id}/listing`, { price: 60 });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().message).toBe('The new price is saved.');
+    expect(res.json().payload).toMatchObject({ status: 'approved', user_price: 60, service_price: 40 });
+    expect(await productOf(productId)).toMatchObject({ priceMinor: 6000, status: 'published' });
+    await vi.waitFor(async () => expect((await me.client.get(`/api/products/${slug}/info`)).json().payload.price).toBe(60));
+    // 30 is 25% below the approved 40: still no review (the approved price is the reference, not the last one).
+    expect((await patch(me.client, `/api/offer/${id}/listing`, { price: 30 })).json().payload.status).toBe('approved');
+    const audit = await auditOf(id);
+    expect(audit.map((a) => a.action)).toEqual(['listing.price', 'listing.price']);
+    expect(audit[0]).toMatchObject({
+      staffId: me.id,
+      before: expect.objectContaining({ product_price_minor: 4000 }),
+      after: expect.objectContaining({ product_price_minor: 6000 }),
+    });
+  });
+
+  it('a price more than 50% away goes back to review, hidden; staff approve it and the same product is published at it', async () => {
+    const me = await registerPerson(t.app);
+    const { id, admin, productId, slug } = await approvedListing(me.client);
+    const res = await patch(me.client, `/api/offer/${id}/listing`, { price: 19.99 });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().payload).toMatchObject({ status: 'pending', user_price: 19.99 });
+    expect(res.json().message).toMatch(/hidden until we review it again/);
+    expect(await productOf(productId)).toMatchObject({ status: 'hidden', priceMinor: 4000 });
+    await vi.waitFor(async () => expect((await me.client.get(`/api/products/${slug}/info`)).statusCode).toBe(404));
+    // It is in the review queue; meanwhile it cannot be repriced, unlisted or relisted.
+    const queue = (await admin.client.get('/api/admin/offers?status=pending')).json().payload as { id: number }[];
+    expect(queue.some((o) => o.id === id)).toBe(true);
+    expect((await patch(me.client, `/api/offer/${id}/listing`, { price: 41 })).statusCode).toBe(409);
+    expect((await me.client.post(`/api/offer/${id}/unlist`)).statusCode).toBe(409);
+
+    expect((await admin.client.post(`/api/admin/offers/${id}/approve`)).json().payload).toMatchObject({ status: 'approved', service_price: 19.99 });
+    const [row] = await t.app.db.select().from(offers).where(eq(offers.id, id));
+    expect(row!.productId).toBe(productId);
+    expect(await productOf(productId)).toMatchObject({ status: 'published', priceMinor: 1999 });
+    expect((await t.app.db.select().from(products).where(eq(products.slug, slug))).length).toBe(1);
+    expect((await auditOf(id)).map((a) => a.action)).toEqual(['listing.price_review']);
+    // Up by more than half is a review as well.
+    expect((await patch(me.client, `/api/offer/${id}/listing`, { price: 30.01 })).json().payload.status).toBe('pending');
+  });
+
+  it('unlist hides the work, relist shows it again; each once, each audited', async () => {
+    const me = await registerPerson(t.app);
+    const { id, productId, slug } = await approvedListing(me.client);
+    const off = await me.client.post(`/api/offer/${id}/unlist`);
+    expect(off.statusCode).toBe(200);
+    expect(off.json()).toMatchObject({ message: 'Your work is no longer listed in the shop.', payload: { status: 'unlisted' } });
+    expect((await productOf(productId)).status).toBe('hidden');
+    await vi.waitFor(async () => expect((await me.client.get(`/api/products/${slug}/info`)).statusCode).toBe(404));
+    expect((await me.client.post(`/api/offer/${id}/unlist`)).statusCode).toBe(409);
+    // A small price change while unlisted is kept, and the work stays out of the shop.
+    expect((await patch(me.client, `/api/offer/${id}/listing`, { price: 45 })).json().payload.status).toBe('unlisted');
+    expect(await productOf(productId)).toMatchObject({ status: 'hidden', priceMinor: 4500 });
+
+    const on = await me.client.post(`/api/offer/${id}/relist`);
+    expect(on.json()).toMatchObject({ message: 'Your work is listed in the shop again.', payload: { status: 'approved' } });
+    expect(await productOf(productId)).toMatchObject({ status: 'published', priceMinor: 4500 });
+    await vi.waitFor(async () => expect((await me.client.get(`/api/products/${slug}/info`)).statusCode).toBe(200));
+    expect((await me.client.post(`/api/offer/${id}/relist`)).statusCode).toBe(409);
+    expect((await auditOf(id)).map((a) => a.action)).toEqual(['listing.unlist', 'listing.price', 'listing.relist']);
+  });
+
+  it("a second user cannot change, unlist or relist the first user's listing (404, nothing changes); a guest gets 401", async () => {
+    const me = await registerPerson(t.app);
+    const { id, productId } = await approvedListing(me.client);
+    const other = await registerPerson(t.app);
+    for (const res of [
+      await patch(other.client, `/api/offer/${id}/listing`, { price: 10 }),
+      await other.client.post(`/api/offer/${id}/unlist`),
+      await other.client.post(`/api/offer/${id}/relist`),
+    ]) {
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toMatchObject({ status: 'ERROR', message: 'This offer does not exist.' });
+    }
+    const guest = new TestClient(t.app);
+    expect((await patch(guest, `/api/offer/${id}/listing`, { price: 10 })).statusCode).toBe(401);
+    expect((await guest.post(`/api/offer/${id}/unlist`)).statusCode).toBe(401);
+    expect(await productOf(productId)).toMatchObject({ status: 'published', priceMinor: 4000 });
+    expect(await auditOf(id)).toEqual([]);
+  });
+
+  it('4xx: a bad price per field, an unknown or malformed id, a buyout, a listing still in review', async () => {
+    const me = await registerPerson(t.app);
+    const { id } = await approvedListing(me.client);
+    for (const [body, message] of [
+      [{ price: 0 }, 'The price must be above zero.'],
+      [{ price: 12.345 }, 'The price may have at most 2 decimals.'],
+      [{ price: 'cheap' }, 'Please enter a valid price.'],
+      [{}, 'Please enter a valid price.'],
+    ] as const) {
+      const res = await patch(me.client, `/api/offer/${id}/listing`, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(422);
+      expect(res.json().errors.price).toEqual([message]);
+    }
+    expect((await patch(me.client, '/api/offer/999999999/listing', { price: 10 })).statusCode).toBe(404);
+    expect((await me.client.post('/api/offer/abc/unlist')).statusCode).toBe(422);
+    const buyout = (await createOffer(me.client)).json().payload.id;
+    expect((await patch(me.client, `/api/offer/${buyout}/listing`, { price: 10 })).json()).toMatchObject({
+      status: 'ERROR',
+      message: 'Only an approved listing can be changed here.',
+    });
+    const pending = (await createOffer(me.client, { deal_type: 'listing' })).json().payload.id;
+    expect((await me.client.post(`/api/offer/${pending}/relist`)).statusCode).toBe(409);
+    expect((await me.client.post(`/api/offer/${pending}/unlist`)).statusCode).toBe(409);
   });
 });

@@ -1,6 +1,6 @@
 import { OFFER_STATUSES } from '@atelier/shared';
 import { describe, expect, it } from 'vitest';
-import { canTransition, illegalMoveMessage, OFFER_TRANSITIONS } from './offer-states';
+import { canTransition, illegalMoveMessage, OFFER_TRANSITIONS, priceChangeNeedsReview } from './offer-states';
 
 describe('offer transition table', () => {
   it('lists exactly the moves of the offer life', () => {
@@ -18,6 +18,11 @@ describe('offer transition table', () => {
         'approved>payout_processing',
         'payout_processing>paid',
         'payout_processing>approved',
+        // A listing after approval (issue 19): unlist, relist, and a price change above 50% back to review.
+        'approved>unlisted',
+        'unlisted>approved',
+        'approved>pending',
+        'unlisted>pending',
       ].sort(),
     );
   });
@@ -40,6 +45,27 @@ describe('offer transition table', () => {
     expect(canTransition('offer', 'approved', 'creator', 'listing')).toBe(true);
     expect(canTransition('approved', 'payout_processing', 'creator', 'listing')).toBe(false);
     expect(canTransition('approved', 'payout_processing', 'creator', 'buyout')).toBe(true);
+  });
+
+  it('listings after approval: only the creator unlists, relists or reprices into review, and only a listing', () => {
+    expect(canTransition('approved', 'unlisted', 'creator', 'listing')).toBe(true);
+    expect(canTransition('unlisted', 'approved', 'creator', 'listing')).toBe(true);
+    expect(canTransition('approved', 'pending', 'creator', 'listing')).toBe(true);
+    expect(canTransition('unlisted', 'pending', 'creator', 'listing')).toBe(true);
+    expect(canTransition('approved', 'unlisted', 'creator', 'buyout')).toBe(false);
+    expect(canTransition('approved', 'pending', 'creator', 'buyout')).toBe(false);
+    expect(canTransition('approved', 'unlisted', 'staff', 'listing')).toBe(false);
+    expect(canTransition('unlisted', 'unlisted', 'creator', 'listing')).toBe(false);
+    expect(canTransition('unlisted', 'payout_processing', 'creator', 'listing')).toBe(false);
+    expect(canTransition('pending', 'unlisted', 'creator', 'listing')).toBe(false);
+  });
+
+  it('a new price more than 50% above or below the approved one needs review; 50% exactly does not', () => {
+    expect(priceChangeNeedsReview(4000, 6000)).toBe(false);
+    expect(priceChangeNeedsReview(4000, 6001)).toBe(true);
+    expect(priceChangeNeedsReview(4000, 2000)).toBe(false);
+    expect(priceChangeNeedsReview(4000, 1999)).toBe(true);
+    expect(priceChangeNeedsReview(4000, 4000)).toBe(false);
   });
 
   it('refuses paying twice, accepting a declined offer and a payout before acceptance', () => {

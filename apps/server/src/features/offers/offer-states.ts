@@ -44,7 +44,30 @@ export const OFFER_TRANSITIONS: readonly Transition[] = [
   { from: 'payout_processing', to: 'paid', by: ['system', 'staff'] },
   // The payout failed: back to approved with the reason kept, so the creator can try again.
   { from: 'payout_processing', to: 'approved', by: ['system', 'staff'] },
+
+  // A listing after approval, managed from My projects (issue 19). Every move below is audited.
+  // A price change within 50% of the approved price is no move: the product's price changes in place
+  // (audit 'listing.price'), whether the listing is in the shop or not.
+  // The creator takes the listing out of the shop (POST /offer/{id}/unlist).
+  { from: 'approved', to: 'unlisted', by: ['creator'], deal: 'listing', effects: "the product is hidden (no longer sold or shown); audit 'listing.unlist'" },
+  // The creator puts it back (POST /offer/{id}/relist), at the price it had.
+  { from: 'unlisted', to: 'approved', by: ['creator'], deal: 'listing', effects: "the product is published again; audit 'listing.relist'" },
+  // A new price above 50% away from the approved one (up or down) goes back to review, listed or not:
+  // staff approve it (the same product, published at the new price), suggest another price, or decline.
+  {
+    from: 'approved',
+    to: 'pending',
+    by: ['creator'],
+    deal: 'listing',
+    effects: "user_price becomes the new price, the product is hidden until staff approve; audit 'listing.price_review'",
+  },
+  { from: 'unlisted', to: 'pending', by: ['creator'], deal: 'listing', effects: "as from approved; audit 'listing.price_review'" },
 ];
+
+/** A listing's new price needs staff again when it is more than 50% above or below the approved price. */
+export function priceChangeNeedsReview(approvedMinor: number, newMinor: number): boolean {
+  return Math.abs(newMinor - approvedMinor) * 2 > approvedMinor;
+}
 
 export function findTransition(from: OfferStatus, to: OfferStatus, deal: DealType = 'buyout'): Transition | undefined {
   return OFFER_TRANSITIONS.find((t) => t.from === from && t.to === to && (!t.deal || t.deal === deal));
@@ -63,6 +86,7 @@ const STATUS_WORDS: Record<OfferStatus, string> = {
   declined_by_user: 'declined by you',
   payout_processing: 'being paid out',
   paid: 'paid',
+  unlisted: 'taken out of the shop',
 };
 
 /** The 409 message for a move the table does not allow, saying where the offer stands. */
@@ -75,6 +99,8 @@ export function illegalMoveMessage(from: OfferStatus, to: OfferStatus): string {
     declined: 'be declined',
     payout_processing: 'be paid out',
     paid: 'be marked paid',
+    unlisted: 'be unlisted',
+    pending: 'go back to review',
   };
   return `This offer is ${STATUS_WORDS[from]} and cannot ${wanted[to] ?? `move to ${to}`} now.`;
 }

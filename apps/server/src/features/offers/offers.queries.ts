@@ -54,15 +54,18 @@ const MAIL_TEXT: Record<OfferStatus, (o: OfferRow, note: string) => string[]> = 
     ...(note ? [note] : []),
     'Open My projects to accept or decline.',
   ],
-  approved: (_o, note) =>
-    note
-      ? [`Your payout could not be completed: ${note}`, 'Please check your payment details and try again.']
-      : ['You accepted our offer. Enter your payment details in My projects to be paid.'],
+  approved: (o, note) =>
+    o.dealType === 'listing'
+      ? ['Your work is listed in the shop. You earn your share of each sale; see the Earnings tab.']
+      : note
+        ? [`Your payout could not be completed: ${note}`, 'Please check your payment details and try again.']
+        : ['You accepted our offer. Enter your payment details in My projects to be paid.'],
   declined: (_o, note) => ['Your offer was declined.', ...(note ? [`Reason: ${note}`] : [])],
   declined_by_service: (_o, note) => ['We are sorry: we decided not to buy this work.', ...(note ? [`Reason: ${note}`] : [])],
   declined_by_user: () => ['You declined our offer. The deal is closed.'],
   payout_processing: () => ['Your payout is being processed.'],
   paid: () => ['Deal is completed. You will receive your funds within 3-5 business days to your card (5 business days by bank transfer).'],
+  unlisted: () => ['Your work is no longer listed in the shop. You can list it again from My projects.'],
 };
 
 /** The creator's bell for a move they did not make, as a sentence (never a raw state). */
@@ -72,6 +75,7 @@ function offerNotice(title: string, from: OfferStatus, to: OfferStatus, note: st
     case 'offer':
       return `We made an offer for ${work}. Open My projects to accept or decline it.`;
     case 'approved':
+      if (from === 'pending') return `${work} is approved and listed in the shop.`;
       return from === 'payout_processing'
         ? `Your payout for ${work} failed${note ? `: ${note}` : '.'} Check your payment details and request it again.`
         : `The deal for ${work} is agreed. Enter your payment details in My projects to be paid.`;
@@ -98,7 +102,7 @@ export type MoveOptions = {
   /** The creator making the move: another user's offer is a 404. */
   ownerId?: number;
   /** Further columns to set with the move (service price, product). */
-  set?: Partial<Pick<OfferRow, 'servicePriceMinor' | 'productId'>>;
+  set?: Partial<Pick<OfferRow, 'servicePriceMinor' | 'productId' | 'userPriceMinor'>>;
   /** What the offer must look like for the move, beyond the table (else 409 with this message). */
   require?: (offer: OfferRow) => string | null;
 };
@@ -180,6 +184,14 @@ function slugify(text: string): string {
 export async function createProductFromOffer(tx: Db, offer: OfferRow, opts: { promptText?: string | null } = {}): Promise<number> {
   // A listing is the creator's own product, published at the agreed price; a buyout is the platform's draft.
   const listing = offer.dealType === 'listing';
+  // A listing approved again after a price change (issue 19) keeps its product: published at the new price.
+  if (listing && offer.productId !== null) {
+    await tx
+      .update(products)
+      .set({ priceMinor: offer.servicePriceMinor ?? offer.userPriceMinor, status: 'published' })
+      .where(eq(products.id, offer.productId));
+    return offer.productId;
+  }
   const prompt = offer.docType === 'prompt';
   const [product] = await tx
     .insert(products)

@@ -1,5 +1,8 @@
 /** The offers feature's public face (the creator's side: My projects, offers and payouts): import only this file. */
 
+export type { PayoutBody } from './api/offers';
 /** The dialog frame (focus inside, Escape closes, focus returns); the back office's confirmations use it too. */
 export { Modal } from './components/modal';
 export { MyProjects } from './components/my-projects';
+/** The offer payout's forms, reused by the withdrawal of earnings (issue 19). */
+export { BankPayoutForm, CardPayoutForm, type Contact, ContactDetailsForm, type PayoutMethod } from './components/payout-forms';

@@ -73,6 +73,9 @@ export const useCounterOffer = () =>
     api<unknown>(`/api/admin/offers/${id}/counter`, { method: 'POST', body: { service_price, note } }),
   );
 
+/** Issue 19: a listing approved as it is, published as the creator's own product at their price. */
+export const useApproveListing = () => useAdminAction((id: number) => api<unknown>(`/api/admin/offers/${id}/approve`, { method: 'POST' }));
+
 export const useDeclineOffer = () =>
   useAdminAction(({ id, reason, status }: { id: number; reason: string; status: 'declined_by_service' | 'declined' }) =>
     api<unknown>(`/api/admin/offers/${id}/decline`, { method: 'POST', body: { reason, status } }),

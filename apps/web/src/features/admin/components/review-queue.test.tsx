@@ -125,4 +125,24 @@ describe('Review queue', () => {
     renderWithApp(<ReviewQueue />);
     expect(await screen.findByText('No offers with this status.')).toBeTruthy();
   });
+
+  it('issue 19: a listing is marked as one and approved as it is; a buyout has no such button', async () => {
+    let listed = false;
+    const calls = fakeApi({
+      'GET /api/admin/offers': () => okAnswer(listed ? [offer(2)] : [offer(1, { deal_type: 'listing', user_price: 19.99 }), offer(2)]),
+      'POST /api/admin/offers/1/approve': () => {
+        listed = true;
+        return okAnswer(offer(1, { deal_type: 'listing', status: 'approved' }), { message: 'The work is listed in the shop.' });
+      },
+    });
+    renderWithApp(<ReviewQueue />);
+    const [listing, buyout] = await screen.findAllByRole('article');
+    expect(within(listing!).getByText('Listing')).toBeTruthy();
+    expect(within(buyout!).getByText('Buyout')).toBeTruthy();
+    expect(within(buyout!).queryByRole('button', { name: /Approve and list/ })).toBeNull();
+    fireEvent.click(within(listing!).getByRole('button', { name: 'Approve and list at 19.99 €' }));
+    expect(await screen.findByText('“Harbour 1” is listed in the shop.')).toBeTruthy();
+    expect(calls.filter((c) => c.path === '/api/admin/offers/1/approve')).toHaveLength(1);
+    await waitFor(() => expect(screen.getAllByRole('article')).toHaveLength(1));
+  });
 });

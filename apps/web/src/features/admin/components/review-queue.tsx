@@ -4,7 +4,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toast';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
-import { formatMinor, useAdminOffers, useAdminUser, useCounterOffer, useDeclineOffer } from '../api/admin-api';
+import { formatMinor, useAdminOffers, useAdminUser, useApproveListing, useCounterOffer, useDeclineOffer } from '../api/admin-api';
 import { ActionError } from './action-error';
 import { PublishProduct } from './publish-product';
 
@@ -70,6 +70,9 @@ function OfferReview({ offer }: { offer: AdminOffer }) {
           <h3>{offer.title}</h3>
           <span className="admin-status" data-status={offer.status}>
             {t(`admin.offer_status_${offer.status}`)}
+          </span>
+          <span className="admin-status" data-deal={offer.deal_type}>
+            {t(`admin.deal_${offer.deal_type}`)}
           </span>
         </header>
         <dl className="admin-facts">
@@ -162,11 +165,12 @@ function ReviewActions({ offer }: { offer: AdminOffer }) {
   const toast = useToast();
   const counter = useCounterOffer();
   const decline = useDeclineOffer();
+  const approve = useApproveListing();
   const [servicePrice, setServicePrice] = useState(offer.user_price.toFixed(2));
   const [note, setNote] = useState('');
   const [reason, setReason] = useState('');
   const [kind, setKind] = useState<'declined_by_service' | 'declined'>('declined_by_service');
-  const busy = counter.isPending || decline.isPending;
+  const busy = counter.isPending || decline.isPending || approve.isPending;
 
   const sendCounter = (price: number) =>
     counter.mutate({ id: offer.id, service_price: price, note }, { onSuccess: () => toast.success(t('admin.counter_sent', { title: offer.title })) });
@@ -182,6 +186,22 @@ function ReviewActions({ offer }: { offer: AdminOffer }) {
 
   return (
     <div className="review-actions">
+      {offer.deal_type === 'listing' && (
+        <div className="admin-form" role="group" aria-label={t('admin.approve_listing_title')}>
+          <h4>{t('admin.approve_listing_title')}</h4>
+          <div className="admin-form-actions">
+            <button
+              type="button"
+              className="button primary"
+              disabled={busy}
+              onClick={() => approve.mutate(offer.id, { onSuccess: () => toast.success(t('admin.listing_approved', { title: offer.title })) })}
+            >
+              {t('admin.approve_listing', { price: offer.user_price.toFixed(2) })}
+            </button>
+          </div>
+          <ActionError error={approve.error} />
+        </div>
+      )}
       <form className="admin-form" onSubmit={onCounter} aria-label={t('admin.counter_title')}>
         <h4>{t('admin.counter_title')}</h4>
         <div className="admin-form-row">

@@ -7,7 +7,7 @@ import { useAdminSettings, useSaveSettings } from '../api/admin-api';
 import { ActionError } from './action-error';
 import { CurrenciesEditor, SocialLinksEditor, StaticPagesEditor } from './site-content';
 
-/** The site settings: registration, e-mail verification, the internal currency's name, commission, deposit bounds, generation price. */
+/** The site settings: registration, e-mail verification, the internal currency's name, commission, deposit bounds, generation price, the earnings clearing period and the smallest withdrawal. */
 export function SiteSettings() {
   const { t } = useTranslation();
   const settings = useAdminSettings();
@@ -35,7 +35,7 @@ function SettingsForm({ initial }: { initial: AdminSettings }) {
   const toast = useToast();
   const save = useSaveSettings();
   const [v, setV] = useState(initial);
-  const num = (key: 'commission_percent' | 'deposit_min' | 'deposit_max' | 'generation_price', label: string) => (
+  const num = (key: 'commission_percent' | 'deposit_min' | 'deposit_max' | 'generation_price' | 'earnings_clearing_days' | 'withdrawal_min', label: string) => (
     <label>
       {label}
       <input inputMode="decimal" value={String(v[key])} onChange={(e) => setV({ ...v, [key]: e.target.value as unknown as number })} required />
@@ -51,6 +51,8 @@ function SettingsForm({ initial }: { initial: AdminSettings }) {
         deposit_min: n(v.deposit_min),
         deposit_max: n(v.deposit_max),
         generation_price: n(v.generation_price),
+        earnings_clearing_days: n(v.earnings_clearing_days),
+        withdrawal_min: n(v.withdrawal_min),
       },
       { onSuccess: () => toast.success(t('admin.saved')) },
     );
@@ -80,6 +82,11 @@ function SettingsForm({ initial }: { initial: AdminSettings }) {
         {num('deposit_min', t('admin.deposit_min'))}
         {num('deposit_max', t('admin.deposit_max'))}
         {num('generation_price', t('admin.generation_price'))}
+      </div>
+      {/* Issue 19: how long a creator's share of a sale is pending, and the smallest withdrawal. */}
+      <div className="admin-form-row">
+        {num('earnings_clearing_days', t('admin.earnings_clearing_days'))}
+        {num('withdrawal_min', t('admin.withdrawal_min'))}
       </div>
       <label className="admin-form-full">
         {t('admin.copyright')}

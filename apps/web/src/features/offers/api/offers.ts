@@ -169,3 +169,21 @@ export function useRequestPayout() {
     },
   });
 }
+
+/** PATCH /api/offer/{id}/listing: the creator's new price for an approved listing (above 50% away: back to review). */
+export function useChangeListingPrice() {
+  const reload = useReloadOffers();
+  return useMutation({
+    mutationFn: ({ id, price }: { id: number; price: number }) => apiEnvelope<OfferAnswer>(`/api/offer/${id}/listing`, { method: 'PATCH', body: { price } }),
+    onSuccess: reload,
+  });
+}
+
+/** POST /api/offer/{id}/unlist or /relist: the listing out of the shop, or back in. */
+export function useToggleListing() {
+  const reload = useReloadOffers();
+  return useMutation({
+    mutationFn: ({ id, to }: { id: number; to: 'unlist' | 'relist' }) => apiEnvelope<OfferAnswer>(`/api/offer/${id}/${to}`, { method: 'POST' }),
+    onSuccess: reload,
+  });
+}

@@ -95,6 +95,7 @@ describe('Create-offer dialog', () => {
       description: 'Fishing boats at first light.',
       category_id: '2',
       price: '12.50',
+      deal_type: 'listing',
       confirm: '1',
       keywords: 'Photo-realism 3D Rendering',
     });
@@ -105,6 +106,34 @@ describe('Create-offer dialog', () => {
     expect(within(dialog).getByText('We will contact you by e-mail within 3 business days')).toBeTruthy();
     fireEvent.click(within(dialog).getByText('Close', { selector: 'button' }));
     expect(onClose).toHaveBeenCalled();
+  });
+
+  it('issue 19: asks listing or buyout, listing first and chosen, with what each means; a buyout is sent as such', async () => {
+    siteApi();
+    const uploads = fakeUpload(() => ({
+      status: 200,
+      body: { status: 'OK', payload: { ...created, deal_type: 'buyout' }, message: 'Your offer successfully sent' },
+    }));
+    renderWithApp(<CreateOfferDialog onClose={() => {}} />);
+    await screen.findByRole('option', { name: 'Landscapes' });
+    const question = screen.getByRole('group', { name: 'How do you want to sell it?' });
+    const choices = within(question).getAllByRole('radio') as HTMLInputElement[];
+    expect(choices.map((c) => c.value)).toEqual(['listing', 'buyout']);
+    expect(choices[0]!.checked).toBe(true);
+    expect(within(question).getByLabelText(/List it under my name \(I set the price, I earn my share of each sale\)/)).toBe(choices[0]);
+    // The settings' commission (20%) is spelled out.
+    expect(within(question).getByText(/earn 80% of each sale \(Atelier keeps 20%\)/)).toBeTruthy();
+    expect(within(question).getByText(/the rights pass to Atelier/)).toBeTruthy();
+    fireEvent.click(within(question).getByLabelText(/Sell it to Atelier \(buyout\)/));
+
+    fireEvent.change(screen.getByLabelText('Title'), { target: { value: 'Harbour' } });
+    fireEvent.change(screen.getByLabelText('Category'), { target: { value: '3' } });
+    fireEvent.change(screen.getByLabelText('Price (€)'), { target: { value: '30' } });
+    pickFile(png());
+    fireEvent.click(screen.getByLabelText('Photo-realism'));
+    send();
+    await screen.findByRole('dialog', { name: 'Your offer successfully sent' });
+    expect(uploads[0]!.form.get('deal_type')).toBe('buyout');
   });
 
   it('refuses a file of another type or above 20 MB with the upload component’s messages', async () => {

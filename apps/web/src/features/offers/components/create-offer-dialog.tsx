@@ -1,4 +1,4 @@
-import type { Category } from '@atelier/shared';
+import type { Category, CreateOfferFields } from '@atelier/shared';
 import { OFFER_FILE_EXTENSIONS } from '@atelier/shared';
 import { OFFER_FILE_MAX_BYTES } from '@atelier/shared/constants';
 import { useId, useState } from 'react';
@@ -9,12 +9,22 @@ import { useToast } from '../../../components/ui/toast';
 import { ApiError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { useCategories } from '../../catalog';
+import { useSettings } from '../../site';
 import { offerErrorMessage, useCreateOffer, useOfferStyles } from '../api/offers';
 import { FileUpload } from './file-upload';
 import { Modal } from './modal';
 import { useRevealErrors } from './reveal-errors';
 
-type FormValues = { title: string; description: string; category_id: string; price: string; styles: string[]; confirm: boolean };
+type FormValues = {
+  title: string;
+  description: string;
+  category_id: string;
+  price: string;
+  styles: string[];
+  confirm: boolean;
+  deal_type: DealType;
+};
+type DealType = CreateOfferFields['deal_type'];
 type ErrorField = keyof FormValues | 'media';
 
 /** Categories as the select shows them: each top level with its children beneath it. */
@@ -30,6 +40,7 @@ const SERVER_FIELDS: Record<string, ErrorField> = {
   category_id: 'category_id',
   price: 'price',
   keywords: 'styles',
+  deal_type: 'deal_type',
   media: 'media',
   confirm: 'confirm',
 };
@@ -42,7 +53,8 @@ const SERVER_FIELDS: Record<string, ErrorField> = {
 export function CreateOfferDialog({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
   const toast = useToast();
-  const ids = { category: useId(), styles: useId() };
+  const ids = { category: useId(), styles: useId(), deal: useId() };
+  const commission = useSettings().data?.commission_percent ?? 20;
   const categories = useCategories();
   const styles = useOfferStyles();
   const create = useCreateOffer();
@@ -58,7 +70,7 @@ export function CreateOfferDialog({ onClose }: { onClose: () => void }) {
     setError,
     clearErrors,
     formState: { errors },
-  } = useForm<FormValues>({ defaultValues: { title: '', description: '', category_id: '', price: '', styles: [], confirm: true } });
+  } = useForm<FormValues>({ defaultValues: { title: '', description: '', category_id: '', price: '', styles: [], confirm: true, deal_type: 'listing' } });
 
   function fail(field: ErrorField, message: string) {
     toast.error(message);
@@ -85,6 +97,7 @@ export function CreateOfferDialog({ onClose }: { onClose: () => void }) {
     form.append('description', values.description.trim());
     form.append('category_id', values.category_id);
     form.append('price', values.price.trim());
+    form.append('deal_type', values.deal_type);
     form.append('confirm', values.confirm ? '1' : '0');
     form.append('keywords', chosen.map((s) => s.title).join(' '));
     form.append('media', file, file.name);
@@ -186,6 +199,19 @@ export function CreateOfferDialog({ onClose }: { onClose: () => void }) {
             {...register('price')}
           />
         </div>
+        <fieldset className="deal-types" aria-describedby={errors.deal_type ? `${ids.deal}-error` : undefined}>
+          <legend>{t('offers.deal_question')}</legend>
+          {(['listing', 'buyout'] as const).map((deal) => (
+            <label key={deal} className="deal-type">
+              <input type="radio" value={deal} disabled={busy} {...register('deal_type')} />
+              <span>
+                <strong>{t(`offers.deal_${deal}`)}</strong>
+                <span className="small muted">{t(`offers.deal_${deal}_text`, { share: 100 - commission, commission })}</span>
+              </span>
+            </label>
+          ))}
+          <InlineError id={`${ids.deal}-error`} message={errors.deal_type?.message} />
+        </fieldset>
         <fieldset
           className="field offer-styles"
           aria-invalid={errors.styles ? true : undefined}

@@ -4,8 +4,9 @@ import { FormError } from '../../../components/ui/field';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { Price } from '../../catalog';
-import { offerErrorMessage, useApproveOffer, useDeclineOffer } from '../api/offers';
+import { offerErrorMessage, type PayoutBody, useApproveOffer, useDeclineOffer, useRequestPayout } from '../api/offers';
 import { useCurrencySymbol } from './currency-symbol';
+import { ListingControls } from './listing-controls';
 import { Modal } from './modal';
 import { OfferStatusLabel, OfferTypeIcon } from './offer-status';
 import { BankPayoutForm, CardPayoutForm, type Contact, ContactDetailsForm, type PayoutMethod } from './payout-forms';
@@ -30,7 +31,8 @@ function OfferDetails({ offer, onPay, onDeclined }: { offer: Offer; onPay: () =>
     setError(null);
     try {
       await approve.mutateAsync(offer.id);
-      onPay();
+      // A listing is published at the accepted price: no payout; the details now show its controls.
+      if (!listing) onPay();
     } catch (err) {
       setError(offerErrorMessage(err, t('offers.approve_error')));
     }
@@ -47,7 +49,8 @@ function OfferDetails({ offer, onPay, onDeclined }: { offer: Offer; onPay: () =>
   }
 
   const canAnswer = offer.status === 'offer' && offer.service_price !== null;
-  const payoutFailed = offer.status === 'approved' && offer.status_note;
+  const listing = offer.deal_type === 'listing';
+  const payoutFailed = !listing && offer.status === 'approved' && offer.status_note;
   return (
     <div className="offer-details">
       <div className="offer-details-media">
@@ -94,9 +97,14 @@ function OfferDetails({ offer, onPay, onDeclined }: { offer: Offer; onPay: () =>
             <strong>{t('offers.note')}:</strong> {offer.status_note}
           </p>
         )}
-        {canAnswer && <p className="offer-callout">{t('offers.offer_text', { amount: formatPrice(offer.service_price!, symbol) })}</p>}
+        {canAnswer && (
+          <p className="offer-callout">
+            {t(listing ? 'offers.listing_offer_text' : 'offers.offer_text', { amount: formatPrice(offer.service_price!, symbol) })}
+          </p>
+        )}
+        {listing && (offer.status === 'approved' || offer.status === 'unlisted') && <ListingControls offer={offer} />}
         {offer.status === 'pending' && <p className="offer-callout neutral">{t('offers.sent_text')}</p>}
-        {offer.status === 'approved' && (
+        {offer.status === 'approved' && !listing && (
           <p className={payoutFailed ? 'offer-callout warn' : 'offer-callout'} role={payoutFailed ? 'alert' : undefined}>
             {payoutFailed ? t('offers.payout_failed', { reason: offer.status_note }) : t('offers.approved_text')}
           </p>
@@ -114,7 +122,7 @@ function OfferDetails({ offer, onPay, onDeclined }: { offer: Offer; onPay: () =>
             </button>
           </div>
         )}
-        {offer.status === 'approved' && (
+        {offer.status === 'approved' && !listing && (
           <div className="modal-actions">
             <button type="button" className="button primary" onClick={onPay}>
               {payoutFailed ? t('offers.payout_retry') : t('offers.get_paid')}
@@ -133,6 +141,7 @@ function OfferDetails({ offer, onPay, onDeclined }: { offer: Offer; onPay: () =>
 export function OfferDialogs({ offer, onClose }: { offer: Offer; onClose: () => void }) {
   const { t } = useTranslation();
   const [step, setStep] = useState<Step>({ kind: 'details' });
+  const payout = useRequestPayout();
 
   switch (step.kind) {
     case 'details':
@@ -159,12 +168,14 @@ export function OfferDialogs({ offer, onClose }: { offer: Offer; onClose: () => 
     case 'payment': {
       const back = () => setStep({ kind: 'contact', contact: step.contact, method: step.method });
       const done = () => setStep({ kind: 'result', outcome: 'completed', method: step.method });
+      const amount = offer.service_price === null ? null : formatPrice(offer.service_price, offer.currency === 'EUR' ? '€' : offer.currency);
+      const send = (body: PayoutBody) => payout.mutateAsync({ ...body, id: offer.id });
       return (
         <Modal title={`${t('payout.payment_title')} · ${t(`payout.method_${step.method}`)}`} onClose={onClose}>
           {step.method === 'card' ? (
-            <CardPayoutForm offer={offer} contact={step.contact} onDone={done} onBack={back} />
+            <CardPayoutForm amount={amount} contact={step.contact} send={send} onDone={done} onBack={back} />
           ) : (
-            <BankPayoutForm offer={offer} contact={step.contact} onDone={done} onBack={back} />
+            <BankPayoutForm amount={amount} contact={step.contact} send={send} onDone={done} onBack={back} />
           )}
         </Modal>
       );

@@ -14,6 +14,8 @@ export const STATUS_TONE: Record<OfferStatus, 'green' | 'red' | 'yellow' | 'blue
   declined_by_user: 'red',
   payout_processing: 'teal',
   paid: 'green',
+  // Issue 19: a listing the creator took out of the shop; neither declined nor live.
+  unlisted: 'yellow',
 };
 
 export function OfferStatusLabel({ status }: { status: OfferStatus }) {

@@ -1,4 +1,4 @@
-import { formatPrice, isIbanValid, isLuhnValid, type Offer } from '@atelier/shared';
+import { isIbanValid, isLuhnValid } from '@atelier/shared';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { Field, FormError, InlineError } from '../../../components/ui/field';
 import { Spinner } from '../../../components/ui/spinner';
@@ -6,8 +6,10 @@ import { ApiError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { useStepUp } from '../../security';
 import { useSettings } from '../../site';
-import { offerErrorMessage, type PayoutBody, useContactDetails, useCountries, useRequestPayout } from '../api/offers';
+import { offerErrorMessage, type PayoutBody, useContactDetails, useCountries } from '../api/offers';
 import { useRevealErrors } from './reveal-errors';
+// The forms bring their own styles: the Earnings tab shows them without My projects having loaded.
+import './offers.css';
 
 export type PayoutMethod = 'card' | 'sepa';
 
@@ -176,6 +178,19 @@ export function checkCard(
   return null;
 }
 
+/** What a payout form hands to its owner: the SPEC §3 body (an offer's payout, or a withdrawal's details). */
+export type PayoutFormProps = {
+  /** The amount paid out, already formatted ("€ 120.00"), or null to leave the line out. */
+  amount: string | null;
+  contact: Contact;
+  /** Sends the body (an offer id of 0 when the owner is not an offer); a step-up answer opens the dialog. */
+  send: (body: PayoutBody) => Promise<unknown>;
+  onDone: () => void;
+  onBack: () => void;
+  /** The submit button's words (the offer payout's 'Submit' by default). */
+  submitLabel?: string;
+};
+
 function contactBody(contact: Contact, offerId: number) {
   return {
     ...contact,
@@ -224,10 +239,10 @@ const CARD_FIELDS = ['card_number', 'expire_month', 'expire_year', 'terms', 'car
  * the cardholder's name read-only from the contact names. The card number goes to the server once,
  * which hands it to the payout provider and keeps only the brand and last four digits.
  */
-export function CardPayoutForm({ offer, contact, onDone, onBack }: { offer: Offer; contact: Contact; onDone: () => void; onBack: () => void }) {
+export function CardPayoutForm({ amount, contact, send, onDone, onBack, submitLabel }: PayoutFormProps) {
   const { t } = useTranslation();
   const ids = { terms: useId() };
-  const payout = useRequestPayout();
+  const [busy, setBusy] = useState(false);
   // New payout details may first ask for a fresh second factor (issue 21).
   const stepUp = useStepUp();
   const errors = useServerErrors(CARD_FIELDS);
@@ -244,7 +259,7 @@ export function CardPayoutForm({ offer, contact, onDone, onBack }: { offer: Offe
       return errorsShown.reveal();
     }
     const body: PayoutBody = {
-      ...contactBody(contact, offer.id),
+      ...contactBody(contact, 0),
       paymentType: 'card',
       card_number: v.card_number.replace(/\s/g, ''),
       expire_month: Number(v.expire_month),
@@ -252,21 +267,23 @@ export function CardPayoutForm({ offer, contact, onDone, onBack }: { offer: Offe
       terms: true,
       card_holder_name: holder,
     };
+    setBusy(true);
     try {
-      await stepUp.run(() => payout.mutateAsync(body));
+      await stepUp.run(() => send(body));
       onDone();
     } catch (err) {
       errors.take(err);
       errorsShown.reveal();
+    } finally {
+      setBusy(false);
     }
   }
 
   const fe = errors.fieldErrors;
-  const busy = payout.isPending;
   return (
     <>
       <form className="payout-form" onSubmit={submit} noValidate aria-busy={busy} ref={errorsShown.ref}>
-        <PayoutAmount offer={offer} />
+        <PayoutAmount amount={amount} />
         <Field
           label={t('payout.card_number')}
           inputMode="numeric"
@@ -318,7 +335,7 @@ export function CardPayoutForm({ offer, contact, onDone, onBack }: { offer: Offe
           <InlineError message={fe.terms} />
         </div>
         <FormError message={errors.formError} />
-        <PayoutActions busy={busy} onBack={onBack} />
+        <PayoutActions busy={busy} onBack={onBack} submitLabel={submitLabel} />
       </form>
       {stepUp.dialog}
     </>
@@ -328,9 +345,9 @@ export function CardPayoutForm({ offer, contact, onDone, onBack }: { offer: Offe
 const SEPA_FIELDS = ['account_number', 'recipient_full_name'] as const;
 
 /** SPEC §2/§5 bank transfer: the IBAN (required, and checked with mod-97) and the recipient's name, read-only. */
-export function BankPayoutForm({ offer, contact, onDone, onBack }: { offer: Offer; contact: Contact; onDone: () => void; onBack: () => void }) {
+export function BankPayoutForm({ amount, contact, send, onDone, onBack, submitLabel }: PayoutFormProps) {
   const { t } = useTranslation();
-  const payout = useRequestPayout();
+  const [busy, setBusy] = useState(false);
   // New payout details may first ask for a fresh second factor (issue 21).
   const stepUp = useStepUp();
   const errors = useServerErrors(SEPA_FIELDS);
@@ -343,21 +360,21 @@ export function BankPayoutForm({ offer, contact, onDone, onBack }: { offer: Offe
     const compact = iban.replace(/\s+/g, '').toUpperCase();
     if (!compact) return errors.setField('account_number', t('payout.iban_required'));
     if (!isIbanValid(compact)) return errors.setField('account_number', t('payout.iban_invalid'));
+    setBusy(true);
     try {
-      await stepUp.run(() =>
-        payout.mutateAsync({ ...contactBody(contact, offer.id), paymentType: 'sepa', account_number: compact, recipient_full_name: recipient }),
-      );
+      await stepUp.run(() => send({ ...contactBody(contact, 0), paymentType: 'sepa', account_number: compact, recipient_full_name: recipient }));
       onDone();
     } catch (err) {
       errors.take(err);
+    } finally {
+      setBusy(false);
     }
   }
 
-  const busy = payout.isPending;
   return (
     <>
       <form className="payout-form" onSubmit={submit} noValidate aria-busy={busy}>
-        <PayoutAmount offer={offer} />
+        <PayoutAmount amount={amount} />
         <Field
           label={t('payout.iban')}
           autoComplete="off"
@@ -370,20 +387,20 @@ export function BankPayoutForm({ offer, contact, onDone, onBack }: { offer: Offe
         />
         <Field label={t('payout.recipient')} value={recipient} readOnly error={errors.fieldErrors.recipient_full_name} />
         <FormError message={errors.formError} />
-        <PayoutActions busy={busy} onBack={onBack} />
+        <PayoutActions busy={busy} onBack={onBack} submitLabel={submitLabel} />
       </form>
       {stepUp.dialog}
     </>
   );
 }
 
-function PayoutAmount({ offer }: { offer: Offer }) {
+function PayoutAmount({ amount }: { amount: string | null }) {
   const { t } = useTranslation();
-  if (offer.service_price === null) return null;
-  return <p className="payout-amount">{t('payout.amount', { amount: formatPrice(offer.service_price, offer.currency === 'EUR' ? '€' : offer.currency) })}</p>;
+  if (amount === null) return null;
+  return <p className="payout-amount">{t('payout.amount', { amount })}</p>;
 }
 
-function PayoutActions({ busy, onBack }: { busy: boolean; onBack: () => void }) {
+function PayoutActions({ busy, onBack, submitLabel }: { busy: boolean; onBack: () => void; submitLabel?: string }) {
   const { t } = useTranslation();
   return (
     <div className="modal-actions">
@@ -391,7 +408,7 @@ function PayoutActions({ busy, onBack }: { busy: boolean; onBack: () => void }) 
         {t('payout.back')}
       </button>
       <button type="submit" className="button primary" disabled={busy}>
-        {busy ? t('auth.processing') : t('payout.submit')}
+        {busy ? t('auth.processing') : (submitLabel ?? t('payout.submit'))}
       </button>
     </div>
   );

@@ -1,0 +1,271 @@
+import type { Balance, Withdrawal } from '@atelier/shared';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { Field, FormError } from '../../../components/ui/field';
+import { formatDateTime } from '../../../lib/format-date';
+import { useTranslation } from '../../../lib/i18n-runtime';
+import { newIdempotencyKey } from '../../../lib/idempotency-key';
+import { Price } from '../../catalog';
+import { BankPayoutForm, CardPayoutForm, type Contact, ContactDetailsForm, Modal, type PayoutBody, type PayoutMethod } from '../../offers';
+import { useEarnings, useWithdraw, useWithdrawals } from '../api/earnings';
+import './earnings.css';
+
+function Amount({ value }: { value: Balance }) {
+  return <Price amount={value.amount} symbol={value.currencySymbol} />;
+}
+
+/** Euros from minor units as the withdraw form shows and sends them ("12.50"). */
+const euros = (minor: number) => (minor / 100).toFixed(2);
+
+/**
+ * Issue 19: the creator's earnings: pending (still clearing), available (spendable and withdrawable)
+ * and withdrawn, the next release date, a Withdraw button and the history of withdrawals.
+ */
+export function EarningsTab() {
+  const { t } = useTranslation();
+  const earnings = useEarnings();
+  const withdrawals = useWithdrawals();
+  const [withdrawing, setWithdrawing] = useState(false);
+  const inFlight = withdrawals.data?.some((w) => w.status === 'processing') ?? false;
+
+  // A withdrawal that settles (paid, or failed and returned) changes the summary: ask again.
+  const statuses = withdrawals.data?.map((w) => w.status).join() ?? '';
+  const refetchSummary = earnings.refetch;
+  const seen = useRef(statuses);
+  useEffect(() => {
+    if (seen.current === statuses) return;
+    seen.current = statuses;
+    void refetchSummary();
+  }, [statuses, refetchSummary]);
+
+  if (earnings.isPending)
+    return (
+      <div className="order-skeleton" role="status" aria-label={t('app.loading')}>
+        <div className="skeleton line" />
+        <div className="skeleton line" />
+      </div>
+    );
+  if (earnings.isError)
+    return (
+      <div className="state-block" role="alert">
+        <p className="state-title error-text">{t('earnings.failed')}</p>
+        <button type="button" className="button" onClick={() => earnings.refetch()}>
+          {t('products.retry')}
+        </button>
+      </div>
+    );
+
+  const e = earnings.data;
+  const canWithdraw = e.available.amount_minor > 0 && !inFlight;
+  return (
+    <section className="earnings" aria-labelledby="earnings-title">
+      <h2 id="earnings-title" className="visually-hidden">
+        {t('earnings.title')}
+      </h2>
+      <div className="earnings-cards">
+        <div className="earnings-card" data-testid="earnings-pending">
+          <span className="earnings-label">{t('earnings.pending')}</span>
+          <Amount value={e.pending} />
+          <span className="small muted">
+            {e.next_release_at === null ? t('earnings.nothing_pending') : t('earnings.next_release', { date: formatDateTime(e.next_release_at) })}
+          </span>
+        </div>
+        <div className="earnings-card available" data-testid="earnings-available">
+          <span className="earnings-label">{t('earnings.available')}</span>
+          <Amount value={e.available} />
+          <button type="button" className="button primary" onClick={() => setWithdrawing(true)} disabled={!canWithdraw}>
+            {t('earnings.withdraw')}
+          </button>
+          {inFlight && <span className="small muted">{t('earnings.one_in_flight')}</span>}
+        </div>
+        <div className="earnings-card" data-testid="earnings-withdrawn">
+          <span className="earnings-label">{t('earnings.withdrawn')}</span>
+          <Amount value={e.withdrawn} />
+          <span className="small muted">{t('earnings.lifetime', { amount: `${e.lifetime.amount.toFixed(2)} ${e.lifetime.currencySymbol}` })}</span>
+        </div>
+      </div>
+      <p className="muted small earnings-note">{t('earnings.note')}</p>
+      <WithdrawalHistory list={withdrawals.data} failed={withdrawals.isError} onRetry={() => withdrawals.refetch()} />
+      {withdrawing && <WithdrawDialog availableMinor={e.available.amount_minor} onClose={() => setWithdrawing(false)} />}
+    </section>
+  );
+}
+
+function WithdrawalHistory({ list, failed, onRetry }: { list: Withdrawal[] | undefined; failed: boolean; onRetry: () => void }) {
+  const { t } = useTranslation();
+  let body: React.ReactNode;
+  if (failed)
+    body = (
+      <div className="state-block" role="alert">
+        <p className="state-title error-text">{t('earnings.history_failed')}</p>
+        <button type="button" className="button" onClick={onRetry}>
+          {t('products.retry')}
+        </button>
+      </div>
+    );
+  else if (!list) body = <div className="skeleton line" role="status" aria-label={t('app.loading')} />;
+  else if (!list.length) body = <p className="state-block muted">{t('earnings.history_empty')}</p>;
+  else
+    body = (
+      <table className="withdrawal-table">
+        <thead>
+          <tr>
+            <th scope="col">{t('deposit.date')}</th>
+            <th scope="col">{t('deposit.amount')}</th>
+            <th scope="col">{t('earnings.destination')}</th>
+            <th scope="col">{t('deposit.status_label')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {list.map((w) => (
+            <tr key={w.id} data-testid="withdrawal-row" data-status={w.status}>
+              <td>{formatDateTime(w.created_at)}</td>
+              <td className="amount">
+                <Amount value={w.amount} />
+              </td>
+              <td>
+                {t(`payout.method_${w.method}`)}
+                <span className="small muted withdrawal-destination">{w.destination}</span>
+              </td>
+              <td>
+                <span className="withdrawal-status" data-status={w.status}>
+                  {t(`earnings.status_${w.status}`)}
+                </span>
+                {w.status === 'failed' && w.failure_reason && <span className="small withdrawal-reason">{w.failure_reason}</span>}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    );
+  return (
+    <section className="withdrawals" aria-labelledby="withdrawals-title">
+      <h3 id="withdrawals-title">{t('earnings.history_title')}</h3>
+      {body}
+    </section>
+  );
+}
+
+type Step =
+  | { kind: 'amount'; amount: string }
+  | { kind: 'contact'; amount: string; contact: Contact | null; method: PayoutMethod }
+  | { kind: 'payment'; amount: string; contact: Contact; method: PayoutMethod }
+  | { kind: 'done'; method: PayoutMethod };
+
+/**
+ * The withdrawal in the offer payout's steps: the amount (EUR, at most what is available), the
+ * contact details and method, then the card or bank form. The server may ask for the second factor
+ * again (the forms' step-up dialog); the retry sends the same Idempotency-Key.
+ */
+function WithdrawDialog({ availableMinor, onClose }: { availableMinor: number; onClose: () => void }) {
+  const { t } = useTranslation();
+  const withdraw = useWithdraw();
+  const key = useRef(newIdempotencyKey());
+  const [step, setStep] = useState<Step>({ kind: 'amount', amount: euros(availableMinor) });
+
+  switch (step.kind) {
+    case 'amount':
+      return (
+        <Modal title={t('earnings.withdraw_title')} onClose={onClose}>
+          <AmountForm
+            initial={step.amount}
+            availableMinor={availableMinor}
+            onNext={(amount) => setStep({ kind: 'contact', amount, contact: null, method: 'card' })}
+            onCancel={onClose}
+          />
+        </Modal>
+      );
+    case 'contact':
+      return (
+        <Modal title={t('payout.contact_title')} onClose={onClose} wide>
+          <ContactDetailsForm
+            initial={step.contact}
+            initialMethod={step.method}
+            onNext={(contact, method) => setStep({ kind: 'payment', amount: step.amount, contact, method })}
+            onCancel={onClose}
+          />
+        </Modal>
+      );
+    case 'payment': {
+      const back = () => setStep({ kind: 'contact', amount: step.amount, contact: step.contact, method: step.method });
+      const send = async (body: PayoutBody) => {
+        const { paymentType, id: _offer, ...details } = body;
+        await withdraw.mutateAsync({ body: { ...details, method: paymentType, amount: step.amount }, idempotencyKey: key.current });
+      };
+      const props = {
+        amount: `${step.amount} €`,
+        contact: step.contact,
+        send,
+        onBack: back,
+        onDone: () => setStep({ kind: 'done', method: step.method }),
+        submitLabel: t('earnings.withdraw'),
+      };
+      return (
+        <Modal title={`${t('payout.payment_title')} · ${t(`payout.method_${step.method}`)}`} onClose={onClose}>
+          {step.method === 'card' ? <CardPayoutForm {...props} /> : <BankPayoutForm {...props} />}
+        </Modal>
+      );
+    }
+    case 'done':
+      return (
+        <Modal title={t('earnings.withdraw_sent')} onClose={onClose}>
+          <p>{step.method === 'sepa' ? t('payout.completed_sepa') : t('payout.completed_card')}</p>
+          <div className="modal-actions">
+            <button type="button" className="button primary" onClick={onClose}>
+              {t('offers.close')}
+            </button>
+          </div>
+        </Modal>
+      );
+  }
+}
+
+function AmountForm({
+  initial,
+  availableMinor,
+  onNext,
+  onCancel,
+}: {
+  initial: string;
+  availableMinor: number;
+  onNext: (amount: string) => void;
+  onCancel: () => void;
+}) {
+  const { t } = useTranslation();
+  const [value, setValue] = useState(initial);
+  const [error, setError] = useState<string | undefined>();
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    const text = value.trim().replace(',', '.');
+    const minor = /^\d+(\.\d{1,2})?$/.test(text) ? Math.round(Number(text) * 100) : Number.NaN;
+    if (!Number.isFinite(minor) || minor <= 0) return setError(t('earnings.amount_invalid'));
+    if (minor > availableMinor) return setError(t('earnings.amount_above', { amount: `${euros(availableMinor)} €` }));
+    onNext(euros(minor));
+  }
+
+  return (
+    <form className="payout-form" onSubmit={submit} noValidate>
+      <p className="muted">{t('earnings.withdraw_intro', { amount: `${euros(availableMinor)} €` })}</p>
+      <Field
+        label={t('earnings.amount_label')}
+        inputMode="decimal"
+        autoComplete="off"
+        value={value}
+        onChange={(e) => {
+          setValue(e.target.value);
+          setError(undefined);
+        }}
+        error={error}
+      />
+      <FormError message={null} />
+      <div className="modal-actions">
+        <button type="button" className="button" onClick={onCancel}>
+          {t('offers.cancel')}
+        </button>
+        <button type="submit" className="button primary">
+          {t('payout.continue')}
+        </button>
+      </div>
+    </form>
+  );
+}

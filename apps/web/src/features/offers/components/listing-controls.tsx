@@ -1,0 +1,88 @@
+import type { Offer } from '@atelier/shared';
+import { type FormEvent, useState } from 'react';
+import { Field, FormError } from '../../../components/ui/field';
+import { useToast } from '../../../components/ui/toast';
+import { ApiError } from '../../../lib/api-client';
+import { useTranslation } from '../../../lib/i18n-runtime';
+import { offerErrorMessage, useChangeListingPrice, useToggleListing } from '../api/offers';
+
+/** A new price more than this far from the approved one goes back to review (the server decides; this only warns). */
+const REVIEW_SHARE = 0.5;
+
+/**
+ * Issue 19: an approved listing managed from My projects: its state in the shop, a new price (within
+ * 50% of the approved price it is live at once; beyond, the work is hidden until staff review it),
+ * and Unlist / List again.
+ */
+export function ListingControls({ offer }: { offer: Offer }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const change = useChangeListingPrice();
+  const toggle = useToggleListing();
+  const [price, setPrice] = useState(offer.user_price.toFixed(2));
+  const [priceError, setPriceError] = useState<string | undefined>();
+  const [error, setError] = useState<string | null>(null);
+  const listed = offer.status === 'approved';
+  const approved = offer.service_price ?? offer.user_price;
+  const busy = change.isPending || toggle.isPending;
+  const wanted = Number(price.replace(',', '.'));
+  const needsReview = Number.isFinite(wanted) && wanted > 0 && Math.abs(wanted - approved) > approved * REVIEW_SHARE;
+
+  async function save(e: FormEvent) {
+    e.preventDefault();
+    setPriceError(undefined);
+    setError(null);
+    if (!/^\d+([.,]\d{1,2})?$/.test(price.trim()) || wanted <= 0) return setPriceError(t('offers.price_invalid'));
+    try {
+      const answer = await change.mutateAsync({ id: offer.id, price: wanted });
+      if (answer.message) toast.success(answer.message);
+    } catch (err) {
+      if (err instanceof ApiError && err.field('price')) setPriceError(err.field('price'));
+      else setError(offerErrorMessage(err, t('offers.listing_error')));
+    }
+  }
+
+  async function flip() {
+    setError(null);
+    try {
+      const answer = await toggle.mutateAsync({ id: offer.id, to: listed ? 'unlist' : 'relist' });
+      if (answer.message) toast.success(answer.message);
+    } catch (err) {
+      setError(offerErrorMessage(err, t('offers.listing_error')));
+    }
+  }
+
+  return (
+    <div className="listing-controls" data-testid="listing-controls">
+      <p className={listed ? 'offer-callout ok' : 'offer-callout neutral'}>{listed ? t('offers.listing_live') : t('offers.listing_unlisted')}</p>
+      <form className="listing-price" onSubmit={save} noValidate aria-busy={busy}>
+        <Field
+          label={t('offers.listing_price', { symbol: '€' })}
+          inputMode="decimal"
+          autoComplete="off"
+          value={price}
+          onChange={(e) => {
+            setPrice(e.target.value);
+            setPriceError(undefined);
+          }}
+          error={priceError}
+          disabled={busy}
+        />
+        <button type="submit" className="button" disabled={busy}>
+          {change.isPending ? t('auth.processing') : t('offers.listing_save')}
+        </button>
+      </form>
+      {needsReview && (
+        <p className="small offer-callout warn" role="note">
+          {t('offers.listing_review_warning', { amount: approved.toFixed(2) })}
+        </p>
+      )}
+      <FormError message={error} />
+      <div className="modal-actions">
+        <button type="button" className={listed ? 'button' : 'button primary'} onClick={flip} disabled={busy}>
+          {toggle.isPending ? t('auth.processing') : listed ? t('offers.unlist') : t('offers.relist')}
+        </button>
+      </div>
+    </div>
+  );
+}
