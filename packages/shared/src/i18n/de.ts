@@ -87,7 +87,7 @@ export const de: Record<TranslationKey, string> = {
   'home.value_commission_text_plain':
     'Atelier behält bei jedem Verkauf eines Werks von Kreativen eine Provision ein, auch bei im Chat vereinbarten Bildern. Den Rest erhalten die Kreativen.',
   'home.value_sell_text':
-    'Verkaufen heißt: Du bietest dein Werk Atelier an. Wir prüfen es und machen dir vielleicht ein Angebot; nimmst du es an, kauft Atelier das Werk vollständig und zahlt dich aus. Unter eigenem Namen im Shop verkaufen kannst du noch nicht.',
+    'Verkaufen heißt: Du bietest dein Werk Atelier an, auf eine von zwei Arten. Biete es unter deinem Namen zu deinem Preis an: Nach unserer Prüfung steht es im Shop, und du verdienst deinen Anteil an jedem Verkauf, den du dir auszahlen lassen kannst. Oder verkaufe es an Atelier: Wir machen dir vielleicht ein Angebot; nimmst du es an, kauft Atelier das Werk vollständig und zahlt dich aus.',
   'home.value_license_text': 'Nutze, was du kaufst, in Kundenprojekten, Produkten und Kampagnen.',
   'home.value_chat_text': 'Brauchst du eine Variante? Sprich mit den Kreativen und einigt euch im Chat.',
   'home.cta_text': 'Tausende Prompts, Texte und Bilder sind nur einen Klick entfernt.',

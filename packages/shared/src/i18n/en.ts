@@ -84,7 +84,7 @@ export const en = {
     "Atelier keeps a commission of {{percent}}% of each sale of a creator's work, images agreed in chat included. The creator gets the rest.",
   'home.value_commission_text_plain': "Atelier keeps a commission of each sale of a creator's work, images agreed in chat included. The creator gets the rest.",
   'home.value_sell_text':
-    'Selling means offering your work to Atelier. We review it and may make you an offer; if you accept, Atelier buys the work outright and pays you out. Selling under your own name in the shop is not available yet.',
+    'Selling means offering your work to Atelier, in one of two ways. List it under your name at your price: after our review it is in the shop, and you earn your share of every sale, which you can withdraw. Or sell it to Atelier: we may make you an offer, and if you accept, Atelier buys the work outright and pays you out.',
   'home.value_license_text': 'Use what you buy in client work, products and campaigns.',
   'home.value_chat_text': 'Need a variation? Talk to the creator and agree a deal in chat.',
   'home.cta_text': 'Thousands of prompts, texts and images are one click away.',
