@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, launch, open, screenshot } from './browser';
+import { typePhone } from './flows';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -25,9 +26,7 @@ describe('accounts in the browser', () => {
     await page.getByLabel('First name').fill('Marta');
     await page.getByLabel('Surname').fill('Lopes');
     await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Phone').click();
-    await page.getByLabel('Phone').press('End');
-    await page.getByLabel('Phone').pressSequentially('912345679');
+    await typePhone(page.getByLabel('Phone'), '912345679');
     await page.getByLabel('Password', { exact: true }).fill('amber-orchard-51');
     await page.getByLabel('Confirm password').fill('amber-orchard-51');
     await screenshot(page, 'register');

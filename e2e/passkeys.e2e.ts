@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, open, screenshot } from './browser';
+import { typePhone } from './flows';
 import { type RunningServer, startServer } from './server';
 
 /**
@@ -31,9 +32,7 @@ async function register(page: Page, base: string): Promise<string> {
   await page.getByLabel('First name').fill('Pia');
   await page.getByLabel('Surname').fill('Schlüssel');
   await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Phone').click();
-  await page.getByLabel('Phone').press('End');
-  await page.getByLabel('Phone').pressSequentially(`96${String(Date.now()).slice(-7)}`);
+  await typePhone(page.getByLabel('Phone'), `96${String(Date.now()).slice(-7)}`);
   await page.getByLabel('Password', { exact: true }).fill('amber-orchard-51');
   await page.getByLabel('Confirm password').fill('amber-orchard-51');
   await page.getByRole('checkbox').check();

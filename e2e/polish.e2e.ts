@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, launch, open, screenshot } from './browser';
-import { signIn } from './flows';
+import { signIn, typePhone } from './flows';
 
 /** What a new user trips over (issue 12), each checked in Chromium as a person would meet it. */
 
@@ -105,9 +105,7 @@ describe('4. the first screen after registering', () => {
     await page.getByLabel('First name').fill('Rita');
     await page.getByLabel('Surname').fill('Alves');
     await page.getByLabel('Email').fill('buyer@example.com');
-    await page.getByLabel('Phone').click();
-    await page.getByLabel('Phone').press('End');
-    await page.getByLabel('Phone').pressSequentially('912345670');
+    await typePhone(page.getByLabel('Phone'), '912345670');
     await page.getByLabel('Password', { exact: true }).fill('copper-kettle-83');
     await page.getByLabel('Confirm password').fill('copper-kettle-83');
     await page.getByRole('checkbox').check();
@@ -164,7 +162,8 @@ describe('6. forms', () => {
     await page.getByLabel('First name').fill('Rui');
     await page.getByLabel('Surname').fill('Costa');
     await page.getByLabel('Email').fill(`rui.${Date.now()}@example.com`);
-    expect(await page.getByLabel('Phone').inputValue()).toMatch(/^\+351\s*$/);
+    // The field starts at the visitor's country (issue 18: this browser asks for en-US), never a fixed one.
+    expect(await page.getByLabel('Phone').inputValue()).toMatch(/^\+1\s*$/);
     await page.getByLabel('Password', { exact: true }).fill('copper-kettle-83');
     await page.getByLabel('Confirm password').fill('copper-kettle-84');
     await page.getByRole('button', { name: 'Register' }).click();
@@ -178,9 +177,7 @@ describe('6. forms', () => {
     await page.getByRole('button', { name: 'Register' }).click();
     await page.getByText('The phone field is required.').waitFor();
 
-    await page.getByLabel('Phone').click();
-    await page.getByLabel('Phone').press('End');
-    await page.getByLabel('Phone').pressSequentially('91');
+    await typePhone(page.getByLabel('Phone'), '91');
     await page.getByRole('button', { name: 'Register' }).click();
     await page.getByText('Please enter a valid phone number with its country code.').waitFor();
 
