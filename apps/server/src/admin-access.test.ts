@@ -47,6 +47,8 @@ describe('back office access', () => {
       'PUT /api/admin/currencies/1',
       'GET /api/admin/jobs',
       'POST /api/admin/jobs/1/retry',
+      'GET /api/admin/analytics',
+      'GET /api/admin/analytics.csv',
     ]) {
       expect(routes.map((r) => `${r.method} ${r.url}`)).toContain(expected);
     }

@@ -32,6 +32,10 @@ export const users = pgTable(
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
     /** Blocked by staff (migration 0013): sessions ended, sign-in refused while set. */
     blockedAt: timestamp('blocked_at', { withTimezone: true }),
+    /** The weekly e-mail of followed creators' new works (migration 0030): on unless turned off. */
+    weeklyDigest: boolean('weekly_digest').notNull().default(true),
+    /** When the last weekly digest went out: the next one lists only what came after. */
+    digestSentAt: timestamp('digest_sent_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -338,6 +342,7 @@ export const generations = pgTable(
   },
   (t) => [index('generations_pending_idx').on(t.settleBy).where(sql`${t.status} = 'pending'`), index('generations_user_idx').on(t.userId)],
 );
+export * from './analytics-schema';
 export * from './audit-schema';
 export * from './chat-schema';
 export * from './commerce-schema';
