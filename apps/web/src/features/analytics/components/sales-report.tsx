@@ -31,14 +31,13 @@ export function SalesReport({
   return (
     <div className="sales-report" aria-busy={busy || undefined}>
       <div className="sales-toolbar">
-        <fieldset className="sales-presets">
-          <legend>{t('sales.range')}</legend>
+        <div className="sales-presets" role="group" aria-label={t('sales.range')}>
           {ANALYTICS_PRESETS.map((n) => (
             <button key={n} type="button" className={n === days ? 'button primary' : 'button'} aria-pressed={n === days} onClick={() => onDays(n)}>
               {t('sales.last_days', { days: n })}
             </button>
           ))}
-        </fieldset>
+        </div>
         <a className="button" href={csvHref} download>
           {t('sales.export')}
         </a>
