@@ -156,6 +156,7 @@ describe('trust and discovery in the browser (issue 20)', () => {
     await creator.page.setViewportSize({ width: 375, height: 900 });
     await creator.page.mouse.move(0, 0);
     await screenshot(creator.page, 'sales-tab-375');
+    await screenshot(creator.page, 'sales-top-375', { fullPage: false });
     await chart.scrollIntoViewIfNeeded();
     await screenshot(creator.page, 'sales-chart-375', { fullPage: false });
     const [scrollWidth, width] = (await creator.page.evaluate('[document.scrollingElement.scrollWidth, window.innerWidth]')) as [number, number];

@@ -6,6 +6,9 @@ type Plot = { destroy(): void; setSize(size: { width: number; height: number }):
 
 const HEIGHT = 260;
 
+/** An axis as wide as its longest tick label (about 7 px a character at uPlot's 12 px font), no wider. */
+const axisSize = (_u: unknown, values: string[] | null) => 14 + 7 * Math.max(1, ...(values ?? []).map((v) => String(v).length));
+
 /**
  * Views (line, left axis) and sales (bars, right axis) per day. uPlot and its stylesheet are fetched
  * only when this chart mounts (the Sales tab), never with the storefront's code.
@@ -32,16 +35,22 @@ export function SalesChart({ days }: { days: AnalyticsDay[] }) {
             tzDate: (ts: number) => UPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
             cursor: { drag: { x: false, y: false } },
             scales: {
-              x: { time: true },
+              // Half a day either side, so the first and last days' bars are whole.
+              x: { time: true, range: (_u, min, max) => [min - 43_200, max + 43_200] },
               views: { auto: true, range: (_u, _min, max) => [0, Math.max(4, max)] },
               sales: { range: (_u, _min, max) => [0, Math.max(4, max)] },
             },
             series: [
               {},
-              { label: t('sales.views'), scale: 'views', stroke: '#2f6fed', width: 2, fill: 'rgba(47, 111, 237, 0.08)' },
+              { label: t('sales.views'), scale: 'views', stroke: '#2f6fed', width: 2, fill: 'rgba(47, 111, 237, 0.08)', points: { show: days.length <= 31 } },
               { label: t('sales.sales'), scale: 'sales', stroke: '#1a9c5b', fill: 'rgba(26, 156, 91, 0.55)', paths: bars, points: { show: false } },
             ],
-            axes: [{}, { scale: 'views', label: t('sales.views') }, { scale: 'sales', side: 1, label: t('sales.sales'), grid: { show: false } }],
+            axes: [
+              {},
+              // Narrow axes: on a phone the plot keeps most of the width.
+              { scale: 'views', label: t('sales.views'), size: axisSize, labelSize: 22, gap: 4 },
+              { scale: 'sales', side: 1, label: t('sales.sales'), size: axisSize, labelSize: 22, gap: 4, grid: { show: false } },
+            ],
           },
           [xs, days.map((d) => d.views), days.map((d) => d.sales)],
           target,
