@@ -127,21 +127,25 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
   const productAnswer = okEnvelope(product);
   // A served product or pack is a view (features/analytics): noted in memory, written in batches.
   const views = viewCounterOf(app.db);
-  const countView = async (request: FastifyRequest, slug: string) => {
-    const owner = await memo(`view-owner|${slug}`, () => productOwner(app.db, slug));
-    if (owner) views.record(request, owner);
+  // Noted before the answer goes out, so a client's next call finds it noted; never fails the answer.
+  const countView = async (request: FastifyRequest, slug: string, packsOnly = false) => {
+    try {
+      const owner = await memo(`view-owner|${packsOnly}|${slug}`, () => productOwner(app.db, slug, { packsOnly }));
+      if (owner) views.record(request, owner);
+    } catch (err) {
+      request.log.warn({ err }, 'view not counted');
+    }
   };
   app.get(
     '/products/:slug/info',
     { config: LIST_CACHE, schema: { tags: ['catalog'], params: productInfoParams, querystring: currencyOnlyQuery, response: { 200: productAnswer } } },
     async (request, reply) => {
-      await sendShared(request, reply, productAnswer, async (currency) => {
+      await countView(request, request.params.slug);
+      return sendShared(request, reply, productAnswer, async (currency) => {
         const found = await findProduct(app.db, request.params.slug, currency);
         if (!found) throw notFound('This product does not exist or is no longer on sale.');
         return ok(found);
       });
-      await countView(request, request.params.slug);
-      return reply;
     },
   );
 
@@ -168,13 +172,12 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
     '/packs/:slug/info',
     { config: LIST_CACHE, schema: { tags: ['catalog'], params: productInfoParams, querystring: currencyOnlyQuery, response: { 200: productAnswer } } },
     async (request, reply) => {
-      await sendShared(request, reply, productAnswer, async (currency) => {
+      await countView(request, request.params.slug, true);
+      return sendShared(request, reply, productAnswer, async (currency) => {
         const found = await findProduct(app.db, request.params.slug, currency, { packsOnly: true });
         if (!found) throw notFound('This pack does not exist or is no longer on sale.');
         return ok(found);
       });
-      await countView(request, request.params.slug);
-      return reply;
     },
   );
 };
