@@ -6,6 +6,7 @@ import { fund, pendingMinor, revenueMinor, seededProducts } from '../../../test/
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
 import { orders, products } from '../../db/schema';
 import { commissionOf } from '../ledger';
+import { PURGE_VIEW_VISITORS } from './analytics.routes';
 import { isBot } from './views';
 
 let t: TestApp;
@@ -199,5 +200,28 @@ describe('seller analytics', () => {
     const long = await me.client.get('/api/seller/analytics.csv?from=2024-01-01&to=2026-01-01');
     expect(long.statusCode).toBe(422);
     expect(long.json().errors.to[0]).toContain('at most 366 days');
+  });
+});
+
+describe('the day-old visitor hashes', () => {
+  it("are purged by the hourly job once their day is over; the day's counts stay", async () => {
+    const [p] = await seededProducts(t.app, 'prompt');
+    await t.app.db.execute(sql`insert into product_view_visitors (day, product_id, visitor) values
+      ((now() at time zone 'UTC')::date - 3, ${p!.id}, 'old-visitor-hash-000000'),
+      ((now() at time zone 'UTC')::date, ${p!.id}, 'new-visitor-hash-000000')`);
+    await t.app.db.execute(sql`insert into view_salts (day, salt) values ((now() at time zone 'UTC')::date - 3, 'old') on conflict do nothing`);
+    await t.app.db.execute(sql`insert into product_views (product_id, day, views) values (${p!.id}, (now() at time zone 'UTC')::date - 3, 5)`);
+    const job = await t.app.jobs.enqueue(t.app.db, PURGE_VIEW_VISITORS);
+    expect(await t.app.jobs.runJob(job!)).toBe(true);
+    const left = (await t.app.db.execute(sql`select visitor from product_view_visitors where product_id = ${p!.id}`)) as unknown as {
+      rows: { visitor: string }[];
+    };
+    expect(left.rows.map((r) => r.visitor)).toEqual(['new-visitor-hash-000000']);
+    const salts = (await t.app.db.execute(sql`select day from view_salts where day < (now() at time zone 'UTC')::date - 1`)) as unknown as { rows: unknown[] };
+    expect(salts.rows).toEqual([]);
+    const kept = (await t.app.db.execute(
+      sql`select views from product_views where product_id = ${p!.id} and day = (now() at time zone 'UTC')::date - 3`,
+    )) as unknown as { rows: { views: number }[] };
+    expect(kept.rows).toEqual([{ views: 5 }]);
   });
 });
