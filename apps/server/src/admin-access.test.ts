@@ -49,6 +49,8 @@ describe('back office access', () => {
       'POST /api/admin/jobs/1/retry',
       'GET /api/admin/disputes',
       'GET /api/admin/receivables',
+      'GET /api/admin/analytics',
+      'GET /api/admin/analytics.csv',
     ]) {
       expect(routes.map((r) => `${r.method} ${r.url}`)).toContain(expected);
     }

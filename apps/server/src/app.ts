@@ -9,6 +9,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOpt
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
+import { analyticsAdminRoutes, analyticsRoutes } from './features/analytics';
 import { auditAdminRoutes } from './features/audit';
 import { authRoutes } from './features/auth';
 import { cartRoutes } from './features/cart';
@@ -254,6 +255,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(reviewsRoutes);
       await api.register(favouritesRoutes);
       await api.register(followsRoutes);
+      await api.register(analyticsRoutes);
       // Staff calls: every route in this scope declares guard('admin').
       await api.register(
         async (admin) => {
@@ -267,6 +269,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
           await admin.register(disputesAdminRoutes);
           await admin.register(usersAdminRoutes);
           await admin.register(auditAdminRoutes);
+          await admin.register(analyticsAdminRoutes);
           await admin.register(jobsAdminRoutes);
           await admin.register(siteAdminRoutes);
           await admin.register(siteContentAdminRoutes);

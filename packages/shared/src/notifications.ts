@@ -43,3 +43,9 @@ export const liveEvent = z.object({
   notificationId: z.number().int().nullable(),
 });
 export type LiveEvent = z.infer<typeof liveEvent>;
+
+/** GET/PUT /api/notifications/settings: what the user is told by e-mail (issue 20: the weekly digest of followed creators' new works). */
+export const notificationSettings = z.object({
+  weekly_digest: z.boolean({ error: 'Weekly digest must be true or false.' }),
+});
+export type NotificationSettings = z.infer<typeof notificationSettings>;

@@ -148,6 +148,7 @@ export const PAGES = {
   'dashboard-projects': { parent: 'dashboard', path: '', module: 'dashboard-projects', title: 'dashboard.my_projects' },
   'dashboard-orders': { parent: 'dashboard', path: 'orders', module: 'dashboard-orders', title: 'dashboard.order_history' },
   'dashboard-favourites': { parent: 'dashboard', path: 'favourites', module: 'dashboard-favourites', title: 'favourites.title' },
+  'dashboard-sales': { parent: 'dashboard', path: 'sales', module: 'dashboard-sales', title: 'sales.title' },
   'dashboard-contact': { parent: 'dashboard', path: 'contact', module: 'dashboard-contact', title: 'dashboard.contact_information' },
   'dashboard-chat': { parent: 'dashboard', path: 'chat', module: 'dashboard-chat', title: 'dashboard.chat' },
   'dashboard-deposits': { parent: 'dashboard', path: 'deposits', module: 'dashboard-deposits', title: 'dashboard.deposits' },
@@ -173,6 +174,7 @@ export const PAGES = {
   'admin-messages': { parent: 'admin', path: 'messages', module: 'admin-messages', title: 'admin.nav_messages' },
   'admin-audit': { parent: 'admin', path: 'audit', module: 'admin-audit', title: 'admin.nav_audit' },
   'admin-jobs': { parent: 'admin', path: 'jobs', module: 'admin-jobs', title: 'admin.nav_jobs' },
+  'admin-analytics': { parent: 'admin', path: 'analytics', module: 'admin-analytics', title: 'admin.nav_analytics' },
 } satisfies Record<string, PageDef>;
 
 export type PageName = keyof typeof PAGES;

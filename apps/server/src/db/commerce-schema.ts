@@ -105,7 +105,7 @@ export const orders = pgTable(
     paidDecimals: integer('paid_decimals'),
     createdAt: createdAt(),
   },
-  (t) => [index('orders_buyer_idx').on(t.buyerId, t.id)],
+  (t) => [index('orders_buyer_idx').on(t.buyerId, t.id), index('orders_created_idx').on(t.createdAt)],
 );
 
 export const orderItems = pgTable(
@@ -126,7 +126,7 @@ export const orderItems = pgTable(
     priceMinor: bigint('price_minor', { mode: 'number' }).notNull(),
     position: integer('position').notNull().default(0),
   },
-  (t) => [index('order_items_order_idx').on(t.orderId)],
+  (t) => [index('order_items_order_idx').on(t.orderId), index('order_items_seller_idx').on(t.sellerId, t.orderId)],
 );
 
 export const userProducts = pgTable(

@@ -34,6 +34,10 @@ export const users = pgTable(
     blockedAt: timestamp('blocked_at', { withTimezone: true }),
     /** Set when a dispute (chargeback) was opened on one of the user's card payments (migration 0029). */
     disputedAt: timestamp('disputed_at', { withTimezone: true }),
+    /** The weekly e-mail of followed creators' new works (migration 0030): on unless turned off. */
+    weeklyDigest: boolean('weekly_digest').notNull().default(true),
+    /** When the last weekly digest went out: the next one lists only what came after. */
+    digestSentAt: timestamp('digest_sent_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -340,6 +344,7 @@ export const generations = pgTable(
   },
   (t) => [index('generations_pending_idx').on(t.settleBy).where(sql`${t.status} = 'pending'`), index('generations_user_idx').on(t.userId)],
 );
+export * from './analytics-schema';
 export * from './audit-schema';
 export * from './chat-schema';
 export * from './commerce-schema';

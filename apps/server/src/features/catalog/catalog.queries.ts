@@ -305,6 +305,20 @@ export async function findProduct(db: Db, idOrSlug: string, currency: DisplayCur
   return found;
 }
 
+/** Which product a key names and who wrote it, for counting its views (features/analytics). */
+export async function productOwner(db: Db, idOrSlug: string, opts: { packsOnly?: boolean } = {}): Promise<{ id: number; authorId: number } | null> {
+  const id = idFromKey(idOrSlug);
+  const byKey = id !== null ? sql`(${products.id} = ${id} or ${products.slug} = ${idOrSlug})` : eq(products.slug, idOrSlug);
+  const [row] = await db
+    .select({ id: products.id, authorId: products.authorId })
+    .from(products)
+    .innerJoin(users, eq(users.id, products.authorId))
+    .where(and(visible, byKey, opts.packsOnly ? eq(products.productType, 'pack') : undefined))
+    .orderBy(asc(products.id))
+    .limit(1);
+  return row ?? null;
+}
+
 /**
  * What the product page shows below the buy box, one query per row, both on indexes: the author's
  * other published works (newest first, products_author_idx), and works of the same type ranked by the

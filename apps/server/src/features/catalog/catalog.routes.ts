@@ -22,6 +22,7 @@ import { type DisplayCurrency, requestedCurrency, resolveDisplayCurrency } from 
 import { ok } from '../../lib/envelope';
 import { publicCache } from '../../lib/http-cache';
 import { createMicroCache } from '../../lib/micro-cache';
+import { viewCounterOf } from '../analytics';
 import {
   favoriteProducts,
   findProduct,
@@ -30,6 +31,7 @@ import {
   listTags,
   type Memo,
   newProducts,
+  productOwner,
   randomProducts,
   relatedProducts,
 } from './catalog.queries';
@@ -123,15 +125,28 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   const productAnswer = okEnvelope(product);
+  // A served product or pack is a view (features/analytics): noted in memory, written in batches.
+  const views = viewCounterOf(app.db);
+  // Noted before the answer goes out, so a client's next call finds it noted; never fails the answer.
+  const countView = async (request: FastifyRequest, slug: string, packsOnly = false) => {
+    try {
+      const owner = await memo(`view-owner|${packsOnly}|${slug}`, () => productOwner(app.db, slug, { packsOnly }));
+      if (owner) views.record(request, owner);
+    } catch (err) {
+      request.log.warn({ err }, 'view not counted');
+    }
+  };
   app.get(
     '/products/:slug/info',
     { config: LIST_CACHE, schema: { tags: ['catalog'], params: productInfoParams, querystring: currencyOnlyQuery, response: { 200: productAnswer } } },
-    (request, reply) =>
-      sendShared(request, reply, productAnswer, async (currency) => {
+    async (request, reply) => {
+      await countView(request, request.params.slug);
+      return sendShared(request, reply, productAnswer, async (currency) => {
         const found = await findProduct(app.db, request.params.slug, currency);
         if (!found) throw notFound('This product does not exist or is no longer on sale.');
         return ok(found);
-      }),
+      });
+    },
   );
 
   // Below the buy box (issue 20): cached with the catalogue and dropped by its change feed.
@@ -156,11 +171,13 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/packs/:slug/info',
     { config: LIST_CACHE, schema: { tags: ['catalog'], params: productInfoParams, querystring: currencyOnlyQuery, response: { 200: productAnswer } } },
-    (request, reply) =>
-      sendShared(request, reply, productAnswer, async (currency) => {
+    async (request, reply) => {
+      await countView(request, request.params.slug, true);
+      return sendShared(request, reply, productAnswer, async (currency) => {
         const found = await findProduct(app.db, request.params.slug, currency, { packsOnly: true });
         if (!found) throw notFound('This pack does not exist or is no longer on sale.');
         return ok(found);
-      }),
+      });
+    },
   );
 };

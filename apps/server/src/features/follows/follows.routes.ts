@@ -6,11 +6,13 @@ import { follows } from '../../db/schema';
 import { notFound, validationError } from '../../lib/app-error';
 import { currentUser, guard } from '../../lib/auth-guard';
 import { ok } from '../../lib/envelope';
+import { registerWeeklyDigest } from './digest';
 import { findCreator, followersCount, listFollowing } from './follows';
 
 /** Following creators (issue 20): their new works ring the follower's bell. */
 export const followsRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['follows'];
+  registerWeeklyDigest(app);
   const answer = okEnvelope(followState);
 
   app.post('/creators/:nickname/follow', { config: guard('user'), schema: { tags, params: followParams, response: { 200: answer } } }, async (request) => {

@@ -1,7 +1,9 @@
+import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerPerson, registerStaff } from '../../../test/accounts';
 import { seededProducts } from '../../../test/commerce';
+import { openStream } from '../../../test/event-stream';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
 import { products, users } from '../../db/schema';
 
@@ -69,5 +71,30 @@ describe('following creators', () => {
     await staff.client.request('PATCH', `/api/admin/products/${work!.id}`, { body: { status: 'published' } });
     const after = (await fan.client.get('/api/notifications')).json().payload;
     expect(after.filter((n: { kind: string }) => n.kind === 'new_work')).toHaveLength(1);
+  });
+
+  it("a follower's open event stream gets the new_work live event within 2 s of the publication (the issue's bound)", async () => {
+    const creator = await registerPerson(t.app);
+    const nickname = await nicknameOf(creator.id);
+    const fan = await registerPerson(t.app);
+    await fan.client.post(`/api/creators/${nickname}/follow`);
+    const work = (await seededProducts(t.app, 'prompt'))[0]!;
+    await t.app.db.update(products).set({ authorId: creator.id, status: 'draft' }).where(eq(products.id, work.id));
+
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const stream = await openStream(`http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`, fan.client);
+    try {
+      expect(stream.status).toBe(200);
+      await stream.next('ready');
+      const staff = await registerStaff(t.app);
+      expect((await staff.client.request('PATCH', `/api/admin/products/${work.id}`, { body: { status: 'published' } })).statusCode).toBe(200);
+      // From the answer to the publication, the event must arrive within 2 s.
+      const event = await stream.next('new_work', 2000);
+      expect(event.data).toMatchObject({ kind: 'new_work' });
+      const bell = (await fan.client.get('/api/notifications')).json().payload;
+      expect(bell[0]).toMatchObject({ id: event.data.notificationId, kind: 'new_work', link: `/products/${work.slug}` });
+    } finally {
+      stream.close();
+    }
   });
 });

@@ -1,9 +1,17 @@
-import { markNotificationsReadInput, NOTIFICATIONS_PAGE_SIZE, notificationsPage, notificationsQuery, okEnvelope, unreadCounts } from '@atelier/shared';
+import {
+  markNotificationsReadInput,
+  NOTIFICATIONS_PAGE_SIZE,
+  notificationSettings,
+  notificationsPage,
+  notificationsQuery,
+  okEnvelope,
+  unreadCounts,
+} from '@atelier/shared';
 import { and, count, eq, isNull, ne, or, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
-import { chatMessages, chats, sessions } from '../../db/schema';
+import { chatMessages, chats, sessions, users } from '../../db/schema';
 import { currentUser, guard } from '../../lib/auth-guard';
 import { ok } from '../../lib/envelope';
 import { createEventHub } from './event-hub';
@@ -40,6 +48,28 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ heartbeatMs?: number }
   });
   app.addHook('onClose', () => hub.close());
   const tags = ['notifications'];
+
+  // What the user is told by e-mail: the weekly digest of followed creators' new works (features/follows).
+  const settingsAnswer = okEnvelope(notificationSettings);
+  app.get('/notifications/settings', { config: guard('user'), schema: { tags, response: { 200: settingsAnswer } } }, async (request) => {
+    const [row] = await app.db
+      .select({ weekly: users.weeklyDigest })
+      .from(users)
+      .where(eq(users.id, currentUser(request).id));
+    return ok({ weekly_digest: row?.weekly ?? true });
+  });
+  app.put(
+    '/notifications/settings',
+    { config: guard('user'), schema: { tags, body: notificationSettings, response: { 200: settingsAnswer } } },
+    async (request) => {
+      const weekly = request.body.weekly_digest;
+      await app.db
+        .update(users)
+        .set({ weeklyDigest: weekly })
+        .where(eq(users.id, currentUser(request).id));
+      return ok({ weekly_digest: weekly }, weekly ? 'You will get the weekly digest.' : 'The weekly digest is off.');
+    },
+  );
 
   /** SPEC has no call for the bell: GET /notifications (paged, newest first) and POST /notifications/read. */
   app.get(

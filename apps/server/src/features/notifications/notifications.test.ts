@@ -1,8 +1,8 @@
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../../../test/accounts';
 import { userIdByEmail } from '../../../test/commerce';
+import { openStream } from '../../../test/event-stream';
 import { createTestApps, type TestApp, TestClient } from '../../../test/test-app';
 import { setSetting } from '../../lib/settings';
 
@@ -15,58 +15,6 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const a of apps) await a.close();
 });
-
-type Event = { id?: string; event: string; data: Record<string, unknown> };
-type Stream = { events: Event[]; status: number; close: () => void; next: (event: string) => Promise<Event> };
-
-/** Opens GET /api/events on a listening server with the client's cookies and parses what arrives. */
-async function openStream(baseUrl: string, client: TestClient, headers: Record<string, string> = {}): Promise<Stream> {
-  return new Promise((resolve, reject) => {
-    const req = http.get(`${baseUrl}/api/events`, { headers: { cookie: client.cookieHeader, ...headers } }, (res) => {
-      let cursor = 0;
-      const stream: Stream = {
-        events: [],
-        status: res.statusCode ?? 0,
-        close: () => req.destroy(),
-        next: (event) =>
-          new Promise((ok, fail) => {
-            // Events are taken in order: each call looks past the one the previous call returned.
-            const timer = setTimeout(() => fail(new Error(`no ${event} event within 5 s`)), 5000);
-            const check = () => {
-              const at = stream.events.findIndex((e, i) => i >= cursor && e.event === event);
-              if (at < 0) return false;
-              cursor = at + 1;
-              clearTimeout(timer);
-              res.off('data', check);
-              ok(stream.events[at]!);
-              return true;
-            };
-            if (!check()) res.on('data', check);
-          }),
-      };
-      let buffer = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buffer += chunk;
-        let cut = buffer.indexOf('\n\n');
-        while (cut >= 0) {
-          const block = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          const fields = Object.fromEntries(
-            block
-              .split('\n')
-              .filter((l) => l && !l.startsWith(':'))
-              .map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()]),
-          );
-          if (fields.event) stream.events.push({ id: fields.id, event: fields.event, data: JSON.parse(fields.data ?? '{}') });
-          cut = buffer.indexOf('\n\n');
-        }
-      });
-      resolve(stream);
-    });
-    req.on('error', reject);
-  });
-}
 
 describe('live events', () => {
   it('a message sent through one app server reaches an event stream held by another', async () => {

@@ -5,7 +5,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
  * address, so the auth check, the profile and the rate limits are theirs.
  */
 export function inProcessGet(app: FastifyInstance, request: FastifyRequest) {
-  const headers = { accept: 'application/json', ...(request.headers.cookie ? { cookie: request.headers.cookie } : {}) };
+  // The user agent too: a page view is counted as the visitor's, and a bot's is not (features/analytics).
+  const headers = {
+    accept: 'application/json',
+    'user-agent': request.headers['user-agent'] ?? '',
+    ...(request.headers.cookie ? { cookie: request.headers.cookie } : {}),
+  };
   return (url: string) => app.inject({ method: 'GET', url, headers, remoteAddress: request.ip });
 }
 

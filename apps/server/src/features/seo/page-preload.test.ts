@@ -7,7 +7,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../../../test/accounts';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
-import { products } from '../../db/schema';
+import { products, productViews } from '../../db/schema';
+import { viewCounterOf } from '../analytics';
 
 const SHELL = `<!doctype html>
 <html lang="en">
@@ -156,5 +157,24 @@ describe('API answers inside the HTML of a page', () => {
     const res = await page('/products/no-such-thing', client.cookieHeader);
     expect(res.statusCode).toBe(404);
     expect(preloadOf(res.body)['/api/products/no-such-thing/info']?.status).toBe(404);
+  });
+});
+
+describe('a served product page is a view (issue 20)', () => {
+  it("counts a person's browser once a day, never a crawler", async () => {
+    const [work] = await t.app.db.select({ id: products.id }).from(products).where(eq(products.slug, 'aurora-over-fjords'));
+    const viewsOf = async () => {
+      await viewCounterOf(t.app.db).flush();
+      const rows = await t.app.db.select({ views: productViews.views }).from(productViews).where(eq(productViews.productId, work!.id));
+      return rows.reduce((sum, r) => sum + r.views, 0);
+    };
+    const before = await viewsOf();
+    const visit = (userAgent: string, remoteAddress: string) =>
+      t.app.inject({ method: 'GET', url: '/products/aurora-over-fjords', remoteAddress, headers: { accept: 'text/html', 'user-agent': userAgent } });
+    const browser = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15';
+    expect((await visit(browser, '198.51.100.7')).statusCode).toBe(200);
+    expect((await visit(browser, '198.51.100.7')).statusCode).toBe(200);
+    expect((await visit('Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)', '198.51.100.8')).statusCode).toBe(200);
+    expect(await viewsOf()).toBe(before + 1);
   });
 });

@@ -46,6 +46,7 @@ describe('the back office at /admin', () => {
       '/admin/site',
       '/admin/audit',
       '/admin/jobs',
+      '/admin/analytics',
     ]);
     expect(await screen.findByText('No offers with this status.')).toBeTruthy();
     expect(calls.some((c) => c.path === '/api/admin/offers')).toBe(true);

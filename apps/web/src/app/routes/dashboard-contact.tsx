@@ -1,3 +1,4 @@
+import { DigestSetting } from '../../features/notifications';
 import { AvatarUploader, DeleteAccount, PasswordChangeForm, PersonalDetailsForm } from '../../features/profile';
 import '../../features/profile/components/profile.css';
 
@@ -8,6 +9,7 @@ export function Component() {
       <AvatarUploader />
       <PersonalDetailsForm />
       <PasswordChangeForm />
+      <DigestSetting />
       <DeleteAccount />
     </div>
   );

@@ -53,6 +53,7 @@ export function Component() {
           </NavLink>
           <NavLink to="/dashboard/orders">{t('dashboard.order_history')}</NavLink>
           <NavLink to="/dashboard/favourites">{t('favourites.title')}</NavLink>
+          <NavLink to="/dashboard/sales">{t('sales.title')}</NavLink>
           <NavLink to="/dashboard/statement">{t('dashboard.statement')}</NavLink>
           <NavLink to="/dashboard/earnings">{t('dashboard.earnings')}</NavLink>
           <NavLink to="/dashboard/contact">{t('dashboard.contact_information')}</NavLink>

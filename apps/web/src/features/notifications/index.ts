@@ -1,3 +1,4 @@
-/** The notifications feature's public face: the bell's data and the live event stream. */
+/** The notifications feature's public face: the bell's data, the live event stream and the e-mail settings. */
 export { applyLiveEvent, useLiveConnected, useLiveEvents } from './api/live-events';
 export { notificationKeys, useMarkNotificationsRead, useNotifications, useUnreadCounts } from './api/notifications';
+export { DigestSetting } from './components/digest-setting';

@@ -13,6 +13,7 @@ const SECTIONS = [
   { to: '/admin/site', label: 'admin.nav_site' },
   { to: '/admin/audit', label: 'admin.nav_audit' },
   { to: '/admin/jobs', label: 'admin.nav_jobs' },
+  { to: '/admin/analytics', label: 'admin.nav_analytics' },
 ] as const;
 
 /** The back office frame: its title and the section nav; the section shows below. */

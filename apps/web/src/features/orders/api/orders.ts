@@ -54,7 +54,8 @@ export function useBuyProduct() {
       return api<PurchaseResult>(call.path, { method: 'POST', body: { [call.field]: productId }, headers: { 'Idempotency-Key': idempotencyKey } });
     },
     onSuccess: () => {
-      for (const key of [['balance'], ['orders'], ['owned'], ['cart']]) void queryClient.invalidateQueries({ queryKey: key });
+      // The reviews too: a buyer may review what they just bought (issue 20).
+      for (const key of [['balance'], ['orders'], ['owned'], ['cart'], ['reviews']]) void queryClient.invalidateQueries({ queryKey: key });
     },
   });
 }
