@@ -21,6 +21,7 @@ export const NOTIFICATION_KINDS = [
   'review_replied',
   'new_work',
   'withdrawal_status',
+  'refund_status',
 ] as const;
 
 /**

@@ -345,3 +345,4 @@ export * from './offers-schema';
 export * from './passkeys-schema';
 export * from './security-schema';
 export * from './trust-schema';
+export * from './refunds-schema';
