@@ -46,8 +46,12 @@ export const adminRefundRequestsQuery = z.object({
   status: z.enum(['open', 'refunded', 'rejected'], { error: 'The status must be open, refunded or rejected.' }).optional(),
 });
 
-/** The answer of POST /api/orders/{id}/refund-request. */
-export const refundRequestCreated = z.object({ refund_request: z.object({ id: z.number().int(), status: refundStatus }) });
+/** The answer of POST /api/orders/{id}/refund-request: `{status: "OK", refund_request: {id, status}}` (issue 19). */
+export const refundRequestCreated = z.object({
+  status: z.literal('OK'),
+  refund_request: z.object({ id: z.number().int(), status: refundStatus }),
+  message: z.string().optional(),
+});
 
 /** One message of a request's conversation: the buyer's, the creator's answer, staff's note. */
 export const refundMessage = z.object({ from: z.enum(['buyer', 'creator', 'staff']), text: z.string(), created_at: z.number().int() });

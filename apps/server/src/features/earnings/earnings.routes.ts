@@ -6,7 +6,16 @@ import { currentUser, guard } from '../../lib/auth-guard';
 import { requestedCurrency, resolveDisplayCurrency } from '../../lib/display-currency';
 import { ok } from '../../lib/envelope';
 import { idempotencyKeyOf, runIdempotent } from '../../lib/idempotency';
-import { amountAnswer, availableEarningsOf, earningsOf, getCommerceSettings, holdWithdrawal, InsufficientFunds } from '../ledger';
+import {
+  amountAnswer,
+  availableEarningsOf,
+  earningsOf,
+  getCommerceSettings,
+  holdWithdrawal,
+  InsufficientFunds,
+  receivableOwedOf,
+  settleReceivable,
+} from '../ledger';
 import { insertPayout, type PayoutProvider, payoutProviderFor, preparePayoutDestination } from '../payouts';
 import { requireFreshSecondFactor } from '../security';
 import { listWithdrawals, registerEarningsJobs, toWithdrawal, withdrawalInFlight, withdrawalMessages } from './earnings';
@@ -82,6 +91,10 @@ export const earningsRoutes: FastifyPluginAsyncZod<EarningsRoutesOptions> = asyn
       const min = Math.round(settings.withdrawal_min * 100);
       if (amountMinor <= 0 || amountMinor < min) throw validationError({ amount: withdrawalMessages.belowMin(min) });
       if (!key && (await withdrawalInFlight(app.db, user.id))) throw new AppError('CONFLICT', withdrawalMessages.inFlight);
+      // A receivable below zero (refunds of money already withdrawn) is paid back from earnings first; what is still owed blocks withdrawals.
+      await settleReceivable(app.db, user.id);
+      const owed = await receivableOwedOf(app.db, user.id);
+      if (owed > 0) throw validationError({ amount: withdrawalMessages.owesRefunds(owed) });
       const available = await availableEarningsOf(app.db, user.id);
       if (!key && amountMinor > available) throw validationError({ amount: withdrawalMessages.aboveAvailable(available) });
       if (!provider.handles(input.method)) throw validationError({ method: NO_CARD });

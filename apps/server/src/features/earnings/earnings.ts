@@ -65,4 +65,6 @@ export const withdrawalMessages = {
   aboveAvailable: (available: number) => `You can withdraw at most €${minorToAmount(available).toFixed(2)}, your available earnings.`,
   aboveMax: 'A withdrawal may be at most €1000000.00.',
   inFlight: 'A withdrawal is already on its way: you can ask for the next one once it is paid or has failed.',
+  owesRefunds: (owed: number) =>
+    `You owe €${minorToAmount(owed).toFixed(2)} from refunds of works you had already been paid for: you can withdraw again once your sales have covered it.`,
 };

@@ -158,6 +158,21 @@ export async function settleReceivable(db: Db, userId: number): Promise<number> 
   });
 }
 
+/**
+ * After a sale commits: each of these sellers who owes a receivable pays it back from the sale's
+ * earnings first (settleReceivable). One query when nobody owes anything.
+ */
+export async function settleReceivablesOf(db: Db, sellerIds: number[]): Promise<void> {
+  const ids = [...new Set(sellerIds)];
+  if (!ids.length) return;
+  const rows = (
+    (await db.execute(
+      sql`select owner_id from ledger_accounts where kind = 'receivable' and balance_minor < 0 and owner_id = any(${sql.param(ids)}::bigint[])`,
+    )) as unknown as { rows: { owner_id: string | number }[] }
+  ).rows;
+  for (const r of rows) await settleReceivable(db, Number(r.owner_id));
+}
+
 /** Creators with a receivable below zero, who owe the most first (the back office's list). */
 export async function listReceivables(db: Db): Promise<{ userId: number; nickname: string; email: string; owedMinor: number }[]> {
   const rows = (
