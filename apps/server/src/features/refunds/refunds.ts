@@ -91,8 +91,8 @@ async function findSubject(db: Db, buyerId: number, pathId: number, input: Refun
     .where(and(eq(orders.id, pathId), eq(orders.buyerId, buyerId)))
     .limit(1);
   if (!order) throw notFound(REFUND_MESSAGES.orderNotFound);
-  if (order.status !== 'success')
-    throw validationError({ product_id: order.status === 'refunded' ? REFUND_MESSAGES.alreadyRefunded : REFUND_MESSAGES.notPaid });
+  if (order.status === 'refunded') throw new AppError('CONFLICT', REFUND_MESSAGES.alreadyRefunded);
+  if (order.status !== 'success') throw validationError({ product_id: REFUND_MESSAGES.notPaid });
   const items = await db.select().from(orderItems).where(eq(orderItems.orderId, order.id));
   let productId = input.product_id;
   if (productId === undefined) {
