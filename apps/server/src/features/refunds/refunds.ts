@@ -262,7 +262,7 @@ async function runEffects(tx: Db, publicUrl: string, row: RequestRow, effects: r
         : row.status === 'responded'
           ? `The creator answered your refund request for "${title}".`
           : `The refund request for "${title}" ${STATUS_TEXT[row.status]}.`;
-    const link = side === 'buyer' ? '/dashboard?tab=orders' : '/dashboard?tab=refunds';
+    const link = side === 'buyer' ? '/dashboard/orders' : '/dashboard/refunds';
     await notify(tx, { userId: side === 'buyer' ? row.buyerId : row.creatorId, kind: 'refund_status', text, link, data: { refund_request_id: row.id } });
     if (person && !person.deletedAt) {
       const lines = [`Hello ${person.name},`, text];

@@ -8,6 +8,7 @@ import type {
   AdminPackCreate,
   AdminProduct,
   AdminProductUpdate,
+  AdminRefundRequest,
   AdminSettings,
   AdminSettingsUpdate,
   AdminStaticPage,
@@ -19,6 +20,7 @@ import type {
   LedgerAccountView,
   OfferStatus,
   Payout,
+  ReceivableRow,
   Reconciliation,
   SocialLink,
 } from '@atelier/shared';
@@ -32,6 +34,8 @@ export const adminKeys = {
   offers: (status: OfferStatus | '') => ['admin', 'offers', status] as const,
   product: (id: number) => ['admin', 'product', id] as const,
   payouts: (status: string) => ['admin', 'payouts', status] as const,
+  refunds: (status: string) => ['admin', 'refund-requests', status] as const,
+  receivables: ['admin', 'receivables'] as const,
   jobs: (state: string, page: number) => ['admin', 'jobs', state, page] as const,
   accounts: ['admin', 'ledger', 'accounts'] as const,
   journal: (filters: JournalFilters) => ['admin', 'ledger', 'journal', filters] as const,
@@ -197,3 +201,20 @@ export const useSaveSocialLink = () =>
 export function formatMinor(minor: number): string {
   return `${(minor / 100).toFixed(2)} €`;
 }
+
+/** The refunds queue: open (with the creator's answer), refunded or rejected requests. */
+export const useAdminRefunds = (status: string) =>
+  useQuery({
+    queryKey: adminKeys.refunds(status),
+    queryFn: ({ signal }) => api<AdminRefundRequest[]>('/api/admin/refund-requests', { signal, query: status ? { status } : {} }),
+  });
+
+/** Refund or reject a request, with a note both parties read. */
+export const useResolveRefund = () =>
+  useAdminAction(({ id, ...body }: { id: number; decision: 'refund' | 'reject'; note: string }) =>
+    api<AdminRefundRequest>(`/api/admin/refund-requests/${id}/resolve`, { method: 'POST', body }),
+  );
+
+/** Creators who owe refunds they had already withdrawn. */
+export const useReceivables = () =>
+  useQuery({ queryKey: adminKeys.receivables, queryFn: ({ signal }) => api<ReceivableRow[]>('/api/admin/receivables', { signal }) });

@@ -3,7 +3,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toast';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
-import { formatMinor, type JournalFilters, useAdjustment, useJournal, useLedgerAccounts } from '../api/admin-api';
+import { formatMinor, type JournalFilters, useAdjustment, useJournal, useLedgerAccounts, useReceivables } from '../api/admin-api';
 import { ActionError } from './action-error';
 import { ReconciliationTile } from './reconciliation-tile';
 
@@ -17,9 +17,54 @@ export function Money() {
         <ReconciliationTile />
         <Adjustment />
       </div>
+      <Receivables />
       <Accounts />
       <Journal />
     </section>
+  );
+}
+
+/** Creators who owe refunds of money they had already withdrawn: their sales pay it back first. */
+function Receivables() {
+  const { t } = useTranslation();
+  const receivables = useReceivables();
+  return (
+    <details className="admin-details" open>
+      <summary>
+        <h3>{t('admin.receivables_title')}</h3>
+      </summary>
+      {receivables.isPending ? (
+        <Spinner />
+      ) : receivables.isError ? (
+        <p className="error-text">{receivables.error.message}</p>
+      ) : receivables.data.length === 0 ? (
+        <p className="muted">{t('admin.receivables_empty')}</p>
+      ) : (
+        <div className="admin-table-wrap">
+          <table className="admin-table" aria-label={t('admin.receivables_title')}>
+            <thead>
+              <tr>
+                <th scope="col">{t('admin.creator')}</th>
+                <th scope="col">{t('admin.email')}</th>
+                <th scope="col">{t('admin.owed')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {receivables.data.map((r) => (
+                <tr key={r.user_id} data-testid="receivable">
+                  <td>@{r.nickname}</td>
+                  <td>{r.email}</td>
+                  <td>
+                    {r.amount.amount.toFixed(2)} {r.amount.currencySymbol}
+                    <div className="muted small">{formatMinor(r.amount.amount_minor)}</div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </details>
   );
 }
 
