@@ -31,5 +31,5 @@ export { MANUAL_ADJUSTMENTS, reconcile, userJournal } from './ledger.admin';
 export { ledgerAdminRoutes } from './ledger.admin-routes';
 export { ledgerRoutes } from './ledger.routes';
 export { commerceSettingsSeeder } from './ledger.seed';
-export { listReceivables, postRefund, receivableOwedOf, saleSplitOf, settleReceivable, settleReceivablesOf } from './refund';
+export { listReceivables, postRefund, receivableOwedOf, saleSplitOf, settleAllReceivables, settleReceivable, settleReceivablesOf } from './refund';
 export { postSale, type Sale, type SaleRecords, type SaleShare, saleAccountIds, saleCommission, saleEarnings } from './sale';

@@ -173,6 +173,18 @@ export async function settleReceivablesOf(db: Db, sellerIds: number[]): Promise<
   for (const r of rows) await settleReceivable(db, Number(r.owner_id));
 }
 
+/** Every creator who owes a receivable pays it back from what they have earned since (the release job's sweep, for sales paid by card webhooks). */
+export async function settleAllReceivables(db: Db): Promise<number> {
+  const rows = (
+    (await db.execute(sql`select owner_id from ledger_accounts where kind = 'receivable' and balance_minor < 0 order by owner_id limit 1000`)) as unknown as {
+      rows: { owner_id: string | number }[];
+    }
+  ).rows;
+  let moved = 0;
+  for (const r of rows) moved += await settleReceivable(db, Number(r.owner_id));
+  return moved;
+}
+
 /** Creators with a receivable below zero, who owe the most first (the back office's list). */
 export async function listReceivables(db: Db): Promise<{ userId: number; nickname: string; email: string; owedMinor: number }[]> {
   const rows = (

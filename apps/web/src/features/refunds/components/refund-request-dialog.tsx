@@ -4,6 +4,7 @@ import { useToast } from '../../../components/ui/toast';
 import { ApiError } from '../../../lib/api-client';
 import { serverMessageOr } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n-runtime';
+import './refunds.css';
 import { useCreateRefundRequest } from '../api/refunds';
 
 type Props = { orderId: number; productId?: number; unlockMessageId?: number; title: string; onClose: () => void };

@@ -1,6 +1,7 @@
 import type { RefundRequest } from '@atelier/shared';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
+import './refunds.css';
 
 /** A request's state and its conversation: the buyer's message, the creator's answer, staff's note. */
 export function RefundThread({ request }: { request: Pick<RefundRequest, 'id' | 'status' | 'reason' | 'messages'> }) {
