@@ -111,6 +111,17 @@ describe('refund requests', () => {
     expect((await buyer.client.post(`/api/refund-requests/${id}/accept`)).statusCode).toBe(403);
     expect((await buyer.client.post(`/api/refund-requests/${id}/respond`, { message: 'Me' })).statusCode).toBe(403);
 
+    // Guests get 401 everywhere; a malformed or unknown id is a 422 or a 404.
+    const guest = new TestClient(t.app);
+    expect((await guest.get('/api/refund-requests')).statusCode).toBe(401);
+    expect((await guest.post(`/api/refund-requests/${id}/respond`, { message: 'Hi' })).statusCode).toBe(401);
+    expect((await guest.post(`/api/refund-requests/${id}/accept`)).statusCode).toBe(401);
+    expect((await guest.get('/api/admin/refund-requests')).statusCode).toBe(401);
+    expect((await creator.client.post('/api/refund-requests/abc/respond', { message: 'Hi' })).statusCode).toBe(422);
+    expect((await creator.client.post('/api/refund-requests/999999999/accept')).statusCode).toBe(404);
+    expect((await creator.client.get('/api/refund-requests?status=lost')).statusCode).toBe(422);
+    expect((await ask(buyer.client, 999_999_999, complaint)).statusCode).toBe(404);
+
     // The creator answers once.
     expect((await creator.client.post(`/api/refund-requests/${id}/respond`, { message: '' })).statusCode).toBe(422);
     const answered = await creator.client.post(`/api/refund-requests/${id}/respond`, { message: 'It opens for me.' });
