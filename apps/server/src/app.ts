@@ -29,6 +29,7 @@ import { ordersRoutes } from './features/orders';
 import { passkeysRoutes } from './features/passkeys';
 import { disputesAdminRoutes, paymentsRoutes } from './features/payments';
 import { type PayoutProvider, payoutsAdminRoutes, payoutsRoutes } from './features/payouts';
+import { refundsAdminRoutes, refundsRoutes } from './features/refunds';
 import { reviewsAdminRoutes, reviewsRoutes } from './features/reviews';
 import { requireStaffSecondFactor, securityRoutes } from './features/security';
 import { registerWebApp } from './features/seo/web-app';
@@ -256,6 +257,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(favouritesRoutes);
       await api.register(followsRoutes);
       await api.register(analyticsRoutes);
+      await api.register(refundsRoutes);
       // Staff calls: every route in this scope declares guard('admin').
       await api.register(
         async (admin) => {
@@ -274,6 +276,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
           await admin.register(siteAdminRoutes);
           await admin.register(siteContentAdminRoutes);
           await admin.register(reviewsAdminRoutes);
+          await admin.register(refundsAdminRoutes);
         },
         { prefix: '/admin' },
       );

@@ -171,6 +171,7 @@ export const AUDIT_SUBJECTS = [
   'social_link',
   'job',
   'review',
+  'refund_request',
 ] as const;
 export type AuditSubject = (typeof AUDIT_SUBJECTS)[number];
 

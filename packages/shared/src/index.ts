@@ -21,6 +21,7 @@ export * from './offers';
 export * from './orders';
 export * from './passkeys';
 export * from './payouts';
+export * from './refunds';
 export * from './reviews';
 export * from './security';
 export * from './settings';

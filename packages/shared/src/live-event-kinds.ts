@@ -23,6 +23,7 @@ export const NOTIFICATION_KINDS = [
   'withdrawal_status',
   /** To staff: a card payment was disputed (a chargeback, issue 19). */
   'dispute_opened',
+  'refund_status',
 ] as const;
 
 /**

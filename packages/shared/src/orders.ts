@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-export const orderStatus = z.enum(['Success', 'Pending', 'Failed']);
+/** Refunded: every item of the order was refunded (issue 19). */
+export const orderStatus = z.enum(['Success', 'Pending', 'Failed', 'Refunded']);
 export type OrderStatus = z.infer<typeof orderStatus>;
 
 /** SPEC §3 order item. `doc_url_orig` is the download call, never a public path to the original. */
@@ -18,6 +19,8 @@ export const orderItem = z.object({
     image_prompt: z.boolean(),
   }),
   seller: z.object({ nickname: z.string() }),
+  /** 'Refunded' once the item was refunded (its download then answers 410), else null. */
+  refund_status: z.literal('Refunded').nullable().optional(),
 });
 export type OrderItem = z.infer<typeof orderItem>;
 

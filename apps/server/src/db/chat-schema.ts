@@ -60,6 +60,8 @@ export const chatMessages = pgTable(
     isLocked: boolean('is_locked').notNull().default(false),
     priceMinor: bigint('price_minor', { mode: 'number' }),
     unlockedAt: timestamp('unlocked_at', { withTimezone: true }),
+    /** Set when the paid unlock was refunded (migration 0028): the original then answers 410 to the buyer. */
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
     /** When the other participant read it; null while unread. */
     readAt: timestamp('read_at', { withTimezone: true }),
     /** When an unread-messages digest mentioned it (one e-mail per batch). */

@@ -84,7 +84,8 @@ export const cartItems = pgTable(
   (t) => [uniqueIndex('cart_items_user_product_idx').on(t.userId, t.productId)],
 );
 
-export type OrderStatus = 'success' | 'pending' | 'failed';
+/** refunded: every item was refunded (migration 0028). */
+export type OrderStatus = 'success' | 'pending' | 'failed' | 'refunded';
 
 export const orders = pgTable(
   'orders',
@@ -125,6 +126,8 @@ export const orderItems = pgTable(
       .references(() => users.id),
     priceMinor: bigint('price_minor', { mode: 'number' }).notNull(),
     position: integer('position').notNull().default(0),
+    /** Set when the item was refunded (migration 0028): its download then answers 410. */
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
   },
   (t) => [index('order_items_order_idx').on(t.orderId), index('order_items_seller_idx').on(t.sellerId, t.orderId)],
 );

@@ -350,5 +350,6 @@ export * from './chat-schema';
 export * from './commerce-schema';
 export * from './offers-schema';
 export * from './passkeys-schema';
+export * from './refunds-schema';
 export * from './security-schema';
 export * from './trust-schema';

@@ -10,7 +10,7 @@ import { requestedCurrency, resolveDisplayCurrency } from '../../lib/display-cur
 import { ok } from '../../lib/envelope';
 import { idempotencyKeyOf, runIdempotent } from '../../lib/idempotency';
 import { enqueue } from '../../lib/jobs';
-import { getCommerceSettings, InsufficientFunds, postSale, saleAccountIds, spendableOf } from '../ledger';
+import { getCommerceSettings, InsufficientFunds, postSale, saleAccountIds, settleReceivablesOf, spendableOf } from '../ledger';
 import { notify } from '../notifications';
 import { shortfallMessage } from '../orders';
 import { createCardIntent, type PurposeLock, registerDepositPurpose, startWidgetCheckout } from '../payments';
@@ -257,6 +257,8 @@ export const chatDealRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       const row = await findMessage(app.db, chat.id, message.id);
       if (!row?.unlockedAt) throw new AppError('CONFLICT', DEAL_MESSAGES.cardEnded);
+      // A creator who owes refunds (a receivable below zero) pays them back from this sale first.
+      await settleReceivablesOf(app.db, [row.userId]);
       return ok({ status: 'Success' as const, message: toChatMessage(row, me.id, currency) });
     },
   );

@@ -215,8 +215,8 @@ export function toChatMessage(
   let isPreview = false;
   if (row.kind === 'attachment' && row.attachmentKey) attachmentUrl = attachmentPath(row.chatId, row.id);
   if (row.kind === 'locked_image') {
-    // Its creator always sees the original (issue 18 bug 12); the buyer once they paid.
-    const original = row.userId === viewerId || row.unlockedAt !== null;
+    // Its creator always sees the original (issue 18 bug 12); the buyer once they paid, until it is refunded.
+    const original = row.userId === viewerId || (row.unlockedAt !== null && row.refundedAt === null);
     attachmentUrl = original ? attachmentPath(row.chatId, row.id) : publicUrl(row.previewKey);
     isPreview = !original;
   }

@@ -19,6 +19,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { chats, products } from '../../db/schema';
 import { AppError, notFound, validationError } from '../../lib/app-error';
+
 import { currentUser, guard } from '../../lib/auth-guard';
 import { requestedCurrency, resolveDisplayCurrency } from '../../lib/display-currency';
 import { ok } from '../../lib/envelope';
@@ -43,6 +44,9 @@ import { chatDealRoutes, checkLockedPrice, DEAL_MESSAGES, dealMove, dealPriceMax
 import { registerUnreadDigest } from './chat-digest';
 import { cleanAttachmentName, lockedPreview, sniffAttachment } from './chat-files';
 import { checkText, MESSAGES, readJson, readMultipart } from './chat-input';
+
+/** The 410 of an unlocked original whose unlock was refunded. */
+const REFUNDED_ORIGINAL = 'This image was refunded: its original is no longer available to you.';
 
 /**
  * The conversations and their messages (issue 11): opening a chat, the list, the pages of messages,
@@ -258,6 +262,8 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
       const missing = () => notFound('This file was not found.');
       if (!message?.attachmentKey) throw missing();
       if (message.kind === 'locked_image' && message.unlockedAt === null && message.userId !== me.id) throw missing();
+      // A refunded unlock (features/refunds): the buyer has their money back and no longer the original.
+      if (message.kind === 'locked_image' && message.refundedAt !== null && message.userId !== me.id) throw new AppError('GONE', REFUNDED_ORIGINAL);
       return sendStoredFile(reply, app.storage, message.attachmentKey, {
         disposition: message.kind === 'locked_image' ? 'inline' : 'attachment',
         filename: message.attachmentName ?? undefined,

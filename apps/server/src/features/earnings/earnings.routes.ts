@@ -6,7 +6,16 @@ import { currentUser, guard } from '../../lib/auth-guard';
 import { requestedCurrency, resolveDisplayCurrency } from '../../lib/display-currency';
 import { ok } from '../../lib/envelope';
 import { idempotencyKeyOf, runIdempotent } from '../../lib/idempotency';
-import { amountAnswer, availableEarningsOf, earningsOf, getCommerceSettings, holdWithdrawal, InsufficientFunds } from '../ledger';
+import {
+  amountAnswer,
+  availableEarningsOf,
+  earningsOf,
+  getCommerceSettings,
+  holdWithdrawal,
+  InsufficientFunds,
+  receivableOwedOf,
+  settleReceivable,
+} from '../ledger';
 import { insertPayout, type PayoutProvider, payoutProviderFor, preparePayoutDestination } from '../payouts';
 import { requireFreshSecondFactor } from '../security';
 import { listWithdrawals, registerEarningsJobs, toWithdrawal, withdrawalInFlight, withdrawalMessages } from './earnings';
@@ -81,9 +90,19 @@ export const earningsRoutes: FastifyPluginAsyncZod<EarningsRoutesOptions> = asyn
       const settings = await getCommerceSettings(app.db);
       const min = Math.round(settings.withdrawal_min * 100);
       if (amountMinor <= 0 || amountMinor < min) throw validationError({ amount: withdrawalMessages.belowMin(min) });
+      // A receivable below zero (refunds of money already withdrawn) is paid back from earnings first; what is still owed blocks withdrawals.
+      if ((await receivableOwedOf(app.db, user.id)) > 0) {
+        await settleReceivable(app.db, user.id);
+        const owed = await receivableOwedOf(app.db, user.id);
+        if (owed > 0) throw validationError({ amount: withdrawalMessages.owesRefunds(owed) });
+      }
       if (!key && (await withdrawalInFlight(app.db, user.id))) throw new AppError('CONFLICT', withdrawalMessages.inFlight);
       const available = await availableEarningsOf(app.db, user.id);
-      if (!key && amountMinor > available) throw validationError({ amount: withdrawalMessages.aboveAvailable(available) });
+      if (!key && amountMinor > available) {
+        // A parallel withdrawal may have taken the money since the check above: that one is the answer, not the amount.
+        if (await withdrawalInFlight(app.db, user.id)) throw new AppError('CONFLICT', withdrawalMessages.inFlight);
+        throw validationError({ amount: withdrawalMessages.aboveAvailable(available) });
+      }
       if (!provider.handles(input.method)) throw validationError({ method: NO_CARD });
       // Money leaving the platform: with a second factor, a fresh one (issue 21's step-up).
       await requireFreshSecondFactor(request);

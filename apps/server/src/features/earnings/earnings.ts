@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client';
 import { payouts } from '../../db/schema';
 import type { DisplayCurrency } from '../../lib/display-currency';
-import { amountAnswer, getCommerceSettings, releaseDueEarnings } from '../ledger';
+import { amountAnswer, getCommerceSettings, releaseDueEarnings, settleAllReceivables } from '../ledger';
 import { maskIban, type PayoutRow } from '../payouts';
 
 /**
@@ -23,6 +23,9 @@ export function registerEarningsJobs(app: FastifyInstance) {
     const { earnings_clearing_days } = await getCommerceSettings(ctx.db);
     const released = await releaseDueEarnings(ctx.db, { clearingDays: earnings_clearing_days });
     if (released > 0) ctx.log.info({ released }, 'earnings released');
+    // Receivables (refunds of money already withdrawn) are paid back from earnings first, whichever way the sale came in.
+    const settled = await settleAllReceivables(ctx.db);
+    if (settled > 0) ctx.log.info({ settledMinor: settled }, 'receivables settled from earnings');
   });
   app.jobs.schedule(EARNINGS_RELEASE, RELEASE_EVERY_SECONDS);
 }
@@ -65,4 +68,6 @@ export const withdrawalMessages = {
   aboveAvailable: (available: number) => `You can withdraw at most €${minorToAmount(available).toFixed(2)}, your available earnings.`,
   aboveMax: 'A withdrawal may be at most €1000000.00.',
   inFlight: 'A withdrawal is already on its way: you can ask for the next one once it is paid or has failed.',
+  owesRefunds: (owed: number) =>
+    `You owe €${minorToAmount(owed).toFixed(2)} from refunds of works you had already been paid for: you can withdraw again once your sales have covered it.`,
 };

@@ -20,7 +20,7 @@ import {
  *   withdrawal     earnings:available → withdrawals:in-flight    with the payout row, key withdrawal:<payout id>
  *   paid           withdrawals:in-flight → clearing:payout-<provider>   key withdrawal-paid:<payout id>
  *   failed         withdrawals:in-flight → earnings:available    key withdrawal-returned:<payout id>
- * A refund (later) takes the creator's share from pending, then available, then receivable:<creator>.
+ * A refund (refund.ts) takes the creator's share from pending, then available, then receivable:<creator>.
  */
 
 export const releaseKey = (entryId: number) => `earnings-release:${entryId}`;

@@ -4,8 +4,8 @@ import { type LedgerAccountKind, ledgerAccounts, ledgerEntries, ledgerTransactio
 
 /**
  * LOCK ORDER (one order everywhere, so two transactions never wait on each other in a cycle):
- *   1. domain rows first, in this order when a transaction takes several: chat (then its message),
- *      offer, order, deposit;
+ *   1. domain rows first, in this order when a transaction takes several: a refund request,
+ *      chat (then its message), offer, order, deposit;
  *   2. ledger accounts last, in ascending id order, all of them before the first entry is written
  *      (`transfer`/`postTransfer` lock their own lines in id order; a transaction that makes several
  *      transfers takes every account they touch at once first, with `lockAccounts`).
@@ -40,8 +40,8 @@ export const clearingAccountCode = (provider: string) => `clearing:${provider}`;
  * A creator's earnings (migration 0026), three accounts per creator, each created on first use:
  * - pending: their share of every sale or unlock, until the clearing period has passed (`earnings.release`);
  * - available: released earnings, spent after the balance by a purchase (postSale) or withdrawn;
- * - receivable: may go below zero. A refund (later) takes a creator's share from pending, then
- *   available, then here, so a creator who has withdrawn everything owes it.
+ * - receivable: may go below zero. A refund (refund.ts) takes a creator's share from pending, then
+ *   available, then here, so a creator who has withdrawn everything owes it; their next sales pay it back first.
  * Money being withdrawn sits in WITHDRAWALS_IN_FLIGHT until the payout is paid or fails.
  */
 export const earningsPendingCode = (userId: number) => `earnings:pending:${userId}`;

@@ -12,7 +12,7 @@ import type { Db } from '../../db/client';
 import { categories, orderItems, orders, products, productTags, tags, userProducts, users } from '../../db/schema';
 import { type DisplayCurrency, displayAmount } from '../../lib/display-currency';
 
-const orderStatusWire = { success: 'Success', pending: 'Pending', failed: 'Failed' } as const;
+const orderStatusWire = { success: 'Success', pending: 'Pending', failed: 'Failed', refunded: 'Refunded' } as const;
 
 /** The download call for one bought product: never a public path to the original. */
 export const downloadUrl = (orderId: number, productId: number) => `/api/user/media/download?id=${orderId}&product_id=${productId}`;
@@ -32,6 +32,7 @@ export async function listOrders(db: Db, buyerId: number, currency: DisplayCurre
       orderId: orderItems.orderId,
       productId: orderItems.productId,
       priceMinor: orderItems.priceMinor,
+      refundedAt: orderItems.refundedAt,
       title: products.title,
       productType: products.productType,
       previewPath: products.previewPath,
@@ -58,6 +59,8 @@ export async function listOrders(db: Db, buyerId: number, currency: DisplayCurre
 export type OrderItemRow = {
   productId: number;
   priceMinor: number;
+  /** When the item was refunded (features/refunds); absent or null: not refunded. */
+  refundedAt?: Date | null;
   title: string;
   productType: string;
   previewPath: string | null;
@@ -125,6 +128,7 @@ export function orderAnswer(
         image_prompt: i.productType === 'prompt' && isImagePromptCategory(i.categoryUrl),
       },
       seller: { nickname: i.authorNickname },
+      refund_status: i.refundedAt ? 'Refunded' : null,
     })),
   } as Order;
 }
@@ -139,7 +143,7 @@ export async function ownedAmong(db: Db, userId: number, productIds: number[]): 
   return new Set(rows.map((r) => r.id));
 }
 
-/** A bought item of a successful order of this buyer, with what is needed to send its file. */
+/** A bought item of a successful (or refunded) order of this buyer, with what is needed to send its file; `refundedAt` set: the route answers 410. */
 export async function findDownload(db: Db, buyerId: number, orderId: number, productId: number) {
   const [row] = await db
     .select({
@@ -150,11 +154,12 @@ export async function findDownload(db: Db, buyerId: number, orderId: number, pro
       originalPath: products.originalPath,
       originalName: products.originalName,
       promptText: products.promptText,
+      refundedAt: orderItems.refundedAt,
     })
     .from(orderItems)
     .innerJoin(orders, eq(orders.id, orderItems.orderId))
     .innerJoin(products, eq(products.id, orderItems.productId))
-    .where(and(eq(orders.id, orderId), eq(orders.buyerId, buyerId), eq(orders.status, 'success'), eq(orderItems.productId, productId)))
+    .where(and(eq(orders.id, orderId), eq(orders.buyerId, buyerId), inArray(orders.status, ['success', 'refunded']), eq(orderItems.productId, productId)))
     .limit(1);
   return row ? { ...row, productType: row.productType as ProductType } : null;
 }

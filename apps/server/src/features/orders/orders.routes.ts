@@ -12,16 +12,18 @@ import {
   type PurchaseResult,
   purchaseResult,
 } from '@atelier/shared';
+import { eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
+import { orderItems } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { currentUser, guard } from '../../lib/auth-guard';
 import { requestedCurrency, resolveDisplayCurrency } from '../../lib/display-currency';
 import { ok } from '../../lib/envelope';
 import { idempotencyKeyOf, runIdempotent } from '../../lib/idempotency';
-import { commerceSettingsOf } from '../ledger';
+import { commerceSettingsOf, settleReceivablesOf } from '../ledger';
 import { purchaseProducts } from './checkout';
 import { bufferFile, cleanFileName, sendAttachment } from './download';
 import { findDownload, findOwnership, listOrders } from './orders.queries';
@@ -75,7 +77,15 @@ export async function buyFromBalance(
   // Without one, the purchase's only writing statement is its transaction: no BEGIN and COMMIT round
   // trips, and the revenue account's lock is released as soon as that statement commits.
   const answer = key ? await runIdempotent(app.db, { userId: buyer.id, key, scope: opts.scope, body: request.body }, buy) : await buy(app.db);
-  if (created !== null) app.log.info({ orderId: created }, 'order paid');
+  if (created !== null) {
+    app.log.info({ orderId: created }, 'order paid');
+    // A seller who owes refunds (a receivable below zero) pays them back from this sale first.
+    const sellers = await app.db.selectDistinct({ id: orderItems.sellerId }).from(orderItems).where(eq(orderItems.orderId, created));
+    await settleReceivablesOf(
+      app.db,
+      sellers.map((s) => s.id),
+    );
+  }
   return answer;
 }
 
@@ -127,6 +137,8 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
     const item = await findDownload(app.db, userId, id, product_id);
     const missing = new AppError('NOT_FOUND', 'This download was not found in your orders.');
     if (!item) throw missing;
+    // Refunded (features/refunds): the buyer has their money back and no longer the file.
+    if (item.refundedAt) throw new AppError('GONE', 'This item was refunded: its download is no longer available.');
     if (item.productType === 'prompt') {
       const text = item.promptText ?? '';
       return sendAttachment(request, reply, { ...bufferFile(Buffer.from(`${text}\n`, 'utf8')), fileName: cleanFileName(item.title, 'txt'), ext: 'txt' });

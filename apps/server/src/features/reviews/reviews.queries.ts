@@ -10,9 +10,9 @@ import { notify } from '../notifications';
 /*
  * Reviews. A product's rating is `rating_sum / rating_count` over its visible reviews, kept on the
  * product row and moved by the same transaction as every review write, edit, delete or hide: a reader
- * never makes the database add up reviews. Orders have no refunded state yet (issue 20 assumes one):
- * a buyer is whoever owns the product through an order in status 'success'; a refund that changes
- * that status takes the right to review away with it.
+ * never makes the database add up reviews. A buyer is whoever owns the product through an order in
+ * status 'success'; a refund (features/refunds) takes the item out of the buyer's owned products and,
+ * once every item is refunded, sets the order 'refunded', so it takes the right to review away with it.
  */
 
 const REVIEW_NOT_FOUND = 'This review does not exist.';

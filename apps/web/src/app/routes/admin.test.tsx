@@ -39,6 +39,7 @@ describe('the back office at /admin', () => {
     expect([...nav.querySelectorAll('a')].map((a) => a.getAttribute('href'))).toEqual([
       '/admin',
       '/admin/payouts',
+      '/admin/refunds',
       '/admin/money',
       '/admin/catalog',
       '/admin/users',

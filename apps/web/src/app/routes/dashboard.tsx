@@ -56,6 +56,7 @@ export function Component() {
           <NavLink to="/dashboard/sales">{t('sales.title')}</NavLink>
           <NavLink to="/dashboard/statement">{t('dashboard.statement')}</NavLink>
           <NavLink to="/dashboard/earnings">{t('dashboard.earnings')}</NavLink>
+          <NavLink to="/dashboard/refunds">{t('refunds.creator_title')}</NavLink>
           <NavLink to="/dashboard/contact">{t('dashboard.contact_information')}</NavLink>
           <NavLink to="/dashboard/chat">{t('dashboard.chat')}</NavLink>
           <NavLink to="/dashboard/security">{t('dashboard.security')}</NavLink>

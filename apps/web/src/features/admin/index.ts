@@ -11,6 +11,7 @@ export const isStaff = (user: UserProfile | null | undefined) => user?.role === 
 export const AdminShell = lazy(() => import('./components/admin-shell').then((m) => ({ default: m.AdminShell })));
 export const ReviewQueue = lazy(() => import('./components/review-queue').then((m) => ({ default: m.ReviewQueue })));
 export const PayoutsQueue = lazy(() => import('./components/payouts-queue').then((m) => ({ default: m.PayoutsQueue })));
+export const RefundsQueue = lazy(() => import('./components/refunds-queue').then((m) => ({ default: m.RefundsQueue })));
 export const Money = lazy(() => import('./components/money').then((m) => ({ default: m.Money })));
 export const UsersAdmin = lazy(() => import('./components/users-admin').then((m) => ({ default: m.UsersAdmin })));
 export const JobsQueue = lazy(() => import('./components/jobs-queue').then((m) => ({ default: m.JobsQueue })));

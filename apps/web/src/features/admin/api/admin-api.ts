@@ -10,6 +10,7 @@ import type {
   AdminProduct,
   AdminProductUpdate,
   AdminReceivable,
+  AdminRefundRequest,
   AdminSettings,
   AdminSettingsUpdate,
   AdminStaticPage,
@@ -35,6 +36,7 @@ export const adminKeys = {
   offers: (status: OfferStatus | '') => ['admin', 'offers', status] as const,
   product: (id: number) => ['admin', 'product', id] as const,
   payouts: (status: string) => ['admin', 'payouts', status] as const,
+  refunds: (status: string) => ['admin', 'refund-requests', status] as const,
   jobs: (state: string, page: number) => ['admin', 'jobs', state, page] as const,
   accounts: ['admin', 'ledger', 'accounts'] as const,
   journal: (filters: JournalFilters) => ['admin', 'ledger', 'journal', filters] as const,
@@ -225,3 +227,18 @@ export const useSaveSocialLink = () =>
 export function formatMinor(minor: number): string {
   return `${(minor / 100).toFixed(2)} €`;
 }
+
+/** The refunds queue: open (with the creator's answer), refunded or rejected requests. */
+export const useAdminRefunds = (status: string) =>
+  useQuery({
+    queryKey: adminKeys.refunds(status),
+    queryFn: ({ signal }) => api<AdminRefundRequest[]>('/api/admin/refund-requests', { signal, query: status ? { status } : {} }),
+  });
+
+/** Refund or reject a request, with a note both parties read. */
+export const useResolveRefund = () =>
+  useAdminAction(({ id, ...body }: { id: number; decision: 'refund' | 'reject'; note: string }) =>
+    api<AdminRefundRequest>(`/api/admin/refund-requests/${id}/resolve`, { method: 'POST', body }),
+  );
+
+/** Creators who owe refunds they had already withdrawn. */

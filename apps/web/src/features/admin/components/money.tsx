@@ -140,7 +140,7 @@ function Receivables() {
             </thead>
             <tbody>
               {receivables.data.map((r) => (
-                <tr key={r.account_id}>
+                <tr key={r.account_id} data-testid="receivable">
                   <td>{r.account_id}</td>
                   <td>
                     @{r.user.nickname} <span className="muted small">{r.user.email}</span>

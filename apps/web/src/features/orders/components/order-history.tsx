@@ -1,9 +1,11 @@
-import type { Order } from '@atelier/shared';
+import { type Order, REFUND_WINDOW_DAYS, type RefundRequest } from '@atelier/shared';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { Price } from '../../catalog';
 import { useSelectedCurrency } from '../../currency';
+import { RefundRequestDialog, RefundThread, useRefundRequests } from '../../refunds';
 import { useOrders } from '../api/orders';
 import { DownloadButton } from './download-button';
 import { GenerateImage } from './generate-image';
@@ -17,9 +19,12 @@ type Shown = { symbol: string; decimals: number };
  * An order shows what was paid, in the currency it was paid in (issue 18 bug 7); today's equivalent
  * in the chosen currency is a hint beside it.
  */
-function OrderCard({ order, paid, today }: { order: Order; paid: Shown; today: Shown | null }) {
+function OrderCard({ order, paid, today, requests }: { order: Order; paid: Shown; today: Shown | null; requests: RefundRequest[] }) {
   const { t } = useTranslation();
+  const [asking, setAsking] = useState<{ productId: number; title: string } | null>(null);
   const downloadable = order.status === 'Success';
+  // Within 14 days of the purchase, each item not refunded and without a request in progress may be asked back.
+  const refundable = order.status === 'Success' && Date.now() - order.created_at * 1000 <= REFUND_WINDOW_DAYS * 86_400_000;
   return (
     <li className="order-card" data-testid="order">
       <div className="order-head">
@@ -43,6 +48,9 @@ function OrderCard({ order, paid, today }: { order: Order; paid: Shown; today: S
       <ul className="order-items">
         {order.items.map((item) => {
           const image = imageOf(item.info.doc_url);
+          const refunded = item.refund_status === 'Refunded';
+          const itemRequests = requests.filter((r) => r.order_id === order.id && r.product_id === item.info.id);
+          const inProgress = itemRequests.some((r) => r.status === 'open' || r.status === 'responded');
           return (
             <li key={item.info.id} className="order-item">
               {image ? (
@@ -60,17 +68,31 @@ function OrderCard({ order, paid, today }: { order: Order; paid: Shown; today: S
               </div>
               <div className="order-item-side">
                 <Price amount={item.price} symbol={paid.symbol} decimals={paid.decimals} />
-                {downloadable && (
+                {refunded && (
+                  <span className="order-status" data-status="Refunded">
+                    {t('orders.status_Refunded')}
+                  </span>
+                )}
+                {downloadable && !refunded && (
                   <DownloadButton url={item.info.doc_url_orig} title={item.info.title} label={t('orders.download')} className="button primary" />
                 )}
+                {refundable && !refunded && !inProgress && item.price > 0 && (
+                  <button type="button" className="button" onClick={() => setAsking({ productId: item.info.id, title: item.info.title })}>
+                    {t('refunds.request')}
+                  </button>
+                )}
               </div>
-              {downloadable && item.product_type === 'prompt' && (
+              {itemRequests.map((r) => (
+                <RefundThread key={r.id} request={r} />
+              ))}
+              {downloadable && !refunded && item.product_type === 'prompt' && (
                 <GenerateImage promptId={item.info.id} title={item.info.title} imagePrompt={item.info.image_prompt} />
               )}
             </li>
           );
         })}
       </ul>
+      {asking && <RefundRequestDialog orderId={order.id} productId={asking.productId} title={asking.title} onClose={() => setAsking(null)} />}
     </li>
   );
 }
@@ -82,6 +104,9 @@ function OrderCard({ order, paid, today }: { order: Order; paid: Shown; today: S
 export function OrderHistory() {
   const { t } = useTranslation();
   const orders = useOrders();
+  // The requests show beside their items; without them (an error) the history still shows.
+  const refunds = useRefundRequests();
+  const requests = (refunds.data ?? []).filter((r) => r.role === 'buyer');
   const currencies = useSelectedCurrency().list;
   const shown = (code: string): Shown => {
     const currency = currencies.find((c) => c.code === code);
@@ -116,7 +141,13 @@ export function OrderHistory() {
   return (
     <ul className="order-list" aria-label={t('dashboard.order_history')}>
       {orders.data.map((order) => (
-        <OrderCard key={order.id} order={order} paid={shown(order.currencyCode)} today={order.today ? shown(order.today.currencyCode) : null} />
+        <OrderCard
+          key={order.id}
+          order={order}
+          paid={shown(order.currencyCode)}
+          today={order.today ? shown(order.today.currencyCode) : null}
+          requests={requests}
+        />
       ))}
     </ul>
   );

@@ -1,0 +1,186 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { commissionOf } from './commerce-settings';
+import {
+  accountIds,
+  earningsAvailableCode,
+  earningsPendingCode,
+  existingAccountId,
+  lockAccounts,
+  receivableCode,
+  systemAccountId,
+  type TransferLine,
+  transfer,
+} from './ledger';
+
+/**
+ * The ledger's writers for buyer protection (the rules of who may ask and who decides live in
+ * features/refunds; the journal entries are built here):
+ *   refund       revenue (the sale's shard) → buyer          the commission
+ *                earnings:pending → buyer, then earnings:available, then receivable:<creator>   the creator's share
+ *                one transaction, key refund:<request id>
+ *   settle       earnings:pending, then earnings:available → receivable:<creator>   until it is back at zero
+ * A receivable below zero is money the creator owes: they cannot withdraw until sales cover it.
+ */
+
+type SaleEntry = { account_id: string | number; amount_minor: string | number; kind: string; owner_id: string | number | null };
+
+/**
+ * How one item of a sale was split, read back from the sale's own journal entries: the creator's
+ * credit in that transaction is matched by the commission percent that produces it over the
+ * creator's items (`sellerPrices`, the item's own price among them), so a later change of the
+ * setting never changes what is given back. Platform-owned items credited no one: all commission.
+ */
+export async function saleSplitOf(
+  db: Db,
+  opts: { saleTransactionId: number; sellerId: number; priceMinor: number; sellerPrices: number[]; commissionPercent: number },
+): Promise<{ creatorMinor: number; commissionMinor: number; revenueAccountId: number | null }> {
+  const rows = (
+    (await db.execute(sql`
+      select e.account_id, e.amount_minor, a.kind, a.owner_id
+      from ledger_entries e join ledger_accounts a on a.id = e.account_id
+      where e.transaction_id = ${opts.saleTransactionId} and e.amount_minor > 0`)) as unknown as { rows: SaleEntry[] }
+  ).rows;
+  const revenue = rows.find((r) => r.kind === 'platform_revenue');
+  const credit = rows
+    .filter((r) => (r.kind === 'earnings_pending' || r.kind === 'earnings_available') && Number(r.owner_id) === opts.sellerId)
+    .reduce((s, r) => s + Number(r.amount_minor), 0);
+  const revenueAccountId = revenue ? Number(revenue.account_id) : null;
+  if (credit === 0) return { creatorMinor: 0, commissionMinor: opts.priceMinor, revenueAccountId };
+  const earned = (p: number) => opts.sellerPrices.reduce((s, price) => s + price - commissionOf(price, p), 0);
+  const candidates = [opts.commissionPercent, ...Array.from({ length: 101 }, (_, i) => i)];
+  const percent = candidates.find((p) => earned(p) === credit);
+  let creatorMinor: number;
+  if (percent !== undefined) creatorMinor = opts.priceMinor - commissionOf(opts.priceMinor, percent);
+  else {
+    // A split no whole percent explains (never written by postSale): the item's share of the credit, pro rata.
+    const total = opts.sellerPrices.reduce((s, p) => s + p, 0);
+    creatorMinor = total > 0 ? Math.floor((credit * opts.priceMinor) / total) : 0;
+  }
+  creatorMinor = Math.max(0, Math.min(creatorMinor, opts.priceMinor, credit));
+  return { creatorMinor, commissionMinor: opts.priceMinor - creatorMinor, revenueAccountId };
+}
+
+async function balancesOf(tx: Db, ids: number[]): Promise<Map<number, number>> {
+  const rows = (
+    (await tx.execute(sql`select id, balance_minor from ledger_accounts where id = any(${sql.param(ids)}::bigint[])`)) as unknown as {
+      rows: { id: string | number; balance_minor: string | number }[];
+    }
+  ).rows;
+  return new Map(rows.map((r) => [Number(r.id), Number(r.balance_minor)]));
+}
+
+/**
+ * Refunds one sold item in the caller's transaction, after the caller locked its domain rows: the
+ * accounts are locked here, in id order, before the balances are read. The buyer's balance gets
+ * `amountMinor` (what they paid, EUR cents); the commission comes back from the revenue account the
+ * sale credited; the creator's share from their pending earnings, then available, then their
+ * receivable (which may go below zero). Returns the journal transaction id and where the share came from.
+ */
+export async function postRefund(
+  tx: Db,
+  opts: {
+    buyerId: number;
+    sellerId: number;
+    amountMinor: number;
+    creatorMinor: number;
+    revenueAccountId: number | null;
+    reason: string;
+    idempotency: string;
+  },
+): Promise<{ transactionId: number | null; fromPending: number; fromAvailable: number; fromReceivable: number }> {
+  if (opts.amountMinor <= 0) return { transactionId: null, fromPending: 0, fromAvailable: 0, fromReceivable: 0 };
+  const commission = opts.amountMinor - opts.creatorMinor;
+  const accounts = await accountIds(tx, {
+    userIds: [opts.buyerId],
+    codes: opts.creatorMinor > 0 ? [earningsPendingCode(opts.sellerId), earningsAvailableCode(opts.sellerId), receivableCode(opts.sellerId)] : [],
+  });
+  const buyer = accounts.byUser.get(opts.buyerId)!;
+  const revenue = commission > 0 ? (opts.revenueAccountId ?? (await systemAccountId(tx, 'platform:revenue'))) : null;
+  const pending = accounts.byCode.get(earningsPendingCode(opts.sellerId));
+  const available = accounts.byCode.get(earningsAvailableCode(opts.sellerId));
+  const receivable = accounts.byCode.get(receivableCode(opts.sellerId));
+  const ids = [buyer, revenue, pending, available, receivable].filter((id): id is number => typeof id === 'number');
+  await lockAccounts(tx, ids);
+  let fromPending = 0;
+  let fromAvailable = 0;
+  let fromReceivable = 0;
+  const lines: TransferLine[] = [{ accountId: buyer, amountMinor: opts.amountMinor }];
+  if (revenue !== null) lines.push({ accountId: revenue, amountMinor: -commission });
+  if (opts.creatorMinor > 0 && pending && available && receivable) {
+    const balances = await balancesOf(tx, [pending, available]);
+    fromPending = Math.min(opts.creatorMinor, Math.max(0, balances.get(pending) ?? 0));
+    fromAvailable = Math.min(opts.creatorMinor - fromPending, Math.max(0, balances.get(available) ?? 0));
+    fromReceivable = opts.creatorMinor - fromPending - fromAvailable;
+    lines.push(
+      { accountId: pending, amountMinor: -fromPending },
+      { accountId: available, amountMinor: -fromAvailable },
+      { accountId: receivable, amountMinor: -fromReceivable },
+    );
+  }
+  const done = await transfer(tx, { lines, reason: opts.reason, idempotency: opts.idempotency });
+  return { transactionId: done.transactionId, fromPending, fromAvailable, fromReceivable };
+}
+
+/** What a creator owes (a receivable below zero), as a positive number of cents; 0 when nothing. */
+export async function receivableOwedOf(db: Db, userId: number): Promise<number> {
+  const id = await existingAccountId(db, receivableCode(userId));
+  if (id === null) return 0;
+  const balances = await balancesOf(db, [id]);
+  return Math.max(0, -(balances.get(id) ?? 0));
+}
+
+/**
+ * Pays a creator's receivable back from their earnings, pending first (the newest sales' money), then
+ * available, in its own transaction; returns what it moved. Called after a sale commits and before a
+ * withdrawal, so the next sale pays the receivable off first.
+ */
+export async function settleReceivable(db: Db, userId: number): Promise<number> {
+  const receivable = await existingAccountId(db, receivableCode(userId));
+  if (receivable === null) return 0;
+  return db.transaction(async (txRaw) => {
+    const tx = txRaw as unknown as Db;
+    const pending = await existingAccountId(tx, earningsPendingCode(userId));
+    const available = await existingAccountId(tx, earningsAvailableCode(userId));
+    const ids = [receivable, pending, available].filter((id): id is number => id !== null);
+    await lockAccounts(tx, ids);
+    const balances = await balancesOf(tx, ids);
+    const owed = Math.max(0, -(balances.get(receivable) ?? 0));
+    if (owed === 0) return 0;
+    const fromPending = pending === null ? 0 : Math.min(owed, Math.max(0, balances.get(pending) ?? 0));
+    const fromAvailable = available === null ? 0 : Math.min(owed - fromPending, Math.max(0, balances.get(available) ?? 0));
+    if (fromPending + fromAvailable === 0) return 0;
+    const lines: TransferLine[] = [{ accountId: receivable, amountMinor: fromPending + fromAvailable }];
+    if (pending !== null) lines.push({ accountId: pending, amountMinor: -fromPending });
+    if (available !== null) lines.push({ accountId: available, amountMinor: -fromAvailable });
+    await transfer(tx, { lines, reason: `receivable ${userId} settled from earnings` });
+    return fromPending + fromAvailable;
+  });
+}
+
+/**
+ * After a sale commits: each of these sellers who owes a receivable pays it back from the sale's
+ * earnings first (settleReceivable). One query when nobody owes anything.
+ */
+export async function settleReceivablesOf(db: Db, sellerIds: number[]): Promise<void> {
+  const ids = [...new Set(sellerIds)];
+  if (!ids.length) return;
+  const rows = (
+    (await db.execute(
+      sql`select owner_id from ledger_accounts where kind = 'receivable' and balance_minor < 0 and owner_id = any(${sql.param(ids)}::bigint[])`,
+    )) as unknown as { rows: { owner_id: string | number }[] }
+  ).rows;
+  for (const r of rows) await settleReceivable(db, Number(r.owner_id));
+}
+
+/** Every creator who owes a receivable pays it back from what they have earned since (the release job's sweep, for sales paid by card webhooks). */
+export async function settleAllReceivables(db: Db): Promise<number> {
+  const rows = (
+    (await db.execute(sql`select owner_id from ledger_accounts where kind = 'receivable' and balance_minor < 0 order by owner_id limit 1000`)) as unknown as {
+      rows: { owner_id: string | number }[];
+    }
+  ).rows;
+  let moved = 0;
+  for (const r of rows) moved += await settleReceivable(db, Number(r.owner_id));
+  return moved;
+}

@@ -1,0 +1,60 @@
+import type { RefundStatus } from '@atelier/shared';
+
+/** Who moves a refund request: the buyer who asked, the creator who sold, or staff in the back office. */
+export type RefundActor = 'buyer' | 'creator' | 'staff';
+
+/** What a move does besides changing the status; every one is written in the move's transaction. */
+export type RefundEffect =
+  /** The sale of the item is reversed in one ledger transaction (ledger/refund.ts postRefund). */
+  | 'ledger_refund'
+  /** The item is marked refunded: its download and the unlocked original answer 410 to the buyer. */
+  | 'revoke_access'
+  /** The other party is told: a bell notification, a live event and an e-mail. */
+  | 'notify_other_party'
+  /** Both parties are told (bell, live event, e-mail). */
+  | 'notify_both'
+  /** A row in the staff audit log. */
+  | 'audit';
+
+type Transition = { from: RefundStatus | null; to: RefundStatus; by: readonly RefundActor[]; effects: readonly RefundEffect[] };
+
+/**
+ * A refund request's whole life, one row per legal move (offer-states.ts is the model). Anything not
+ * listed here is refused with 409 and changes nothing.
+ */
+export const REFUND_TRANSITIONS: readonly Transition[] = [
+  // The buyer asks within 14 days of the purchase (POST /api/orders/{id}/refund-request): the creator is told.
+  { from: null, to: 'open', by: ['buyer'], effects: ['notify_other_party'] },
+  // The creator answers once (POST /api/refund-requests/{id}/respond); staff then decide.
+  { from: 'open', to: 'responded', by: ['creator'], effects: ['notify_other_party'] },
+  // The creator accepts (POST /api/refund-requests/{id}/accept): refunded at once, the buyer is told.
+  { from: 'open', to: 'refunded', by: ['creator'], effects: ['ledger_refund', 'revoke_access', 'notify_both'] },
+  { from: 'responded', to: 'refunded', by: ['creator'], effects: ['ledger_refund', 'revoke_access', 'notify_both'] },
+  // Staff refund it (POST /api/admin/refund-requests/{id}/resolve decision=refund), with a note.
+  { from: 'open', to: 'refunded', by: ['staff'], effects: ['ledger_refund', 'revoke_access', 'notify_both', 'audit'] },
+  { from: 'responded', to: 'refunded', by: ['staff'], effects: ['ledger_refund', 'revoke_access', 'notify_both', 'audit'] },
+  // Staff reject it (decision=reject), with a note: no money moves, the buyer keeps the file.
+  { from: 'open', to: 'rejected', by: ['staff'], effects: ['notify_both', 'audit'] },
+  { from: 'responded', to: 'rejected', by: ['staff'], effects: ['notify_both', 'audit'] },
+];
+
+/** The move from `from` to `to` by `actor`, or undefined when the table has none. */
+export function findRefundTransition(from: RefundStatus | null, to: RefundStatus, actor: RefundActor): Transition | undefined {
+  return REFUND_TRANSITIONS.find((t) => t.from === from && t.to === to && t.by.includes(actor));
+}
+
+/** Whether a request may still be decided (refunded or rejected). */
+export const isRefundActive = (status: RefundStatus) => status === 'open' || status === 'responded';
+
+const STATUS_WORDS: Record<RefundStatus, string> = {
+  open: 'waiting for an answer',
+  responded: 'answered by the creator and waiting for our decision',
+  refunded: 'already refunded',
+  rejected: 'already rejected',
+};
+const WANTED: Record<RefundStatus, string> = { open: 'be opened', responded: 'be answered', refunded: 'be refunded', rejected: 'be rejected' };
+
+/** The 409 message for a move the table does not allow, saying where the request stands. */
+export function illegalRefundMoveMessage(from: RefundStatus, to: RefundStatus): string {
+  return `This refund request is ${STATUS_WORDS[from]} and cannot ${WANTED[to]} now.`;
+}

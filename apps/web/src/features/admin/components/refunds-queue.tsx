@@ -1,0 +1,123 @@
+import { type AdminRefundRequest, REFUND_MESSAGE_MAX } from '@atelier/shared';
+import { useState } from 'react';
+import { Spinner } from '../../../components/ui/spinner';
+import { useToast } from '../../../components/ui/toast';
+import { formatDateTime } from '../../../lib/format-date';
+import { useTranslation } from '../../../lib/i18n-runtime';
+import { formatMinor, useAdminRefunds, useResolveRefund } from '../api/admin-api';
+import { ActionError } from './action-error';
+
+const STATUSES = ['open', 'refunded', 'rejected'] as const;
+
+/** Refund requests: the order, the file, both parties' messages and refund history, then refund or reject with a note. */
+export function RefundsQueue() {
+  const { t } = useTranslation();
+  const [status, setStatus] = useState<string>('open');
+  const requests = useAdminRefunds(status);
+  return (
+    <section className="admin-section" aria-labelledby="refunds-title">
+      <div className="admin-toolbar">
+        <h2 id="refunds-title">{t('admin.refunds_title')}</h2>
+        <label className="field-inline">
+          {t('admin.status')}
+          <select value={status} onChange={(e) => setStatus(e.target.value)}>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {t(`refunds.status_${s}`)}
+              </option>
+            ))}
+            <option value="">{t('admin.all')}</option>
+          </select>
+        </label>
+      </div>
+      {requests.isPending ? (
+        <Spinner />
+      ) : requests.isError ? (
+        <p className="error-text" role="alert">
+          {requests.error.message}
+        </p>
+      ) : requests.data.length === 0 ? (
+        <p className="muted">{t('admin.refunds_empty')}</p>
+      ) : (
+        <ul className="admin-cards">
+          {requests.data.map((r) => (
+            <RefundCard key={r.id} request={r} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function RefundCard({ request }: { request: AdminRefundRequest }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const resolve = useResolveRefund();
+  const [note, setNote] = useState('');
+  const active = request.status === 'open' || request.status === 'responded';
+  const decide = (decision: 'refund' | 'reject') =>
+    resolve.mutate(
+      { id: request.id, decision, note: note.trim() },
+      { onSuccess: () => toast.success(t(decision === 'refund' ? 'admin.refund_done' : 'admin.reject_done')) },
+    );
+  return (
+    <li className="admin-card" data-testid="refund-request">
+      <h3>
+        #{request.id} · {request.title}
+      </h3>
+      <p>
+        <span className="admin-status" data-status={request.status}>
+          {t(`refunds.status_${request.status}`)}
+        </span>{' '}
+        {request.amount.amount.toFixed(2)} {request.amount.currencySymbol} <span className="muted small">({formatMinor(request.amount.amount_minor)})</span>
+      </p>
+      <p className="small">
+        {request.order_id !== null ? t('admin.refund_order', { id: request.order_id }) : t('admin.refund_chat', { id: request.chat_id ?? 0 })} ·{' '}
+        {t(`refunds.reason_${request.reason}`)} · {formatDateTime(request.created_at)}
+        {request.file_url && (
+          <>
+            {' · '}
+            <a href={request.file_url} target="_blank" rel="noreferrer">
+              {t('admin.refund_file')}
+            </a>
+          </>
+        )}
+      </p>
+      <p className="small">
+        {t('admin.refund_buyer', { nickname: request.buyer.nickname, requests: request.history.buyer.requests, refunded: request.history.buyer.refunded })}
+        <br />
+        {t('admin.refund_creator', {
+          nickname: request.creator.nickname,
+          requests: request.history.creator.requests,
+          refunded: request.history.creator.refunded,
+        })}
+      </p>
+      <ul className="refund-messages">
+        {request.messages.map((m) => (
+          <li key={`${m.from}-${m.created_at}`} data-from={m.from}>
+            <strong>{t(`refunds.from_${m.from}`)}</strong> <span className="muted small">{formatDateTime(m.created_at)}</span>
+            <p>{m.text}</p>
+          </li>
+        ))}
+      </ul>
+      {active && (
+        <div className="admin-inline-actions">
+          <input
+            aria-label={t('admin.refund_note')}
+            placeholder={t('admin.refund_note')}
+            value={note}
+            onChange={(e) => setNote(e.target.value)}
+            maxLength={REFUND_MESSAGE_MAX}
+          />
+          <button type="button" className="button small-button primary" disabled={resolve.isPending} onClick={() => decide('refund')}>
+            {t('admin.refund')}
+          </button>
+          <button type="button" className="button small-button danger" disabled={resolve.isPending} onClick={() => decide('reject')}>
+            {t('admin.reject')}
+          </button>
+          <ActionError error={resolve.error} />
+        </div>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,85 @@
+import { REFUND_MESSAGE_MAX, REFUND_REASONS, type RefundReason } from '@atelier/shared';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useToast } from '../../../components/ui/toast';
+import { ApiError } from '../../../lib/api-client';
+import { serverMessageOr } from '../../../lib/form-errors';
+import { useTranslation } from '../../../lib/i18n-runtime';
+import './refunds.css';
+import { useCreateRefundRequest } from '../api/refunds';
+
+type Props = { orderId: number; productId?: number; unlockMessageId?: number; title: string; onClose: () => void };
+
+/** 'Request a refund': a reason and a message for the creator and staff. */
+export function RefundRequestDialog({ orderId, productId, unlockMessageId, title, onClose }: Props) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const create = useCreateRefundRequest();
+  const [reason, setReason] = useState<RefundReason>('not_as_described');
+  const [message, setMessage] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const firstRef = useRef<HTMLSelectElement>(null);
+  useEffect(() => firstRef.current?.focus(), []);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setError(null);
+    setFieldError(null);
+    try {
+      await create.mutateAsync({ orderId, productId, unlockMessageId, reason, message: message.trim() });
+      toast.success(t('refunds.sent'));
+      onClose();
+    } catch (err) {
+      const field = err instanceof ApiError ? err.errors?.message?.[0] : undefined;
+      if (field) setFieldError(field);
+      else setError(serverMessageOr(err, t('refunds.send_failed')));
+    }
+  }
+
+  return (
+    <div className="buy-dialog-backdrop">
+      <div className="buy-dialog" role="dialog" aria-modal="true" aria-labelledby="refund-dialog-title" onKeyDown={(e) => e.key === 'Escape' && onClose()}>
+        <h2 id="refund-dialog-title">{t('refunds.request_title')}</h2>
+        <p className="product-name">{title}</p>
+        <form onSubmit={submit} className="refund-form">
+          <label className="field">
+            <span>{t('refunds.reason')}</span>
+            <select ref={firstRef} value={reason} onChange={(e) => setReason(e.target.value as RefundReason)}>
+              {REFUND_REASONS.map((r) => (
+                <option key={r} value={r}>
+                  {t(`refunds.reason_${r}`)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field">
+            <span>{t('refunds.message')}</span>
+            <textarea
+              value={message}
+              onChange={(e) => setMessage(e.target.value)}
+              maxLength={REFUND_MESSAGE_MAX}
+              rows={4}
+              required
+              placeholder={t('refunds.message_hint')}
+              aria-invalid={fieldError ? true : undefined}
+            />
+            {fieldError && <span className="error-text small">{fieldError}</span>}
+          </label>
+          {error && (
+            <p className="error-text" role="alert">
+              {error}
+            </p>
+          )}
+          <div className="buy-dialog-actions">
+            <button type="button" className="button" onClick={onClose}>
+              {t('refunds.cancel')}
+            </button>
+            <button type="submit" className="button primary" disabled={create.isPending || !message.trim()}>
+              {t('refunds.send')}
+            </button>
+          </div>
+        </form>
+      </div>
+    </div>
+  );
+}
