@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { Link, NavLink, Outlet } from 'react-router';
+import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { authKey, useAuth, useLogout, useNewAccountWelcome } from '../../features/auth';
 import { BalanceCard } from '../../features/deposits';
 import { DEFAULT_AVATAR } from '../../features/profile';
@@ -16,6 +16,15 @@ export function Component() {
   const queryClient = useQueryClient();
   const currency = useRef(selectedCurrency());
   const welcome = useNewAccountWelcome();
+  const tabs = useRef<HTMLElement>(null);
+  const { pathname } = useLocation();
+
+  // The tabs scroll on one line (issue 18): the open one is brought into view.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the path is the trigger.
+  useEffect(() => {
+    const active = tabs.current?.querySelector<HTMLElement>('a.active');
+    if (active && tabs.current) tabs.current.scrollLeft = active.offsetLeft - tabs.current.clientWidth / 2 + active.clientWidth / 2;
+  }, [pathname]);
 
   // SPEC §2: profile data is reloaded when the currency changes.
   useEffect(() => {
@@ -47,7 +56,7 @@ export function Component() {
         <button type="button" className="button" onClick={() => logout.mutate()}>
           {t('dashboard.log_out')}
         </button>
-        <nav className="tabs" aria-label={t('nav.my_profile')}>
+        <nav className="tabs" ref={tabs} aria-label={t('nav.my_profile')}>
           <NavLink end to="/dashboard">
             {t('dashboard.my_projects')}
           </NavLink>
