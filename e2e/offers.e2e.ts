@@ -77,6 +77,8 @@ async function createOffer(page: Page, o: { title: string; price: string; colour
   await dialog.getByLabel(o.style, { exact: true }).check();
   await dialog.locator('input[type="file"]').setInputFiles({ name: `${o.title}.png`, mimeType: 'image/png', buffer: await png(o.colour) });
   await dialog.getByText(`${o.title}.png`).waitFor();
+  // A buyout: staff make an offer and Atelier pays the creator (a listing, the first choice, is sold under their name).
+  await dialog.getByRole('radio', { name: /Sell it to Atelier/ }).check();
   await dialog.getByRole('button', { name: 'Send offer' }).click();
   const sent = page.getByRole('dialog', { name: 'Your offer successfully sent' });
   await sent.getByText('We will contact you by e-mail within 3 business days').waitFor();
@@ -161,6 +163,7 @@ describe('offers in the browser', () => {
     await send.click();
     await dialog.getByText('Please select at least one style.').waitFor();
     await dialog.getByLabel('Minimalism', { exact: true }).check();
+    await dialog.getByRole('radio', { name: /Sell it to Atelier/ }).check();
     await send.click();
     const sent = seller.getByRole('dialog', { name: 'Your offer successfully sent' });
     await sent.getByText('We will contact you by e-mail within 3 business days').waitFor();
