@@ -28,19 +28,25 @@ const KEPT = 'atelier_bench_million';
 
 type Group = 'typed' | 'typed, one typo' | 'typed, type filter, rating sort' | 'type filter, rating sort';
 
-/** What the bench asks, in four groups: the 100k case's words, tags and typos, alone and with a type filter and the rating sort, and the filtered, rating-sorted list without words. */
-function requests(round: number): { group: Group; label: string; filter: ListFilter }[] {
+/**
+ * What the bench asks, in four groups: the 100k case's words, tags and typos, alone and with a type
+ * filter and the rating sort, and the filtered, rating-sorted list without words. A search is filtered
+ * by the types its own answer showed (the bench data ties some words to one type, and a filter that
+ * finds nothing would flatter the figures).
+ */
+function requests(round: number, typesOf: Map<string, ProductType[]>): { group: Group; label: string; filter: ListFilter }[] {
   const page = 1 + (round % 3);
   const list: { group: Group; label: string; filter: ListFilter }[] = [];
-  SEARCHES.forEach((search, i) => {
-    list.push({ group: TYPOS.has(search) ? 'typed, one typo' : 'typed', label: search, filter: { page, limit: 6, search } });
-    const productType = TYPES[(i + round) % TYPES.length];
+  for (const search of SEARCHES) list.push({ group: TYPOS.has(search) ? 'typed, one typo' : 'typed', label: search, filter: { page, limit: 6, search } });
+  for (const search of SEARCHES) {
+    const types = typesOf.get(search) ?? TYPES;
+    const productType = types[round % types.length]!;
     list.push({
       group: 'typed, type filter, rating sort',
       label: `${search} (${productType})`,
       filter: { page, limit: 6, search, productType, sort: 'rating~desc' },
     });
-  });
+  }
   for (const productType of TYPES) {
     for (const p of [1, 2, 3, 50]) {
       list.push({ group: 'type filter, rating sort', label: `${productType} page ${p}`, filter: { page: p, limit: 24, productType, sort: 'rating~desc' } });
@@ -85,6 +91,9 @@ export const searchMillion: BenchCase = {
         try {
           await admin.query(`set statement_timeout = 0; set maintenance_work_mem = '256MB'`);
           await admin.query('create index products_search_idx on products using gin (search_document)');
+          // The tag triggers rewrote every row once: compact the table, as a long-running catalogue
+          // would be, so that its size and a scan's first rows are not those of a half-empty file.
+          await admin.query('vacuum full products');
           await admin.query('vacuum analyze');
         } finally {
           await admin.end();
@@ -102,10 +111,15 @@ export const searchMillion: BenchCase = {
       console.log(`  load before the first pass: ${loadavg()}`);
       // The first pass meets cold caches, as the first visitors after a start do.
       const cold = new Map<Group, number[]>();
-      for (const r of requests(0)) {
-        const t = performance.now();
-        await listProducts(db, r.filter, EUR);
-        push(cold, r.group, performance.now() - t);
+      const typesOf = new Map<string, ProductType[]>();
+      // Unfiltered searches first: their answers pick the type filters of the rest.
+      for (const filtered of [false, true]) {
+        for (const r of requests(0, typesOf).filter((x) => Boolean(x.filter.productType) === filtered)) {
+          const t = performance.now();
+          const answer = await listProducts(db, r.filter, EUR);
+          push(cold, r.group, performance.now() - t);
+          if (r.filter.search && !filtered) typesOf.set(r.filter.search, [...new Set(answer.payload.map((p) => p.product_type))].sort());
+        }
       }
       for (const [group, ms] of cold) {
         console.log(
@@ -118,7 +132,7 @@ export const searchMillion: BenchCase = {
       const empty = new Set<string>();
       const byLabel = new Map<string, { ms: number[]; total: number; estimated: boolean }>();
       for (let round = 0; round < ROUNDS && performance.now() < deadline; round++) {
-        for (const r of requests(round)) {
+        for (const r of requests(round, typesOf)) {
           let t = performance.now();
           await db.execute(sql`select 1`);
           selectMs.push(performance.now() - t);
