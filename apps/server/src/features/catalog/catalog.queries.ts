@@ -304,9 +304,11 @@ const searchSortOrder: Record<CatalogSort, string> = {
 /**
  * The page of a search, as ids, with the total and how many of the matches can be paged.
  *
- * Under an explicit sort: the matches in that order, cut to the page by the database, which walks a
- * sort index and tests each row when the words are common, or collects the few matches and sorts
- * them when they are rare.
+ * Under an explicit sort: when the planner expects many matches and the sort has an index, the first
+ * COUNTED_UP_TO products in that order are tested and the matches among them are the page, exactly.
+ * Otherwise (rare words, a sort without an index, matches too sparse at the top of the order) the
+ * window below is collected and sorted: every match, exactly, when there are at most COUNTED_UP_TO;
+ * past that, the window's first COUNTED_UP_TO in the sort's order.
  *
  * By relevance: products matching the words as typed come first, then those found only through a
  * typo, each by full-text rank. Ranking reads every row it ranks, so it ranks a window: the first
