@@ -2,6 +2,7 @@ import { catalogThroughput } from './cases/catalog-throughput';
 import { firstStart } from './cases/first-start';
 import { purchaseThroughput } from './cases/purchase-throughput';
 import { searchLatency } from './cases/search-latency';
+import { searchMillion } from './cases/search-million';
 import { sseFanout } from './cases/sse-fanout';
 
 /**
@@ -11,7 +12,7 @@ import { sseFanout } from './cases/sse-fanout';
 export type BenchResult = { name: string; value: number; baseline: number; unit: string; ratio: number; target: string; pass: boolean };
 export type BenchCase = { name: string; run: () => Promise<BenchResult> };
 
-const cases: BenchCase[] = [catalogThroughput, searchLatency, purchaseThroughput, sseFanout, firstStart];
+const cases: BenchCase[] = [catalogThroughput, searchLatency, searchMillion, purchaseThroughput, sseFanout, firstStart];
 
 const only = process.argv.slice(2);
 const selected = only.length ? cases.filter((c) => only.some((o) => c.name.toLowerCase().includes(o.toLowerCase()))) : cases;

@@ -131,10 +131,11 @@ const textArray = (words: string[]) => sql.raw(`(ARRAY[${words.map((w) => `'${w}
 
 /**
  * Adds `count` published products in a handful of SQL statements (generate_series, no row-by-row
- * inserts): titles from 60 adjectives x 60 nouns, a description, a type, a category, and two tags.
+ * inserts): titles from 60 adjectives x 60 nouns, a description, a type, a category, two tags, and a
+ * rating (one in five unrated, the rest averaging 2 to 5 stars over 1 to 60 reviews).
  * The search document is filled by the triggers of migration 0004 as the rows go in.
  */
-export async function bulkInsertProducts(outer: Db, count: number): Promise<void> {
+export async function bulkInsertProducts(outer: Db, count: number, opts: { vacuum?: boolean } = {}): Promise<void> {
   // A bulk load may take longer than the app's 15 s statement limit; lift it for this transaction only.
   await outer.transaction(async (db) => {
     await db.execute(sql`set local statement_timeout = 0`);
@@ -145,7 +146,7 @@ export async function bulkInsertProducts(outer: Db, count: number): Promise<void
     await db.execute(sql`
     with a as (select array_agg(id order by id) ids from users where nickname like 'bench_author_%'),
          c as (select array_agg(id order by id) ids from categories where parent_id is not null)
-    insert into products (slug, title, description, product_type, category_id, author_id, price_minor, preview_path, popularity, created_at)
+    insert into products (slug, title, description, product_type, category_id, author_id, price_minor, preview_path, popularity, rating_count, rating_sum, created_at)
     select 'bench-' || g,
            initcap(${textArray(ADJECTIVES)}[1 + g % 60] || ' ' || ${textArray(NOUNS)}[1 + (g / 60) % 60]) || ' ' || g,
            'A ' || ${textArray(ADJECTIVES)}[1 + (g * 7) % 60] || ' study of a ' || ${textArray(NOUNS)}[1 + (g * 13) % 60]
@@ -156,8 +157,10 @@ export async function bulkInsertProducts(outer: Db, count: number): Promise<void
            100 + (g * 37) % 9900,
            'products/bench/preview.webp',
            (g * 31) % 1000,
+           r.n,
+           2 * r.n + (g * 7) % (3 * r.n + 1),
            now() - (g || ' minutes')::interval
-    from generate_series(1, ${count}) g, a, c`);
+    from generate_series(1, ${count}) g cross join lateral (select case when g % 5 = 0 then 0 else 1 + (g * 17) % 60 end as n) r, a, c`);
     await db.execute(sql`
     insert into product_tags (product_id, tag_id)
     select p.id, t.id from products p
@@ -166,5 +169,5 @@ export async function bulkInsertProducts(outer: Db, count: number): Promise<void
     on conflict do nothing`);
   });
   // As autovacuum would on a running server: the tag triggers rewrote every row once.
-  await outer.execute(sql`vacuum analyze`);
+  if (opts.vacuum !== false) await outer.execute(sql`vacuum analyze`);
 }

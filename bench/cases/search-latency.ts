@@ -18,7 +18,7 @@ const EUR = { code: 'EUR', symbol: '€', rate: '1', decimals: 2 };
  * descriptions, and misspellings within the typo budget (one typo from 5 letters, two from 9; a swap
  * of two letters is one typo), alone and next to a correct word.
  */
-const SEARCHES = [
+export const SEARCHES = [
   'lantern',
   'glacier',
   'harbour',

@@ -61,7 +61,17 @@ export const RELATED_ROW_SIZE = 8;
 export const relatedProducts = z.object({ more_from: z.array(productBase), similar: z.array(productBase) });
 export type RelatedProducts = z.infer<typeof relatedProducts>;
 
-export const catalogMeta = z.object({ total: z.number().int(), pages: z.number().int(), page: z.number().int(), limit: z.number().int() });
+/**
+ * `total_estimated: true` (absent otherwise): more than a thousand matches, so `total` is the
+ * database's estimate, not a count; a search by relevance then pages through its best thousand only.
+ */
+export const catalogMeta = z.object({
+  total: z.number().int(),
+  pages: z.number().int(),
+  page: z.number().int(),
+  limit: z.number().int(),
+  total_estimated: z.literal(true).optional(),
+});
 export type CatalogMeta = z.infer<typeof catalogMeta>;
 
 /** GET /products/catalog and GET /packs: `{status, payload, meta}`. */

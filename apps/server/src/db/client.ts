@@ -75,7 +75,9 @@ export async function openDatabase(opts: { url?: string; pgliteDir: string }): P
       connectionString: opts.url,
       max: 10,
       statement_timeout: STATEMENT_TIMEOUT_MS,
-      options: `-c plan_cache_mode=${PLAN_CACHE_MODE}`,
+      // A sequential scan starts where the last one stopped unless told not to: a LIMIT without an
+      // order (the catalogue search's window of matches) would then find other rows each time.
+      options: `-c plan_cache_mode=${PLAN_CACHE_MODE} -c synchronize_seqscans=off`,
       idleTimeoutMillis: 30_000,
     });
     // A broken idle connection must not crash the process; the pool replaces it.

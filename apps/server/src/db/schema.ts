@@ -99,6 +99,7 @@ export const products = pgTable(
     index('products_type_idx').on(t.productType, t.id),
     index('products_category_idx').on(t.categoryId),
     index('products_author_idx').on(t.authorId),
+    index('products_rating_idx').on(sql`(${t.ratingSum}::float8 / nullif(${t.ratingCount}, 0)) desc nulls last`, sql`${t.ratingCount} desc`, sql`${t.id} desc`),
   ],
 );
 

@@ -125,6 +125,8 @@ export const de: Record<TranslationKey, string> = {
   'products.similar': 'Ähnliche Werke',
   'products.results': '{{count}} Ergebnisse',
   'products.results_for': '{{count}} Ergebnisse für „{{search}}“',
+  'products.results_about': 'Etwa {{total}} Ergebnisse',
+  'products.results_for_about': 'Etwa {{total}} Ergebnisse für „{{search}}“',
   'products.empty_hint': 'Versuche ein anderes Wort oder setze die Filter zurück.',
   'products.clear_filters': 'Filter zurücksetzen',
   'products.retry': 'Erneut versuchen',

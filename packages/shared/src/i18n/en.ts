@@ -122,6 +122,8 @@ export const en = {
   'products.similar': 'Similar works',
   'products.results': '{{count}} results',
   'products.results_for': '{{count}} results for “{{search}}”',
+  'products.results_about': 'About {{total}} results',
+  'products.results_for_about': 'About {{total}} results for “{{search}}”',
   'products.empty_hint': 'Try another word or clear the filters.',
   'products.clear_filters': 'Clear filters',
   'products.retry': 'Try again',

@@ -94,6 +94,15 @@ function toProduct(row: ProductRow, currency: DisplayCurrency): ProductBase {
 
 /** What every public list shows: published products by authors who still have an account. */
 const visible = and(eq(products.status, 'published'), isNull(users.deletedAt));
+/**
+ * The same on the products alone, the author checked as an anti-join: products drive the plan (the
+ * search index, the sort index), never one index probe per author as a join under a LIMIT can be
+ * planned when there are few authors.
+ */
+const visibleProduct = and(
+  eq(products.status, 'published'),
+  sql`not exists (select 1 from ${users} where ${users.id} = ${products.authorId} and ${users.deletedAt} is not null)`,
+);
 
 function selectProducts(db: Db) {
   return db.select(productFields).from(products).innerJoin(users, eq(users.id, products.authorId));
@@ -148,7 +157,9 @@ export type ListFilter = {
 /** The creator a key names: a user id, or a nickname in any case (as /profile/{nickname} reads it). */
 function byAuthor(key: string): SQL {
   const id = idFromKey(key);
-  return id !== null ? sql`(${users.id} = ${id} or lower(${users.nickname}) = ${key.toLowerCase()})` : sql`lower(${users.nickname}) = ${key.toLowerCase()}`;
+  const named =
+    id !== null ? sql`(${users.id} = ${id} or lower(${users.nickname}) = ${key.toLowerCase()})` : sql`lower(${users.nickname}) = ${key.toLowerCase()}`;
+  return sql`${products.authorId} in (select ${users.id} from ${users} where ${named})`;
 }
 
 /**
@@ -164,9 +175,43 @@ async function searchQueries(db: Db, search: string): Promise<{ exact: string; w
   return { exact: row?.exact ?? '', withTypos: row?.with_typos ?? '' };
 }
 
-async function countProducts(db: Db, where: SQL | undefined): Promise<number> {
-  const [row] = await db.select({ total: sql<number>`count(*)` }).from(products).innerJoin(users, eq(users.id, products.authorId)).where(where);
-  return Number(row?.total ?? 0);
+/**
+ * Up to this many matches a total is counted and a search ranks every match; past it, counting and
+ * ranking would read every matching row (a common word matches a fifth of a million products), so the
+ * total is the planner's estimate and a search by relevance ranks a window of this many.
+ */
+export const COUNTED_UP_TO = 1000;
+
+type Total = { total: number; estimated: boolean };
+
+/**
+ * The number of visible products matching `where`: counted while it is at most COUNTED_UP_TO (reading
+ * at most one row more), else the planner's estimate when that agrees it is large. When the planner
+ * guesses low, the rows are counted after all: slower, never wrong by much.
+ */
+async function totalOf(db: Db, where: SQL | undefined): Promise<Total> {
+  // A fresh builder each time: drizzle's builders change in place.
+  const matching = () => db.select({ one: sql`1` }).from(products).where(where);
+  const [bounded] = await db.select({ n: sql<number>`count(*)` }).from(
+    matching()
+      .limit(COUNTED_UP_TO + 1)
+      .as('m'),
+  );
+  const n = Number(bounded?.n ?? 0);
+  if (n <= COUNTED_UP_TO) return { total: n, estimated: false };
+  const estimate = await estimateRows(db, matching().getSQL());
+  if (estimate > COUNTED_UP_TO) return { total: estimate, estimated: true };
+  const [all] = await db.select({ n: sql<number>`count(*)` }).from(matching().as('m'));
+  return { total: Number(all?.n ?? 0), estimated: false };
+}
+
+/** The planner's row estimate for a query (EXPLAIN, nothing run). */
+async function estimateRows(db: Db, query: SQL): Promise<number> {
+  const result = await db.execute(sql`explain (format json) ${query}`);
+  const [row] = (result as unknown as { rows: Record<string, unknown>[] }).rows;
+  const raw = row ? Object.values(row)[0] : undefined;
+  const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan?: { 'Plan Rows'?: number } }[] | undefined;
+  return Math.round(Number(plan?.[0]?.Plan?.['Plan Rows'] ?? 0));
 }
 
 /** Reuses a value computed for the same key (the route's short-lived cache); by default, none. */
@@ -184,7 +229,7 @@ export async function listProducts(
   currency: DisplayCurrency,
   memo: Memo = noMemo,
 ): Promise<{ payload: Product[]; meta: CatalogMeta }> {
-  const base: (SQL | undefined)[] = [visible];
+  const base: (SQL | undefined)[] = [visibleProduct];
   if (filter.productType) base.push(eq(products.productType, filter.productType));
   if (filter.categoryIds?.length) base.push(inCategoryTrees(filter.categoryIds));
   if (filter.itemType && filter.itemType !== 'pack') base.push(holdsItemsOf(filter.itemType));
@@ -194,20 +239,30 @@ export async function listProducts(
   }
 
   const offset = (filter.page - 1) * filter.limit;
-  const metaOf = (total: number) => ({ total, pages: Math.ceil(total / filter.limit), page: filter.page, limit: filter.limit });
+  // `pageable`: how many of the matches can be paged through (a search by relevance: its window).
+  const metaOf = ({ total, estimated }: Total, pageable = total): CatalogMeta => ({
+    total,
+    pages: Math.ceil(Math.min(total, pageable) / filter.limit),
+    page: filter.page,
+    limit: filter.limit,
+    ...(estimated ? { total_estimated: true as const } : {}),
+  });
 
-  let total: number;
+  let total: Total;
   let rows: ProductRow[];
   if (filter.search) {
     const search = filter.search;
     const queries = await memo(JSON.stringify(['search', search]), () => searchQueries(db, search));
     // Only stop words, or nothing searchable: nothing matches.
-    if (queries.exact === '') return { payload: [], meta: metaOf(0) };
-    const found = await searchPage(db, and(...base)!, queries, filter, offset);
+    if (queries.exact === '') return { payload: [], meta: metaOf({ total: 0, estimated: false }) };
+    const found = await searchPage(db, and(...base)!, queries, filter, offset, memo);
     total = found.total;
-    if (found.ids.length === 0) return { payload: [], meta: metaOf(total) };
+    if (found.ids.length === 0) return { payload: [], meta: metaOf(total, found.pageable) };
     const byId = new Map((await selectProducts(db).where(inArray(products.id, found.ids))).map((r) => [Number(r.id), r as ProductRow]));
     rows = found.ids.map((id) => byId.get(id)).filter((r): r is ProductRow => r !== undefined);
+    const payload: Product[] = rows.map((r) => toProduct(r, currency));
+    if (payload.some((p) => p.product_type === 'pack')) await attachPackItems(db, payload, currency);
+    return { payload, meta: metaOf(total, found.pageable) };
   } else {
     // The total depends on the filter, not the page: every page of one filter shares it.
     const filterKey = JSON.stringify([
@@ -218,8 +273,8 @@ export async function listProducts(
       filter.author?.toLowerCase() ?? null,
       filter.favouritedBy ?? null,
     ]);
-    total = await memo(filterKey, () => countProducts(db, and(...base)));
-    if (offset >= total) return { payload: [], meta: metaOf(total) };
+    total = await memo(filterKey, () => totalOf(db, and(...base)));
+    if (offset >= total.total) return { payload: [], meta: metaOf(total) };
     rows = (await selectProducts(db)
       .where(and(...base))
       .orderBy(...sortOrder[filter.sort ?? 'id~desc'])
@@ -232,7 +287,10 @@ export async function listProducts(
   return { payload, meta: metaOf(total) };
 }
 
-/** The same orders as sortOrder, over the columns of the search's match set. */
+/** The sorts an index serves (the primary key, products_status_created_idx, products_rating_idx). */
+const SORTS_WITH_INDEX = new Set<CatalogSort>(['id~desc', 'id~asc', 'created_at~desc', 'rating~desc']);
+
+/** The orders of sortOrder, over the columns of a search's collected matches. */
 const searchSortOrder: Record<CatalogSort, string> = {
   'id~desc': 'id desc',
   'id~asc': 'id asc',
@@ -244,10 +302,20 @@ const searchSortOrder: Record<CatalogSort, string> = {
 };
 
 /**
- * One pass over the matches: they are collected once (id, rank and the sort keys, a narrow set),
- * then counted and cut to the page; the page's rows are read afterwards by id. The total comes back
- * even for a page past the last. Without an explicit sort, products matching the words as typed
- * come first, then those found only through a typo, each by full-text rank.
+ * The page of a search, as ids, with the total and how many of the matches can be paged.
+ *
+ * Under an explicit sort: when the planner expects many matches and the sort has an index, the first
+ * COUNTED_UP_TO products in that order are tested and the matches among them are the page, exactly.
+ * Otherwise (rare words, a sort without an index, matches too sparse at the top of the order) the
+ * window below is collected and sorted: every match, exactly, when there are at most COUNTED_UP_TO;
+ * past that, the window's first COUNTED_UP_TO in the sort's order.
+ *
+ * By relevance: products matching the words as typed come first, then those found only through a
+ * typo, each by full-text rank. Ranking reads every row it ranks, so it ranks a window: the first
+ * COUNTED_UP_TO + 1 matches as typed and as many typo-only ones, as the index hands them out. With no
+ * more than COUNTED_UP_TO of each the window holds every match, so the order and the total are exact;
+ * past it, the total is estimated and only the window's best COUNTED_UP_TO can be paged (as search
+ * engines cap their hits), and an exact match never follows a typo match.
  */
 async function searchPage(
   db: Db,
@@ -255,23 +323,105 @@ async function searchPage(
   queries: { exact: string; withTypos: string },
   filter: ListFilter,
   offset: number,
-): Promise<{ total: number; ids: number[] }> {
+  memo: Memo,
+): Promise<{ total: Total; pageable: number; ids: number[] }> {
   const query = sql`${queries.withTypos}::tsquery`;
-  const exact = queries.withTypos === queries.exact ? sql`true` : sql`${products.searchDocument} @@ ${queries.exact}::tsquery`;
-  const order = sql.raw(filter.sort ? searchSortOrder[filter.sort] : 'exact desc, rank desc, id desc');
+  const exactQuery = sql`${queries.exact}::tsquery`;
+  const matches = sql`${products.searchDocument} @@ ${query}`;
+  const memoKey = (kind: string) =>
+    JSON.stringify([
+      kind,
+      queries.withTypos,
+      filter.productType ?? null,
+      filter.categoryIds ?? [],
+      filter.itemType ?? null,
+      filter.author?.toLowerCase() ?? null,
+      filter.favouritedBy ?? null,
+    ]);
+
+  const window = COUNTED_UP_TO + 1;
+  if (filter.sort) {
+    const estimate = () =>
+      memo(memoKey('search-estimate'), () => estimateRows(db, db.select({ one: sql`1` }).from(products).where(and(where, matches)).getSQL()));
+    // Common words under a sort that has an index: the first COUNTED_UP_TO products in that order
+    // are tested, and the matches met among them, in order, are the page exactly.
+    if (SORTS_WITH_INDEX.has(filter.sort) && offset + filter.limit <= COUNTED_UP_TO) {
+      const expected = await estimate();
+      if (expected > COUNTED_UP_TO) {
+        const order = sql.join(sortOrder[filter.sort], sql`, `);
+        const walked = await db.execute(sql`
+          select id from (
+            select ${products.id} as id, ${products.searchDocument} as doc, row_number() over (order by ${order}) as position
+            from ${products} where ${where} order by ${order} limit ${COUNTED_UP_TO}
+          ) s
+          where doc @@ ${query} order by position limit ${filter.limit} offset ${offset}`);
+        const ids = (walked as unknown as { rows: { id: number | string }[] }).rows.map((r) => Number(r.id));
+        if (ids.length === filter.limit) {
+          const total = { total: Math.max(expected, offset + ids.length), estimated: true };
+          return { total, pageable: total.total, ids };
+        }
+      }
+    }
+    // Else the matches collected from the search index, up to one past the counted limit: with no
+    // more, all of them, counted and sorted exactly; past it, the window is sorted.
+    const order = sql.raw(searchSortOrder[filter.sort]);
+    const result = await db.execute(sql`
+      with w as materialized (
+        select ${products.id} as id, ${products.priceMinor} as price_minor, ${products.createdAt} as created_at, ${products.popularity} as popularity,
+               ${products.ratingSum}::float8 / nullif(${products.ratingCount}, 0) as rating, ${products.ratingCount} as rating_count
+        from ${products}
+        where ${where} and ${matches}
+        limit ${window}
+      )
+      select c.n, p.id
+      from (select count(*) as n from w) c
+      left join lateral (select id from w order by ${order} limit ${filter.limit} offset ${offset}) p on true`);
+    const list = (result as unknown as { rows: { n: number | string; id: number | string | null }[] }).rows;
+    const n = Number(list[0]?.n ?? 0);
+    const ids = list.filter((r) => r.id !== null).map((r) => Number(r.id));
+    if (n <= COUNTED_UP_TO) return { total: { total: n, estimated: false }, pageable: n, ids };
+    const total = { total: Math.max(await estimate(), n), estimated: true };
+    return { total, pageable: COUNTED_UP_TO, ids: offset + ids.length > COUNTED_UP_TO ? ids.slice(0, Math.max(0, COUNTED_UP_TO - offset)) : ids };
+  }
+
+  const typoOnly =
+    queries.withTypos === queries.exact
+      ? sql``
+      : sql`union all (
+          select ${products.id} as id, false as exact, ${products.searchDocument} as doc
+          from ${products}
+          where ${where} and ${matches} and not (${products.searchDocument} @@ ${exactQuery})
+          limit ${window})`;
   const result = await db.execute(sql`
-    with m as materialized (
-      select ${products.id} as id, ${exact} as exact, ts_rank(${products.searchDocument}, ${query}) as rank,
-             ${products.priceMinor} as price_minor, ${products.createdAt} as created_at, ${products.popularity} as popularity,
-             ${products.ratingSum}::float8 / nullif(${products.ratingCount}, 0) as rating, ${products.ratingCount} as rating_count
-      from ${products} inner join ${users} on ${users.id} = ${products.authorId}
-      where ${where} and ${products.searchDocument} @@ ${query}
-    )
-    select c.total, p.id
-    from (select count(*) as total from m) c
-    left join lateral (select id from m order by ${order} limit ${filter.limit} offset ${offset}) p on true`);
-  const list = (result as unknown as { rows: { total: number | string; id: number | string | null }[] }).rows;
-  return { total: Number(list[0]?.total ?? 0), ids: list.filter((r) => r.id !== null).map((r) => Number(r.id)) };
+    with w as materialized (
+      (select ${products.id} as id, true as exact, ${products.searchDocument} as doc
+       from ${products}
+       where ${where} and ${products.searchDocument} @@ ${exactQuery}
+       limit ${window})
+      ${typoOnly}
+    ),
+    c as (select count(*) filter (where exact) as exact_n, count(*) filter (where not exact) as typo_n from w)
+    select c.exact_n, c.typo_n, p.id
+    from c
+    left join lateral (
+      select id from w order by exact desc, ts_rank(doc, ${query}) desc, id desc
+      limit ${filter.limit} offset ${offset}
+    ) p on true`);
+  const list = (result as unknown as { rows: { exact_n: number | string; typo_n: number | string; id: number | string | null }[] }).rows;
+  const exactN = Number(list[0]?.exact_n ?? 0);
+  const typoN = Number(list[0]?.typo_n ?? 0);
+  const ids = list.filter((r) => r.id !== null).map((r) => Number(r.id));
+  if (exactN <= COUNTED_UP_TO && typoN <= COUNTED_UP_TO) {
+    const total = { total: exactN + typoN, estimated: false };
+    return { total, pageable: total.total, ids };
+  }
+  const estimate = await memo(memoKey('search-estimate'), () =>
+    estimateRows(db, db.select({ one: sql`1` }).from(products).where(and(where, matches)).getSQL()),
+  );
+  const total = { total: Math.max(estimate, exactN + typoN), estimated: true };
+  // Only the window's first COUNTED_UP_TO can be paged: past an overflowing exact part lie more exact matches.
+  const pageable = Math.min(COUNTED_UP_TO, total.total);
+  return { total, pageable, ids: offset + ids.length > pageable ? ids.slice(0, Math.max(0, pageable - offset)) : ids };
 }
 
 /** Fills `items` of every pack in the list, in the pack's order. */

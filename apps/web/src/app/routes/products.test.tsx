@@ -59,3 +59,22 @@ describe('a pack opened as a product', () => {
     expect(asked.filter((url) => url.startsWith('/api/products') || url.startsWith('/api/packs'))).toEqual(['/api/products/12/info?currency=EUR']);
   });
 });
+
+describe('a search with more matches than the server counts', () => {
+  it('shows the estimated total rounded, as "About"', async () => {
+    vi.stubGlobal('fetch', async (url: string) => {
+      const path = new URL(url, 'http://x').pathname;
+      const body =
+        path === '/api/products/catalog'
+          ? { status: 'OK', payload: [item], meta: { total: 153_643, pages: 167, page: 1, limit: 6, total_estimated: true } }
+          : { status: 'OK', payload: [] };
+      return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+    });
+    const queryClient = createQueryClient();
+    queryClient.setQueryData(siteKeys.currencies, [{ code: 'EUR', symbol: '€', value: 1, default: true, name: 'EUR' }]);
+    const router = createMemoryRouter([{ path: '/products/:param?', Component: ProductsPage }], { initialEntries: ['/products?search=harbour'] });
+    renderRouter(router, queryClient);
+    await vi.waitFor(() => expect(screen.getByTestId('result-count').textContent).toBe('About 150,000 results for “harbour”'));
+    expect(screen.getByText('Harbour at Dawn')).toBeTruthy();
+  });
+});

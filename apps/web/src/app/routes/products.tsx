@@ -83,7 +83,7 @@ function CategorySelect({ value, onChange }: { value: number | undefined; onChan
 }
 
 function ProductList() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { param } = useParams();
   const [query] = useSearchParams();
   const navigate = useNavigate();
@@ -122,9 +122,15 @@ function ProductList() {
           {/* Always rendered, so the count arriving does not push the list down (no layout shift). */}
           <p className="muted" aria-live="polite" data-testid="result-count">
             {meta && counted
-              ? params.search.trim()
-                ? t('products.results_for', { count: meta.total, search: params.search.trim() })
-                : t('products.results', { count: meta.total })
+              ? meta.total_estimated
+                ? // Past a thousand matches the server estimates: shown rounded, as "about".
+                  t(params.search.trim() ? 'products.results_for_about' : 'products.results_about', {
+                    total: Number(meta.total.toPrecision(2)).toLocaleString(i18n.language),
+                    search: params.search.trim(),
+                  })
+                : params.search.trim()
+                  ? t('products.results_for', { count: meta.total, search: params.search.trim() })
+                  : t('products.results', { count: meta.total })
               : '\u00a0'}
           </p>
         </div>
