@@ -47,8 +47,10 @@ export const catalogThroughput: BenchCase = {
     const appPort = await listen(app);
 
     const paths = Array.from({ length: Number(process.env.BENCH_PAGES ?? 60) }, (_, i) => `/api/products/catalog?page=${1 + i}&limit=6`);
-    const sample = (await fetch(`http://127.0.0.1:${appPort}${paths[0]}`).then((r) => r.json())) as { meta: { total: number } };
-    if (sample.meta.total < PRODUCTS) throw new Error(`expected ${PRODUCTS} products, the catalogue has ${sample.meta.total}`);
+    const sample = (await fetch(`http://127.0.0.1:${appPort}${paths[0]}`).then((r) => r.json())) as { meta: { total: number; total_estimated?: true } };
+    // Past 1,000 matches the catalogue answers the planner's estimate (total_estimated): near enough is there.
+    const enough = sample.meta.total_estimated ? sample.meta.total >= PRODUCTS * 0.8 : sample.meta.total >= PRODUCTS;
+    if (!enough) throw new Error(`expected ${PRODUCTS} products, the catalogue has ${sample.meta.total}`);
 
     const bare = Fastify({ logger: false });
     bare.get('/bare', async () => sample);
