@@ -12,18 +12,16 @@ import {
   type PurchaseResult,
   purchaseResult,
 } from '@atelier/shared';
-import { eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
-import { orderItems } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { currentUser, guard } from '../../lib/auth-guard';
 import { requestedCurrency, resolveDisplayCurrency } from '../../lib/display-currency';
 import { ok } from '../../lib/envelope';
 import { idempotencyKeyOf, runIdempotent } from '../../lib/idempotency';
-import { commerceSettingsOf, settleReceivablesOf } from '../ledger';
+import { commerceSettingsOf, settleReceivablesOfOrder } from '../ledger';
 import { purchaseProducts } from './checkout';
 import { bufferFile, cleanFileName, sendAttachment } from './download';
 import { findDownload, findOwnership, listOrders } from './orders.queries';
@@ -80,11 +78,7 @@ export async function buyFromBalance(
   if (created !== null) {
     app.log.info({ orderId: created }, 'order paid');
     // A seller who owes refunds (a receivable below zero) pays them back from this sale first.
-    const sellers = await app.db.selectDistinct({ id: orderItems.sellerId }).from(orderItems).where(eq(orderItems.orderId, created));
-    await settleReceivablesOf(
-      app.db,
-      sellers.map((s) => s.id),
-    );
+    await settleReceivablesOfOrder(app.db, created);
   }
   return answer;
 }
