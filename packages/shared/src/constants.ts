@@ -52,3 +52,6 @@ export const formatUnreadBadge = (count: number): string => (count > UNREAD_BADG
  */
 export const STEP_UP_FIELD = 'step_up';
 export const STEP_UP_MINUTES = 10;
+
+/** The orders of a product's reviews (GET /api/products/{id}/reviews?sort=). */
+export const REVIEW_SORTS = ['newest', 'highest', 'lowest'] as const;

@@ -5,7 +5,10 @@ export const REVIEW_TEXT_MAX = 2000;
 export const REVIEWS_PAGE_SIZE = 10;
 /** A buyer may edit or delete their review for this many days after writing it. */
 export const REVIEW_EDIT_DAYS = 30;
-export const REVIEW_SORTS = ['newest', 'highest', 'lowest'] as const;
+
+import { REVIEW_SORTS } from './constants';
+
+export { REVIEW_SORTS };
 export type ReviewSort = (typeof REVIEW_SORTS)[number];
 
 export const ONLY_BUYERS_MAY_REVIEW = 'Only buyers of this work can review it.';

@@ -1,13 +1,16 @@
-import { REVIEW_SORTS, type Review, type ReviewInput, type ReviewSort, reviewInput } from '@atelier/shared/reviews';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useId, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { REVIEW_SORTS } from '@atelier/shared/constants';
+import type { Review, ReviewSort } from '@atelier/shared/reviews';
+import { lazy, Suspense, useId, useState } from 'react';
 import { TextAreaField } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toast';
-import { applyServerErrors, serverMessageOr } from '../../../lib/form-errors';
+import { serverMessageOr } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n-runtime';
-import { useDeleteReview, useReplyToReview, useReportReview, useReviews, useSaveReview } from '../api/reviews';
+import { useDeleteReview, useReplyToReview, useReportReview, useReviews } from '../api/reviews';
 import './reviews.css';
+
+// The form (react-hook-form and the zod schema) loads only for a buyer who may review: the list and
+// product pages' first load stays small (issue 20: initial JS at most 120 KB).
+const ReviewForm = lazy(() => import('./review-form').then((m) => ({ default: m.ReviewForm })));
 
 const SORT_KEY: Record<ReviewSort, string> = { newest: 'reviews.sort_newest', highest: 'reviews.sort_highest', lowest: 'reviews.sort_lowest' };
 
@@ -204,72 +207,9 @@ function OwnReview({ productId, mine }: { productId: number; mine: Review | null
       </div>
     );
   }
-  return <ReviewForm productId={productId} mine={mine} onDone={() => setEditing(false)} />;
-}
-
-export function ReviewForm({ productId, mine, onDone }: { productId: number; mine: Review | null; onDone?: () => void }) {
-  const { t } = useTranslation();
-  const toast = useToast();
-  const save = useSaveReview(productId);
-  const form = useForm<ReviewInput>({ resolver: zodResolver(reviewInput), defaultValues: { rating: mine?.rating ?? 0, text: mine?.text ?? '' } });
-  const rating = Number(form.watch('rating'));
-  const errors = form.formState.errors;
-  const onSubmit = form.handleSubmit((input) =>
-    save.mutate(
-      { id: mine?.id ?? null, input },
-      {
-        onSuccess: () => {
-          toast.success(t('reviews.saved'));
-          onDone?.();
-        },
-        onError: (err) => {
-          if (!applyServerErrors(err, form.setError, ['rating', 'text'])) toast.error(serverMessageOr(err, t('reviews.failed')));
-        },
-      },
-    ),
-  );
   return (
-    <form className="review-form" onSubmit={onSubmit} noValidate data-testid="review-form">
-      <h3 className="small-heading">{mine ? t('reviews.your_review') : t('reviews.write')}</h3>
-      <fieldset className="star-input">
-        <legend>{t('reviews.rating')}</legend>
-        {[1, 2, 3, 4, 5].map((n) => (
-          <label key={n} className={n <= rating ? 'on' : ''}>
-            <input
-              type="radio"
-              name="rating"
-              value={n}
-              checked={rating === n}
-              aria-label={t('reviews.stars_label', { rating: n })}
-              onChange={() => form.setValue('rating', n, { shouldValidate: true })}
-            />
-            <span aria-hidden="true">★</span>
-          </label>
-        ))}
-      </fieldset>
-      {errors.rating?.message && (
-        <p className="field-error" role="alert">
-          {errors.rating.message}
-        </p>
-      )}
-      <TextAreaField
-        id={`review-text-${productId}`}
-        label={t('reviews.text')}
-        rows={4}
-        maxLength={2000}
-        error={errors.text?.message}
-        {...form.register('text')}
-      />
-      <div className="review-actions">
-        <button type="submit" className="button primary" disabled={save.isPending}>
-          {mine ? t('reviews.save') : t('reviews.submit')}
-        </button>
-        {mine && (
-          <button type="button" className="button" onClick={onDone}>
-            {t('reviews.cancel')}
-          </button>
-        )}
-      </div>
-    </form>
+    <Suspense fallback={null}>
+      <ReviewForm productId={productId} mine={mine} onDone={() => setEditing(false)} />
+    </Suspense>
   );
 }
