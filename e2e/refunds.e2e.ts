@@ -147,6 +147,8 @@ describe('refunds in the browser', () => {
     await open(adminPage, `${baseUrl()}/admin/money`);
     const row = adminPage.getByTestId('receivable').filter({ hasText: '@sofia' });
     await row.waitFor();
+    // The reconciliation tile on the same screen stays green after all of it.
+    await adminPage.locator('.reconciliation-tile[data-state="green"]').waitFor();
     await screenshot(adminPage, 'admin-money-receivables');
   });
 });

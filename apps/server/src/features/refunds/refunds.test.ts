@@ -298,6 +298,8 @@ describe('refund requests', () => {
       );
     expect(await receivable()).toBe(-1600);
     expect(await checkLedger(t.app.db)).toEqual(exact);
+    // The back office's reconciliation tile stays green: a receivable below zero is not a mismatch.
+    expect((await staff.client.get('/api/admin/ledger/reconciliation')).json().payload).toMatchObject({ ok: true, first_mismatch: null });
     const owed = (await staff.client.get('/api/admin/receivables')).json().payload;
     // The money screen's list (a receivable's balance: below zero, owed).
     expect(owed.find((r: { user: { id: number } }) => r.user.id === creator.id)).toMatchObject({ amount: { amount_minor: -1600 } });
