@@ -4,7 +4,7 @@ import type { ErrorEnvelope, FieldErrors } from '@atelier/shared';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { AppError } from './app-error';
-import { escapeHtml } from './mail';
+import { escapeHtml } from './text';
 
 /** Fastify's own error codes that are the client's fault, with a message a person can act on. */
 const fastifyClientErrors: Record<string, { status: number; message: string }> = {

@@ -4,6 +4,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { Db } from '../db/client';
 import { mailOutbox } from '../db/schema';
 import { enqueue } from './jobs';
+import { escapeHtml } from './text';
 
 export type Mail = { to: string; subject: string; text: string; html?: string };
 
@@ -63,10 +64,6 @@ export function registerMailDelivery(app: FastifyInstance) {
     },
     { attempts: 8, backoffMs: 30_000 },
   );
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
 /** A plain, readable HTML version of a text message with its one call-to-action link. */

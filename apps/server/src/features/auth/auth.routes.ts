@@ -21,6 +21,7 @@ import { AppError, validationError } from '../../lib/app-error';
 import { ACCOUNT_BLOCKED, currentUser, guard } from '../../lib/auth-guard';
 import { mailHtml, sendMail } from '../../lib/mail';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
+import { isUniqueViolation } from '../../lib/pg-errors';
 import { clearRateLimit, enforceRateLimit, hitRateLimit, releaseRateLimitHit } from '../../lib/rate-limit';
 import { isSignedIn, startSession } from '../../lib/session';
 import { revokeOtherSessions, sendNewBrowserAlert, totpEnabled, verifySecondFactor } from '../security';
@@ -156,7 +157,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       });
     } catch (err) {
       // Two sign-ups with one e-mail at the same moment: the unique index decides.
-      if ((err as { code?: string; cause?: { code?: string } }).code === '23505' || (err as { cause?: { code?: string } }).cause?.code === '23505') {
+      if (isUniqueViolation(err)) {
         throw validationError({ email: 'An account with this e-mail already exists.' });
       }
       throw err;

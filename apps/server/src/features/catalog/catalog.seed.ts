@@ -3,10 +3,9 @@ import { categories, packItems, products, productTags, tags, users } from '../..
 import { demoAccounts, demoCategories, demoCreators, demoDocs, demoImages, demoPacks, demoPassword, demoPrompts } from '../../db/seed-content';
 import type { Seeder } from '../../db/seeding';
 import { hashPassword } from '../../lib/passwords';
+import { slugify } from '../../lib/text';
 import { produceDemoFiles } from './art/cache';
-import { demoKeys, promptTextFor, slugify } from './art/works';
-
-export { slugify };
+import { demoKeys, promptTextFor } from './art/works';
 
 /** The store's category tree. */
 export const categoriesSeeder: Seeder = {

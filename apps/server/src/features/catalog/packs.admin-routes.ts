@@ -6,8 +6,8 @@ import { categories, packItems, products, users } from '../../db/schema';
 import { AppError, notFound, validationError } from '../../lib/app-error';
 import { guard } from '../../lib/auth-guard';
 import { ok } from '../../lib/envelope';
+import { slugify } from '../../lib/text';
 import { recordAudit } from '../audit';
-import { slugify } from './catalog.seed';
 
 /**
  * The items must exist, be works (not packs), and be for sale: published, by an author whose account

@@ -2,7 +2,7 @@ import { desc } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { mailOutbox } from '../../db/schema';
 import { notFound } from '../../lib/app-error';
-import { escapeHtml } from '../../lib/mail';
+import { escapeHtml } from '../../lib/text';
 
 export function isLoopback(address: string | undefined): boolean {
   if (!address) return false;

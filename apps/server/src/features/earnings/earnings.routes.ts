@@ -6,6 +6,7 @@ import { currentUser, guard } from '../../lib/auth-guard';
 import { requestedCurrency, resolveDisplayCurrency } from '../../lib/display-currency';
 import { ok } from '../../lib/envelope';
 import { idempotencyKeyOf, runIdempotent } from '../../lib/idempotency';
+import { isUniqueViolation } from '../../lib/pg-errors';
 import {
   amountAnswer,
   availableEarningsOf,
@@ -24,15 +25,6 @@ import { listWithdrawals, registerEarningsJobs, toWithdrawal, withdrawalInFlight
 const MAX_WITHDRAWAL_MINOR = 100_000_000;
 
 const NO_CARD = 'Card payouts are not available: please choose a bank transfer.';
-
-/** A unique index allows one processing withdrawal per creator: the second insert fails with 23505. */
-function isOneInFlight(err: unknown): boolean {
-  for (let e = err as { code?: string; constraint?: string; cause?: unknown } | undefined, depth = 0; e && depth < 4; depth++) {
-    if (e.code === '23505') return true;
-    e = e.cause as typeof e;
-  }
-  return false;
-}
 
 /** Tests hand in a provider of their own; otherwise PAYOUT_PROVIDER decides (the same one payouts use). */
 export type EarningsRoutesOptions = { provider?: PayoutProvider };
@@ -117,7 +109,8 @@ export const earningsRoutes: FastifyPluginAsyncZod<EarningsRoutesOptions> = asyn
         return ok(answer, 'Your withdrawal is on its way.');
       } catch (err) {
         if (err instanceof InsufficientFunds) throw validationError({ amount: withdrawalMessages.aboveAvailable(await availableEarningsOf(app.db, user.id)) });
-        if (isOneInFlight(err)) throw new AppError('CONFLICT', withdrawalMessages.inFlight);
+        // A unique index allows one processing withdrawal per creator: the second insert fails with 23505.
+        if (isUniqueViolation(err)) throw new AppError('CONFLICT', withdrawalMessages.inFlight);
         throw err;
       }
     },

@@ -1,6 +1,7 @@
 import { eq, inArray, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { type LedgerAccountKind, ledgerAccounts, ledgerEntries, ledgerTransactions } from '../../db/schema';
+import { pgErrorIn } from '../../lib/pg-errors';
 
 /**
  * LOCK ORDER (one order everywhere, so two transactions never wait on each other in a cycle):
@@ -305,16 +306,12 @@ export function chargeEntriesOrRefuse(transactionId: SQL): SQL {
 
 /** The ledger's refusal raised inside a statement (ledger_refuse, SQLSTATE LD001) as InsufficientFunds or an Error; null for any other error. */
 export function refusalOf(err: unknown): Error | null {
-  for (let e = err as { code?: string; detail?: string; cause?: unknown } | undefined, depth = 0; e && depth < 4; depth++) {
-    if (e.code === 'LD001') {
-      const [account, missing] = String(e.detail ?? '').split(':');
-      const shortfall = Number(missing);
-      if (missing === 'unknown' || !Number.isSafeInteger(shortfall)) return new Error('A ledger transfer names an unknown account.');
-      return new InsufficientFunds(Number(account), shortfall);
-    }
-    e = e.cause as typeof e;
-  }
-  return null;
+  const e = pgErrorIn(err, (x) => x.code === 'LD001');
+  if (!e) return null;
+  const [account, missing] = String(e.detail ?? '').split(':');
+  const shortfall = Number(missing);
+  if (missing === 'unknown' || !Number.isSafeInteger(shortfall)) return new Error('A ledger transfer names an unknown account.');
+  return new InsufficientFunds(Number(account), shortfall);
 }
 
 type ChargeRow = Parameters<ReturnType<typeof chargeStatement>['verify']>[0][number];

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import sanitizeHtml from 'sanitize-html';
 import sharp from 'sharp';
-import { escapeHtml } from '../../lib/mail';
 import { savePreview } from '../../lib/previews';
 import type { Storage } from '../../lib/storage';
+import { escapeHtml } from '../../lib/text';
 
 /** What an offer file really is, judged by its bytes. */
 export type OfferFileType = 'jpeg' | 'png' | 'gif' | 'svg' | 'pdf' | 'doc' | 'docx' | 'txt';

@@ -5,6 +5,7 @@ import { offerEvents, offers, products, productTags, tags, users } from '../../d
 import { AppError, notFound } from '../../lib/app-error';
 import { mailHtml, sendMail } from '../../lib/mail';
 import { publicUrl } from '../../lib/storage';
+import { slugify } from '../../lib/text';
 import { notify } from '../notifications';
 import { canTransition, illegalMoveMessage, type OfferActor } from './offer-states';
 
@@ -166,16 +167,6 @@ export async function insertOffer(tx: Db, values: typeof offers.$inferInsert): P
   return row!;
 }
 
-function slugify(text: string): string {
-  return text
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[^\w\s-]/g, '')
-    .trim()
-    .replace(/[\s_-]+/g, '-')
-    .slice(0, 80);
-}
-
 /**
  * On acceptance the work becomes a platform-owned product: author the creator, the original kept
  * private, the offer's preview, priced at what the platform paid, and a draft until staff set the
@@ -196,7 +187,7 @@ export async function createProductFromOffer(tx: Db, offer: OfferRow, opts: { pr
   const [product] = await tx
     .insert(products)
     .values({
-      slug: `${slugify(offer.title) || 'work'}-o${offer.id}`,
+      slug: `${slugify(offer.title, 80) || 'work'}-o${offer.id}`,
       title: offer.title,
       description: offer.description,
       // A text offered under Prompts is a prompt, never a doc (its text is what a buyer gets).

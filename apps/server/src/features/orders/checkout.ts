@@ -6,6 +6,7 @@ import { packItems, products, userProducts, users } from '../../db/schema';
 import { validationError } from '../../lib/app-error';
 import type { DisplayCurrency } from '../../lib/display-currency';
 import { enqueueSql } from '../../lib/jobs';
+import { isUniqueViolation } from '../../lib/pg-errors';
 import { InsufficientFunds, postSale, type SaleRecords, type SaleShare, saleCommission } from '../ledger';
 import { EVENTS_CHANNEL } from '../notifications';
 import { type OrderItemRow, orderAnswer, ownedAmong, productCategoryUrl, productTagNames } from './orders.queries';
@@ -177,14 +178,6 @@ const purchaseRecords = (values: Record<PurchaseValue, unknown>): SaleRecords =>
            + (select count(*) from cart) + (select count(*) from receipt) + (select count(*) from sale_signals)`,
   columns: sql`, (select id from o) as order_id, (select created_s from o) as created_s`,
 });
-
-function isUniqueViolation(err: unknown, constraint: string): boolean {
-  for (let e = err as { code?: string; constraint?: string; cause?: unknown } | undefined, depth = 0; e && depth < 4; depth++) {
-    if (e.code === '23505' && (e.constraint === constraint || String((e as Error).message ?? '').includes(constraint))) return true;
-    e = e.cause as typeof e;
-  }
-  return false;
-}
 
 /**
  * Splits a pack's price over its items in proportion to their list prices, by largest remainder: each

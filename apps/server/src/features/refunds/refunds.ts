@@ -13,6 +13,7 @@ import { chatMessages, chats, orderItems, orders, products, refundRequests, user
 import { AppError, notFound, validationError } from '../../lib/app-error';
 import type { DisplayCurrency } from '../../lib/display-currency';
 import { mailHtml, sendMail } from '../../lib/mail';
+import { isUniqueViolation } from '../../lib/pg-errors';
 import { recordAudit } from '../audit';
 import { amountAnswer, getCommerceSettings, postRefund, saleSplitOf } from '../ledger';
 import { notify } from '../notifications';
@@ -46,15 +47,6 @@ const WINDOW_MS = REFUND_WINDOW_DAYS * 86_400_000;
 const eur = (minor: number) => formatPrice(minorToAmount(minor), '€');
 
 type RequestRow = typeof refundRequests.$inferSelect;
-
-/** A unique index refused the row (one request in progress, one refund per item): 23505. */
-function isUniqueViolation(err: unknown): boolean {
-  for (let e = err as { code?: string; cause?: unknown } | undefined, depth = 0; e && depth < 4; depth++) {
-    if (e.code === '23505') return true;
-    e = e.cause as typeof e;
-  }
-  return false;
-}
 
 /** What the request is about: an order item or a chat unlock, with its seller, price and purchase time. */
 async function findSubject(db: Db, buyerId: number, pathId: number, input: RefundRequestInput) {

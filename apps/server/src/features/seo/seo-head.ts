@@ -1,12 +1,8 @@
+import { escapeHtml } from '../../lib/text';
 import type { PageMeta } from './seo.queries';
 
 const SITE_NAME = 'Atelier';
 const DESCRIPTION_MAX = 160;
-
-/** Escapes text for HTML content and double-quoted attributes. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
-}
 
 /** JSON safe inside a script element: no `</script>`, no HTML comment openers, no line separators. */
 export function jsonForScript(value: unknown): string {

@@ -8,10 +8,11 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client';
 import { publicCache } from '../../lib/http-cache';
+import { escapeHtml } from '../../lib/text';
 import { buildPagePreload, routePreloader } from './page-preload';
 import { isServerRendered, leadImagePreload, type PageRenderer, pageRenderer } from './page-render';
 import { listSitemapEntries, type PageMeta, productPageMeta, profilePageMeta, staticPageMeta } from './seo.queries';
-import { escapeHtml, injectHead, type MissingKind, renderHead, renderMissingHead, withPageTitle } from './seo-head';
+import { injectHead, type MissingKind, renderHead, renderMissingHead, withPageTitle } from './seo-head';
 
 const FALLBACK_INDEX = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Atelier</title></head><body><div id="root"></div></body></html>';
 

@@ -1,13 +1,5 @@
 import { demoDocs, demoImages, demoPacks, demoPrompts } from '../../../db/seed-content';
-
-export function slugify(text: string): string {
-  return text
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[^\w\s-]/g, '')
-    .trim()
-    .replace(/[\s_-]+/g, '-');
-}
+import { slugify } from '../../../lib/text';
 
 export type WorkKind = 'image' | 'doc' | 'prompt' | 'pack';
 
@@ -52,7 +44,7 @@ export const demoPackWorks: DemoWork[] = demoPacks.map((p) => ({
   category: null,
   tags: [...p.tags],
   price: p.price,
-  items: p.items.map(slugify),
+  items: p.items.map((title) => slugify(title)),
 }));
 
 /** Where a demo work's files live in storage. */

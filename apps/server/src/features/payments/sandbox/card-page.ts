@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../../lib/mail';
+import { escapeHtml } from '../../../lib/text';
 
 /** The sandbox's hosted pages: plain HTML forms, clearly marked as test payments. */
 
