@@ -9,9 +9,10 @@ import {
   ratingAverage,
   type Tag,
 } from '@atelier/shared';
-import { and, asc, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { categories, favourites, packItems, products, productTags, tags, users } from '../../db/schema';
+import { visibleProductWhere } from '../../db/visibility';
 import { type DisplayCurrency, displayAmount } from '../../lib/display-currency';
 import { previewSrcSet } from '../../lib/previews';
 
@@ -93,7 +94,7 @@ function toProduct(row: ProductRow, currency: DisplayCurrency): ProductBase {
 }
 
 /** What every public list shows: published products by authors who still have an account. */
-const visible = and(eq(products.status, 'published'), isNull(users.deletedAt));
+const visible = visibleProductWhere;
 /**
  * The same on the products alone, the author checked as an anti-join: products drive the plan (the
  * search index, the sort index), never one index probe per author as a join under a LIMIT can be

@@ -3,6 +3,7 @@ import { and, asc, eq, inArray, like } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client';
 import { categories, packItems, products, users } from '../../db/schema';
+import { isVisibleProduct } from '../../db/visibility';
 import { AppError, notFound, validationError } from '../../lib/app-error';
 import { guard } from '../../lib/auth-guard';
 import { ok } from '../../lib/envelope';
@@ -23,7 +24,7 @@ async function checkItems(tx: Db, ids: number[]) {
   const missing = ids.filter((id) => !rows.some((r) => r.product.id === id));
   if (missing.length) throw validationError({ product_ids: `These products do not exist: ${missing.join(', ')}.` });
   if (rows.some((r) => r.product.productType === 'pack')) throw validationError({ product_ids: 'A pack cannot hold another pack.' });
-  const unlisted = rows.filter((r) => r.product.status !== 'published' || r.authorDeletedAt !== null).map((r) => r.product.id);
+  const unlisted = rows.filter((r) => !isVisibleProduct({ status: r.product.status, authorDeletedAt: r.authorDeletedAt })).map((r) => r.product.id);
   if (unlisted.length) {
     throw validationError({ product_ids: `Only published works can go into a pack; these are not for sale: ${unlisted.join(', ')}.` });
   }

@@ -17,7 +17,8 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
-import { chats, products } from '../../db/schema';
+import { chats, products, users } from '../../db/schema';
+import { visibleProductWhere } from '../../db/visibility';
 import { AppError, notFound, validationError } from '../../lib/app-error';
 
 import { currentUser, guard } from '../../lib/auth-guard';
@@ -81,7 +82,8 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
       const [p] = await app.db
         .select({ id: products.id, title: products.title, authorId: products.authorId })
         .from(products)
-        .where(and(eq(products.id, body.product_id), eq(products.status, 'published')))
+        .innerJoin(users, eq(users.id, products.authorId))
+        .where(and(eq(products.id, body.product_id), visibleProductWhere))
         .limit(1);
       if (!p) throw notFound(MESSAGES.noProduct);
       recipientId = p.authorId;

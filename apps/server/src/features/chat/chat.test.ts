@@ -1,9 +1,10 @@
+import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastMailTo, registerUser } from '../../../test/accounts';
 import { balanceMinor, fund, pendingMinor, revenueMinor, userIdByEmail } from '../../../test/commerce';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
-import { chatMessages, products } from '../../db/schema';
+import { chatMessages, products, users } from '../../db/schema';
 import { setSetting } from '../../lib/settings';
 import { checkLedger } from '../ledger';
 import { CHAT_SEND_LIMIT } from './chat.routes';
@@ -416,5 +417,18 @@ describe('the commission deal', () => {
     expect(messages[0]).toMatchObject({ type: 'product', message: 'Fox in snow', product: { id: productId, title: 'Fox in snow' } });
     await buyer.client.post('/api/chat', { product_id: productId });
     expect((await buyer.client.get(`/api/chat/${res.json().payload.id}/messages`)).json().payload).toHaveLength(1);
+  });
+
+  it('a product whose author has deleted the account is not found, as everywhere else (the one visibility rule)', async () => {
+    const author = await person();
+    const buyer = await person();
+    const [product] = await t.app.db
+      .insert(products)
+      .values({ slug: `chat-gone-${author.id}`, title: 'Heron at dusk', productType: 'image', authorId: author.id, priceMinor: 900, status: 'published' })
+      .returning({ id: products.id });
+    await t.app.db.update(users).set({ deletedAt: new Date() }).where(eq(users.id, author.id));
+    const res = await buyer.client.post('/api/chat', { product_id: product!.id });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().message).toBe('This product was not found.');
   });
 });

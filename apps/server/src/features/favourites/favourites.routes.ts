@@ -1,7 +1,8 @@
 import { catalogAnswer, favouriteIds, favouriteParams, favouriteState, favouritesQuery, okEnvelope } from '@atelier/shared';
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { favourites, products, users } from '../../db/schema';
+import { visibleProductWhere } from '../../db/visibility';
 import { notFound } from '../../lib/app-error';
 import { currentUser, guard } from '../../lib/auth-guard';
 import { requestedCurrency, resolveDisplayCurrency } from '../../lib/display-currency';
@@ -22,7 +23,7 @@ export const favouritesRoutes: FastifyPluginAsyncZod = async (app) => {
         .select({ id: products.id })
         .from(products)
         .innerJoin(users, eq(users.id, products.authorId))
-        .where(and(eq(products.id, productId), eq(products.status, 'published'), isNull(users.deletedAt)))
+        .where(and(eq(products.id, productId), visibleProductWhere))
         .limit(1);
       if (!product) throw notFound('This product does not exist or is no longer on sale.');
       await app.db.insert(favourites).values({ userId, productId }).onConflictDoNothing();

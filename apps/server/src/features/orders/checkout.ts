@@ -3,6 +3,7 @@ import { asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { memoPerHandle } from '../../db/memo-per-handle';
 import { packItems, products, userProducts, users } from '../../db/schema';
+import { isVisibleProduct } from '../../db/visibility';
 import { validationError } from '../../lib/app-error';
 import type { DisplayCurrency } from '../../lib/display-currency';
 import { enqueueSql } from '../../lib/jobs';
@@ -88,7 +89,7 @@ export async function loadSellables(db: Db, ids: number[], buyerId?: number) {
   return rows.map((r) => ({
     ...r,
     priceMinor: Number(r.priceMinor),
-    available: r.status === 'published' && r.authorDeletedAt === null,
+    available: isVisibleProduct(r),
     owned: r.owned == null ? undefined : r.owned === true || (r.owned as unknown) === 't',
   }));
 }

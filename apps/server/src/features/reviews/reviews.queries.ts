@@ -2,6 +2,7 @@ import { ONLY_BUYERS_MAY_REVIEW, REVIEW_EDIT_DAYS, REVIEWS_PAGE_SIZE, type Revie
 import { and, asc, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { orders, products, reviewReports, reviews, userProducts, users } from '../../db/schema';
+import { visibleProductWhere } from '../../db/visibility';
 import { AppError, notFound } from '../../lib/app-error';
 import { publicUrl } from '../../lib/storage';
 import { recordAudit } from '../audit';
@@ -51,7 +52,7 @@ async function publishedProduct(db: Db, productId: number) {
     .select({ id: products.id, title: products.title, slug: products.slug, authorId: products.authorId, productType: products.productType })
     .from(products)
     .innerJoin(users, eq(users.id, products.authorId))
-    .where(and(eq(products.id, productId), eq(products.status, 'published'), isNull(users.deletedAt)))
+    .where(and(eq(products.id, productId), visibleProductWhere))
     .limit(1);
   return row ?? null;
 }
@@ -190,7 +191,7 @@ export async function listReviews(
     .select({ authorId: products.authorId, ratingSum: products.ratingSum, ratingCount: products.ratingCount })
     .from(products)
     .innerJoin(users, eq(users.id, products.authorId))
-    .where(and(eq(products.id, productId), eq(products.status, 'published'), isNull(users.deletedAt)))
+    .where(and(eq(products.id, productId), visibleProductWhere))
     .limit(1);
   if (!product) throw notFound('This product does not exist or is no longer on sale.');
   const visible = and(eq(reviews.productId, productId), isNull(reviews.hiddenAt));

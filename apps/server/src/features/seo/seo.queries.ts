@@ -2,6 +2,7 @@ import { idFromKey, minorToAmount, ratingAverage } from '@atelier/shared';
 import { type AnyColumn, and, asc, desc, eq, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { products, reviews, staticPages, users } from '../../db/schema';
+import { visibleProductWhere } from '../../db/visibility';
 
 /** What a shared link or a crawler needs to know about one page. */
 export type PageMeta = {
@@ -43,8 +44,7 @@ export async function productPageMeta(db: Db, key: string, kind: 'product' | 'pa
     .innerJoin(users, eq(users.id, products.authorId))
     .where(
       and(
-        eq(products.status, 'published'),
-        isNull(users.deletedAt),
+        visibleProductWhere,
         kind === 'pack' ? eq(products.productType, 'pack') : ne(products.productType, 'pack'),
         byIdOr(products.id, key, eq(products.slug, key)),
       ),
@@ -134,7 +134,7 @@ export async function listSitemapEntries(db: Db, max = 50_000): Promise<SitemapE
     .select({ slug: products.slug, type: products.productType, updatedAt: products.updatedAt })
     .from(products)
     .innerJoin(users, eq(users.id, products.authorId))
-    .where(and(eq(products.status, 'published'), isNull(users.deletedAt)))
+    .where(visibleProductWhere)
     .orderBy(asc(products.id))
     .limit(max);
   const people = await db
