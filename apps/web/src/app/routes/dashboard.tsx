@@ -9,6 +9,9 @@ import { useTranslation } from '../../lib/i18n-runtime';
 import '../../features/profile/components/profile.css';
 
 /** Dashboard header with its tabs (SPEC §2); each tab is a child route. */
+/** The tabs about the balance show its card; the others (chat, security…) start with their own content (issue 18). */
+const MONEY_TABS = new Set(['/dashboard', '/dashboard/orders', '/dashboard/statement', '/dashboard/deposits']);
+
 export function Component() {
   const { t } = useTranslation();
   const user = useAuth().data?.user;
@@ -90,7 +93,7 @@ export function Component() {
           </div>
         </section>
       )}
-      <BalanceCard />
+      {MONEY_TABS.has(pathname.replace(/\/+$/, '')) && <BalanceCard />}
       <Outlet />
     </div>
   );
