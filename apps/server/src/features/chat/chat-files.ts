@@ -1,22 +1,16 @@
 import sharp from 'sharp';
+import { type BinaryType, sniffBinary } from '../../lib/file-type';
 
 /** What an attachment is, told by its first bytes (never by its name or the type a client claims). */
 export type AttachmentKind = { ext: string; image: boolean };
 
-const startsWith = (data: Buffer, bytes: number[], at = 0) => data.length >= at + bytes.length && bytes.every((b, i) => data[at + i] === b);
+const EXTENSION: Record<BinaryType, string> = { jpeg: 'jpg', png: 'png', gif: 'gif', webp: 'webp', pdf: 'pdf', docx: 'docx', zip: 'zip', doc: 'doc' };
+const IMAGES = new Set<BinaryType>(['jpeg', 'png', 'gif', 'webp']);
 
-/** Images and documents a chat accepts, by magic number; null for anything else. */
+/** Images and documents a chat accepts, by the shared magic numbers (lib/file-type.ts); null for anything else. */
 export function sniffAttachment(data: Buffer): AttachmentKind | null {
-  if (startsWith(data, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return { ext: 'png', image: true };
-  if (startsWith(data, [0xff, 0xd8, 0xff])) return { ext: 'jpg', image: true };
-  if (startsWith(data, [0x47, 0x49, 0x46, 0x38])) return { ext: 'gif', image: true };
-  if (startsWith(data, [0x52, 0x49, 0x46, 0x46]) && startsWith(data, [0x57, 0x45, 0x42, 0x50], 8)) return { ext: 'webp', image: true };
-  if (startsWith(data, [0x25, 0x50, 0x44, 0x46, 0x2d])) return { ext: 'pdf', image: false };
-  // Office Open XML (docx, xlsx, pptx) and other zip documents.
-  if (startsWith(data, [0x50, 0x4b, 0x03, 0x04])) return { ext: /word\//.test(data.subarray(0, 4096).toString('latin1')) ? 'docx' : 'zip', image: false };
-  // Legacy Office (doc, xls): the OLE compound file header.
-  if (startsWith(data, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) return { ext: 'doc', image: false };
-  return null;
+  const type = sniffBinary(data);
+  return type ? { ext: EXTENSION[type], image: IMAGES.has(type) } : null;
 }
 
 /** The width of a locked image's preview: enough to judge it, too little to use it. */

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import sanitizeHtml from 'sanitize-html';
 import sharp from 'sharp';
+import { sniffBinary } from '../../lib/file-type';
 import { savePreview } from '../../lib/previews';
 import type { Storage } from '../../lib/storage';
 import { escapeHtml } from '../../lib/text';
@@ -24,8 +25,6 @@ const TYPES_BY_EXTENSION: Record<string, OfferFileType> = {
 const IMAGE_TYPES = new Set<OfferFileType>(['jpeg', 'png', 'gif', 'svg']);
 export const isImageType = (t: OfferFileType) => IMAGE_TYPES.has(t);
 
-const startsWith = (data: Buffer, bytes: number[]) => data.length >= bytes.length && bytes.every((b, i) => data[i] === b);
-
 function utf8Text(data: Buffer): string | null {
   if (data.includes(0)) return null;
   try {
@@ -48,17 +47,13 @@ function isSvgText(text: string): boolean {
 }
 
 /**
- * The file's type from its bytes alone: magic numbers for JPEG, PNG, GIF and PDF; a ZIP holding
- * `word/` for DOCX; the OLE compound header for DOC; XML with an <svg> root for SVG; valid UTF-8
- * without NUL for text. Anything else (an executable, an archive) is null.
+ * The file's type from its bytes alone: the shared magic numbers (lib/file-type.ts) for JPEG, PNG,
+ * GIF, PDF, DOCX and DOC; XML with an <svg> root for SVG; valid UTF-8 without NUL for text. Anything
+ * else (an executable, an archive, a WebP an offer does not take) is null.
  */
 export function sniffFileType(data: Buffer): OfferFileType | null {
-  if (startsWith(data, [0xff, 0xd8, 0xff])) return 'jpeg';
-  if (startsWith(data, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png';
-  if (data.subarray(0, 6).toString('latin1') === 'GIF87a' || data.subarray(0, 6).toString('latin1') === 'GIF89a') return 'gif';
-  if (data.subarray(0, 5).toString('latin1') === '%PDF-') return 'pdf';
-  if (startsWith(data, [0x50, 0x4b, 0x03, 0x04])) return data.includes('word/') ? 'docx' : null;
-  if (startsWith(data, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) return 'doc';
+  const binary = sniffBinary(data);
+  if (binary) return binary === 'webp' || binary === 'zip' ? null : binary;
   const text = utf8Text(data);
   if (text === null) return null;
   if (isSvgText(text)) return 'svg';
