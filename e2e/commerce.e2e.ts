@@ -91,6 +91,23 @@ describe('commerce in the browser', () => {
     await dialog.getByTestId('buy-balance').getByText(fundsEur.toFixed(2)).waitFor();
     const after = Math.round((fundsEur - image.price) * 100) / 100;
     await dialog.getByTestId('buy-balance-after').getByText(after.toFixed(2)).waitFor();
+    // The keyboard (issue 18): focus is inside the dialog, Tab goes round within it, Esc closes it and
+    // gives focus back to Buy now.
+    const focusInDialog = () => page.evaluate(() => Boolean(document.activeElement?.closest('[role="dialog"]')));
+    expect(await focusInDialog()).toBe(true);
+    for (let i = 0; i < 6; i++) {
+      await page.keyboard.press(i % 2 ? 'Shift+Tab' : 'Tab');
+      expect(await focusInDialog()).toBe(true);
+    }
+    for (let i = 0; i < 4; i++) {
+      await page.keyboard.press('Tab');
+      expect(await focusInDialog()).toBe(true);
+    }
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await page.getByRole('button', { name: 'Buy now' }).evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
+    await page.getByRole('button', { name: 'Buy now' }).click();
+    await dialog.getByTestId('buy-balance-after').getByText(after.toFixed(2)).waitFor();
     await screenshot(page, 'buy-dialog');
     await checkPhoneWidth(page, 'buy-dialog-mobile');
     await dialog.getByRole('button', { name: `Pay ${image.price.toFixed(2)} €` }).click();
