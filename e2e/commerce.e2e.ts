@@ -93,7 +93,12 @@ describe('commerce in the browser', () => {
     await dialog.getByTestId('buy-balance-after').getByText(after.toFixed(2)).waitFor();
     // The keyboard (issue 18): focus is inside the dialog, Tab goes round within it, Esc closes it and
     // gives focus back to Buy now.
-    const focusInDialog = () => page.evaluate(() => Boolean(document.activeElement?.closest('[role="dialog"]')));
+    const focusInDialog = () =>
+      page.evaluate(() =>
+        Boolean(
+          (globalThis as unknown as { document: { activeElement: { closest(s: string): unknown } | null } }).document.activeElement?.closest('[role="dialog"]'),
+        ),
+      );
     expect(await focusInDialog()).toBe(true);
     for (let i = 0; i < 6; i++) {
       await page.keyboard.press(i % 2 ? 'Shift+Tab' : 'Tab');
