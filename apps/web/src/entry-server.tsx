@@ -30,9 +30,6 @@ setServerEnvProvider(() => requestEnv.getStore());
 i18n.addResourceBundle('en', en);
 const shownWords = new AsyncLocalStorage<Set<string>>();
 i18n.onFound = (key) => shownWords.getStore()?.add(key);
-// Every page shows the footer, which the browser loads lazily: here it is loaded once, up front, so
-// the first render after start does not leave it for the browser to fill in.
-await import('./app/layout/footer');
 
 /** Enough for the boot check, the page, the lazily loaded footer and what each of them asks. */
 const MAX_PASSES = 8;
@@ -110,7 +107,7 @@ async function renderPage(input: RenderInput, env: ServerEnv, shown: Set<string>
     // `<!--$!-->` marks a part that was still loading (a lazy module): render again once it is there.
     if (!waiting.length && !html.includes('<!--$!-->')) break;
     await Promise.all(waiting.map((q) => queryClient.prefetchQuery({ queryKey: q.queryKey, queryFn: q.options.queryFn, retry: false })));
-    // Lazily loaded parts (the footer) resolve between passes.
+    // Lazily loaded parts (the footer, the reviews) resolve between passes.
     await nextTurn();
   }
   const words = Object.fromEntries([...shown].sort().map((key) => [key, i18n.t(key)]));

@@ -8,6 +8,7 @@ import { I18nextProvider } from './lib/i18n-runtime';
 import './styles.css';
 import { currentLanguage } from './lib/api-client';
 import { i18n } from './lib/i18n';
+import { setHydrating } from './lib/on-demand';
 import { createQueryClient } from './lib/query-client';
 import { takeScriptJson } from './lib/script-json';
 import { setPageSeed } from './lib/ssr-env';
@@ -20,6 +21,7 @@ async function start() {
   // The server renders pages in English; a visitor who chose another language gets a browser render.
   const hydrate = ssr !== null && currentLanguage() === 'en';
   if (ssr) setPageSeed(ssr.seed);
+  setHydrating(hydrate);
   // The answers and words the server rendered with: the first render shows what the HTML shows.
   if (hydrate) {
     fillQueryCache(queryClient, ssr.queries);

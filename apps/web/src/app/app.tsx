@@ -5,6 +5,7 @@ import { useAuth } from '../features/auth';
 import { useCurrencies, useSettings } from '../features/site';
 import { currentLanguage } from '../lib/api-client';
 import { i18n, loadServerWords } from '../lib/i18n';
+import { setHydrating } from '../lib/on-demand';
 
 /** `router`: the app's routes in the browser's BrowserRouter, or in the server's StaticRouter (src/entry-server.tsx). */
 function Boot({ router }: { router: ReactNode }) {
@@ -21,6 +22,8 @@ function Boot({ router }: { router: ReactNode }) {
     void loadServerWords().finally(() => setWordsReady(true));
     // The page is interactive from here on (a server-rendered page is hydrated): tests wait for it.
     document.documentElement.dataset.appReady = '';
+    // Parts shown from now on (a page opened by a link) render at once, not when they come into view.
+    setHydrating(false);
   }, []);
   useEffect(() => {
     if (settings.isError) toast.error('Could not load settings from the server.');

@@ -5,7 +5,7 @@ import { siteKeys } from '../../features/site';
 import { createQueryClient } from '../../lib/query-client';
 import { renderRouter } from '../../test/render';
 import { Component as PackPage } from './pack';
-import { Component as ProductsPage } from './products';
+import { Component as ProductsPage, prepare } from './products';
 
 const item = {
   id: 3,
@@ -40,6 +40,8 @@ describe('a pack opened as a product', () => {
         headers: { 'content-type': 'application/json' },
       });
     });
+    // The page's part loads before the first render, as the router loads it.
+    await prepare({ param: '12' });
     const queryClient = createQueryClient();
     queryClient.setQueryData(siteKeys.currencies, [{ code: 'EUR', symbol: '€', value: 1, default: true, name: 'EUR' }]);
     const router = createMemoryRouter(
@@ -72,6 +74,7 @@ describe('a search with more matches than the server counts', () => {
     });
     const queryClient = createQueryClient();
     queryClient.setQueryData(siteKeys.currencies, [{ code: 'EUR', symbol: '€', value: 1, default: true, name: 'EUR' }]);
+    await prepare({});
     const router = createMemoryRouter([{ path: '/products/:param?', Component: ProductsPage }], { initialEntries: ['/products?search=harbour'] });
     renderRouter(router, queryClient);
     await vi.waitFor(() => expect(screen.getByTestId('result-count').textContent).toBe('About 150,000 results for “harbour”'));
