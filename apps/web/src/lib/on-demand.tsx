@@ -1,4 +1,5 @@
 import { type ComponentType, memo, type ReactNode, Suspense, use, useEffect, useRef, useState } from 'react';
+import { useLocation } from 'react-router';
 
 /**
  * A module loaded on demand, for a render that needs it: `read()` answers it once loaded, and before
@@ -79,6 +80,12 @@ const Boundary = memo(
 export function HydrateWhenVisible<P extends object>({ component, props }: { component: ComponentType<P>; props: P }) {
   const box = useRef<HTMLDivElement>(null);
   const [gate] = useState(() => (typeof window === 'undefined' || !hydrating ? null : opening()));
+  // A navigation reaches inside the part (its links read the address): React then waits for the part to
+  // hydrate before it shows the next page, so the part hydrates now (the footer on every page, a pack
+  // page's redirect before anything was touched).
+  const { key } = useLocation();
+  const [firstKey] = useState(key);
+  if (gate && key !== firstKey) gate.resolve();
   useEffect(() => {
     if (!gate) return;
     const el = box.current;
