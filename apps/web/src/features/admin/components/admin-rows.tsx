@@ -1,0 +1,30 @@
+import type { UseQueryResult } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { Spinner } from '../../../components/ui/spinner';
+
+/**
+ * The frame every back-office table and list shares: a spinner while it loads, the error (announced
+ * to screen readers), the `empty` line when there is nothing to list, else `children` with the data.
+ * `isEmpty` says where the rows are when the answer is more than an array (a page of jobs).
+ */
+export function AdminRows<TData>({
+  query,
+  empty,
+  isEmpty = (data) => Array.isArray(data) && data.length === 0,
+  children,
+}: {
+  query: UseQueryResult<TData>;
+  empty?: string;
+  isEmpty?: (data: TData) => boolean;
+  children: (data: TData) => ReactNode;
+}) {
+  if (query.isPending) return <Spinner />;
+  if (query.isError)
+    return (
+      <p className="error-text" role="alert">
+        {query.error.message}
+      </p>
+    );
+  if (empty !== undefined && isEmpty(query.data)) return <p className="muted">{empty}</p>;
+  return children(query.data);
+}
