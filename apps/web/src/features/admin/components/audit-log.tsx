@@ -3,7 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { type AuditFilters, useAudit } from '../api/admin-api';
-import { AdminRows } from './admin-rows';
+import { AdminRows, AdminTable } from './admin-table';
 
 const json = (value: unknown) => (value === null || value === undefined ? '—' : JSON.stringify(value));
 
@@ -51,40 +51,26 @@ export function AuditLog() {
       </form>
       <AdminRows query={audit} empty={t('admin.audit_empty')}>
         {(rows) => (
-          <div className="admin-table-wrap">
-            <table className="admin-table">
-              <thead>
-                <tr>
-                  <th scope="col">{t('admin.date')}</th>
-                  <th scope="col">{t('admin.staff')}</th>
-                  <th scope="col">{t('admin.action')}</th>
-                  <th scope="col">{t('admin.subject')}</th>
-                  <th scope="col">{t('admin.before')}</th>
-                  <th scope="col">{t('admin.after')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((a) => (
-                  <tr key={a.id}>
-                    <td>{formatDateTime(a.at, true)}</td>
-                    <td>
-                      @{a.staff.nickname} <span className="muted small">#{a.staff.id}</span>
-                    </td>
-                    <td>{a.action}</td>
-                    <td>
-                      {a.subject_type} #{a.subject_id}
-                    </td>
-                    <td>
-                      <code>{json(a.before)}</code>
-                    </td>
-                    <td>
-                      <code>{json(a.after)}</code>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <AdminTable columns={[t('admin.date'), t('admin.staff'), t('admin.action'), t('admin.subject'), t('admin.before'), t('admin.after')]}>
+            {rows.map((a) => (
+              <tr key={a.id}>
+                <td>{formatDateTime(a.at, true)}</td>
+                <td>
+                  @{a.staff.nickname} <span className="muted small">#{a.staff.id}</span>
+                </td>
+                <td>{a.action}</td>
+                <td>
+                  {a.subject_type} #{a.subject_id}
+                </td>
+                <td>
+                  <code>{json(a.before)}</code>
+                </td>
+                <td>
+                  <code>{json(a.after)}</code>
+                </td>
+              </tr>
+            ))}
+          </AdminTable>
         )}
       </AdminRows>
     </section>

@@ -4,7 +4,7 @@ import { useToast } from '../../../components/ui/toast';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { formatMinor, type ProductFilters, useAdminProducts, useCreatePack, useSetPackItems, useUpdateProduct } from '../api/admin-api';
 import { ActionError } from './action-error';
-import { AdminRows } from './admin-rows';
+import { AdminRows } from './admin-table';
 import { ListingFields } from './publish-product';
 
 /** The catalogue for staff: search every product in any status, hide and unhide, edit its listing. */

@@ -5,7 +5,7 @@ import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { useAdminJobs, useRetryJob } from '../api/admin-api';
 import { ActionError } from './action-error';
-import { AdminRows } from './admin-rows';
+import { AdminRows, AdminTable } from './admin-table';
 
 /** The job queue: what waits, runs and failed (with its last error), a page at a time; a failed or waiting job can be retried now. */
 export function JobsQueue() {
@@ -39,26 +39,21 @@ export function JobsQueue() {
       <AdminRows query={jobs} empty={t('admin.jobs_empty')} isEmpty={(data) => data.jobs.length === 0}>
         {(data) => (
           <>
-            <div className="admin-table-wrap">
-              <table className="admin-table">
-                <thead>
-                  <tr>
-                    <th scope="col">#</th>
-                    <th scope="col">{t('admin.job_name')}</th>
-                    <th scope="col">{t('admin.status')}</th>
-                    <th scope="col">{t('admin.job_attempts')}</th>
-                    <th scope="col">{t('admin.job_last_error')}</th>
-                    <th scope="col">{t('admin.job_run_at')}</th>
-                    <th scope="col">{t('admin.actions')}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.jobs.map((job) => (
-                    <JobRow key={job.id} job={job} />
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <AdminTable
+              columns={[
+                '#',
+                t('admin.job_name'),
+                t('admin.status'),
+                t('admin.job_attempts'),
+                t('admin.job_last_error'),
+                t('admin.job_run_at'),
+                t('admin.actions'),
+              ]}
+            >
+              {data.jobs.map((job) => (
+                <JobRow key={job.id} job={job} />
+              ))}
+            </AdminTable>
             <div className="admin-inline-actions">
               <button type="button" className="button small-button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
                 {t('admin.jobs_previous')}

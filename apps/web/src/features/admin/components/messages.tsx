@@ -5,7 +5,7 @@ import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { useMessageHandled, useMessageReply, useMessages } from '../api/admin-api';
 import { ActionError } from './action-error';
-import { AdminRows } from './admin-rows';
+import { AdminRows } from './admin-table';
 
 /** Contact-form messages: open ones oldest first; reply by e-mail (through the outbox) or mark handled. */
 export function Messages() {

@@ -5,7 +5,7 @@ import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { useAdminPayouts, useSettlePayout } from '../api/admin-api';
 import { ActionError } from './action-error';
-import { AdminRows } from './admin-rows';
+import { AdminRows, AdminTable } from './admin-table';
 
 /** Payouts by status with masked details only; a payout staff pay is marked paid (with the transfer's reference) or failed; SEPA transfers export as pain.001. */
 export function PayoutsQueue() {
@@ -31,27 +31,22 @@ export function PayoutsQueue() {
       <SepaExport />
       <AdminRows query={payouts} empty={t('admin.payouts_empty')}>
         {(rows) => (
-          <div className="admin-table-wrap">
-            <table className="admin-table">
-              <thead>
-                <tr>
-                  <th scope="col">#</th>
-                  <th scope="col">{t('admin.offer')}</th>
-                  <th scope="col">{t('admin.method')}</th>
-                  <th scope="col">{t('admin.destination')}</th>
-                  <th scope="col">{t('admin.amount')}</th>
-                  <th scope="col">{t('admin.status')}</th>
-                  <th scope="col">{t('admin.date')}</th>
-                  <th scope="col">{t('admin.actions')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((p) => (
-                  <PayoutRow key={p.id} payout={p} />
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <AdminTable
+            columns={[
+              '#',
+              t('admin.offer'),
+              t('admin.method'),
+              t('admin.destination'),
+              t('admin.amount'),
+              t('admin.status'),
+              t('admin.date'),
+              t('admin.actions'),
+            ]}
+          >
+            {rows.map((p) => (
+              <PayoutRow key={p.id} payout={p} />
+            ))}
+          </AdminTable>
         )}
       </AdminRows>
     </section>

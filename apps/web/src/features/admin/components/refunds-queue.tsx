@@ -5,7 +5,7 @@ import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { formatMinor, useAdminRefunds, useResolveRefund } from '../api/admin-api';
 import { ActionError } from './action-error';
-import { AdminRows } from './admin-rows';
+import { AdminRows } from './admin-table';
 
 const STATUSES = ['open', 'refunded', 'rejected'] as const;
 

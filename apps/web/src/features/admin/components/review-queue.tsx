@@ -6,7 +6,7 @@ import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { formatMinor, useAdminOffers, useAdminUser, useApproveListing, useCounterOffer, useDeclineOffer } from '../api/admin-api';
 import { ActionError } from './action-error';
-import { AdminRows } from './admin-rows';
+import { AdminRows } from './admin-table';
 import { PublishProduct } from './publish-product';
 
 /** Statuses after the creator accepted: the work is a product staff price, tag and publish. */

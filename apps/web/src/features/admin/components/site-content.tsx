@@ -14,7 +14,7 @@ import {
   useSaveStaticPage,
 } from '../api/admin-api';
 import { ActionError, actionErrorText } from './action-error';
-import { AdminRows } from './admin-rows';
+import { AdminRows } from './admin-table';
 
 /** Static pages edited as rich text (HTML); the preview is the server's sanitised copy, exactly what would be stored. */
 export function StaticPagesEditor() {

@@ -10,7 +10,7 @@ import { useAuth } from '../../auth';
 import { Modal } from '../../offers';
 import { formatMinor, useAdminUser, useAdminUsers, useUserAction } from '../api/admin-api';
 import { ActionError } from './action-error';
-import { AdminRows } from './admin-rows';
+import { AdminRows } from './admin-table';
 
 /** Users: search, then one user's balance, journal, orders and offers, with block/unblock and the staff role. */
 export function UsersAdmin() {

@@ -28,3 +28,29 @@ export function AdminRows<TData>({
   if (empty !== undefined && isEmpty(query.data)) return <p className="muted">{empty}</p>;
   return children(query.data);
 }
+
+/** A column heading; `num` right-aligns an amount's column. */
+export type AdminColumn = string | { label: string; num?: boolean };
+
+/** A back-office table: scrolls sideways on a phone, one heading a column, `children` its rows. */
+export function AdminTable({ columns, labelledBy, children }: { columns: AdminColumn[]; labelledBy?: string; children: ReactNode }) {
+  return (
+    <div className="admin-table-wrap">
+      <table className="admin-table" aria-labelledby={labelledBy}>
+        <thead>
+          <tr>
+            {columns.map((column) => {
+              const { label, num } = typeof column === 'string' ? { label: column, num: false } : column;
+              return (
+                <th key={label} scope="col" className={num ? 'num' : undefined}>
+                  {label}
+                </th>
+              );
+            })}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
