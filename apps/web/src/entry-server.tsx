@@ -2,16 +2,14 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { en } from '@atelier/shared/i18n/en';
 import { splitLocale } from '@atelier/shared/i18n/locales';
 import { jsonScriptTag } from '@atelier/shared/preload';
-import { dehydrate, type Query, QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode } from 'react';
+import { dehydrate, type Query } from '@tanstack/react-query';
 import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
-import { App } from './app/app';
+import { AppRoot } from './app/app';
 import { AppRoutes, loadPages, routeMeta } from './app/router';
 import { authQuery } from './features/auth';
 import { currenciesQuery, settingsQuery } from './features/site';
 import { i18n } from './lib/i18n';
-import { I18nextProvider } from './lib/i18n-runtime';
 import { createQueryClient } from './lib/query-client';
 import { type ServerEnv, setServerEnvProvider } from './lib/ssr-env';
 import { SSR_STATE_ELEMENT_ID, type SsrState } from './lib/ssr-state';
@@ -78,19 +76,14 @@ async function renderPage(input: RenderInput, env: ServerEnv, shown: Set<string>
   const matches = await loadPages(parsed.pathname);
   const queryClient = createQueryClient();
   const tree = (
-    <StrictMode>
-      <QueryClientProvider client={queryClient}>
-        <I18nextProvider i18n={i18n}>
-          <App
-            router={
-              <StaticRouter location={location}>
-                <AppRoutes />
-              </StaticRouter>
-            }
-          />
-        </I18nextProvider>
-      </QueryClientProvider>
-    </StrictMode>
+    <AppRoot
+      queryClient={queryClient}
+      router={
+        <StaticRouter location={location}>
+          <AppRoutes />
+        </StaticRouter>
+      }
+    />
   );
   // What Boot waits for before it shows any page is asked up front, which saves a pass.
   await Promise.all([
