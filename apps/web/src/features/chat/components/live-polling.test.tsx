@@ -1,6 +1,7 @@
 import { act, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, okAnswer } from '../../../test/fake-api';
+import { aProfile } from '../../../test/fixtures';
 import { jsonAnswer, renderWithApp } from '../../../test/render';
 import { chatOf, messageOf, party } from './chat-test-data';
 import { ChatView } from './chat-view';
@@ -13,7 +14,7 @@ afterEach(() => {
 
 const signedIn = {
   'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: true }),
-  'GET /api/user/profile': () => okAnswer({ id: 3, name: 'Ines', surname: 'Costa', nickname: 'ines' }),
+  'GET /api/user/profile': () => okAnswer(aProfile()),
 };
 const page = (payload: unknown[]) => jsonAnswer(200, { status: 'OK', payload, links: { next: null } });
 

@@ -1,15 +1,17 @@
+import type { OrderItem } from '@atelier/shared';
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeApi, okAnswer, siteAnswers } from '../../../test/fake-api';
+import { fakeApi, okAnswer } from '../../../test/fake-api';
+import { siteSettings } from '../../../test/fixtures';
 import { jsonAnswer, renderWithApp } from '../../../test/render';
 import { OrderHistory } from './order-history';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const item = (id: number, title: string) => ({
+const item = (id: number, title: string): OrderItem => ({
   price: 4,
   product_type: 'prompt',
-  info: { id, title, doc_url: null, doc_url_orig: `/api/user/media/download?id=1&product_id=${id}`, tags: [], authorNickname: 'sofia' },
+  info: { id, title, doc_url: null, doc_url_orig: `/api/user/media/download?id=1&product_id=${id}`, tags: [], authorNickname: 'sofia', image_prompt: false },
   seller: { nickname: 'sofia' },
 });
 
@@ -24,12 +26,23 @@ describe('Order history', () => {
             title: '2 items',
             amount: 8,
             currencyCode: 'EUR',
+            today: null,
             status: 'Success',
             product_type: 'cart',
             created_at: at,
             items: [item(5, 'Cold Email'), item(6, 'Logo Ideas')],
           },
-          { id: 1, title: 'Old one', amount: 3, currencyCode: 'EUR', status: 'Failed', product_type: 'prompt', created_at: at, items: [item(7, 'Old one')] },
+          {
+            id: 1,
+            title: 'Old one',
+            amount: 3,
+            currencyCode: 'EUR',
+            today: null,
+            status: 'Failed',
+            product_type: 'prompt',
+            created_at: at,
+            items: [item(7, 'Old one')],
+          },
         ]),
     });
     renderWithApp(<OrderHistory />);
@@ -91,10 +104,8 @@ describe('Order history', () => {
       return { ...base, info: { ...base.info, image_prompt } };
     };
     fakeApi({
-      'GET /api/settings': async () => {
-        const base = await (await siteAnswers['GET /api/settings']!({} as never)).json();
-        return okAnswer({ ...base.payload, image_generation: 'model', formats: [{ id: 1, title: 'PNG' }], sizes: [{ id: 1, title: '1024x1024' }] });
-      },
+      'GET /api/settings': () =>
+        okAnswer(siteSettings({ image_generation: 'model', formats: [{ id: 1, title: 'PNG' }], sizes: [{ id: 1, title: '1024x1024' }] })),
       'GET /api/purchase/history': () =>
         okAnswer([
           {
@@ -102,6 +113,7 @@ describe('Order history', () => {
             title: '2 items',
             amount: 8,
             currencyCode: 'EUR',
+            today: null,
             status: 'Success',
             product_type: 'cart',
             created_at: at,
