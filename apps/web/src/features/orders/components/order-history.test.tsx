@@ -1,12 +1,15 @@
 import type { OrderItem } from '@atelier/shared';
-import { screen } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, okAnswer } from '../../../test/fake-api';
 import { siteSettings } from '../../../test/fixtures';
 import { jsonAnswer, renderWithApp } from '../../../test/render';
 import { OrderHistory } from './order-history';
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
 
 const item = (id: number, title: string): OrderItem => ({
   price: 4,
@@ -89,10 +92,18 @@ describe('Order history', () => {
   });
 
   it('shows the SPEC error in red with a retry', async () => {
-    fakeApi({ 'GET /api/purchase/history': () => jsonAnswer(503, {}) });
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const calls = fakeApi({ 'GET /api/purchase/history': () => jsonAnswer(503, {}) });
+    const asked = () => calls.filter((c) => c.path === '/api/purchase/history').length;
     renderWithApp(<OrderHistory />);
     // A 5xx is asked again twice (1 s, then 2 s) before the error shows.
-    const message = await screen.findByText('Failed to fetch orders', undefined, { timeout: 6000 });
+    await waitFor(() => expect(asked()).toBe(1));
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    await waitFor(() => expect(asked()).toBe(2));
+    expect(screen.queryByText('Failed to fetch orders')).toBeNull();
+    await act(() => vi.advanceTimersByTimeAsync(2000));
+    const message = await screen.findByText('Failed to fetch orders');
+    expect(asked()).toBe(3);
     expect(message.className).toContain('error-text');
     expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
   });
