@@ -3,7 +3,7 @@ import { createMemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { siteKeys } from '../features/site';
 import { createQueryClient } from '../lib/query-client';
-import { fakeApi, okAnswer } from '../test/fake-api';
+import { contractChecked, fakeApi, okAnswer } from '../test/fake-api';
 import { aProfile, siteSettings } from '../test/fixtures';
 import { jsonAnswer, renderRouter } from '../test/render';
 import { loadPages, routes } from './router';
@@ -42,13 +42,17 @@ async function renderSignedIn(state: { blocked: boolean }, path = '/contact') {
   fakeApi({ 'GET /api/settings': settings, 'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: !state.blocked }) });
   // Every other call: the signed-in answers, or once blocked the server's blocked answer.
   const site = globalThis.fetch;
-  vi.stubGlobal('fetch', async (input: string, init: RequestInit = {}) => {
-    const path = new URL(input, 'http://localhost').pathname;
-    if (path === '/api/settings' || path === '/api/currencies' || path === '/api/is-auth' || path === '/sanctum/csrf-cookie') return site(input, init);
-    if (state.blocked) return blocked();
-    if (path === '/api/user/profile') return okAnswer(ana);
-    return okAnswer([]);
-  });
+  vi.stubGlobal(
+    'fetch',
+    contractChecked(async (input: string, init: RequestInit = {}) => {
+      const path = new URL(input, 'http://localhost').pathname;
+      if (path === '/api/settings' || path === '/api/currencies' || path === '/api/is-auth' || path === '/sanctum/csrf-cookie') return site(input, init);
+      if (state.blocked) return blocked();
+      if (path === '/api/user/profile') return okAnswer(ana);
+      if (path === '/api/notifications/unread-count') return okAnswer({ notifications: 0, chat_messages: 0 });
+      return okAnswer([]);
+    }),
+  );
   const queryClient = createQueryClient();
   queryClient.setQueryData(['auth'], { authenticated: true, user: ana });
   queryClient.setQueryData(siteKeys.staticPages, []);

@@ -46,3 +46,17 @@ export function fakeApi(routes: Record<string, Handler>) {
   });
   return calls;
 }
+
+type FetchStub = (input: string, init?: RequestInit) => Promise<Response>;
+
+/**
+ * Wraps a test's own fetch stub so its 2xx JSON answers are held to the contract as fakeApi's are:
+ * `vi.stubGlobal('fetch', contractChecked(async (url, init) => …))`.
+ */
+export function contractChecked(stub: FetchStub): FetchStub {
+  return async (input, init = {}) => {
+    const answer = await stub(input, init);
+    await checkAnswer(init.method ?? 'GET', new URL(input, 'http://localhost').pathname, answer);
+    return answer;
+  };
+}
