@@ -38,8 +38,8 @@ async function loggedOutHome(page: Page, click: () => Promise<void>) {
   await click();
   expect((await loggedOut).status()).toBe(200);
   await page.waitForURL(`${baseUrl()}/`);
-  await page.getByRole('heading', { level: 1 }).first().waitFor();
-  await expect.poll(() => new URL(page.url()).pathname).toBe('/');
+  await page.getByRole('heading', { level: 1, name: 'Step Inside' }).waitFor();
+  expect(new URL(page.url()).pathname).toBe('/');
 }
 
 /** Waits for the tab title a page sets (after its data came), up to 5 s. */
