@@ -93,7 +93,9 @@ import { z } from 'zod';
  * The contract the fake API answers are checked against: "METHOD /api/path" (path parameters as
  * `:name`) → the shared schema of its 2xx JSON answer, as the server's routes declare it in
  * `response`. fakeApi fails a test whose fixture answers a route missing here, or answers something
- * this schema rejects, so a fixture cannot drift from what the server sends.
+ * this schema rejects, so a fixture cannot drift from what the server sends. Listed in the order the
+ * server registers its routes; a route that answers no JSON (a zip, a CSV, a 204) has no entry. When
+ * a route's `response` changes on the server, change it here too.
  */
 export const contract: Record<string, z.ZodType> = {
   'GET /api/settings': okEnvelope(publicSiteSettings),
