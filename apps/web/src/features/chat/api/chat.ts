@@ -1,4 +1,4 @@
-import type { Chat, ChatDealAction, ChatMessage, ChatMessagesPage, OpenChatInput, UnlockResult } from '@atelier/shared';
+import type { Chat, ChatDealAction, ChatMessage, ChatMessagesPage, UnlockResult } from '@atelier/shared';
 import { CHAT_POLL_MS } from '@atelier/shared/constants';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, api, apiEnvelope, currentLanguage, ensureCsrfCookie, retryOnStaleCsrf } from '../../../lib/api-client';
