@@ -60,8 +60,9 @@ export const demoSiteSeeder: Seeder = {
     for (const [i, s] of demoSocial.entries()) {
       await tx.insert(socialLinks).values({ url: s.url, image: `social/${s.name}.svg`, position: i });
     }
-    // The company's details as registered in Portugal, which read the same in every language.
-    await setSetting(tx, 'requisites', 'Atelier Marketplace Lda. · Rua Criativa 1, 1100-001 Lisboa, Portugal · NIF PT500000000');
+    // The company's details as registered in Portugal, which read the same in every language (a
+    // non-breaking hyphen keeps the post code on one line).
+    await setSetting(tx, 'requisites', 'Atelier Marketplace Lda. · Rua Criativa 1, 1100‑001 Lisboa, Portugal · NIF PT500000000');
   },
 };
 
