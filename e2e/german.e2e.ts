@@ -142,8 +142,18 @@ describe('German (issue 18)', () => {
     await page.getByRole('combobox', { name: 'Land der Telefonnummer' }).waitFor();
     expect(await englishLeft(page, userTexts)).toEqual([]);
 
-    // Signing in, in German, and the dashboard with its tabs.
+    // Signing in, in German: the form's messages and the server's answer are German too.
     await open(page, `${baseUrl()}/de/login`);
+    await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
+    await page.getByText('Bitte fülle „E-Mail“ aus.').waitFor();
+    // An address no account has: the demo accounts' sign-in limits stay for the other tests.
+    await page.getByLabel('E-Mail').fill(`nobody.${Date.now()}@example.com`);
+    await page.getByLabel('Passwort', { exact: true }).fill('not-the-password');
+    await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
+    await page.getByText('E-Mail-Adresse oder Passwort ist falsch.').waitFor();
+    expect(await englishLeft(page, userTexts)).toEqual([]);
+
+    // The right password, and the dashboard with its tabs.
     await page.getByLabel('E-Mail').fill('buyer@example.com');
     await page.getByLabel('Passwort', { exact: true }).fill('atelier-demo');
     await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
