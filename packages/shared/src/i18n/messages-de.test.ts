@@ -64,6 +64,8 @@ describe('the German of the contract messages (issue 18: German is complete)', (
     expect(messageInGerman('The subject may have at most 200 characters.')).toBe('„Betreff“ darf höchstens 200 Zeichen lang sein.');
     expect(messageInGerman('The password must be at least 8 characters long.')).toBe('Das Passwort muss mindestens 8 Zeichen lang sein.');
     expect(messageInGerman('The e-mail or password is incorrect.')).toBe('E-Mail-Adresse oder Passwort ist falsch.');
+    expect(messageInGerman('Purchase: Citrus Waves')).toBe('Kauf: Citrus Waves');
+    expect(messageInGerman('Funds added by card')).toBe('Guthaben per Karte aufgeladen');
     expect(messageInGerman('The frobnicator field is required.')).toBeUndefined();
     expect(messageInGerman('Something else went wrong.')).toBeUndefined();
   });

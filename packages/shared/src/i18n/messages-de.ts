@@ -1,7 +1,7 @@
 /**
  * German for the messages the schemas and the server write in English (SPEC: the messages of the
  * contract are English): the forms a visitor meets first (sign-in, registration, password reset,
- * contact, profile) and the sign-in's own answers. The web app shows a message in German when this
+ * contact, profile), the sign-in's own answers, and the statement's descriptions of movements. The web app shows a message in German when this
  * file knows it, else as it came. Loaded with the German dictionary, never on an English page.
  */
 
@@ -34,7 +34,26 @@ const EXACT: Record<string, string> = {
   'Too many attempts.': 'Zu viele Versuche.',
   'Too many requests.': 'Zu viele Anfragen.',
   'Too many wrong codes. Please ask for a new one.': 'Zu viele falsche Codes. Bitte fordere einen neuen an.',
+  // The statement (features/ledger/statement.ts): what each movement was.
+  'Funds added by card': 'Guthaben per Karte aufgeladen',
+  Purchase: 'Kauf',
+  'Sale of your work': 'Verkauf deines Werks',
+  'Image unlocked in a chat': 'Bild im Chat freigeschaltet',
+  'Image sold in a chat': 'Bild im Chat verkauft',
+  'Refund of an image generation': 'Erstattung einer Bildgenerierung',
+  Refund: 'Erstattung',
+  'Image generation': 'Bildgenerierung',
+  'Card payment refunded by the card issuer': 'Kartenzahlung vom Kartenherausgeber erstattet',
+  'Card payment disputed: amount on hold': 'Kartenzahlung beanstandet: Betrag zurückgehalten',
+  'Dispute closed: amount released': 'Beanstandung abgeschlossen: Betrag freigegeben',
+  'Earnings released': 'Einnahmen freigegeben',
+  'Withdrawal returned': 'Auszahlung zurückgebucht',
+  Withdrawal: 'Auszahlung',
+  Adjustment: 'Korrektur',
 };
+
+/** A statement line naming a work or a staff reason after its kind ("Purchase: Citrus Waves"). */
+const LABELLED: Record<string, string> = { Purchase: 'Kauf', Sale: 'Verkauf', Adjustment: 'Korrektur' };
 
 /** The names the schemas give their fields (`requiredText('email')`), in German. */
 const FIELDS: Record<string, string> = {
@@ -75,6 +94,8 @@ export function messageInGerman(message: string): string | undefined {
   if (exact !== undefined) return exact;
   const short = /^The password must be at least (\d+) characters long\.$/.exec(message);
   if (short) return `Das Passwort muss mindestens ${short[1]} Zeichen lang sein.`;
+  const labelled = /^(Purchase|Sale|Adjustment): ([\s\S]+)$/.exec(message);
+  if (labelled) return `${LABELLED[labelled[1]!]}: ${labelled[2]}`;
   for (const [pattern, german] of PATTERNS) {
     const match = pattern.exec(message);
     const field = match ? FIELDS[match[1]!] : undefined;
