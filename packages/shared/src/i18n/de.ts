@@ -13,6 +13,7 @@ export const de: Record<TranslationKey, string> = {
   'app.settings_error': 'Die Einstellungen konnten nicht vom Server geladen werden.',
   'app.profile_error': 'Die Benutzerdaten konnten nicht geladen werden. Bitte versuche es erneut.',
   'app.dismiss': 'Schließen',
+  'app.description': 'Kaufe KI-Prompts, ausgefeilte Texte und Originalbilder direkt bei den Menschen, die sie geschaffen haben.',
 
   'nav.home': 'Startseite',
   'nav.buy': 'Kaufen',

@@ -11,6 +11,8 @@ export const en = {
   'app.settings_error': 'Could not load settings from the server.',
   'app.profile_error': 'Failed to load user data. Please try again.',
   'app.dismiss': 'Dismiss',
+  // The page description search engines show (apps/web/index.html has the English one).
+  'app.description': 'Buy AI prompts, polished texts and original images directly from their creators.',
 
   'nav.home': 'Home',
   'nav.buy': 'Buy',

@@ -9,6 +9,7 @@ const SHELL = `<!doctype html>
   <head>
     <meta charset="utf-8" />
     <title>Atelier — marketplace for prompts, texts and original images</title>
+    <meta name="description" content="Buy AI prompts, polished texts and original images directly from their creators." />
   </head>
   <body><div id="root"></div></body>
 </html>`;
@@ -113,6 +114,10 @@ describe('server-rendered titles in German (issue 18: German is complete)', () =
       expect(res.body.match(/<title>/g), url).toHaveLength(1);
       expect(res.body, url).toContain('<html lang="de">');
     }
+    // The shell's description too, where the page has no own one.
+    expect((await page('/de/contact')).body).toContain(
+      '<meta name="description" content="Kaufe KI-Prompts, ausgefeilte Texte und Originalbilder direkt bei den Menschen, die sie geschaffen haben."',
+    );
     // Without the prefix the same pages stay English.
     expect(titleOf((await page('/page/terms')).body)).toBe('Terms of Service — Atelier');
     expect((await page('/products')).body).toContain('<html lang="en">');

@@ -64,9 +64,14 @@ export function renderMissingHead(kind: MissingKind = 'page', words: Record<Tran
   return `<title>${escapeHtml(words[MISSING_TITLES[kind]])} — ${SITE_NAME}</title>\n    <meta name="robots" content="noindex" />`;
 }
 
-/** The shell in a page's language: `<html lang>` names it (screen readers, hyphenation), as the browser sets it after. */
-export function withLanguage(indexHtml: string, locale: string): string {
-  return indexHtml.replace(/<html lang="[^"]*"/i, () => `<html lang="${escapeHtml(locale)}"`);
+/**
+ * The shell in a page's language: `<html lang>` names it (screen readers, hyphenation), as the browser
+ * sets it after, and the shell's own description is in it.
+ */
+export function withLanguage(indexHtml: string, locale: string, description: string): string {
+  return indexHtml
+    .replace(/<html lang="[^"]*"/i, () => `<html lang="${escapeHtml(locale)}"`)
+    .replace(/<meta name="description" content="[^"]*"/i, () => `<meta name="description" content="${escapeHtml(description)}"`);
 }
 
 /**

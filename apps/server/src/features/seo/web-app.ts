@@ -192,12 +192,16 @@ export function registerWebApp(app: FastifyInstance) {
   const routeLinks = routePreloader(config.webDist);
   const renderer = hasDist ? pageRenderer(config.webDist) : null;
   const missingShells = (locale: Locale) => {
-    const shell = withLanguage(indexHtml, locale);
+    const shell = withLanguage(indexHtml, locale, WORDS[locale]['app.description']);
     const head = (kind: MissingKind) => injectHead(shell, renderMissingHead(kind, WORDS[locale]));
     return { page: head('page'), product: head('product'), pack: head('pack'), profile: head('profile') } satisfies Record<MissingKind, string>;
   };
   const missingHtml: Record<Locale, Record<MissingKind, string>> = { en: missingShells('en'), de: missingShells('de') };
-  const shellOf: Record<Locale, string> = { en: withLanguage(indexHtml, 'en'), de: withLanguage(indexHtml, 'de') };
+  // English keeps the shell's own description (index.html); German has its own.
+  const shellOf: Record<Locale, string> = {
+    en: indexHtml,
+    de: withLanguage(indexHtml, 'de', WORDS.de['app.description']),
+  };
   if (hasDist) {
     app.register(fastifyStatic, {
       root: config.webDist,
