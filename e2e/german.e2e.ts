@@ -139,7 +139,7 @@ describe('German (issue 18)', () => {
     // The registration form, with its phone field's countries (the library names them in English).
     await open(page, `${baseUrl()}/de/register`);
     await shownInGerman(page, 'form');
-    await page.getByRole('combobox', { name: 'Land der Telefonnummer' }).waitFor();
+    await page.getByRole('combobox', { name: 'Ländervorwahl' }).waitFor();
     expect(await englishLeft(page, userTexts)).toEqual([]);
 
     // Signing in, in German: the form's messages and the server's answer are German too.

@@ -232,7 +232,7 @@ export const de: Record<TranslationKey, string> = {
   'profile.hourly_rate': 'Stundensatz (€/h)',
   'profile.about_me': 'Über mich',
   'profile.phone_hint': 'Mit Ländervorwahl, z. B. +351 912 345 678.',
-  'profile.phone_country': 'Land der Telefonnummer',
+  'profile.phone_country': 'Ländervorwahl',
   'profile.save': 'Änderungen speichern',
   'profile.updated': 'Profil erfolgreich aktualisiert!',
   'profile.update_failed': 'Das Profil konnte nicht aktualisiert werden.',

@@ -232,7 +232,7 @@ export const en = {
   'profile.hourly_rate': 'Hourly rate (€/h)',
   'profile.about_me': 'About me',
   'profile.phone_hint': 'With the country code, e.g. +351 912 345 678.',
-  'profile.phone_country': 'Country of the phone number',
+  'profile.phone_country': 'Country code',
   'profile.save': 'Save changes',
   'profile.updated': 'Profile updated successfully!',
   'profile.update_failed': 'Failed to update profile.',

@@ -49,6 +49,6 @@ describe('the phone field in German (issue 18: German is complete)', () => {
     fakeApi({ 'GET /api/visitor/country': () => okAnswer({ country: 'DE', source: 'address' }) });
     renderWithApp(<Phone />);
     await waitFor(() => expect(document.querySelector('button[data-country]')?.getAttribute('title')).toBe('Deutschland'));
-    expect(document.querySelector('button[data-country]')?.getAttribute('aria-label')).toBe('Land der Telefonnummer');
+    expect(document.querySelector('button[data-country]')?.getAttribute('aria-label')).toBe('Ländervorwahl');
   });
 });
