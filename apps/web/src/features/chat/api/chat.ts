@@ -136,12 +136,3 @@ export function useUnlock(chatId: number) {
     },
   });
 }
-
-/** POST /api/chat: opens (or finds) the conversation with a person or a product's creator. */
-export function useOpenChat() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (input: OpenChatInput) => api<Chat>('/api/chat', { method: 'POST', body: input }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['chats'] }),
-  });
-}

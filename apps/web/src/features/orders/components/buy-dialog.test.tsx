@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, okAnswer } from '../../../test/fake-api';
+import { anOrder } from '../../../test/fixtures';
 import { jsonAnswer, renderWithApp } from '../../../test/render';
 import { BuyDialog } from './buy-dialog';
 
@@ -19,7 +20,7 @@ describe('Buy now dialog', () => {
   it('shows the price, the balance and the balance after, then buys with an Idempotency-Key', async () => {
     const calls = fakeApi({
       'GET /api/balance': balance(20),
-      'POST /api/purchase/buy': () => okAnswer({ status: 'Success', order: { id: 1 } }),
+      'POST /api/purchase/buy': () => okAnswer({ status: 'Success', order: anOrder({ title: 'Harbour at Dawn', amount: 12.5 }) }),
     });
     const onClose = vi.fn();
     renderWithApp(<BuyDialog product={product} onClose={onClose} />, { path: '/products/harbour' });
