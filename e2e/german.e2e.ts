@@ -83,7 +83,7 @@ async function noHorizontalScroll(page: Page) {
 }
 
 describe('German (issue 18)', () => {
-  it('issue 18: the header switch to Deutsch leaves no English on home, the shop, a product, a pack, registration and the dashboard', async () => {
+  it('issue 18: the header switch to Deutsch leaves no English on home, the shop, a product, a pack, registration and the dashboard; the footer switch goes back', async () => {
     const userTexts = await creatorTexts();
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
@@ -174,6 +174,12 @@ describe('German (issue 18)', () => {
       await page.waitForFunction(`document.title === ${JSON.stringify(`${title} — Atelier`)}`);
       expect(await englishLeft(page, ownTexts), path).toEqual([]);
     }
+
+    // The footer's switcher leads back to the same page in English.
+    await page.locator('footer').getByRole('combobox', { name: 'Sprache' }).selectOption('en');
+    await page.waitForURL(`${baseUrl()}/dashboard/favourites`);
+    await page.locator('html[lang="en"]').waitFor({ state: 'attached' });
+    await page.waitForFunction(`document.title === 'Favourites — Atelier'`);
     await context.close();
   });
 
