@@ -6,7 +6,7 @@ import { useAuth } from '../features/auth';
 import { useCurrencies, useSettings } from '../features/site';
 import { currentLanguage } from '../lib/api-client';
 import { i18n, loadServerWords } from '../lib/i18n';
-import { I18nextProvider } from '../lib/i18n-runtime';
+import { I18nextProvider, useTranslation } from '../lib/i18n-runtime';
 import { setHydrating } from '../lib/on-demand';
 
 /** `router`: the app's routes in the browser's BrowserRouter, or in the server's StaticRouter (src/entry-server.tsx). */
@@ -16,6 +16,7 @@ function Boot({ router }: { router: ReactNode }) {
   // Asked at start, beside the auth check: price queries wait for the currency list (SPEC §4 fallback).
   useCurrencies();
   const toast = useToast();
+  const { t } = useTranslation();
   // A page the server rendered starts with the words it shows, and the rest of the dictionary arrives
   // a moment later; any other page waits for the words of its language (beside the auth check).
   const [wordsReady, setWordsReady] = useState(() => i18n.hasResourceBundle(currentLanguage()));
@@ -28,16 +29,16 @@ function Boot({ router }: { router: ReactNode }) {
     setHydrating(false);
   }, []);
   useEffect(() => {
-    if (settings.isError) toast.error('Could not load settings from the server.');
-  }, [settings.isError, toast]);
+    if (settings.isError) toast.error(t('app.settings_error'));
+  }, [settings.isError, toast, t]);
   useEffect(() => {
-    if (auth.data?.profileFailed) toast.error('Failed to load user data. Please try again.');
-  }, [auth.data?.profileFailed, toast]);
+    if (auth.data?.profileFailed) toast.error(t('app.profile_error'));
+  }, [auth.data?.profileFailed, toast, t]);
 
   if (auth.isError) {
     return (
       <div className="fullscreen-message" role="alert">
-        Could not connect to the server. Please try again later.
+        {t('app.connection_error')}
       </div>
     );
   }

@@ -1,5 +1,6 @@
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import { ApiError } from './api-client';
+import { localizeMessage } from './i18n';
 
 /**
  * Puts the server's per-field messages (the first of each, SPEC §5) under the form's fields.
@@ -19,7 +20,7 @@ export function applyServerErrors<T extends FieldValues>(err: unknown, setError:
 }
 
 export function messageOf(err: unknown, fallback: string): string {
-  return err instanceof Error && err.message ? err.message : fallback;
+  return err instanceof Error && err.message ? localizeMessage(err.message) : fallback;
 }
 
 /**
@@ -27,7 +28,7 @@ export function messageOf(err: unknown, fallback: string): string {
  * call never got an answer, or the answer had no message).
  */
 export function serverMessageOr(err: unknown, fallback: string): string {
-  if (err instanceof ApiError && err.status > 0 && err.message && !err.message.startsWith('Request failed')) return err.message;
+  if (err instanceof ApiError && err.status > 0 && err.message && !err.message.startsWith('Request failed')) return localizeMessage(err.message);
   return fallback;
 }
 

@@ -27,6 +27,22 @@ async function bundled(locale: string): Promise<Record<string, string> | undefin
   }
 }
 
+/** The German of the contract's English messages (field errors, the server's answers), once a German page loaded it. */
+let germanMessages: ((message: string) => string | undefined) | null = null;
+
+/** A message of the contract (English: the schemas' and the server's) in the page's language when it is known, else as it came. */
+export function localizeMessage(message: string): string {
+  return i18n.language === 'de' ? (germanMessages?.(message) ?? message) : message;
+}
+
+async function loadGermanMessages() {
+  try {
+    germanMessages ??= (await import('@atelier/shared/i18n/messages-de')).messageInGerman;
+  } catch {
+    // Offline: the messages stay as they came.
+  }
+}
+
 /**
  * Switches to the page's language (its `/de` prefix, else the stored one): the bundled dictionary
  * first, then the server's words over it key by key. A language neither knows stays English.
@@ -36,7 +52,7 @@ export async function loadServerWords(locale = currentLanguage()): Promise<void>
   const fromServer = api<Record<string, string>>(`/api/localization/${locale}/words`, { quiet: true }).catch(() => undefined);
   // The server's English is the whole bundled dictionary (it is seeded from it): English needs the
   // bundled copy only when the server does not answer.
-  const [own, words] = await Promise.all([locale === 'en' ? undefined : bundled(locale), fromServer]);
+  const [own, words] = await Promise.all([locale === 'en' ? undefined : bundled(locale), fromServer, locale === 'de' ? loadGermanMessages() : undefined]);
   const fallback = locale === 'en' && !words ? await bundled('en') : undefined;
   for (const dict of [own, fallback, words]) if (dict) i18n.addResourceBundle(locale, dict);
   // A language neither knows stays English, whose words this page may not have yet.

@@ -10,6 +10,9 @@ export const en = {
   'app.navigation_error': 'An unexpected error occurred during navigation.',
   'app.settings_error': 'Could not load settings from the server.',
   'app.profile_error': 'Failed to load user data. Please try again.',
+  'app.dismiss': 'Dismiss',
+  // The page description search engines show (apps/web/index.html has the English one).
+  'app.description': 'Buy AI prompts, polished texts and original images directly from their creators.',
 
   'nav.home': 'Home',
   'nav.buy': 'Buy',
@@ -41,6 +44,8 @@ export const en = {
   'nav.open_menu': 'Open menu',
   'nav.skip_to_content': 'Skip to content',
   'nav.cart_count': 'Cart, {{count}} items',
+  'nav.cart_count_one': 'Cart, {{count}} item',
+  'nav.breadcrumb': 'Breadcrumb',
 
   'footer.support': 'Support',
   'footer.follow_us': 'Follow us',
@@ -48,6 +53,12 @@ export const en = {
   'footer.pages': 'Pages',
   'footer.shop': 'Shop',
   'footer.company': 'Company',
+  // The titles of the pages the store opens with, by slug. A page's stored title is its English one;
+  // another language shows these (features/site: staticPageTitle), and a page staff add later shows its own title.
+  'static_page.terms': 'Terms of Service',
+  'static_page.privacy': 'Privacy Policy',
+  'static_page.cookie-policy': 'Cookie Policy',
+  'static_page.about': 'About Atelier',
 
   'home.hero_title': 'Step Inside',
   'home.hero_text': 'Prompts, texts and original images straight from the people who made them.',
@@ -60,6 +71,7 @@ export const en = {
   'home.no_products': 'No products found for this category.',
   'home.banner_title': "Places you'll want to explore",
   'home.deal_title': 'How fast a deal feels',
+  'home.deal_seconds': '{{seconds}}s',
   'home.deal_step1': 'You click Buy',
   'home.deal_step2': 'Creator gets paid',
   'home.deal_step3': 'File lands in your archive',
@@ -135,6 +147,7 @@ export const en = {
   'products.buy_soon': 'Buying and chatting with creators open soon.',
   'products.back_to_shop': 'Back to the shop',
   'products.includes_items': '{{count}} works included',
+  'products.includes_items_one': '{{count}} work included',
   'products.license': 'Commercial-use licence included',
   'category.images': 'Images',
   'category.images/illustrations': 'Illustrations',
@@ -219,6 +232,7 @@ export const en = {
   'profile.hourly_rate': 'Hourly rate (€/h)',
   'profile.about_me': 'About me',
   'profile.phone_hint': 'With the country code, e.g. +351 912 345 678.',
+  'profile.phone_country': 'Country code',
   'profile.save': 'Save changes',
   'profile.updated': 'Profile updated successfully!',
   'profile.update_failed': 'Failed to update profile.',
@@ -875,6 +889,7 @@ export const en = {
   'chat.unlock_failed': 'An unknown error occurred',
   'chat.open_failed': 'The chat could not be opened. Please try again.',
   'notifications.unread': '{{count}} unread notifications',
+  'notifications.unread_one': '{{count}} unread notification',
   'notifications.mark_all_read': 'Mark all as read',
   'notifications.show_more': 'Show more',
 
@@ -1045,6 +1060,7 @@ export const en = {
   'reviews.none': 'No reviews yet.',
   'reviews.stars_label': '{{rating}} out of 5 stars',
   'reviews.rated_label': 'Rated {{average}} out of 5 from {{count}} reviews',
+  'reviews.rated_label_one': 'Rated {{average}} out of 5 from {{count}} review',
   'reviews.sort': 'Sort reviews',
   'reviews.sort_newest': 'Newest',
   'reviews.sort_highest': 'Highest rated',
@@ -1074,6 +1090,7 @@ export const en = {
   'sales.title': 'Sales',
   'sales.platform_title': 'Platform sales',
   'sales.views': 'Views',
+  'sales.day': 'Day',
   'sales.sales': 'Sales',
   'sales.revenue': 'Revenue',
   'sales.commission': 'Commission',

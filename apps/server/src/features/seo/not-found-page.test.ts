@@ -9,6 +9,7 @@ const SHELL = `<!doctype html>
   <head>
     <meta charset="utf-8" />
     <title>Atelier — marketplace for prompts, texts and original images</title>
+    <meta name="description" content="Buy AI prompts, polished texts and original images directly from their creators." />
   </head>
   <body><div id="root"></div></body>
 </html>`;
@@ -90,5 +91,36 @@ describe('server-rendered titles (issue 18 conformance)', () => {
       // One title in the head: the shell's own is replaced, not joined.
       expect(res.body.match(/<title>/g), url).toHaveLength(1);
     }
+  });
+});
+
+describe('server-rendered titles in German (issue 18: German is complete)', () => {
+  it('issue 18: a /de page carries its German title and lang="de" before any script runs, a 404 and a missing profile included', async () => {
+    const pages: Record<string, [number, string]> = {
+      '/de': [200, 'Startseite — Atelier'],
+      '/de/products': [200, 'Shop — Atelier'],
+      '/de/contact': [200, 'Kontakt — Atelier'],
+      '/de/404': [200, 'Seite nicht gefunden — Atelier'],
+      '/de/this/does/not/exist': [404, 'Seite nicht gefunden — Atelier'],
+      '/de/profile/nobody-here': [404, 'Profil nicht gefunden — Atelier'],
+      '/de/products/no-such-product': [404, 'Produkt nicht gefunden — Atelier'],
+      '/de/page/terms': [200, 'Nutzungsbedingungen — Atelier'],
+      '/de/page/no-such-page': [404, 'Seite nicht gefunden — Atelier'],
+    };
+    for (const [url, [status, title]] of Object.entries(pages)) {
+      const res = await page(url);
+      expect(res.statusCode, url).toBe(status);
+      expect(titleOf(res.body), url).toBe(title);
+      expect(res.body.match(/<title>/g), url).toHaveLength(1);
+      expect(res.body, url).toContain('<html lang="de">');
+    }
+    // The shell's description too, where the page has no own one.
+    expect((await page('/de/contact')).body).toContain(
+      '<meta name="description" content="Kaufe KI-Prompts, ausgefeilte Texte und Originalbilder direkt bei den Menschen, die sie geschaffen haben."',
+    );
+    // Without the prefix the same pages stay English.
+    expect(titleOf((await page('/page/terms')).body)).toBe('Terms of Service — Atelier');
+    expect((await page('/products')).body).toContain('<html lang="en">');
+    expect(titleOf((await page('/profile/nobody-here')).body)).toBe('Profile not found — Atelier');
   });
 });

@@ -1,3 +1,4 @@
+import { en, type TranslationKey } from '@atelier/shared';
 import { escapeHtml } from '../../lib/text';
 import type { PageMeta } from './seo.queries';
 
@@ -48,18 +49,29 @@ export function renderHead(meta: PageMeta, publicUrl: string): string {
   return lines.join('\n    ');
 }
 
-/** The head of a page that does not exist: a generic title, and no indexing. */
 /** What a missing address names, for the title of its 404 page (issue 18 bug 9). */
 export type MissingKind = 'page' | 'product' | 'pack' | 'profile';
-const MISSING_TITLES: Record<MissingKind, string> = {
-  page: 'Page not found',
-  product: 'Product not found',
-  pack: 'Pack not found',
-  profile: 'Profile not found',
-};
+/** The dictionary keys of those titles: the web app's not-found page shows the same words. */
+const MISSING_TITLES = {
+  page: 'pages.not_found_title',
+  product: 'pages.product_not_found_title',
+  pack: 'pages.pack_not_found_title',
+  profile: 'pages.profile_not_found_title',
+} as const satisfies Record<MissingKind, TranslationKey>;
 
-export function renderMissingHead(kind: MissingKind = 'page'): string {
-  return `<title>${MISSING_TITLES[kind]} — ${SITE_NAME}</title>\n    <meta name="robots" content="noindex" />`;
+/** The head of a page that does not exist: its title in the page's language (`words`), and no indexing. */
+export function renderMissingHead(kind: MissingKind = 'page', words: Record<TranslationKey, string> = en): string {
+  return `<title>${escapeHtml(words[MISSING_TITLES[kind]])} — ${SITE_NAME}</title>\n    <meta name="robots" content="noindex" />`;
+}
+
+/**
+ * The shell in a page's language: `<html lang>` names it (screen readers, hyphenation), as the browser
+ * sets it after, and the shell's own description is in it.
+ */
+export function withLanguage(indexHtml: string, locale: string, description: string): string {
+  return indexHtml
+    .replace(/<html lang="[^"]*"/i, () => `<html lang="${escapeHtml(locale)}"`)
+    .replace(/<meta name="description" content="[^"]*"/i, () => `<meta name="description" content="${escapeHtml(description)}"`);
 }
 
 /**

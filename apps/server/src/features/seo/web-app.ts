@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import zlib, { brotliCompressSync, gzipSync } from 'node:zlib';
-import { de, en, hasNulCharacter, splitLocale } from '@atelier/shared';
+import { de, en, hasNulCharacter, type Locale, splitLocale, type TranslationKey } from '@atelier/shared';
 import { matchPage, pageTitleKey } from '@atelier/shared/pages';
 import { jsonScriptTag, PRELOAD_ELEMENT_ID, type Preload } from '@atelier/shared/preload';
 import fastifyStatic from '@fastify/static';
@@ -12,20 +12,26 @@ import { escapeHtml } from '../../lib/text';
 import { buildPagePreload, routePreloader } from './page-preload';
 import { isServerRendered, leadImagePreload, type PageRenderer, pageRenderer } from './page-render';
 import { listSitemapEntries, type PageMeta, productPageMeta, profilePageMeta, staticPageMeta } from './seo.queries';
-import { injectHead, type MissingKind, renderHead, renderMissingHead, withPageTitle } from './seo-head';
+import { injectHead, type MissingKind, renderHead, renderMissingHead, withLanguage, withPageTitle } from './seo-head';
 
 const FALLBACK_INDEX = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Atelier</title></head><body><div id="root"></div></body></html>';
 
+/** The words of a page's language (the ones the server seeds from); English without a prefix. */
+const WORDS: Record<Locale, Record<TranslationKey, string>> = { en, de: { ...en, ...de } };
+const wordsOf = (locale: Locale | null) => WORDS[locale ?? 'en'];
+
 /**
- * The title the page table gives the page at this address, in its language (the words the server
- * seeds from), or null for an address no page has and for the home page. The browser writes the same one after hydration.
+ * The title the page table gives the page at this address, in its language, or null for an address
+ * no page has and for the English home page. The browser writes the same one after hydration.
  */
 function tableTitle(url: string, search: URLSearchParams): string | null {
   const match = matchPage(url);
-  // The home page keeps the shell's own title, the site's one-line description.
-  if (!match || match.name === 'home') return null;
+  if (!match) return null;
+  // The English home page keeps the shell's own title, the site's one-line description; in another
+  // language it is the page table's ("Startseite"), not the English line.
+  if (match.name === 'home' && match.locale === null) return null;
   const key = pageTitleKey(match, search);
-  const words: Record<string, string> = match.locale === 'de' ? { ...en, ...de } : en;
+  const words: Record<string, string> = wordsOf(match.locale);
   return words[key] ?? key;
 }
 
@@ -57,8 +63,14 @@ async function metaForPath(db: Db, urlPath: string): Promise<PageMeta | Missing 
       return or(await productPageMeta(db, head.key, 'pack'));
     case 'profile':
       return or(await profilePageMeta(db, head.key));
-    case 'static-page':
-      return or(await staticPageMeta(db, head.key));
+    case 'static-page': {
+      const meta = await staticPageMeta(db, head.key);
+      if (!meta || match.locale === null || match.locale === 'en') return or(meta);
+      // The stored title is the English one; the pages the store opens with have theirs in the dictionary.
+      const slug = decodeURIComponent(meta.canonicalPath.slice('/page/'.length));
+      const words: Record<string, string> = wordsOf(match.locale);
+      return { ...meta, title: words[`static_page.${slug}`] ?? meta.title };
+    }
   }
 }
 
@@ -179,12 +191,17 @@ export function registerWebApp(app: FastifyInstance) {
   const indexHtml = hasDist ? inlineMainStylesheet(readFileSync(indexFile, 'utf8'), config.webDist) : FALLBACK_INDEX;
   const routeLinks = routePreloader(config.webDist);
   const renderer = hasDist ? pageRenderer(config.webDist) : null;
-  const missingHtml = {
-    page: injectHead(indexHtml, renderMissingHead('page')),
-    product: injectHead(indexHtml, renderMissingHead('product')),
-    pack: injectHead(indexHtml, renderMissingHead('pack')),
-    profile: injectHead(indexHtml, renderMissingHead('profile')),
-  } satisfies Record<MissingKind, string>;
+  const missingShells = (locale: Locale) => {
+    const shell = withLanguage(indexHtml, locale, WORDS[locale]['app.description']);
+    const head = (kind: MissingKind) => injectHead(shell, renderMissingHead(kind, WORDS[locale]));
+    return { page: head('page'), product: head('product'), pack: head('pack'), profile: head('profile') } satisfies Record<MissingKind, string>;
+  };
+  const missingHtml: Record<Locale, Record<MissingKind, string>> = { en: missingShells('en'), de: missingShells('de') };
+  // English keeps the shell's own description (index.html); German has its own.
+  const shellOf: Record<Locale, string> = {
+    en: indexHtml,
+    de: withLanguage(indexHtml, 'de', WORDS.de['app.description']),
+  };
   if (hasDist) {
     app.register(fastifyStatic, {
       root: config.webDist,
@@ -219,7 +236,8 @@ export function registerWebApp(app: FastifyInstance) {
       return reply.code(404).send({ status: 'ERROR', message });
     }
     // SPEC §2: `/de/products` is /products in German (the browser renders it): same head, same first answers.
-    const pagePath = splitLocale(url).path;
+    const { path: pagePath, locale } = splitLocale(url);
+    const language = locale ?? 'en';
     const [meta, parts] = await Promise.all([metaForPath(app.db, url), pageParts(app, request, renderer, url, pagePath)]);
     // A pack opened as a product: its one address is /packs/{slug} (the query string goes along).
     if (meta && 'movedTo' in meta) return reply.redirect(`${meta.movedTo}${request.url.slice(url.length)}`, 301);
@@ -227,11 +245,11 @@ export function registerWebApp(app: FastifyInstance) {
     reply.type('text/html; charset=utf-8').header('cache-control', 'private, no-cache');
     const send = (status: number, html: string) => sendCompressed(request, reply.code(status), html);
     // The app shows its own 404 page, rendered here when the page is; the status tells crawlers not to index it.
-    if (meta && 'missing' in meta) return send(404, assemblePage(missingHtml[meta.missing], { ...parts, routeLinks: routeLinks(pagePath) }));
+    if (meta && 'missing' in meta) return send(404, assemblePage(missingHtml[language][meta.missing], { ...parts, routeLinks: routeLinks(pagePath) }));
     // A page that shows no stored item (the shop, the contact page, /404) gets the page table's title (issue 18).
     const title = meta === undefined ? tableTitle(url, new URLSearchParams(request.url.slice(url.length + 1))) : null;
-    const shell =
-      meta === undefined ? (title === null ? indexHtml : withPageTitle(indexHtml, title)) : injectHead(indexHtml, renderHead(meta, config.publicUrl));
+    const own = shellOf[language];
+    const shell = meta === undefined ? (title === null ? own : withPageTitle(own, title)) : injectHead(own, renderHead(meta, config.publicUrl));
     return send(200, assemblePage(shell, { ...parts, routeLinks: routeLinks(pagePath) }));
   });
 }

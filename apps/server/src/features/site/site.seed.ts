@@ -7,7 +7,11 @@ import { socialIconSvg } from '../../db/seed-images';
 import type { Seeder } from '../../db/seeding';
 import { saveStaticPage, setSetting } from './site.queries';
 
-const copyright = () => `© ${new Date().getFullYear()} Atelier. All rights reserved.`;
+/**
+ * Settings are one text for every language (SPEC: staff write them), so the ones the store opens with
+ * are written to read right in each: no English sentence in the footer of a German page.
+ */
+const copyright = () => `© ${new Date().getFullYear()} Atelier`;
 
 /** What every store needs to open: currencies, languages and their words, legal pages and settings. */
 export const siteSeeder: Seeder = {
@@ -56,7 +60,9 @@ export const demoSiteSeeder: Seeder = {
     for (const [i, s] of demoSocial.entries()) {
       await tx.insert(socialLinks).values({ url: s.url, image: `social/${s.name}.svg`, position: i });
     }
-    await setSetting(tx, 'requisites', 'Atelier Marketplace Ltd., 1 Creative Way, Lisbon, Portugal. VAT PT500000000.');
+    // The company's details as registered in Portugal, which read the same in every language (a
+    // non-breaking hyphen keeps the post code on one line).
+    await setSetting(tx, 'requisites', 'Atelier Marketplace Lda. · Rua Criativa 1, 1100‑001 Lisboa, Portugal · NIF PT500000000');
   },
 };
 

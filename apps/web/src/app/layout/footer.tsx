@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { LogoMark, MailIcon, MastercardIcon, SecureIcon, VisaIcon } from '../../components/ui/icons';
 import { useCategories } from '../../features/catalog';
 import { openCookieSettings } from '../../features/cookie-consent';
-import { useSettings, useSocialLinks, useStaticPages } from '../../features/site';
+import { staticPageTitle, useSettings, useSocialLinks, useStaticPages } from '../../features/site';
 import { useTranslation } from '../../lib/i18n-runtime';
 import { LanguageSelect } from './language-select';
 
@@ -51,7 +51,7 @@ export function footerCategoryLinks(categories: readonly Category[], arts: strin
 }
 
 export function Footer() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const settings = useSettings();
   const pages = useStaticPages();
   const social = useSocialLinks();
@@ -109,7 +109,7 @@ export function Footer() {
             </li>
             {(pages.data ?? []).map((p) => (
               <li key={p.id}>
-                <Link to={`/page/${p.slug}`}>{p.title}</Link>
+                <Link to={`/page/${p.slug}`}>{staticPageTitle(t, i18n.language, p)}</Link>
               </li>
             ))}
           </ul>

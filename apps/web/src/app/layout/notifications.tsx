@@ -74,7 +74,7 @@ type Note = NonNullable<ReturnType<typeof useNotifications>['data']>['payload'][
 
 /** The notifications as links to their subjects; opening an unread one marks it read. */
 function NotificationItems({ items, onOpen }: { items: Note[]; onOpen?: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const markRead = useMarkNotificationsRead();
   if (items.length === 0) return <p className="muted">{t('nav.no_notifications')}</p>;
   return (
@@ -90,7 +90,7 @@ function NotificationItems({ items, onOpen }: { items: Note[]; onOpen?: () => vo
           >
             <span>{n.text}</span>
             <time className="muted small" dateTime={n.created_at}>
-              {new Date(n.created_at).toLocaleString('en-GB', { dateStyle: 'short', timeStyle: 'short' })}
+              {new Date(n.created_at).toLocaleString(i18n.language, { dateStyle: 'short', timeStyle: 'short' })}
             </time>
           </Link>
         </li>

@@ -58,6 +58,12 @@ describe('sidebar menu', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
+  it('issue 18: offers the language switcher, which the header hides on a phone', () => {
+    renderSidebar();
+    const select = screen.getByRole('combobox', { name: 'Language' }) as HTMLSelectElement;
+    expect([...select.options].map((o) => o.textContent)).toEqual(['English', 'Deutsch']);
+  });
+
   it('searches with the trimmed text, ignores an empty one, clears the box and closes on the route change', () => {
     renderSidebar();
     const box = screen.getByRole('searchbox', { name: 'Search' }) as HTMLInputElement;

@@ -5,6 +5,7 @@ import { BellIcon, CloseIcon } from '../../components/ui/icons';
 import { useAuth, useLogout } from '../../features/auth';
 import { useTranslation } from '../../lib/i18n-runtime';
 import { CurrencySelect } from './currency-select';
+import { LanguageSelect } from './language-select';
 import { SidebarNotifications } from './notifications';
 import { SearchForm } from './search-form';
 
@@ -98,6 +99,11 @@ export function Sidebar({ open, onClose }: { open: boolean; onClose: () => void 
             )}
           </ul>
         </nav>
+        {/* On a phone the header's switchers are hidden: the menu has both (issue 18). */}
+        <div className="sidebar-row">
+          <span aria-hidden="true">{t('nav.language')}</span>
+          <LanguageSelect />
+        </div>
         <div className="sidebar-row">
           <span>{t('nav.currency')}</span>
           <CurrencySelect />

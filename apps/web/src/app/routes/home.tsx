@@ -76,9 +76,9 @@ function Explore() {
 }
 
 const DEAL_STEPS = [
-  { time: '0.8s', label: 'home.deal_step1' },
-  { time: '2.4s', label: 'home.deal_step2' },
-  { time: '5.1s', label: 'home.deal_step3' },
+  { seconds: 0.8, label: 'home.deal_step1' },
+  { seconds: 2.4, label: 'home.deal_step2' },
+  { seconds: 5.1, label: 'home.deal_step3' },
 ];
 
 const VALUES = [
@@ -91,7 +91,7 @@ const VALUES = [
 const JOIN_STEPS = ['home.join_step1', 'home.join_step2', 'home.join_step3'];
 
 export function Component() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   // The commission is the back office's setting, never a number written into the copy.
   const percent = useSettings().data?.commission_percent;
   const valueText = (key: string) =>
@@ -134,11 +134,11 @@ export function Component() {
         </div>
         <ol className="deal-steps">
           {DEAL_STEPS.map((s, i) => (
-            <li key={s.time} className="deal-step">
+            <li key={s.label} className="deal-step">
               <span className="deal-index">{String(i + 1).padStart(2, '0')}</span>
-              <span className="deal-time">{s.time}</span>
+              <span className="deal-time">{t('home.deal_seconds', { seconds: s.seconds.toLocaleString(i18n.language) })}</span>
               <span className="deal-label">{t(s.label)}</span>
-              <span className="deal-bar" style={{ '--fill': `${(Number.parseFloat(s.time) / 5.1) * 100}%` } as React.CSSProperties} aria-hidden="true" />
+              <span className="deal-bar" style={{ '--fill': `${(s.seconds / 5.1) * 100}%` } as React.CSSProperties} aria-hidden="true" />
             </li>
           ))}
         </ol>

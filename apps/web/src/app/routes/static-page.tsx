@@ -1,6 +1,6 @@
 import { useParams } from 'react-router';
 import { Spinner } from '../../components/ui/spinner';
-import { useStaticPage } from '../../features/site';
+import { staticPageTitle, useStaticPage } from '../../features/site';
 import { useTranslation } from '../../lib/i18n-runtime';
 import { usePageTitle } from '../../lib/page-title';
 import { Component as NotFound } from './not-found';
@@ -23,14 +23,15 @@ export function pageBody(title: string, html: string): string {
 
 export function Component() {
   const { id = '' } = useParams();
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const page = useStaticPage(id);
-  usePageTitle(page.data?.title);
+  const title = page.data ? staticPageTitle(t, i18n.language, page.data) : undefined;
+  usePageTitle(title);
   if (page.isPending) return <Spinner label={t('app.loading')} />;
   if (page.isError) return <NotFound />;
   return (
     <article className="page narrow legal">
-      <h1>{page.data.title}</h1>
+      <h1>{title}</h1>
       {/* Sanitized on the server when written: formatting and links only. */}
       {/* biome-ignore lint/security/noDangerouslySetInnerHtml: content is sanitized when stored. */}
       <div className="prose" dangerouslySetInnerHTML={{ __html: pageBody(page.data.title, page.data.content) }} />

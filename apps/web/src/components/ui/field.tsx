@@ -1,5 +1,7 @@
 import './field.css';
 import { forwardRef, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes, useId } from 'react';
+import { localizeMessage } from '../../lib/i18n';
+import { useTranslation } from '../../lib/i18n-runtime';
 
 /** Label, control and the hint or error underneath, wired for screen readers: the one field layout of every form. */
 export function FieldFrame({
@@ -50,19 +52,22 @@ export const TextAreaField = forwardRef<HTMLTextAreaElement, TextAreaFieldProps>
 
 /** An error said right where it happened (under a field or a control), read out by screen readers; nothing when there is none. */
 export function InlineError({ message, id }: { message?: ReactNode; id?: string }) {
+  // The schemas' and the server's messages are English: shown in the page's language when known.
+  useTranslation();
   if (!message) return null;
   return (
     <p className="field-error" id={id} role="alert">
-      {message}
+      {typeof message === 'string' ? localizeMessage(message) : message}
     </p>
   );
 }
 
 export function FormError({ message }: { message?: string | null }) {
+  useTranslation();
   if (!message) return null;
   return (
     <p className="form-error" role="alert">
-      {message}
+      {localizeMessage(message)}
     </p>
   );
 }

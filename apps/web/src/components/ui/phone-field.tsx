@@ -1,11 +1,23 @@
-import { type ReactNode, useEffect, useRef } from 'react';
-import { defaultCountries, PhoneInput, type PhoneInputRefType, parseCountry } from 'react-international-phone';
+import { type ReactNode, useEffect, useMemo, useRef } from 'react';
+import { type CountryData, defaultCountries, PhoneInput, type PhoneInputRefType, parseCountry } from 'react-international-phone';
 import 'react-international-phone/style.css';
+import { useTranslation } from '../../lib/i18n-runtime';
 import { useVisitorCountry } from '../../lib/visitor-country';
 import { FieldFrame } from './field';
 import { phoneFlags } from './phone-flags';
 
 const KNOWN = new Set(defaultCountries.map((c) => parseCountry(c).iso2 as string));
+
+/** The picker's countries named in the page's language ("Deutschland"), in its alphabetical order; English as the library has them. */
+export function countriesIn(language: string): CountryData[] {
+  if (language === 'en' || typeof Intl.DisplayNames !== 'function') return defaultCountries;
+  const names = new Intl.DisplayNames([language], { type: 'region', fallback: 'none' });
+  const named = defaultCountries.map((c) => {
+    const [name, iso2, ...rest] = c;
+    return [names.of(iso2.toUpperCase()) ?? name, iso2, ...rest] as unknown as CountryData;
+  });
+  return named.sort((a, b) => a[0].localeCompare(b[0], language));
+}
 
 type Props = {
   id: string;
@@ -25,6 +37,14 @@ type Props = {
  * Once that is known the picker turns to it, unless a number has been typed (it keeps its own country).
  */
 export function PhoneField({ id, label, value, onChange, onBlur, error, hint }: Props) {
+  const { t, i18n } = useTranslation();
+  const countries = useMemo(() => countriesIn(i18n.language), [i18n.language]);
+  const frame = useRef<HTMLDivElement>(null);
+  // The library names its country button in English and takes no prop for it; React leaves an
+  // attribute it rendered alone until its own value changes, so this one stays.
+  useEffect(() => {
+    frame.current?.querySelector('[aria-haspopup="listbox"]')?.setAttribute('aria-label', t('profile.phone_country'));
+  });
   const visitor = useVisitorCountry();
   const country = visitor && KNOWN.has(visitor) ? visitor : undefined;
   const input = useRef<PhoneInputRefType>(null);
@@ -40,9 +60,10 @@ export function PhoneField({ id, label, value, onChange, onBlur, error, hint }: 
       error={error}
       hint={hint}
       control={(a11y) => (
-        <div className="phone-field">
+        <div className="phone-field" ref={frame}>
           <PhoneInput
             ref={input}
+            countries={countries}
             defaultCountry={country}
             flags={phoneFlags}
             value={value}

@@ -1,5 +1,6 @@
 import { TOAST_COLORS, TOAST_DURATION_MS } from '@atelier/shared/constants';
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useRef, useState } from 'react';
+import { useTranslation } from '../../lib/i18n-runtime';
 
 export type ToastKind = keyof typeof TOAST_DURATION_MS;
 type Toast = { id: number; kind: ToastKind; text: string };
@@ -11,6 +12,7 @@ const ToastContext = createContext<ToastApi | null>(null);
 /** SPEC §9 toasts: top-right, 380 px wide, coloured by kind, 3 s (errors 4 s). */
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
+  const { t: translate } = useTranslation();
   const next = useRef(1);
   const push = useCallback((kind: ToastKind, text: string) => {
     const id = next.current++;
@@ -35,7 +37,12 @@ export function ToastProvider({ children }: { children: ReactNode }) {
           <div key={t.id} className="toast" role={t.kind === 'error' ? 'alert' : 'status'} data-kind={t.kind} style={{ borderColor: TOAST_COLORS[t.kind] }}>
             <span className="toast-dot" style={{ background: TOAST_COLORS[t.kind] }} aria-hidden="true" />
             {t.text}
-            <button type="button" className="toast-close" aria-label="Dismiss" onClick={() => setToasts((list) => list.filter((x) => x.id !== t.id))}>
+            <button
+              type="button"
+              className="toast-close"
+              aria-label={translate('app.dismiss')}
+              onClick={() => setToasts((list) => list.filter((x) => x.id !== t.id))}
+            >
               ×
             </button>
           </div>

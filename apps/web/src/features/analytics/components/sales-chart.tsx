@@ -14,7 +14,7 @@ const axisSize = (_u: unknown, values: string[] | null) => 14 + 7 * Math.max(1, 
  * only when this chart mounts (the Sales tab), never with the storefront's code.
  */
 export function SalesChart({ days }: { days: AnalyticsDay[] }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const box = useRef<HTMLDivElement>(null);
   const [state, setState] = useState<'loading' | 'ready' | 'failed'>('loading');
 
@@ -28,6 +28,8 @@ export function SalesChart({ days }: { days: AnalyticsDay[] }) {
         if (cancelled || !target) return;
         const xs = days.map((d) => Date.parse(`${d.date}T00:00:00Z`) / 1000);
         const bars = UPlot.paths.bars?.({ size: [0.6, 24] });
+        // uPlot names the days in English ("Nov 22", "Time"): the page's language names them instead.
+        const day = (ts: number) => new Date(ts * 1000).toLocaleDateString(i18n.language, { day: 'numeric', month: 'short', timeZone: 'UTC' });
         plot = new UPlot(
           {
             width: Math.max(target.clientWidth, 280),
@@ -41,12 +43,12 @@ export function SalesChart({ days }: { days: AnalyticsDay[] }) {
               sales: { range: (_u, _min, max) => [0, Math.max(4, max)] },
             },
             series: [
-              {},
+              { label: t('sales.day'), value: (_u, ts: number | null) => (ts === null ? '--' : day(ts)) },
               { label: t('sales.views'), scale: 'views', stroke: '#2f6fed', width: 2, fill: 'rgba(47, 111, 237, 0.08)', points: { show: days.length <= 31 } },
               { label: t('sales.sales'), scale: 'sales', stroke: '#1a9c5b', fill: 'rgba(26, 156, 91, 0.55)', paths: bars, points: { show: false } },
             ],
             axes: [
-              {},
+              { values: (_u, ticks: number[]) => ticks.map(day) },
               // Narrow axes: on a phone the plot keeps most of the width.
               { scale: 'views', label: t('sales.views'), size: axisSize, labelSize: 22, gap: 4 },
               { scale: 'sales', side: 1, label: t('sales.sales'), size: axisSize, labelSize: 22, gap: 4, grid: { show: false } },
@@ -69,7 +71,7 @@ export function SalesChart({ days }: { days: AnalyticsDay[] }) {
       observer?.disconnect();
       plot?.destroy();
     };
-  }, [days, t]);
+  }, [days, t, i18n.language]);
 
   return (
     <figure className="sales-chart" aria-label={t('sales.chart')} data-state={state}>

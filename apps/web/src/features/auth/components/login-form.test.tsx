@@ -1,6 +1,7 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { createMemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { i18n, loadServerWords } from '../../../lib/i18n';
 import { createQueryClient } from '../../../lib/query-client';
 import { contractChecked } from '../../../test/fake-api';
 import { jsonAnswer, renderRouter } from '../../../test/render';
@@ -64,5 +65,32 @@ describe('the login form (issue 18 conformance)', () => {
     expect(await screen.findByText('Too many failed sign-in attempts.')).toBeTruthy();
     await screen.findByRole('button', { name: 'Sign In' });
     expect(screen.getAllByText('Too many failed sign-in attempts.')).toHaveLength(1);
+  });
+});
+
+describe('the login form in German (issue 18: German is complete)', () => {
+  afterEach(() => i18n.changeLanguage('en'));
+
+  it("issue 18: the form's own messages and the server's answer are German", async () => {
+    vi.stubGlobal(
+      'fetch',
+      serverRefusing(() => jsonAnswer(422, { status: 'ERROR', message: incorrect, errors: { username: [incorrect] } })),
+    );
+    // The German words and messages, as a /de page loads them (the server's words do not come here).
+    await loadServerWords('de');
+    const queryClient = createQueryClient();
+    queryClient.setQueryData(authKey, { authenticated: false, user: null });
+    queryClient.setQueryData(siteKeys.settings, { is_email_verification_enabled: false });
+    renderRouter(createMemoryRouter([{ path: '/login', element: <LoginForm /> }], { initialEntries: ['/login'] }), queryClient);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Anmelden' }));
+    expect(await screen.findByText('Bitte fülle „E-Mail“ aus.')).toBeTruthy();
+    expect(screen.getByText('Bitte fülle „Passwort“ aus.')).toBeTruthy();
+
+    fireEvent.change(screen.getByLabelText('E-Mail'), { target: { value: 'ana@example.com' } });
+    fireEvent.change(screen.getByLabelText('Passwort'), { target: { value: 'not-my-password' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Anmelden' }));
+    expect(await screen.findByText('E-Mail-Adresse oder Passwort ist falsch.')).toBeTruthy();
+    expect(screen.queryByText(incorrect)).toBeNull();
   });
 });

@@ -40,7 +40,7 @@ export function ProductDetails({ query, actions, kind = 'product' }: { query: Qu
 
   return (
     <article className="details" data-testid="product-details">
-      <nav className="breadcrumbs" aria-label="Breadcrumb">
+      <nav className="breadcrumbs" aria-label={t('nav.breadcrumb')}>
         <Link to="/products">{t('products.title')}</Link>
         <span aria-hidden="true">/</span>
         <Link to={`/products?type=${product.product_type}`}>{t(TYPE_KEY[product.product_type])}</Link>

@@ -2,6 +2,7 @@ import type { StatementKind } from '@atelier/shared';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { formatDateTime } from '../../../lib/format-date';
+import { localizeMessage } from '../../../lib/i18n';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { Price } from '../../catalog';
 import { useSelectedCurrency } from '../../currency';
@@ -73,7 +74,7 @@ export function Statement() {
                 <td>
                   <strong>{t(KIND_KEY[l.kind])}</strong>
                   <br />
-                  {l.link ? <Link to={l.link}>{l.description}</Link> : <span>{l.description}</span>}
+                  {l.link ? <Link to={l.link}>{localizeMessage(l.description)}</Link> : <span>{localizeMessage(l.description)}</span>}
                 </td>
                 <td className="amount" data-sign={l.amount_minor < 0 ? 'out' : 'in'}>
                   {l.amount_minor > 0 ? '+' : ''}
