@@ -3,7 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { Spinner } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toast';
 import { useTranslation } from '../../../lib/i18n-runtime';
-import { formatMinor, type ProductFilters, useAdminProducts, useCreatePack, useSetPackItems, useUpdateProduct } from '../api/admin-api';
+import { useFormatMinor, type ProductFilters, useAdminProducts, useCreatePack, useSetPackItems, useUpdateProduct } from '../api/admin-api';
 import { ActionError } from './action-error';
 import { ListingFields } from './publish-product';
 
@@ -74,6 +74,7 @@ export function CatalogAdmin() {
 }
 
 function ProductRow({ product }: { product: AdminProduct }) {
+  const formatMinor = useFormatMinor();
   const { t } = useTranslation();
   const toast = useToast();
   const update = useUpdateProduct();

@@ -4,6 +4,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toast';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
+import { useMoney } from '../../currency';
 import { useAdminPayouts, useSettlePayout } from '../api/admin-api';
 import { ActionError } from './action-error';
 
@@ -69,6 +70,7 @@ export function PayoutsQueue() {
  * transfer's reference, 'Mark failed' for a reason. One a provider is sending shows who sends it.
  */
 function PayoutRow({ payout }: { payout: Payout }) {
+  const money = useMoney();
   const { t } = useTranslation();
   const toast = useToast();
   const settle = useSettlePayout();
@@ -90,7 +92,7 @@ function PayoutRow({ payout }: { payout: Payout }) {
       <td>{payout.method === 'sepa' ? 'SEPA' : t('admin.card')}</td>
       <td>{payout.destination}</td>
       <td>
-        {payout.amount.toFixed(2)} {payout.currency}
+        {money.format(payout.amount, payout.currency)}
       </td>
       <td>
         <span className="admin-status" data-status={payout.status}>

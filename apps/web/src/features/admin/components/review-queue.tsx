@@ -4,7 +4,8 @@ import { Spinner } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toast';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
-import { formatMinor, useAdminOffers, useAdminUser, useApproveListing, useCounterOffer, useDeclineOffer } from '../api/admin-api';
+import { useMoney } from '../../currency';
+import { useFormatMinor, useAdminOffers, useAdminUser, useApproveListing, useCounterOffer, useDeclineOffer } from '../api/admin-api';
 import { ActionError } from './action-error';
 import { PublishProduct } from './publish-product';
 
@@ -55,7 +56,8 @@ export function ReviewQueue() {
 
 function OfferReview({ offer }: { offer: AdminOffer }) {
   const { t } = useTranslation();
-  const price = (amount: number) => `${amount.toFixed(2)} ${offer.currency === 'EUR' ? '€' : offer.currency}`;
+  const money = useMoney();
+  const price = (amount: number) => money.format(amount, offer.currency);
   return (
     <article className="admin-card offer-review" aria-label={offer.title}>
       <div className="offer-review-media">
@@ -136,6 +138,7 @@ function OfferReview({ offer }: { offer: AdminOffer }) {
 
 /** The creator's other offers, loaded when staff open them. */
 function CreatorOffers({ userId, currentId }: { userId: number; currentId: number }) {
+  const formatMinor = useFormatMinor();
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const detail = useAdminUser(open ? userId : null);

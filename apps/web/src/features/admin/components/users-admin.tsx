@@ -8,7 +8,7 @@ import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { useAuth } from '../../auth';
 import { Modal } from '../../offers';
-import { formatMinor, useAdminUser, useAdminUsers, useUserAction } from '../api/admin-api';
+import { useFormatMinor, useAdminUser, useAdminUsers, useUserAction } from '../api/admin-api';
 import { ActionError } from './action-error';
 
 /** Users: search, then one user's balance, journal, orders and offers, with block/unblock and the staff role. */
@@ -70,6 +70,7 @@ export function UsersAdmin() {
 }
 
 function UserDetail({ id }: { id: number }) {
+  const formatMinor = useFormatMinor();
   const { t } = useTranslation();
   const toast = useToast();
   const me = useAuth().data?.user;
