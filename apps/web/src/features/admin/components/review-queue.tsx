@@ -164,6 +164,7 @@ function CreatorOffers({ userId, currentId }: { userId: number; currentId: numbe
 }
 
 function ReviewActions({ offer }: { offer: AdminOffer }) {
+  const money = useMoney();
   const { t } = useTranslation();
   const toast = useToast();
   const counter = useCounterOffer();
@@ -199,7 +200,7 @@ function ReviewActions({ offer }: { offer: AdminOffer }) {
               disabled={busy}
               onClick={() => approve.mutate(offer.id, { onSuccess: () => toast.success(t('admin.listing_approved', { title: offer.title })) })}
             >
-              {t('admin.approve_listing', { price: offer.user_price.toFixed(2) })}
+              {t('admin.approve_listing', { price: money.format(offer.user_price, offer.currency) })}
             </button>
           </div>
           <ActionError error={approve.error} />
@@ -222,7 +223,7 @@ function ReviewActions({ offer }: { offer: AdminOffer }) {
             {t('admin.send_counter')}
           </button>
           <button type="button" className="button" disabled={busy} onClick={() => sendCounter(offer.user_price)}>
-            {t('admin.offer_at_user_price', { price: offer.user_price.toFixed(2) })}
+            {t('admin.offer_at_user_price', { price: money.format(offer.user_price, offer.currency) })}
           </button>
         </div>
         <ActionError error={counter.error} />

@@ -40,7 +40,7 @@ describe('Order history', () => {
       '/api/user/media/download?id=1&product_id=5',
       '/api/user/media/download?id=1&product_id=6',
     ]);
-    expect(screen.getByText('8.00').closest('[data-testid="price"]')?.textContent).toBe('8.00€');
+    expect(screen.getByText('8.00').closest('[data-testid="price"]')?.textContent).toBe('€8.00');
     expect(screen.getByText('Failed')).toBeTruthy();
   });
 
@@ -65,8 +65,8 @@ describe('Order history', () => {
     renderWithApp(<OrderHistory />);
     expect(await screen.findByText('Order #4')).toBeTruthy();
     const prices = screen.getAllByTestId('price').map((p) => p.textContent);
-    expect(prices).toEqual(['3078¥', '3078¥']);
-    expect(screen.getByTestId('order-today').textContent).toBe('About 19.00 € today');
+    expect(prices).toEqual(['¥3,078', '¥3,078']);
+    expect(screen.getByTestId('order-today').textContent).toBe('About €19.00 today');
   });
 
   it('says No orders found when there are none', async () => {
