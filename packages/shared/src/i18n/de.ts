@@ -872,6 +872,7 @@ export const de: Record<TranslationKey, string> = {
   'chat.unlock': 'Freischalten',
   'chat.locked_for': 'Gesperrt · {{price}}',
   'chat.paid': 'Bezahlt · {{price}}',
+  'chat.paid_today': 'Bezahlt · {{price}} (heute etwa {{today}})',
   'chat.unlock_title': 'Dieses Bild freischalten',
   'chat.unlock_text': 'Bezahle den Preis, um das Originalbild zu sehen und herunterzuladen.',
   'chat.unlock_by_card': 'Dein Guthaben deckt den Preis nicht: Bezahle mit Karte.',

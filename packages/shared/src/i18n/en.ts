@@ -865,6 +865,7 @@ export const en = {
   'chat.unlock': 'Unlock',
   'chat.locked_for': 'Locked · {{price}}',
   'chat.paid': 'Paid · {{price}}',
+  'chat.paid_today': 'Paid · {{price}} (about {{today}} today)',
   'chat.unlock_title': 'Unlock this image',
   'chat.unlock_text': 'Pay the price to see and download the original image.',
   'chat.unlock_by_card': 'Your balance does not cover the price: pay it by card.',
