@@ -46,7 +46,7 @@ async function addFunds(page: Page, amount: number) {
   await page.waitForURL(`${baseUrl()}/success-payment`);
   await page
     .getByTestId('latest-deposit')
-    .getByText(`${amount.toFixed(2)} € is successful`)
+    .getByText(`€${amount.toFixed(2)} is successful`)
     .waitFor();
 }
 
@@ -275,7 +275,7 @@ describe('offers in the browser', () => {
     await buyer.getByRole('heading', { name: title }).waitFor();
     await buyer.getByRole('button', { name: 'Buy now' }).click();
     const confirm = buyer.getByRole('dialog', { name: 'Confirm your purchase' });
-    await confirm.getByRole('button', { name: `Pay ${listPrice} €` }).click();
+    await confirm.getByRole('button', { name: `Pay €${listPrice}` }).click();
     await buyer.getByText(`Thank you! ${title} is yours.`).waitFor();
     await buyer.getByTestId('owned').getByText('You own this').waitFor();
 
@@ -298,7 +298,7 @@ describe('offers in the browser', () => {
     await user
       .getByRole('listitem')
       .filter({ hasText: title })
-      .filter({ hasText: `${listPrice} €` })
+      .filter({ hasText: `€${listPrice}` })
       .filter({ hasText: 'success' })
       .waitFor();
     await screenshot(admin, 'offers-admin-buyer');
@@ -308,9 +308,9 @@ describe('offers in the browser', () => {
     await filters.getByRole('button', { name: 'Filter' }).click();
     const sale = admin
       .getByRole('row')
-      .filter({ hasText: `@${nickname}: -${listPrice} €` })
+      .filter({ hasText: `@${nickname}: -€${listPrice}` })
       // Sales credit one of the platform's revenue accounts (platform:revenue, platform:revenue:1 …), chosen by the buyer.
-      .filter({ hasText: new RegExp(`platform:revenue(:\\d+)?: ${listPrice.replace('.', '\\.')} €`) });
+      .filter({ hasText: new RegExp(`platform:revenue(:\\d+)?: €${listPrice.replace('.', '\\.')}`) });
     await sale.waitFor();
     expect(await sale.count()).toBe(1);
     await screenshot(admin, 'offers-admin-journal');

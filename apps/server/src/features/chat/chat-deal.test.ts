@@ -224,7 +224,12 @@ describe('issue 18: the chat', () => {
     expect((await buyer.client.post(`/api/chat/${chatId}/unlock`, { message_id: imageId }, yen)).statusCode).toBe(200);
     for (const client of [buyer.client, creator.client]) {
       const inYen = (await client.get(`/api/chat/${chatId}/messages`, yen)).json().payload as { id: number; type: string; price: unknown }[];
-      expect(inYen.find((m) => m.id === imageId)?.price).toEqual({ amount: 20, formatted: '20.00 €', currency: 'EUR', today: { amount: 3240, currency: 'JPY' } });
+      expect(inYen.find((m) => m.id === imageId)?.price).toEqual({
+        amount: 20,
+        formatted: '20.00 €',
+        currency: 'EUR',
+        today: { amount: 3240, currency: 'JPY' },
+      });
       // The offer that led to it is not a payment: it stays in the chosen currency.
       expect(inYen.find((m) => m.type === 'price_proposal')?.price).toMatchObject({ amount: 3240, currency: 'JPY' });
       const inEuro = (await client.get(`/api/chat/${chatId}/messages`, { 'x-currency': 'EUR' })).json().payload as { id: number; price: unknown }[];

@@ -5,7 +5,7 @@ import { useToast } from '../../../components/ui/toast';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { useMoney } from '../../currency';
-import { useFormatMinor, type JournalFilters, useAdjustment, useAdminDisputes, useAdminReceivables, useJournal, useLedgerAccounts } from '../api/admin-api';
+import { type JournalFilters, useAdjustment, useAdminDisputes, useAdminReceivables, useFormatMinor, useJournal, useLedgerAccounts } from '../api/admin-api';
 import { ActionError } from './action-error';
 import { ReconciliationTile } from './reconciliation-tile';
 

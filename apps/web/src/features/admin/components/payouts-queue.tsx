@@ -91,9 +91,7 @@ function PayoutRow({ payout }: { payout: Payout }) {
       <td>{payout.offer_id}</td>
       <td>{payout.method === 'sepa' ? 'SEPA' : t('admin.card')}</td>
       <td>{payout.destination}</td>
-      <td>
-        {money.format(payout.amount, payout.currency)}
-      </td>
+      <td>{money.format(payout.amount, payout.currency)}</td>
       <td>
         <span className="admin-status" data-status={payout.status}>
           {t(`admin.payout_status_${payout.status}`)}

@@ -5,7 +5,7 @@ import { useToast } from '../../../components/ui/toast';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { useMoney } from '../../currency';
-import { useFormatMinor, useAdminRefunds, useResolveRefund } from '../api/admin-api';
+import { useAdminRefunds, useFormatMinor, useResolveRefund } from '../api/admin-api';
 import { ActionError } from './action-error';
 
 const STATUSES = ['open', 'refunded', 'rejected'] as const;
@@ -72,7 +72,8 @@ function RefundCard({ request }: { request: AdminRefundRequest }) {
         <span className="admin-status" data-status={request.status}>
           {t(`refunds.status_${request.status}`)}
         </span>{' '}
-        {money.format(request.amount.amount, { code: request.amount.currency, symbol: request.amount.currencySymbol })} <span className="muted small">({formatMinor(request.amount.amount_minor)})</span>
+        {money.format(request.amount.amount, { code: request.amount.currency, symbol: request.amount.currencySymbol })}{' '}
+        <span className="muted small">({formatMinor(request.amount.amount_minor)})</span>
       </p>
       <p className="small">
         {request.order_id !== null ? t('admin.refund_order', { id: request.order_id }) : t('admin.refund_chat', { id: request.chat_id ?? 0 })} ·{' '}

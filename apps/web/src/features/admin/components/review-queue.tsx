@@ -5,7 +5,7 @@ import { useToast } from '../../../components/ui/toast';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { useMoney } from '../../currency';
-import { useFormatMinor, useAdminOffers, useAdminUser, useApproveListing, useCounterOffer, useDeclineOffer } from '../api/admin-api';
+import { useAdminOffers, useAdminUser, useApproveListing, useCounterOffer, useDeclineOffer, useFormatMinor } from '../api/admin-api';
 import { ActionError } from './action-error';
 import { PublishProduct } from './publish-product';
 

@@ -8,7 +8,7 @@ import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { useAuth } from '../../auth';
 import { Modal } from '../../offers';
-import { useFormatMinor, useAdminUser, useAdminUsers, useUserAction } from '../api/admin-api';
+import { useAdminUser, useAdminUsers, useFormatMinor, useUserAction } from '../api/admin-api';
 import { ActionError } from './action-error';
 
 /** Users: search, then one user's balance, journal, orders and offers, with block/unblock and the staff role. */

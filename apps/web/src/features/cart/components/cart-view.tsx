@@ -100,7 +100,13 @@ export function CartView() {
       <div className="cart-layout">
         <ul className="cart-lines" aria-label={t('nav.cart')}>
           {data.items.map((item) => (
-            <CartLine key={item.id} item={item} currency={{ code: data.currency, symbol: data.currencySymbol }} onRemove={() => removeLine(item)} removing={remove.isPending} />
+            <CartLine
+              key={item.id}
+              item={item}
+              currency={{ code: data.currency, symbol: data.currencySymbol }}
+              onRemove={() => removeLine(item)}
+              removing={remove.isPending}
+            />
           ))}
         </ul>
         <aside className="cart-summary" aria-label={t('cart.total')}>
@@ -112,7 +118,9 @@ export function CartView() {
           </dl>
           <dl className="summary-row">
             <dt>{t('balance.label', { name: currencyName })}</dt>
-            <dd data-testid="cart-balance">{balance.data ? <Price amount={balance.data.amount} currency={{ code: balance.data.currency, symbol: balance.data.currencySymbol }} /> : '…'}</dd>
+            <dd data-testid="cart-balance">
+              {balance.data ? <Price amount={balance.data.amount} currency={{ code: balance.data.currency, symbol: balance.data.currencySymbol }} /> : '…'}
+            </dd>
           </dl>
           <Link className="button primary" to="/checkout">
             {t('cart.checkout')}

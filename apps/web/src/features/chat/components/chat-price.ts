@@ -14,6 +14,8 @@ export function useChatPrice() {
   const money = useMoney();
   const amount = (price: MessagePrice | null | undefined) => (!price ? '' : price.currency ? money.format(price.amount, price.currency) : price.formatted);
   const paid = (price: MessagePrice | null | undefined) =>
-    price?.today ? t('chat.paid_today', { price: amount(price), today: money.format(price.today.amount, price.today.currency) }) : t('chat.paid', { price: amount(price) });
+    price?.today
+      ? t('chat.paid_today', { price: amount(price), today: money.format(price.today.amount, price.today.currency) })
+      : t('chat.paid', { price: amount(price) });
   return { amount, paid };
 }

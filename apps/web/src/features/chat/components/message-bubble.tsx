@@ -42,7 +42,8 @@ export function MessageBubble({ message, own, payable = true, onUnlock, onImageL
     );
   }
   // A price offer reads in the page's language ("Preis angeboten: 30,00 €"); the server's text is English.
-  const text = message.type === 'price_proposal' && message.price?.currency ? `${t('chat.status_price_proposed')}: ${price.amount(message.price)}` : message.message;
+  const text =
+    message.type === 'price_proposal' && message.price?.currency ? `${t('chat.status_price_proposed')}: ${price.amount(message.price)}` : message.message;
   let body: React.ReactNode = text ? <p className="bubble-text">{text}</p> : null;
   if (message.type === 'product' && message.product) {
     body = (

@@ -92,7 +92,13 @@ describe('unlock modal', () => {
     i18n.addResourceBundle('de', de);
     await i18n.changeLanguage('de');
     const inYen = { ...locked, price: { amount: 6480, formatted: '6480 ¥', currency: 'JPY', today: null } };
-    const offer = messageOf({ id: 5, type: 'price_proposal', user: { id: 7 }, message: 'Price offered: 6480 ¥', price: { amount: 6480, formatted: '6480 ¥', currency: 'JPY', today: null } });
+    const offer = messageOf({
+      id: 5,
+      type: 'price_proposal',
+      user: { id: 7 },
+      message: 'Price offered: 6480 ¥',
+      price: { amount: 6480, formatted: '6480 ¥', currency: 'JPY', today: null },
+    });
     api(
       () => [offer, inYen],
       () => jsonAnswer(403, {}),

@@ -114,7 +114,8 @@ export function AddFundsForm() {
       <p className="muted">{t('deposit.intro', { name: currencyName })}</p>
       {balance.data && (
         <p className="deposit-balance">
-          {t('balance.label', { name: currencyName })}: <Price amount={balance.data.amount} currency={{ code: balance.data.currency, symbol: balance.data.currencySymbol }} />
+          {t('balance.label', { name: currencyName })}:{' '}
+          <Price amount={balance.data.amount} currency={{ code: balance.data.currency, symbol: balance.data.currencySymbol }} />
         </p>
       )}
       {fromPurchase && <p className="deposit-note">{t('deposit.for_purchase', { amount: money.format(Number(params.get('amount')), currency) })}</p>}

@@ -26,7 +26,10 @@ export function PaymentSuccess() {
         <h1>{t('payment.success_title')}</h1>
         {latest && (
           <p data-testid="latest-deposit">
-            {t('payment.latest_deposit', { amount: money.format(latest.amount, { code: latest.currency, symbol: latest.currencySymbol }), status: t(depositStatusKey[latest.status]) })}
+            {t('payment.latest_deposit', {
+              amount: money.format(latest.amount, { code: latest.currency, symbol: latest.currencySymbol }),
+              status: t(depositStatusKey[latest.status]),
+            })}
           </p>
         )}
         <InlineError message={history.isError && t('deposit.history_failed')} />

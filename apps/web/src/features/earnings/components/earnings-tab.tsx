@@ -82,7 +82,9 @@ export function EarningsTab() {
         <div className="earnings-card" data-testid="earnings-withdrawn">
           <span className="earnings-label">{t('earnings.withdrawn')}</span>
           <Amount value={e.withdrawn} />
-          <span className="small muted">{t('earnings.lifetime', { amount: money.format(e.lifetime.amount, { code: e.lifetime.currency, symbol: e.lifetime.currencySymbol }) })}</span>
+          <span className="small muted">
+            {t('earnings.lifetime', { amount: money.format(e.lifetime.amount, { code: e.lifetime.currency, symbol: e.lifetime.currencySymbol }) })}
+          </span>
         </div>
       </div>
       <p className="muted small earnings-note">{t('earnings.note')}</p>

@@ -63,9 +63,7 @@ function CreatorRequest({ request }: { request: RefundRequest }) {
     <li className="order-card" data-testid="creator-refund">
       <div className="order-head">
         <h3>{request.title}</h3>
-        <span className="order-amount">
-          {money.format(request.amount.amount, { code: request.amount.currency, symbol: request.amount.currencySymbol })}
-        </span>
+        <span className="order-amount">{money.format(request.amount.amount, { code: request.amount.currency, symbol: request.amount.currencySymbol })}</span>
       </div>
       <p className="muted small">{t('refunds.asked_by', { nickname: request.buyer.nickname })}</p>
       <RefundThread request={request} />
