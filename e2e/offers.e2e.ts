@@ -113,7 +113,7 @@ async function openCounterOffer(seller: Page, title: string, price: string, note
   await row.getByRole('button', { name: `View ${title}` }).click();
   const details = seller.getByRole('dialog', { name: 'Offer details' });
   await details.getByTestId('service-price').getByText(price).waitFor();
-  await details.getByText(`We would like to buy your work for ${price}`).waitFor();
+  await details.getByText(`We would like to buy your work for €${price}`).waitFor();
   await details.getByText(note).waitFor();
   return details;
 }
@@ -210,7 +210,7 @@ describe('offers in the browser', () => {
     await contact.getByRole('radio', { name: 'Credit Card' }).check();
     await contact.getByRole('button', { name: 'Continue' }).click();
     const payment = seller.getByRole('dialog', { name: 'Payment details · Credit Card' });
-    await payment.getByText(`You receive ${counter}`).waitFor();
+    await payment.getByText(`You receive €${counter}`).waitFor();
     expect(await payment.getByLabel('Cardholder name').inputValue()).toBe('Sam Seller');
     // A number that fails Luhn is refused before it leaves the browser.
     await payment.getByLabel('Card number').fill('4242424242424241');
@@ -236,7 +236,7 @@ describe('offers in the browser', () => {
     await admin.getByLabel('Status').selectOption({ label: 'Paid' });
     const payout = admin
       .getByRole('row')
-      .filter({ hasText: `${counter} EUR` })
+      .filter({ hasText: `€${counter}` })
       .filter({ hasText: '•••• 4242' });
     await payout.getByText('Paid', { exact: true }).waitFor();
     expect(await payout.count()).toBe(1);
