@@ -1,4 +1,5 @@
-import { type Currency, FALLBACK_CURRENCY_SYMBOL, formatMoney, formatMoneyParts, type MoneyCurrency, type MoneyPart } from '@atelier/shared';
+import type { Currency } from '@atelier/shared';
+import { FALLBACK_CURRENCY_SYMBOL, formatMoney, formatMoneyParts, type MoneyCurrency, type MoneyPart } from '@atelier/shared/money';
 import { useMemo } from 'react';
 import { useTranslation } from '../../lib/i18n-runtime';
 import { useCurrencies } from '../site';
