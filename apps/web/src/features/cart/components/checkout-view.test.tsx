@@ -29,6 +29,8 @@ describe('Checkout page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Pay €29.00 from balance' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/orders'));
     expect(calls.find((c) => c.path === '/api/cart/purchase')!.headers['Idempotency-Key']).toBeTruthy();
+    // Bought in the currency shown: the order keeps it as the currency it was paid in (issue 18 bug 7).
+    expect(calls.find((c) => c.path === '/api/cart/purchase')!.headers['X-Currency']).toBe('EUR');
   });
 
   it('with too little balance offers to add the shortfall and come back', async () => {

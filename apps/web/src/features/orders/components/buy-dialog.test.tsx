@@ -31,7 +31,25 @@ describe('Buy now dialog', () => {
     const buy = calls.find((c) => c.path === '/api/purchase/buy')!;
     expect(buy.body).toMatchObject({ item_id: 7 });
     expect(buy.headers['Idempotency-Key']).toMatch(/.{8,}/);
+    // Bought in the currency shown: the order keeps it as the currency it was paid in (issue 18 bug 7).
+    expect(buy.headers['X-Currency']).toBe('EUR');
     expect(await screen.findByText('Thank you! Harbour at Dawn is yours.')).toBeTruthy();
+  });
+
+  it('issue 18 bug 7: a buyer who chose yen sees yen without decimals and buys in yen', async () => {
+    localStorage.setItem('selectedCurrency', 'JPY');
+    try {
+      const calls = fakeApi({
+        'GET /api/balance': () => okAnswer({ amount: 4860, currency: 'JPY', currencySymbol: '¥', amount_minor: 3000 }),
+        'POST /api/purchase/buy': () => okAnswer({ status: 'Success', order: { id: 1 } }),
+      });
+      renderWithApp(<BuyDialog product={{ ...product, price: 2025, currency: 'JPY', currencySymbol: '¥' }} onClose={() => {}} />);
+      await waitFor(() => expect(screen.getByTestId('buy-balance-after').textContent).toBe('¥2,835'));
+      fireEvent.click(screen.getByRole('button', { name: 'Pay ¥2,025' }));
+      await waitFor(() => expect(calls.find((c) => c.path === '/api/purchase/buy')?.headers['X-Currency']).toBe('JPY'));
+    } finally {
+      localStorage.removeItem('selectedCurrency');
+    }
   });
 
   it('with too little balance offers Add funds for the shortfall, returning to this product', async () => {
