@@ -1,13 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Secret, TOTP } from 'otpauth';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, open, screenshot } from './browser';
 import { registerThroughForm } from './flows';
-import { type RunningServer, startServer } from './server';
+import { ownServer } from './server';
 
 /**
  * Issue 19 in Debian's Chromium: a creator's listing sells, staff set the clearing period to 0 in the
@@ -16,19 +13,12 @@ import { type RunningServer, startServer } from './server';
  * sign-ups here do not count against the shared server's 10 an hour. Every wait is on a visible outcome.
  */
 const WAIT = 60_000;
+const base = ownServer('earnings');
 let browser: Browser;
-let server: RunningServer;
-let dataDir: string;
-const base = () => server.baseUrl;
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'atelier-e2e-earnings-'));
-  [browser, server] = await Promise.all([launch(), startServer(dataDir)]);
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await rm(dataDir, { recursive: true, force: true });
+  browser = await launch();
 });
+afterAll(() => browser?.close());
 
 /** The code an authenticator app would show `steps` periods from now. */
 const codeAt = (secret: string, steps = 0) =>

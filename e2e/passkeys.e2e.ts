@@ -1,30 +1,22 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, open, screenshot } from './browser';
 import { typePhone } from './flows';
-import { type RunningServer, startServer } from './server';
+import { ownServer } from './server';
 
 /**
  * Passkeys (issue 21) in Chromium with a virtual authenticator (the DevTools protocol's WebAuthn
  * domain). WebAuthn refuses IP addresses, so this file runs its own server whose PUBLIC_URL is
  * http://localhost:<port>.
  */
+const baseUrl = ownServer('passkeys', { publicHost: 'localhost' });
 let browser: Browser;
-let server: RunningServer;
-let dataDir: string;
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'atelier-e2e-passkeys-'));
-  [browser, server] = await Promise.all([launch(), startServer(dataDir, undefined, { publicHost: 'localhost' })]);
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await rm(dataDir, { recursive: true, force: true });
+  browser = await launch();
 });
+afterAll(() => browser?.close());
 
 async function register(page: Page, base: string): Promise<string> {
   const email = `e2e.passkey.${Date.now()}@example.com`;
@@ -43,7 +35,7 @@ async function register(page: Page, base: string): Promise<string> {
 
 describe('passkeys in the browser (issue 21)', () => {
   it('a user adds a passkey on the Security tab, signs out, and signs in with it and no password', async () => {
-    const base = server.baseUrl;
+    const base = baseUrl();
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);

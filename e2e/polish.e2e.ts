@@ -29,25 +29,37 @@ async function api<T>(path: string): Promise<T> {
 
 const title = (page: Page) => page.evaluate('document.title') as Promise<string>;
 
+/**
+ * Logs out with `click` and checks the visitor ends on the home page: the server has ended the
+ * session, the home page shows, and the address is still home (no guard sent them on to login).
+ */
+async function loggedOutHome(page: Page, click: () => Promise<void>) {
+  const loggedOut = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/logout');
+  await click();
+  expect((await loggedOut).status()).toBe(200);
+  await page.waitForURL(`${baseUrl()}/`);
+  await page.getByRole('heading', { level: 1, name: 'Step Inside' }).waitFor();
+  expect(new URL(page.url()).pathname).toBe('/');
+}
+
+/** Waits for the tab title a page sets (after its data came), up to 5 s. */
+const titleOf = (page: Page, expected: string) => expect.poll(() => title(page), { timeout: 5000 }).toBe(expected);
+
 describe('1. log out', () => {
   it('from the dashboard button and from the sidebar on a dashboard page goes home', async () => {
     const { context, page } = await visitor();
     await signIn(page, 'buyer@example.com');
-    await page.getByRole('button', { name: 'Log out' }).click();
-    await page.waitForURL(`${baseUrl()}/`);
-    await page.waitForTimeout(300);
-    expect(page.url()).toBe(`${baseUrl()}/`);
+    await loggedOutHome(page, () => page.getByRole('button', { name: 'Log out' }).click());
 
     await signIn(page, 'buyer@example.com');
     await open(page, `${baseUrl()}/dashboard/orders`);
     await page.getByRole('button', { name: /menu/i }).first().click();
-    await page
-      .getByRole('dialog')
-      .getByRole('button', { name: /log out/i })
-      .click();
-    await page.waitForURL(`${baseUrl()}/`);
-    await page.waitForTimeout(300);
-    expect(page.url()).toBe(`${baseUrl()}/`);
+    await loggedOutHome(page, () =>
+      page
+        .getByRole('dialog')
+        .getByRole('button', { name: /log out/i })
+        .click(),
+    );
     await context.close();
   });
 });
@@ -128,21 +140,18 @@ describe('5. tab titles and headings', () => {
     const [product] = await api<{ slug: string; title: string }[]>('/api/products/catalog?limit=1&product_type=prompt');
     await open(page, `${baseUrl()}/products/${product!.slug}`);
     await page.getByRole('heading', { level: 1, name: product!.title }).waitFor();
-    await page.waitForTimeout(300);
-    expect(await title(page)).toBe(`${product!.title} — Atelier`);
+    await titleOf(page, `${product!.title} — Atelier`);
 
     const [pack] = await api<{ slug: string; title: string }[]>('/api/packs?limit=1');
     await open(page, `${baseUrl()}/packs/${pack!.slug}`);
     await page.getByRole('heading', { level: 1, name: pack!.title }).waitFor();
-    await page.waitForTimeout(300);
-    expect(await title(page)).toBe(`${pack!.title} — Atelier`);
+    await titleOf(page, `${pack!.title} — Atelier`);
 
     await open(page, `${baseUrl()}/page/privacy`);
     await page.getByRole('heading', { level: 1, name: 'Privacy Policy' }).waitFor();
-    await page.waitForTimeout(300);
+    await titleOf(page, 'Privacy Policy — Atelier');
     expect(await page.locator('h1').count()).toBe(1);
     expect(await page.getByRole('heading', { name: 'Privacy Policy' }).count()).toBe(1);
-    expect(await title(page)).toBe('Privacy Policy — Atelier');
     await context.close();
   });
 });

@@ -1,11 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, open, screenshot } from './browser';
 import { registerThroughForm } from './flows';
-import { type RunningServer, startServer } from './server';
+import { ownServer } from './server';
 
 /**
  * Buyer protection in the browser (issue 19), on its own server (its sign-up does not count against
@@ -13,19 +10,12 @@ import { type RunningServer, startServer } from './server';
  * the buyer asks for a refund from Order history, staff refund it from the back office; the buyer's
  * balance is back, the download answers 410, and the creator's receivable shows on the money screen.
  */
+const baseUrl = ownServer('refunds');
 let browser: Browser;
-let server: RunningServer;
-let dataDir: string;
-const baseUrl = () => server.baseUrl;
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'atelier-e2e-refunds-'));
-  [browser, server] = await Promise.all([launch(), startServer(dataDir)]);
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await rm(dataDir, { recursive: true, force: true });
+  browser = await launch();
 });
+afterAll(() => browser?.close());
 
 async function signIn(page: Page, email: string) {
   await open(page, `${baseUrl()}/login`);

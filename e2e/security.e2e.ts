@@ -1,30 +1,20 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Secret, TOTP } from 'otpauth';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, open, screenshot } from './browser';
 import { registerThroughForm } from './flows';
-import { type RunningServer, startServer } from './server';
+import { ownServer } from './server';
 
 /**
  * Its own server, as the passkeys file has: the accounts made here do not count against the shared
  * server's sign-ups per address (10 an hour), which the other files use.
  */
+const baseUrl = ownServer('security');
 let browser: Browser;
-let server: RunningServer;
-let dataDir: string;
-const baseUrl = () => server.baseUrl;
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'atelier-e2e-security-'));
-  [browser, server] = await Promise.all([launch(), startServer(dataDir)]);
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await rm(dataDir, { recursive: true, force: true });
+  browser = await launch();
 });
+afterAll(() => browser?.close());
 
 /** The code an authenticator app would show `steps` periods from now. */
 const codeAt = (secret: string, steps = 0) =>

@@ -1,5 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -57,5 +61,28 @@ export async function startServer(dataDir: string, port?: number, { publicHost =
         child.once('exit', (code) => resolve(code));
         child.kill('SIGTERM');
       }),
+  };
+}
+
+/**
+ * A server of the test file's own, for a file whose sign-ups, sales or settings must not count
+ * against (or leak into) the shared server's: started before the file's tests on an embedded
+ * database in a fresh temporary folder, stopped and its folder removed after them. Returns the
+ * server's base URL as a getter, to read inside hooks and tests (it is known once the server is up).
+ */
+export function ownServer(name: string, options: { publicHost?: string } = {}): () => string {
+  let server: RunningServer | undefined;
+  let dataDir: string | undefined;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), `atelier-e2e-${name}-`));
+    server = await startServer(dataDir, undefined, options);
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+  return () => {
+    if (!server) throw new Error(`the ${name} e2e server is not running (read its base URL inside a hook or test)`);
+    return server.baseUrl;
   };
 }

@@ -1,29 +1,19 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, open, screenshot } from './browser';
-import { type RunningServer, startServer } from './server';
+import { ownServer } from './server';
 
 /**
  * Issue 20 end to end: reviews, the stars on the catalogue's server-rendered cards, favourites and
  * follows with the new-work bell, and the creator's Sales tab. Its own server, so its sign-ins and
  * sales are its own.
  */
+const base = ownServer('trust');
 let browser: Browser;
-let server: RunningServer;
-let dataDir: string;
-const base = () => server.baseUrl;
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'atelier-e2e-trust-'));
-  [browser, server] = await Promise.all([launch(), startServer(dataDir)]);
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await rm(dataDir, { recursive: true, force: true });
+  browser = await launch();
 });
+afterAll(() => browser?.close());
 
 /** The issue's bound for a new work to reach the follower's bell. */
 const LIVE = { timeout: 2000 };

@@ -5,6 +5,8 @@ export type LiveEvent = { id?: string; event: string; data: Record<string, unkno
 export type EventStream = {
   events: LiveEvent[];
   status: number;
+  /** Kept when the server ends the stream (a sign-out, a block, a shutdown). */
+  ended: Promise<void>;
   close: () => void;
   /** The next event of this name after the one the previous call returned; fails after `withinMs` (5 s unless told). */
   next: (event: string, withinMs?: number) => Promise<LiveEvent>;
@@ -18,6 +20,7 @@ export async function openStream(baseUrl: string, client: TestClient, headers: R
       const stream: EventStream = {
         events: [],
         status: res.statusCode ?? 0,
+        ended: new Promise<void>((ok) => res.on('end', ok)),
         close: () => req.destroy(),
         next: (event, withinMs = 5000) =>
           new Promise((ok, fail) => {

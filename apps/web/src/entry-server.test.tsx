@@ -2,38 +2,33 @@
 import { en } from '@atelier/shared/i18n/en';
 import { describe, expect, it } from 'vitest';
 import { render } from './entry-server';
+import { contractChecked } from './test/fake-api';
+import { aProduct, aProfile, siteSettings } from './test/fixtures';
 
 /** The product the fake API knows; everything else it answers as the real one would for a guest. */
-const product = {
-  id: 7,
+const product = aProduct({
   slug: 'harbour-at-dawn',
   title: 'Harbour at Dawn',
   description: 'Fishing boats in the first light.',
   author: 'Marta Lopes',
   authorNickname: 'marta',
-  authorAvatarUrl: null,
-  product_type: 'image',
-  category_id: null,
-  doc_url: null,
   imageUrl: '/storage/products/harbour-at-dawn/preview.webp',
   tags: ['sea'],
   price: 12.5,
-  currency: 'EUR',
-  currencySymbol: '€',
   created_at: 1_790_000_000,
-};
+});
 
 function fakeApi(signedIn = false) {
   const asked: string[] = [];
   const answers: Record<string, unknown> = {
     '/api/is-auth': { status: 'OK', authenticated: signedIn },
-    '/api/user/profile': { status: 'OK', payload: { id: 1, name: 'Marta', surname: 'Lopes', nickname: 'marta', email: 'marta@example.com' } },
-    '/api/settings': { status: 'OK', payload: { is_reg_enabled: true, google_tag: '', support_email: 'help@example.com' } },
+    '/api/user/profile': { status: 'OK', payload: aProfile({ id: 1, name: 'Marta', surname: 'Lopes', nickname: 'marta', email: 'marta@example.com' }) },
+    '/api/settings': { status: 'OK', payload: siteSettings({ support_email: 'help@example.com' }) },
     '/api/currencies': {
       status: 'OK',
       payload: [
-        { code: 'EUR', symbol: '€', value: 1, default: true, name: 'EUR' },
-        { code: 'USD', symbol: '$', value: 1.08, default: false, name: 'USD' },
+        { code: 'EUR', symbol: '€', value: 1, default: true, name: 'EUR', decimals: 2 },
+        { code: 'USD', symbol: '$', value: 1.08, default: false, name: 'USD', decimals: 2 },
       ],
     },
     '/api/static-pages': { status: 'OK', payload: [] },
@@ -41,20 +36,20 @@ function fakeApi(signedIn = false) {
     '/api/categories': { status: 'OK', payload: [] },
     '/api/products/harbour-at-dawn/info': { status: 'OK', payload: product },
   };
-  const fetch = async (url: string) => {
+  const fetch = contractChecked(async (url: string) => {
     asked.push(url);
     const body = answers[new URL(url, 'http://x').pathname];
     return body
       ? new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } })
       : new Response(JSON.stringify({ status: 'ERROR', message: 'Not here.' }), { status: 404 });
-  };
+  });
   return { asked, fetch };
 }
 
 describe('server rendering', () => {
   it('hole 1: a start in test mode shows the banner above the header in the rendered HTML, in English and German', async () => {
     const api = fakeApi();
-    const settings = { status: 'OK', payload: { is_reg_enabled: true, google_tag: '', support_email: '', test_mode: true, payout_methods: ['sepa'] } };
+    const settings = { status: 'OK', payload: siteSettings({ test_mode: true, payout_methods: ['sepa'] }) };
     const fetch = async (url: string) =>
       new URL(url, 'http://x').pathname === '/api/settings'
         ? new Response(JSON.stringify(settings), { status: 200, headers: { 'content-type': 'application/json' } })

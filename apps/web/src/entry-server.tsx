@@ -2,16 +2,14 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { en } from '@atelier/shared/i18n/en';
 import { splitLocale } from '@atelier/shared/i18n/locales';
 import { jsonScriptTag } from '@atelier/shared/preload';
-import { dehydrate, type Query, QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode } from 'react';
+import { dehydrate, type Query } from '@tanstack/react-query';
 import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
-import { App } from './app/app';
+import { AppRoot } from './app/app';
 import { AppRoutes, loadPages, routeMeta } from './app/router';
 import { authQuery } from './features/auth';
 import { currenciesQuery, settingsQuery } from './features/site';
 import { i18n } from './lib/i18n';
-import { I18nextProvider } from './lib/i18n-runtime';
 import { createQueryClient } from './lib/query-client';
 import { type ServerEnv, setServerEnvProvider } from './lib/ssr-env';
 import { SSR_STATE_ELEMENT_ID, type SsrState } from './lib/ssr-state';
@@ -30,9 +28,6 @@ setServerEnvProvider(() => requestEnv.getStore());
 i18n.addResourceBundle('en', en);
 const shownWords = new AsyncLocalStorage<Set<string>>();
 i18n.onFound = (key) => shownWords.getStore()?.add(key);
-// Every page shows the footer, which the browser loads lazily: here it is loaded once, up front, so
-// the first render after start does not leave it for the browser to fill in.
-await import('./app/layout/footer');
 
 /** Enough for the boot check, the page, the lazily loaded footer and what each of them asks. */
 const MAX_PASSES = 8;
@@ -81,19 +76,14 @@ async function renderPage(input: RenderInput, env: ServerEnv, shown: Set<string>
   const matches = await loadPages(parsed.pathname);
   const queryClient = createQueryClient();
   const tree = (
-    <StrictMode>
-      <QueryClientProvider client={queryClient}>
-        <I18nextProvider i18n={i18n}>
-          <App
-            router={
-              <StaticRouter location={location}>
-                <AppRoutes />
-              </StaticRouter>
-            }
-          />
-        </I18nextProvider>
-      </QueryClientProvider>
-    </StrictMode>
+    <AppRoot
+      queryClient={queryClient}
+      router={
+        <StaticRouter location={location}>
+          <AppRoutes />
+        </StaticRouter>
+      }
+    />
   );
   // What Boot waits for before it shows any page is asked up front, which saves a pass.
   await Promise.all([
@@ -110,7 +100,7 @@ async function renderPage(input: RenderInput, env: ServerEnv, shown: Set<string>
     // `<!--$!-->` marks a part that was still loading (a lazy module): render again once it is there.
     if (!waiting.length && !html.includes('<!--$!-->')) break;
     await Promise.all(waiting.map((q) => queryClient.prefetchQuery({ queryKey: q.queryKey, queryFn: q.options.queryFn, retry: false })));
-    // Lazily loaded parts (the footer) resolve between passes.
+    // Lazily loaded parts (the footer, the reviews) resolve between passes.
     await nextTurn();
   }
   const words = Object.fromEntries([...shown].sort().map((key) => [key, i18n.t(key)]));

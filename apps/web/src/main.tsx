@@ -1,13 +1,12 @@
-import { hydrate as fillQueryCache, QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode } from 'react';
+import { hydrate as fillQueryCache } from '@tanstack/react-query';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
-import { App } from './app/app';
+import { AppRoot } from './app/app';
 import { AppRoutes, basenameOf, loadPages } from './app/router';
-import { I18nextProvider } from './lib/i18n-runtime';
 import './styles.css';
 import { currentLanguage } from './lib/api-client';
 import { i18n } from './lib/i18n';
+import { setHydrating } from './lib/on-demand';
 import { createQueryClient } from './lib/query-client';
 import { takeScriptJson } from './lib/script-json';
 import { setPageSeed } from './lib/ssr-env';
@@ -20,6 +19,7 @@ async function start() {
   // The server renders pages in English; a visitor who chose another language gets a browser render.
   const hydrate = ssr !== null && currentLanguage() === 'en';
   if (ssr) setPageSeed(ssr.seed);
+  setHydrating(hydrate);
   // The answers and words the server rendered with: the first render shows what the HTML shows.
   if (hydrate) {
     fillQueryCache(queryClient, ssr.queries);
@@ -30,19 +30,14 @@ async function start() {
   const basename = basenameOf(window.location.pathname);
   await loadPages(window.location.pathname, basename);
   const tree = (
-    <StrictMode>
-      <QueryClientProvider client={queryClient}>
-        <I18nextProvider i18n={i18n}>
-          <App
-            router={
-              <BrowserRouter basename={basename}>
-                <AppRoutes />
-              </BrowserRouter>
-            }
-          />
-        </I18nextProvider>
-      </QueryClientProvider>
-    </StrictMode>
+    <AppRoot
+      queryClient={queryClient}
+      router={
+        <BrowserRouter basename={basename}>
+          <AppRoutes />
+        </BrowserRouter>
+      }
+    />
   );
   if (hydrate) hydrateRoot(container, tree);
   else createRoot(container).render(tree);

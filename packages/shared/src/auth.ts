@@ -79,6 +79,10 @@ export const userProfile = profileBase.extend({
 });
 export type UserProfile = z.infer<typeof userProfile>;
 
+/** One of the user's own prompts, as GET /api/user/prompts lists them. */
+export const userPromptSummary = z.object({ id: z.number().int(), slug: z.string(), title: z.string(), created_at: z.number().int() });
+export type UserPromptSummary = z.infer<typeof userPromptSummary>;
+
 export const publicProfile = profileBase.extend({
   products_count: z.number().int(),
   /** The average over all the creator's reviewed works, one decimal (0 without reviews), and how many reviews. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { CATALOG_MAX_PAGE_SIZE, CATALOG_PAGE_SIZE, PRODUCT_TYPES, RANDOM_PRODUCTS_DEFAULT } from './constants';
-import { idParam, slugOrIdParam, text } from './fields';
+import { CATALOG_PAGE_SIZE, PRODUCT_TYPES, RANDOM_PRODUCTS_DEFAULT } from './constants';
+import { idParam, limitParam, pageParam, slugOrIdParam, text } from './fields';
 
 export const productType = z.enum(PRODUCT_TYPES, { error: `The product type must be one of: ${PRODUCT_TYPES.join(', ')}.` });
 
@@ -82,18 +82,6 @@ export const CATALOG_SORTS = ['id~desc', 'id~asc', 'price~asc', 'price~desc', 'c
 export type CatalogSort = (typeof CATALOG_SORTS)[number];
 
 const sortParam = z.enum(CATALOG_SORTS, { error: `The sort must be one of: ${CATALOG_SORTS.join(', ')}.` });
-
-function limitParam(fallback: number) {
-  const message = `The limit must be a whole number from 1 to ${CATALOG_MAX_PAGE_SIZE}.`;
-  return z.coerce.number({ error: message }).int(message).min(1, message).max(CATALOG_MAX_PAGE_SIZE, message).default(fallback);
-}
-
-const pageParam = z.coerce
-  .number({ error: 'The page must be a whole number from 1.' })
-  .int('The page must be a whole number from 1.')
-  .min(1, 'The page must be a whole number from 1.')
-  .max(100_000, 'The page is too large.')
-  .default(1);
 
 const searchParam = text('search').trim().max(200, 'The search may have at most 200 characters.').optional();
 

@@ -1,23 +1,13 @@
 import { z } from 'zod';
-import { CATALOG_MAX_PAGE_SIZE, CATALOG_PAGE_SIZE } from './constants';
-import { idParam, slugOrIdParam } from './fields';
+import { CATALOG_PAGE_SIZE } from './constants';
+import { idParam, limitParam, pageParam, slugOrIdParam } from './fields';
 
 export const favouriteParams = z.object({ productId: idParam('product id') });
 export const followParams = z.object({ nickname: slugOrIdParam('creator', 60) });
 
 export const favouritesQuery = z.object({
-  page: z.coerce
-    .number({ error: 'The page must be a whole number from 1.' })
-    .int('The page must be a whole number from 1.')
-    .min(1, 'The page must be a whole number from 1.')
-    .max(100_000, 'The page is too large.')
-    .default(1),
-  limit: z.coerce
-    .number({ error: `The limit must be a whole number from 1 to ${CATALOG_MAX_PAGE_SIZE}.` })
-    .int()
-    .min(1, `The limit must be a whole number from 1 to ${CATALOG_MAX_PAGE_SIZE}.`)
-    .max(CATALOG_MAX_PAGE_SIZE, `The limit must be a whole number from 1 to ${CATALOG_MAX_PAGE_SIZE}.`)
-    .default(CATALOG_PAGE_SIZE),
+  page: pageParam,
+  limit: limitParam(CATALOG_PAGE_SIZE),
 });
 
 /** POST/DELETE /favourites/{productId}: whether it is a favourite now. */

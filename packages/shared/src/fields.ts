@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CATALOG_MAX_PAGE_SIZE } from './constants';
 import { PLAIN_DECIMAL } from './money';
 
 /**
@@ -89,4 +90,18 @@ export function plainNumber<S extends z.ZodNumber>(schema: S, opts: { signed?: b
     const digits = opts.signed && value.startsWith('-') ? value.slice(1) : value;
     return PLAIN_DECIMAL.test(digits) && value.length <= 30 ? Number(value) : value;
   }, schema);
+}
+
+/** `?page=`: a whole number from 1 (the first page when absent). */
+export const pageParam = z.coerce
+  .number({ error: 'The page must be a whole number from 1.' })
+  .int('The page must be a whole number from 1.')
+  .min(1, 'The page must be a whole number from 1.')
+  .max(100_000, 'The page is too large.')
+  .default(1);
+
+/** `?limit=`: how many to a page, from 1 to the catalogue's largest page (`fallback` when absent). */
+export function limitParam(fallback: number) {
+  const message = `The limit must be a whole number from 1 to ${CATALOG_MAX_PAGE_SIZE}.`;
+  return z.coerce.number({ error: message }).int(message).min(1, message).max(CATALOG_MAX_PAGE_SIZE, message).default(fallback);
 }

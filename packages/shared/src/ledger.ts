@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { userProfile } from './auth';
 import { currencyParam } from './catalog';
+import { pageParam } from './fields';
 
 /**
  * GET /api/balance, and `balance` in GET /api/user/profile: the user's balance in the internal
@@ -25,12 +26,7 @@ export type StatementKind = z.infer<typeof statementKind>;
 
 /** GET /api/balance/statement?page= (newest first, 20 a page). */
 export const statementQuery = z.object({
-  page: z.coerce
-    .number({ error: 'The page must be a whole number from 1.' })
-    .int('The page must be a whole number from 1.')
-    .min(1, 'The page must be a whole number from 1.')
-    .max(100_000)
-    .default(1),
+  page: pageParam,
   currency: currencyParam,
 });
 

@@ -32,6 +32,9 @@ export type NotificationsPage = z.infer<typeof notificationsPage>;
 
 /** POST /notifications/read: these ids, or every one when `ids` is left out. */
 export const markNotificationsReadInput = z.object({ ids: z.array(z.number().int().positive()).max(500).optional() });
+/** What POST /api/notifications/read answers: how many were marked, and what is left unread. */
+export const markNotificationsReadResult = z.object({ marked: z.number().int(), unread_count: z.number().int() });
+export type MarkNotificationsReadResult = z.infer<typeof markNotificationsReadResult>;
 
 export const unreadCounts = z.object({ notifications: z.number().int(), chat_messages: z.number().int() });
 export type UnreadCounts = z.infer<typeof unreadCounts>;

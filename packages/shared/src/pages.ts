@@ -34,6 +34,12 @@ export type PageDef = {
   parent?: string;
   /** Module under apps/web/src/app/routes/ that exports the page's `Component`. */
   module: string;
+  /**
+   * The module under apps/web/src/app/routes/ that this address shows inside `module`, when the page
+   * splits itself in two (the product list and the product page share /products/:param?): each
+   * address downloads only its own part, and the server names that part in its HTML.
+   */
+  part?: (params: PageParams) => string;
   /** Translation key (or plain text) of the page's title. */
   title: string;
   /** A title key that depends on the address (the list of one product type), else `title`. */
@@ -73,6 +79,7 @@ export const PAGES = {
   products: {
     path: '/products/:param?',
     module: 'products',
+    part: ({ param }) => (productKey(param) ? 'products-page' : 'products-list'),
     title: 'products.title',
     // The list of one type is titled for it (/products/image: 'Images'); a product names its own.
     titleOf: ({ param }, search) => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParam, text } from './fields';
+import { idParam, pageParam, text } from './fields';
 
 export const REVIEW_TEXT_MAX = 2000;
 export const REVIEWS_PAGE_SIZE = 10;
@@ -45,12 +45,7 @@ export const reviewIdParams = z.object({ id: idParam('review id') });
 export const productReviewsParams = z.object({ id: idParam('product id') });
 
 export const reviewsQuery = z.object({
-  page: z.coerce
-    .number({ error: 'The page must be a whole number from 1.' })
-    .int('The page must be a whole number from 1.')
-    .min(1, 'The page must be a whole number from 1.')
-    .max(100_000, 'The page is too large.')
-    .default(1),
+  page: pageParam,
   sort: z.enum(REVIEW_SORTS, { error: `The sort must be one of: ${REVIEW_SORTS.join(', ')}.` }).default('newest'),
 });
 export type ReviewsQuery = z.input<typeof reviewsQuery>;

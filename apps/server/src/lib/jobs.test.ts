@@ -171,12 +171,14 @@ describe('job queue', () => {
     const slowStarted = new Promise<void>((resolve) => {
       started = resolve;
     });
+    let slowOn!: Jobs;
     const servers = Array.from({ length: 3 }, () => {
       const w = worker();
       w.register<{ n: number }>('test.poll', async ({ n }) => {
         runs.set(n, (runs.get(n) ?? 0) + 1);
       });
       w.register('test.slow', async () => {
+        slowOn = w;
         started();
         await gate;
       });
@@ -191,20 +193,32 @@ describe('job queue', () => {
     expect([...runs.values()].every((c) => c === 1)).toBe(true);
 
     let stopped = false;
-    const stopping = Promise.all(servers.map((w) => w.stop())).then(() => {
+    const stopping = slowOn.stop().then(() => {
       stopped = true;
     });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(stopped).toBe(false); // still waiting for the slow job
+    // The servers with nothing running stop once their poll is over; the one running the slow job waits for it.
+    await Promise.all(servers.filter((w) => w !== slowOn).map((w) => w.stop()));
+    expect(stopped).toBe(false);
     expect((await jobRow(slowId)).state).toBe('running');
     release();
     await stopping;
     expect((await jobRow(slowId)).state).toBe('done');
 
-    // Stopped servers take nothing new.
+    // Stopped servers take nothing new: a server started now gets the next job, and none of them does.
     const late = (await enqueue(t.app.db, 'test.poll', { n: 99 }))!;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect((await jobRow(late)).state).toBe('pending');
+    const fresh = worker();
+    const ranOnFresh: number[] = [];
+    fresh.register<{ n: number }>('test.poll', async ({ n }) => {
+      ranOnFresh.push(n);
+    });
+    fresh.start({ intervalMs: 10 });
+    try {
+      await expect.poll(() => ranOnFresh, { timeout: 10_000 }).toEqual([99]);
+    } finally {
+      await fresh.stop();
+    }
+    expect(runs.has(99)).toBe(false);
+    expect((await jobRow(late)).state).toBe('done');
   });
 
   it('operations: an attempt past its own timeout is abandoned and retried, and failed (with onFailed) after the last', async () => {

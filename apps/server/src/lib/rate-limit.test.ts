@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { AppError } from './app-error';
-import { assertUnderLimit, clearRateLimit, enforceRateLimit } from './rate-limit';
+import { assertUnderLimit, clearRateLimit, enforceRateLimit, releaseRateLimitHit } from './rate-limit';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -27,9 +27,29 @@ describe('rate limits in PostgreSQL', () => {
     await expect(assertUnderLimit(t.app.db, 'test:b', 1)).resolves.toBeUndefined();
   });
 
-  it('starts a new window once the old one has passed', async () => {
-    await enforceRateLimit(t.app.db, 'test:d', { limit: 1, windowSeconds: 1 });
-    await new Promise((r) => setTimeout(r, 1100));
-    await expect(enforceRateLimit(t.app.db, 'test:d', { limit: 1, windowSeconds: 1 })).resolves.toBeUndefined();
+  it('counts down the wait, and starts a new window once the old one has passed', async () => {
+    // The windows run on the app's clock: Date only, so the database and the test runner keep their timers.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    try {
+      const limit = { limit: 1, windowSeconds: 60 };
+      await enforceRateLimit(t.app.db, 'test:d', limit);
+      vi.setSystemTime(Date.now() + 30_000);
+      await expect(enforceRateLimit(t.app.db, 'test:d', limit)).rejects.toThrow('Too many requests. Please try again in 30 seconds.');
+      await expect(assertUnderLimit(t.app.db, 'test:d', 1)).rejects.toThrow('Too many attempts. Please try again in 30 seconds.');
+      vi.setSystemTime(Date.now() + 30_000);
+      await expect(assertUnderLimit(t.app.db, 'test:d', 1)).resolves.toBeUndefined();
+      await expect(enforceRateLimit(t.app.db, 'test:d', limit)).resolves.toBeUndefined();
+      await expect(enforceRateLimit(t.app.db, 'test:d', limit)).rejects.toThrow('Please try again in 60 seconds.');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('takes back a hit counted in the current window (a sign-in that succeeds is no failure)', async () => {
+    const limit = { limit: 1, windowSeconds: 60 };
+    await enforceRateLimit(t.app.db, 'test:e', limit);
+    await releaseRateLimitHit(t.app.db, ['test:e']);
+    await expect(enforceRateLimit(t.app.db, 'test:e', limit)).resolves.toBeUndefined();
+    await expect(assertUnderLimit(t.app.db, 'test:e', 1)).rejects.toThrow(/try again/);
   });
 });

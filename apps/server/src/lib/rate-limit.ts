@@ -11,18 +11,25 @@ function retryMessage(seconds: number, what: string) {
 }
 
 /**
+ * A time for the SQL below. Windows run on the app's clock (Date), as sessions do, so every check here
+ * agrees with the Retry-After it computes, and a test moves time on with vi.setSystemTime.
+ */
+const at = (time: Date) => sql`${time.toISOString()}::timestamptz`;
+
+/**
  * Counts one hit against `key` in a fixed window, atomically in PostgreSQL (shared by all app
  * servers). Returns the count so far and the seconds until the window resets.
  */
 export async function hitRateLimit(db: Db, key: string, windowSeconds: number): Promise<{ count: number; retryAfter: number }> {
+  const now = new Date();
   const result = await db.execute<{ count: number; reset_at: string | Date }>(sql`
-    insert into rate_limits (key, count, reset_at) values (${key}, 1, now() + make_interval(secs => ${windowSeconds}))
+    insert into rate_limits (key, count, reset_at) values (${key}, 1, ${at(new Date(now.getTime() + windowSeconds * 1000))})
     on conflict (key) do update set
-      count = case when rate_limits.reset_at <= now() then 1 else rate_limits.count + 1 end,
-      reset_at = case when rate_limits.reset_at <= now() then excluded.reset_at else rate_limits.reset_at end
+      count = case when rate_limits.reset_at <= ${at(now)} then 1 else rate_limits.count + 1 end,
+      reset_at = case when rate_limits.reset_at <= ${at(now)} then excluded.reset_at else rate_limits.reset_at end
     returning count, reset_at`);
   const row = (result as unknown as { rows: { count: number; reset_at: string | Date }[] }).rows[0]!;
-  const retryAfter = Math.max(1, Math.ceil((new Date(row.reset_at).getTime() - Date.now()) / 1000));
+  const retryAfter = Math.max(1, Math.ceil((new Date(row.reset_at).getTime() - now.getTime()) / 1000));
   return { count: Number(row.count), retryAfter };
 }
 
@@ -50,7 +57,7 @@ export async function releaseRateLimitHit(db: Db, keys: string[]) {
     sql`update rate_limits set count = greatest(count - 1, 0) where key in (${sql.join(
       keys.map((k) => sql`${k}`),
       sql`, `,
-    )}) and reset_at > now()`,
+    )}) and reset_at > ${at(new Date())}`,
   );
 }
 

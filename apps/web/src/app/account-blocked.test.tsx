@@ -3,7 +3,8 @@ import { createMemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { siteKeys } from '../features/site';
 import { createQueryClient } from '../lib/query-client';
-import { fakeApi, okAnswer, siteAnswers } from '../test/fake-api';
+import { contractChecked, fakeApi, okAnswer } from '../test/fake-api';
+import { aProfile, siteSettings } from '../test/fixtures';
 import { jsonAnswer, renderRouter } from '../test/render';
 import { loadPages, routes } from './router';
 
@@ -29,28 +30,29 @@ class FakeEventSource {
   }
 }
 
-const ana = { id: 3, name: 'Ana', surname: 'Silva', nickname: 'ana', email: 'ana@example.com', role: 'user', is_email_verified: true };
+const ana = aProfile({ name: 'Ana', surname: 'Silva', nickname: 'ana', email: 'ana@example.com' });
 
 /** The whole app on a signed-in page; `blocked` turns every guarded call into the server's blocked answer. */
 async function renderSignedIn(state: { blocked: boolean }, path = '/contact') {
   // The page modules load on demand; the app loads the first page's before rendering it.
   await loadPages(path);
   await loadPages('/account-blocked');
-  const settings = async () => {
-    const base = (await (siteAnswers['GET /api/settings']!({} as never) as Response).json()) as { payload: object };
-    return okAnswer({ ...base.payload, support_email: 'help@atelier.test' });
-  };
+  const settings = () => okAnswer(siteSettings({ support_email: 'help@atelier.test' }));
   const blocked = () => jsonAnswer(403, { status: 'ERROR', message: 'Your account is blocked. Please contact support if you think this is a mistake.' });
   fakeApi({ 'GET /api/settings': settings, 'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: !state.blocked }) });
   // Every other call: the signed-in answers, or once blocked the server's blocked answer.
   const site = globalThis.fetch;
-  vi.stubGlobal('fetch', async (input: string, init: RequestInit = {}) => {
-    const path = new URL(input, 'http://localhost').pathname;
-    if (path === '/api/settings' || path === '/api/currencies' || path === '/api/is-auth' || path === '/sanctum/csrf-cookie') return site(input, init);
-    if (state.blocked) return blocked();
-    if (path === '/api/user/profile') return okAnswer(ana);
-    return okAnswer([]);
-  });
+  vi.stubGlobal(
+    'fetch',
+    contractChecked(async (input: string, init: RequestInit = {}) => {
+      const path = new URL(input, 'http://localhost').pathname;
+      if (path === '/api/settings' || path === '/api/currencies' || path === '/api/is-auth' || path === '/sanctum/csrf-cookie') return site(input, init);
+      if (state.blocked) return blocked();
+      if (path === '/api/user/profile') return okAnswer(ana);
+      if (path === '/api/notifications/unread-count') return okAnswer({ notifications: 0, chat_messages: 0 });
+      return okAnswer([]);
+    }),
+  );
   const queryClient = createQueryClient();
   queryClient.setQueryData(['auth'], { authenticated: true, user: ana });
   queryClient.setQueryData(siteKeys.staticPages, []);

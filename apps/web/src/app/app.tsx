@@ -1,10 +1,13 @@
-import { type ReactNode, useEffect, useState } from 'react';
+import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { type ReactNode, StrictMode, useEffect, useState } from 'react';
 import { FullScreenSpinner } from '../components/ui/spinner';
 import { ToastProvider, useToast } from '../components/ui/toast';
 import { useAuth } from '../features/auth';
 import { useCurrencies, useSettings } from '../features/site';
 import { currentLanguage } from '../lib/api-client';
 import { i18n, loadServerWords } from '../lib/i18n';
+import { I18nextProvider } from '../lib/i18n-runtime';
+import { setHydrating } from '../lib/on-demand';
 
 /** `router`: the app's routes in the browser's BrowserRouter, or in the server's StaticRouter (src/entry-server.tsx). */
 function Boot({ router }: { router: ReactNode }) {
@@ -21,6 +24,8 @@ function Boot({ router }: { router: ReactNode }) {
     void loadServerWords().finally(() => setWordsReady(true));
     // The page is interactive from here on (a server-rendered page is hydrated): tests wait for it.
     document.documentElement.dataset.appReady = '';
+    // Parts shown from now on (a page opened by a link) render at once, not when they come into view.
+    setHydrating(false);
   }, []);
   useEffect(() => {
     if (settings.isError) toast.error('Could not load settings from the server.');
@@ -50,5 +55,21 @@ export function App({ router }: { router: ReactNode }) {
     <ToastProvider>
       <Boot router={router} />
     </ToastProvider>
+  );
+}
+
+/**
+ * The whole tree, as the server renders it (src/entry-server.tsx, in a StaticRouter) and the browser
+ * hydrates it (src/main.tsx, in a BrowserRouter): one copy, since hydration needs the two to match.
+ */
+export function AppRoot({ queryClient, router }: { queryClient: QueryClient; router: ReactNode }) {
+  return (
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <I18nextProvider i18n={i18n}>
+          <App router={router} />
+        </I18nextProvider>
+      </QueryClientProvider>
+    </StrictMode>
   );
 }

@@ -4,27 +4,31 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { authKey, LoginForm, RegisterForm } from '../features/auth';
 import { siteKeys } from '../features/site';
 import { createQueryClient } from '../lib/query-client';
+import { contractChecked } from '../test/fake-api';
+import { aProfile } from '../test/fixtures';
 import { renderRouter } from '../test/render';
 import { GuestOnly } from './guards';
 
-const user = { id: 1, name: 'Ana', surname: 'Silva', nickname: 'ana', email: 'ana@example.com', is_email_verified: true };
+const user = aProfile({ id: 1, name: 'Ana', surname: 'Silva', nickname: 'ana', email: 'ana@example.com' });
 
 /** A fake API: the session is signed in once `signedIn` is true; every call is recorded. */
 function fakeApi(state: { signedIn: boolean }) {
   const calls: { method: string; path: string }[] = [];
   const answer = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-  const fetch = vi.fn(async (url: string, init: RequestInit = {}) => {
-    const path = new URL(url, 'http://x').pathname;
-    calls.push({ method: init.method ?? 'GET', path });
-    if (path === '/sanctum/csrf-cookie') return new Response(null, { status: 204 });
-    if (path === '/api/is-auth') return answer(200, { status: 'OK', authenticated: state.signedIn });
-    if (path === '/api/user/profile') return answer(200, { status: 'OK', payload: user });
-    if (path === '/api/login' || path === '/api/register') {
-      state.signedIn = true;
-      return answer(200, { status: 'OK', message: 'Welcome.' });
-    }
-    return answer(404, { status: 'ERROR', message: 'Not here.' });
-  });
+  const fetch = vi.fn(
+    contractChecked(async (url: string, init: RequestInit = {}) => {
+      const path = new URL(url, 'http://x').pathname;
+      calls.push({ method: init.method ?? 'GET', path });
+      if (path === '/sanctum/csrf-cookie') return new Response(null, { status: 204 });
+      if (path === '/api/is-auth') return answer(200, { status: 'OK', authenticated: state.signedIn });
+      if (path === '/api/user/profile') return answer(200, { status: 'OK', payload: user });
+      if (path === '/api/login' || path === '/api/register') {
+        state.signedIn = true;
+        return answer(200, { status: 'OK', message: 'Welcome.' });
+      }
+      return answer(404, { status: 'ERROR', message: 'Not here.' });
+    }),
+  );
   return { calls, fetch };
 }
 

@@ -3,6 +3,7 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, Outlet } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { authKey, useLogout } from '../features/auth';
+import { LOGOUT_MARK_MS } from '../features/auth/api/logout';
 import { truthfulTagline } from '../features/catalog/components/product-card';
 import { i18n } from '../lib/i18n';
 import { PageTitleProvider, usePageTitle } from '../lib/page-title';
@@ -11,7 +12,10 @@ import { jsonAnswer, renderRouter } from '../test/render';
 import { RequireAuth } from './guards';
 import { pageBody } from './routes/static-page';
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
 
 function LogoutButton() {
   const logout = useLogout();
@@ -24,6 +28,7 @@ function LogoutButton() {
 
 describe('log out (issue 12, SPEC §4)', () => {
   it('from a protected dashboard page goes home, not to login with a redirect back', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     vi.stubGlobal('fetch', async () => jsonAnswer(200, { status: 'OK' }));
     const queryClient = createQueryClient();
     queryClient.setQueryData(authKey, { authenticated: true, user: { id: 1, name: 'Ana' } });
@@ -55,7 +60,7 @@ describe('log out (issue 12, SPEC §4)', () => {
     expect(screen.queryByText('Login page')).toBeNull();
 
     // Later, a guest who opens a protected page goes to login with the way back, as before.
-    await new Promise((resolve) => setTimeout(resolve, 2100));
+    await act(() => vi.advanceTimersByTimeAsync(LOGOUT_MARK_MS));
     await act(() => router.navigate('/dashboard'));
     expect(await screen.findByText('Login page')).toBeTruthy();
     expect(router.state.location.search).toBe('?redirect=%2Fdashboard');

@@ -1,42 +1,35 @@
 import { splitLocale } from '@atelier/shared/i18n/locales';
 import { PAGE_LIST, type PageName, pageAccess, pageDef } from '@atelier/shared/pages';
-import { type ComponentType, use, useMemo } from 'react';
-import { matchRoutes, type RouteObject, useLocation, useRoutes } from 'react-router';
+import { type ComponentType, useMemo } from 'react';
+import { matchRoutes, type Params, type RouteObject, useLocation, useRoutes } from 'react-router';
+import { onDemand } from '../lib/on-demand';
 import { GuestOnly, RequireAuth } from './guards';
 import { AppLayout } from './layout/app-layout';
 import { type RouteMeta, RouteMetaContext } from './route-meta';
 
-type RouteModule = { Component: ComponentType };
+/**
+ * A page module: its component, and optionally `prepare`, which loads the parts the address's
+ * params show (a module that splits itself, as /products does into the list and the product page).
+ */
+type RouteModule = { Component: ComponentType; prepare?: (params: Params) => Promise<unknown> };
 
 /** Every page module, loaded on demand (a first visit fetches only what it shows); the page table names them. */
 const ROUTE_MODULES = import.meta.glob<RouteModule>(['./routes/*.tsx', '!./routes/*.test.tsx']);
 
 /** How each page route loads its module; `loadPages` calls it before the first render. */
-const PAGE_LOADERS = new WeakMap<RouteObject, () => Promise<unknown>>();
+const PAGE_LOADERS = new WeakMap<RouteObject, (params: Params) => Promise<unknown>>();
 
 /**
  * A page whose module loads on demand. The first render of a page not loaded yet suspends; the router
  * changes pages in a transition, so the page before stays on screen until the next one is there.
  */
-function lazyPage(load: () => Promise<RouteModule>) {
-  let loaded: ComponentType | undefined;
-  let loading: Promise<ComponentType> | undefined;
-  const preload = () => {
-    loading ??= load().then(
-      (m) => (loaded = m.Component),
-      (err: unknown) => {
-        // A chunk that failed to load (offline) is asked again on the next visit of the page.
-        loading = undefined;
-        throw err;
-      },
-    );
-    return loading;
-  };
+function lazyPage(importer: () => Promise<RouteModule>) {
+  const module = onDemand(importer);
   function Page() {
-    const Component = loaded ?? use(preload());
+    const { Component } = module.read();
     return <Component />;
   }
-  return { Page, preload };
+  return { Page, preload: (params: Params) => module.load().then((m) => m.prepare?.(params)) };
 }
 
 /** The route of one page of the table, with the pages nested in it. */
@@ -96,7 +89,7 @@ export function routeMeta(matches: ReturnType<typeof matchRoutes>): RouteMeta {
  */
 export async function loadPages(pathname: string, basename?: string) {
   const matches = matchRoutes(routes, pathname, basename);
-  await Promise.all((matches ?? []).map(({ route }) => PAGE_LOADERS.get(route)?.()));
+  await Promise.all((matches ?? []).map(({ route, params }) => PAGE_LOADERS.get(route)?.(params)));
   return matches;
 }
 

@@ -1,4 +1,6 @@
 import { vi } from 'vitest';
+import { checkAnswer } from './contract-check';
+import { siteSettings } from './fixtures';
 import { jsonAnswer } from './render';
 
 type Handler = (req: { url: URL; method: string; body: unknown; headers: Record<string, string> }) => Response | Promise<Response>;
@@ -10,23 +12,7 @@ export { ok as okAnswer };
 
 /** The answers every page asks for: settings, one currency (EUR). */
 export const siteAnswers: Record<string, Handler> = {
-  'GET /api/settings': () =>
-    ok({
-      is_reg_enabled: true,
-      is_email_verification_enabled: false,
-      internal_currency_name: 'Atelier Credits',
-      formats: [],
-      sizes: [],
-      google_tag: '',
-      requisites: '',
-      support_email: '',
-      copyright: '',
-      test_mode: false,
-      payout_methods: ['card', 'sepa'],
-      image_generation: 'off',
-      generation_price: 1,
-      commission_percent: 20,
-    }),
+  'GET /api/settings': () => ok(siteSettings()),
   'GET /api/currencies': () =>
     ok([
       { code: 'EUR', symbol: '€', value: 1, default: true, name: 'EUR', decimals: 2 },
@@ -37,7 +23,9 @@ export const siteAnswers: Record<string, Handler> = {
 
 /**
  * Stubs fetch with a little API: `routes` maps "METHOD /path" to a handler. Unknown calls answer
- * 404. Returns the list of calls made, for asserting what was sent.
+ * 404. Returns the list of calls made, for asserting what was sent. Every 2xx JSON answer is checked
+ * against the shared response schema of its route (contract.ts); a fixture that drifted from it
+ * fails the test, naming the route and what is wrong.
  */
 export function fakeApi(routes: Record<string, Handler>) {
   // biome-ignore lint/suspicious/noDocumentCookie: the test plays the server setting the XSRF cookie.
@@ -51,7 +39,24 @@ export function fakeApi(routes: Record<string, Handler>) {
     const headers = (init.headers ?? {}) as Record<string, string>;
     calls.push({ method, path: url.pathname, body, headers });
     const handler = all[`${method} ${url.pathname}`];
-    return handler ? handler({ url, method, body, headers }) : jsonAnswer(404, { status: 'ERROR', message: 'Not found.' });
+    if (!handler) return jsonAnswer(404, { status: 'ERROR', message: 'Not found.' });
+    const answer = await handler({ url, method, body, headers });
+    await checkAnswer(method, url.pathname, answer);
+    return answer;
   });
   return calls;
+}
+
+type FetchStub = (input: string, init?: RequestInit) => Promise<Response>;
+
+/**
+ * Wraps a test's own fetch stub so its 2xx JSON answers are held to the contract as fakeApi's are:
+ * `vi.stubGlobal('fetch', contractChecked(async (url, init) => …))`.
+ */
+export function contractChecked(stub: FetchStub): FetchStub {
+  return async (input, init = {}) => {
+    const answer = await stub(input, init);
+    await checkAnswer(init.method ?? 'GET', new URL(input, 'http://localhost').pathname, answer);
+    return answer;
+  };
 }

@@ -31,6 +31,9 @@ describe('favourites', () => {
     expect(list.payload[0]).toHaveProperty('rating_average');
     expect(list.payload[0]).toHaveProperty('price');
     expect((await me.client.get('/api/favourites/ids')).json().payload.sort()).toEqual([a!.id, b!.id].sort());
+    // The catalogue's page and limit rules, word for word.
+    const bad = (await me.client.get('/api/favourites?page=0&limit=2.5')).json();
+    expect(bad.errors).toMatchObject({ page: ['The page must be a whole number from 1.'], limit: ['The limit must be a whole number from 1 to 48.'] });
 
     // Someone else sees only their own (empty) list, and cannot remove mine.
     const other = await registerPerson(t.app);

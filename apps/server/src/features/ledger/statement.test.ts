@@ -87,5 +87,7 @@ describe('issue 18: a statement of every movement', () => {
     const bad = await a.client.get('/api/balance/statement?page=0');
     expect(bad.statusCode).toBe(422);
     expect(bad.json().errors.page).toEqual(['The page must be a whole number from 1.']);
+    // The same page rule as the catalogue's, favourites' and reviews' lists.
+    expect((await a.client.get('/api/balance/statement?page=100001')).json().errors.page).toEqual(['The page is too large.']);
   });
 });

@@ -1,5 +1,6 @@
 import {
   markNotificationsReadInput,
+  markNotificationsReadResult,
   NOTIFICATIONS_PAGE_SIZE,
   notificationSettings,
   notificationsPage,
@@ -9,7 +10,6 @@ import {
 } from '@atelier/shared';
 import { and, count, eq, isNull, ne, or, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { chatMessages, chats, sessions, users } from '../../db/schema';
 import { currentUser, guard } from '../../lib/auth-guard';
@@ -92,7 +92,7 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ heartbeatMs?: number }
     '/notifications/read',
     {
       config: guard('user'),
-      schema: { tags, body: markNotificationsReadInput, response: { 200: okEnvelope(z.object({ marked: z.number().int(), unread_count: z.number().int() })) } },
+      schema: { tags, body: markNotificationsReadInput, response: { 200: okEnvelope(markNotificationsReadResult) } },
     },
     async (request) => {
       const userId = currentUser(request).id;

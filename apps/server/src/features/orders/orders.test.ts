@@ -19,15 +19,17 @@ async function buyer(eurosMinor = 0) {
   return { client, person, id };
 }
 
-/** Receipts are sent after the answer: wait for the newest mail to an address to match. */
-/** Receipts are jobs written with the order: run what is due, as the worker would after commit. */
+/** Receipts are jobs written with the order: run what is due, as the worker would after commit, until the newest mail to an address matches. */
 async function mailTo(email: string, subject: string) {
-  for (let i = 0; i < 50; i++) {
-    await t.app.jobs.runDue();
-    const mail = await lastMailTo(t.app, email);
-    if (mail?.subject === subject) return mail;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await expect
+    .poll(
+      async () => {
+        await t.app.jobs.runDue();
+        return (await lastMailTo(t.app, email))?.subject;
+      },
+      { timeout: 3000, interval: 50 },
+    )
+    .toBe(subject);
   return lastMailTo(t.app, email);
 }
 

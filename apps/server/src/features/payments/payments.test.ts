@@ -166,14 +166,16 @@ describe('sandbox card payments', () => {
       },
     ]);
     // The receipt is a job written with the credit: run what is due, as the worker would after commit.
-    await t.app.jobs.runDue();
-    let receipt = await lastMailTo(t.app, u.person.email);
-    for (let i = 0; i < 40 && receipt?.subject !== `Your Atelier deposit #${started.order_id}`; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      await t.app.jobs.runDue();
-      receipt = await lastMailTo(t.app, u.person.email);
-    }
-    expect(receipt?.subject).toBe(`Your Atelier deposit #${started.order_id}`);
+    await expect
+      .poll(
+        async () => {
+          await t.app.jobs.runDue();
+          return (await lastMailTo(t.app, u.person.email))?.subject;
+        },
+        { timeout: 3000, interval: 50 },
+      )
+      .toBe(`Your Atelier deposit #${started.order_id}`);
+    const receipt = await lastMailTo(t.app, u.person.email);
     expect(receipt?.text).toContain('card ending 4242');
   });
 

@@ -1,11 +1,11 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastMailTo, registerPerson } from '../../../test/accounts';
+import { openStream } from '../../../test/event-stream';
 import { cityDatabase } from '../../../test/mmdb-writer';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
 import { mailOutbox, sessions } from '../../db/schema';
@@ -34,29 +34,6 @@ async function signInFrom(email: string, password: string, userAgent = CHROME_WI
 async function mailsTo(to: string) {
   const [row] = await t.app.db.select({ n: count() }).from(mailOutbox).where(eq(mailOutbox.to, to));
   return Number(row!.n);
-}
-
-/** Opens the live stream with the client's cookies; `ended` is kept when the server ends it. */
-function openStream(client: TestClient) {
-  return new Promise<{ events: string[]; ended: Promise<void>; ready: Promise<void>; close: () => void }>((resolve, reject) => {
-    const req = http.get(`${base}/api/events`, { headers: { cookie: client.cookieHeader } }, (res) => {
-      const events: string[] = [];
-      let readyNow: () => void = () => {};
-      const ready = new Promise<void>((ok) => {
-        readyNow = ok;
-      });
-      const ended = new Promise<void>((ok) => res.on('end', ok));
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        for (const m of chunk.matchAll(/^event: (\S+)$/gm)) {
-          events.push(m[1]!);
-          if (m[1] === 'ready') readyNow();
-        }
-      });
-      resolve({ events, ended, ready, close: () => req.destroy() });
-    });
-    req.on('error', reject);
-  });
 }
 
 describe('sessions (issue 21)', () => {
@@ -92,14 +69,14 @@ describe('sessions (issue 21)', () => {
   it('issue 21: signing out one session makes its next request 401 and closes its live stream at once', async () => {
     const a = await registerPerson(t.app);
     const laptop = await signInFrom(a.email, a.password, FIREFOX_LINUX);
-    const stream = await openStream(laptop);
-    await stream.ready;
+    const stream = await openStream(base, laptop);
+    await stream.next('ready');
     const list = (await a.client.get('/api/user/sessions')).json().payload as { id: string; current: boolean }[];
     const target = list.find((s) => !s.current)!;
     const res = await a.client.delete(`/api/user/sessions/${target.id}`);
     expect(res.statusCode).toBe(200);
     await stream.ended;
-    expect(stream.events).toContain('session_revoked');
+    expect(stream.events.map((e) => e.event)).toContain('session_revoked');
     expect((await laptop.get('/api/user/profile')).statusCode).toBe(401);
     expect((await a.client.get('/api/user/profile')).statusCode).toBe(200);
     expect((await a.client.get('/api/user/sessions')).json().payload).toHaveLength(1);
@@ -123,13 +100,13 @@ describe('sessions (issue 21)', () => {
     const a = await registerPerson(t.app);
     const phone = await signInFrom(a.email, a.password);
     const tablet = await signInFrom(a.email, a.password, FIREFOX_LINUX);
-    const stream = await openStream(tablet);
-    await stream.ready;
+    const stream = await openStream(base, tablet);
+    await stream.next('ready');
     const res = await a.client.post('/api/user/sessions/revoke-others');
     expect(res.statusCode).toBe(200);
     expect(res.json().message).toBe('2 other browsers are signed out.');
     await stream.ended;
-    expect(stream.events).toContain('session_revoked');
+    expect(stream.events.map((e) => e.event)).toContain('session_revoked');
     expect((await phone.get('/api/user/profile')).statusCode).toBe(401);
     expect((await tablet.get('/api/user/profile')).statusCode).toBe(401);
     expect((await a.client.get('/api/user/profile')).statusCode).toBe(200);

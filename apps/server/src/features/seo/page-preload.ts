@@ -94,11 +94,15 @@ export function routePreloader(webDist: string): (pathname: string) => string {
   return (pathname) => {
     const match = matchPage(pathname);
     if (!match) return '';
-    const cached = cache.get(match.name);
+    const part = pageDef(match.name).part?.(match.params);
+    const key = part ? `${match.name} ${part}` : match.name;
+    const cached = cache.get(key);
     if (cached !== undefined) return cached;
-    // The page's module and those of the pages it shows inside (the dashboard around its tabs).
+    // The page's module and those of the pages it shows inside (the dashboard around its tabs), and
+    // the part of its module this address shows (the product page, not the list).
     const needed = new Set<string>();
     for (const name of pageChain(match.name)) walk(`src/app/routes/${pageDef(name).module}.tsx`, needed);
+    if (part) walk(`src/app/routes/${part}.tsx`, needed);
     const links: string[] = [];
     for (const k of needed) {
       if (inIndex.has(k)) continue;
@@ -107,7 +111,7 @@ export function routePreloader(webDist: string): (pathname: string) => string {
       for (const css of manifest[k]!.css ?? []) links.push(`<link rel="stylesheet" crossorigin href="/${css}">`);
     }
     const html = links.join('');
-    cache.set(match.name, html);
+    cache.set(key, html);
     return html;
   };
 }

@@ -1,9 +1,9 @@
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastMailTo, registerPerson, registerStaff, signIn } from '../../../test/accounts';
-import { createTestApp, type TestApp, type TestClient } from '../../../test/test-app';
+import { openStream } from '../../../test/event-stream';
+import { createTestApp, type TestApp } from '../../../test/test-app';
 import { auditLog } from '../../db/schema';
 import { setSetting } from '../../lib/settings';
 
@@ -18,29 +18,6 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const BLOCKED = 'Your account is blocked. Please contact support if you think this is a mistake.';
-
-/** Opens the live stream with the client's cookies: the events it sends, and a promise kept when it ends. */
-function openStream(client: TestClient) {
-  return new Promise<{ events: string[]; ended: Promise<void>; ready: Promise<void>; close: () => void }>((resolve, reject) => {
-    const req = http.get(`${base}/api/events`, { headers: { cookie: client.cookieHeader } }, (res) => {
-      const events: string[] = [];
-      let readyNow: () => void = () => {};
-      const ready = new Promise<void>((ok) => {
-        readyNow = ok;
-      });
-      const ended = new Promise<void>((ok) => res.on('end', ok));
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        for (const m of chunk.matchAll(/^event: (\S+)$/gm)) {
-          events.push(m[1]!);
-          if (m[1] === 'ready') readyNow();
-        }
-      });
-      resolve({ events, ended, ready, close: () => req.destroy() });
-    });
-    req.on('error', reject);
-  });
-}
 
 describe('blocking a user (issue 18 bug 3)', () => {
   it('issue 18 bug 3: staff must give a reason to block', async () => {
@@ -57,14 +34,14 @@ describe('blocking a user (issue 18 bug 3)', () => {
   it('issue 18 bug 3: a block ends the live stream and the sessions at once, tells the next call, and mails the reason', async () => {
     const admin = await registerStaff(t.app);
     const a = await registerPerson(t.app);
-    const stream = await openStream(a.client);
-    await stream.ready;
+    const stream = await openStream(base, a.client);
+    await stream.next('ready');
 
     const res = await admin.client.post(`/api/admin/users/${a.id}/block`, { reason: 'Selling stolen artwork.' });
     expect(res.statusCode).toBe(200);
     // The stream is told and closed by the server now, not at its next heartbeat.
     await stream.ended;
-    expect(stream.events).toContain('account_blocked');
+    expect(stream.events.map((e) => e.event)).toContain('account_blocked');
 
     // The next call from that browser says the account is blocked (the web shows the blocked screen).
     const next = await a.client.get('/api/balance');

@@ -11,6 +11,7 @@ import {
   updateProfileInput,
   userProfile,
   userProfileWithBalance,
+  userPromptSummary,
 } from '@atelier/shared';
 import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -242,7 +243,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       config: guard('verified'),
       schema: {
         tags: ['profile'],
-        response: { 200: okEnvelope(z.array(z.object({ id: z.number().int(), slug: z.string(), title: z.string(), created_at: z.number().int() }))) },
+        response: { 200: okEnvelope(z.array(userPromptSummary)) },
       },
     },
     async (request) => {

@@ -1,19 +1,21 @@
 import { splitLocale } from '@atelier/shared/i18n/locales';
 import { useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, useEffect } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { authKey, markAccountBlocked, useAuth } from '../../features/auth';
 import { CookieConsent } from '../../features/cookie-consent';
 import { useLiveEvents } from '../../features/notifications';
 import { setGlobalApiHandlers } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n-runtime';
+import { HydrateWhenVisible } from '../../lib/on-demand';
 import { PageTitleProvider } from '../../lib/page-title';
 import { useRouteMeta } from '../route-meta';
 import { Header } from './header';
 import { PageErrorBoundary } from './page-error-boundary';
 import { TestModeBanner } from './test-mode-banner';
 
-// Below the fold on every page: its code loads after the first paint instead of delaying it.
+// Below the fold on every page: the server's HTML shows it, and its code loads when it comes near the
+// screen (or is touched or focused), not on the first load.
 const Footer = lazy(() => import('./footer').then((m) => ({ default: m.Footer })));
 
 /** The one layout every route shares (SPEC §2): chrome, background, title, scrolling, global API reactions. */
@@ -77,11 +79,7 @@ export function AppLayout() {
             <Outlet />
           </PageErrorBoundary>
         </main>
-        {!bare && (
-          <Suspense fallback={null}>
-            <Footer />
-          </Suspense>
-        )}
+        {!bare && <HydrateWhenVisible component={Footer} props={{}} />}
       </div>
     </PageTitleProvider>
   );

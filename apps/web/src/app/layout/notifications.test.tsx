@@ -1,6 +1,7 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, okAnswer } from '../../test/fake-api';
+import { aProfile } from '../../test/fixtures';
 import { jsonAnswer, renderWithApp } from '../../test/render';
 import { NotificationsButton, SidebarNotifications } from './notifications';
 
@@ -8,7 +9,7 @@ afterEach(() => vi.unstubAllGlobals());
 
 const signedIn = {
   'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: true }),
-  'GET /api/user/profile': () => okAnswer({ id: 3, name: 'Ines', surname: 'Costa', nickname: 'ines' }),
+  'GET /api/user/profile': () => okAnswer(aProfile()),
 };
 const note = (id: number, read: boolean, text: string, link: string | null) => ({
   id,

@@ -2,21 +2,14 @@ import { screen } from '@testing-library/react';
 import { createMemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, okAnswer } from '../../test/fake-api';
+import { aProfile } from '../../test/fixtures';
 import { jsonAnswer, renderRouter } from '../../test/render';
 import { Component as Admin } from './admin';
 import { Component as AdminOffers } from './admin-offers';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const profile = (role: 'user' | 'admin') => ({
-  id: 1,
-  name: 'Ana',
-  surname: 'Silva',
-  nickname: 'ana',
-  email: 'ana@example.com',
-  is_email_verified: true,
-  role,
-});
+const profile = (role: 'user' | 'admin') => aProfile({ id: 1, name: 'Ana', surname: 'Silva', nickname: 'ana', email: 'ana@example.com', role });
 
 function open(role: 'user' | 'admin') {
   const calls = fakeApi({

@@ -2,6 +2,7 @@ import { screen } from '@testing-library/react';
 import { createMemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, okAnswer } from '../../test/fake-api';
+import { aProfile } from '../../test/fixtures';
 import { renderRouter } from '../../test/render';
 import { Component as Dashboard } from './dashboard';
 
@@ -9,7 +10,7 @@ afterEach(() => vi.unstubAllGlobals());
 
 function renderAt(path: string) {
   fakeApi({
-    'GET /api/user/profile': () => okAnswer({ id: 1, name: 'Ana', surname: 'Silva', nickname: 'ana', email: 'ana@example.com', avatar_path: null }),
+    'GET /api/user/profile': () => okAnswer(aProfile({ id: 1, name: 'Ana', surname: 'Silva', nickname: 'ana', email: 'ana@example.com' })),
     'GET /api/balance': () => okAnswer({ amount: 12.5, currency: 'EUR', currencySymbol: '€', amount_minor: 1250 }),
   });
   const router = createMemoryRouter(

@@ -1,6 +1,7 @@
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeApi, okAnswer, siteAnswers } from '../../test/fake-api';
+import { fakeApi, okAnswer } from '../../test/fake-api';
+import { siteSettings } from '../../test/fixtures';
 import { renderWithApp } from '../../test/render';
 import { Component as Home } from './home';
 
@@ -9,10 +10,7 @@ afterEach(() => vi.unstubAllGlobals());
 /** The home page against a server whose back office set the commission to `percent`. */
 async function renderHome(percent: number) {
   fakeApi({
-    'GET /api/settings': async (req) => {
-      const base = (await (siteAnswers['GET /api/settings']!(req) as Response).json()) as { payload: object };
-      return okAnswer({ ...base.payload, commission_percent: percent });
-    },
+    'GET /api/settings': () => okAnswer(siteSettings({ commission_percent: percent })),
     'GET /api/products/random': () => okAnswer([]),
   });
   renderWithApp(<Home />);

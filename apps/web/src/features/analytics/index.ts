@@ -1,3 +1,2 @@
-/** Seller analytics' public face: the report hooks and the Sales tab's report (the chart loads uPlot on demand). */
-export { csvUrl, usePlatformAnalytics, useSellerAnalytics } from './api/analytics';
-export { SalesReport } from './components/sales-report';
+/** Seller analytics' public face: the Sales panel, the creator's or the platform's (the chart loads uPlot on demand). */
+export { SalesPanel } from './components/sales-panel';

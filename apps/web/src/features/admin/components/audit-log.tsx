@@ -1,9 +1,9 @@
 import { AUDIT_SUBJECTS } from '@atelier/shared';
 import { type FormEvent, useState } from 'react';
-import { Spinner } from '../../../components/ui/spinner';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { type AuditFilters, useAudit } from '../api/admin-api';
+import { AdminRows, AdminTable } from './admin-table';
 
 const json = (value: unknown) => (value === null || value === undefined ? '—' : JSON.stringify(value));
 
@@ -49,50 +49,30 @@ export function AuditLog() {
           {t('admin.filter')}
         </button>
       </form>
-      {audit.isPending ? (
-        <Spinner />
-      ) : audit.isError ? (
-        <p className="error-text" role="alert">
-          {audit.error.message}
-        </p>
-      ) : audit.data.length === 0 ? (
-        <p className="muted">{t('admin.audit_empty')}</p>
-      ) : (
-        <div className="admin-table-wrap">
-          <table className="admin-table">
-            <thead>
-              <tr>
-                <th scope="col">{t('admin.date')}</th>
-                <th scope="col">{t('admin.staff')}</th>
-                <th scope="col">{t('admin.action')}</th>
-                <th scope="col">{t('admin.subject')}</th>
-                <th scope="col">{t('admin.before')}</th>
-                <th scope="col">{t('admin.after')}</th>
+      <AdminRows query={audit} empty={t('admin.audit_empty')}>
+        {(rows) => (
+          <AdminTable columns={[t('admin.date'), t('admin.staff'), t('admin.action'), t('admin.subject'), t('admin.before'), t('admin.after')]}>
+            {rows.map((a) => (
+              <tr key={a.id}>
+                <td>{formatDateTime(a.at, true)}</td>
+                <td>
+                  @{a.staff.nickname} <span className="muted small">#{a.staff.id}</span>
+                </td>
+                <td>{a.action}</td>
+                <td>
+                  {a.subject_type} #{a.subject_id}
+                </td>
+                <td>
+                  <code>{json(a.before)}</code>
+                </td>
+                <td>
+                  <code>{json(a.after)}</code>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {audit.data.map((a) => (
-                <tr key={a.id}>
-                  <td>{formatDateTime(a.at, true)}</td>
-                  <td>
-                    @{a.staff.nickname} <span className="muted small">#{a.staff.id}</span>
-                  </td>
-                  <td>{a.action}</td>
-                  <td>
-                    {a.subject_type} #{a.subject_id}
-                  </td>
-                  <td>
-                    <code>{json(a.before)}</code>
-                  </td>
-                  <td>
-                    <code>{json(a.after)}</code>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+            ))}
+          </AdminTable>
+        )}
+      </AdminRows>
     </section>
   );
 }

@@ -1,10 +1,10 @@
 import { type AdminProduct, PRODUCT_STATUSES, PRODUCT_TYPES } from '@atelier/shared';
 import { type FormEvent, useState } from 'react';
-import { Spinner } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toast';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { type ProductFilters, useAdminProducts, useCreatePack, useFormatMinor, useSetPackItems, useUpdateProduct } from '../api/admin-api';
 import { ActionError } from './action-error';
+import { AdminRows } from './admin-table';
 import { ListingFields } from './publish-product';
 
 /** The catalogue for staff: search every product in any status, hide and unhide, edit its listing. */
@@ -52,23 +52,17 @@ export function CatalogAdmin() {
         </button>
       </form>
       <NewPack />
-      {products.isPending ? (
-        <Spinner />
-      ) : products.isError ? (
-        <p className="error-text" role="alert">
-          {products.error.message}
-        </p>
-      ) : products.data.length === 0 ? (
-        <p className="muted">{t('admin.products_empty')}</p>
-      ) : (
-        <ol className="admin-list">
-          {products.data.map((p) => (
-            <li key={p.id}>
-              <ProductRow product={p} />
-            </li>
-          ))}
-        </ol>
-      )}
+      <AdminRows query={products} empty={t('admin.products_empty')}>
+        {(rows) => (
+          <ol className="admin-list">
+            {rows.map((p) => (
+              <li key={p.id}>
+                <ProductRow product={p} />
+              </li>
+            ))}
+          </ol>
+        )}
+      </AdminRows>
     </section>
   );
 }

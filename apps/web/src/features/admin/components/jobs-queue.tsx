@@ -1,11 +1,11 @@
 import { ADMIN_JOB_STATES, ADMIN_JOBS_PER_PAGE, type AdminJob } from '@atelier/shared';
 import { useState } from 'react';
-import { Spinner } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toast';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { useAdminJobs, useRetryJob } from '../api/admin-api';
 import { ActionError } from './action-error';
+import { AdminRows, AdminTable } from './admin-table';
 
 /** The job queue: what waits, runs and failed (with its last error), a page at a time; a failed or waiting job can be retried now. */
 export function JobsQueue() {
@@ -36,47 +36,36 @@ export function JobsQueue() {
           </select>
         </label>
       </div>
-      {jobs.isPending ? (
-        <Spinner />
-      ) : jobs.isError ? (
-        <p className="error-text" role="alert">
-          {jobs.error.message}
-        </p>
-      ) : jobs.data.jobs.length === 0 ? (
-        <p className="muted">{t('admin.jobs_empty')}</p>
-      ) : (
-        <>
-          <div className="admin-table-wrap">
-            <table className="admin-table">
-              <thead>
-                <tr>
-                  <th scope="col">#</th>
-                  <th scope="col">{t('admin.job_name')}</th>
-                  <th scope="col">{t('admin.status')}</th>
-                  <th scope="col">{t('admin.job_attempts')}</th>
-                  <th scope="col">{t('admin.job_last_error')}</th>
-                  <th scope="col">{t('admin.job_run_at')}</th>
-                  <th scope="col">{t('admin.actions')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {jobs.data.jobs.map((job) => (
-                  <JobRow key={job.id} job={job} />
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <div className="admin-inline-actions">
-            <button type="button" className="button small-button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-              {t('admin.jobs_previous')}
-            </button>
-            <span className="muted small">{t('admin.jobs_page', { page, pages })}</span>
-            <button type="button" className="button small-button" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-              {t('admin.jobs_next')}
-            </button>
-          </div>
-        </>
-      )}
+      <AdminRows query={jobs} empty={t('admin.jobs_empty')} isEmpty={(data) => data.jobs.length === 0}>
+        {(data) => (
+          <>
+            <AdminTable
+              columns={[
+                '#',
+                t('admin.job_name'),
+                t('admin.status'),
+                t('admin.job_attempts'),
+                t('admin.job_last_error'),
+                t('admin.job_run_at'),
+                t('admin.actions'),
+              ]}
+            >
+              {data.jobs.map((job) => (
+                <JobRow key={job.id} job={job} />
+              ))}
+            </AdminTable>
+            <div className="admin-inline-actions">
+              <button type="button" className="button small-button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+                {t('admin.jobs_previous')}
+              </button>
+              <span className="muted small">{t('admin.jobs_page', { page, pages })}</span>
+              <button type="button" className="button small-button" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+                {t('admin.jobs_next')}
+              </button>
+            </div>
+          </>
+        )}
+      </AdminRows>
     </section>
   );
 }

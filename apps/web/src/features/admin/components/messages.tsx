@@ -1,11 +1,11 @@
 import type { ContactMessageView } from '@atelier/shared';
 import { type FormEvent, useState } from 'react';
-import { Spinner } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toast';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { useMessageHandled, useMessageReply, useMessages } from '../api/admin-api';
 import { ActionError } from './action-error';
+import { AdminRows } from './admin-table';
 
 /** Contact-form messages: open ones oldest first; reply by e-mail (through the outbox) or mark handled. */
 export function Messages() {
@@ -25,23 +25,17 @@ export function Messages() {
           </select>
         </label>
       </div>
-      {messages.isPending ? (
-        <Spinner />
-      ) : messages.isError ? (
-        <p className="error-text" role="alert">
-          {messages.error.message}
-        </p>
-      ) : messages.data.length === 0 ? (
-        <p className="muted">{t('admin.messages_empty')}</p>
-      ) : (
-        <ol className="admin-list">
-          {messages.data.map((m) => (
-            <li key={m.id}>
-              <Message message={m} />
-            </li>
-          ))}
-        </ol>
-      )}
+      <AdminRows query={messages} empty={t('admin.messages_empty')}>
+        {(rows) => (
+          <ol className="admin-list">
+            {rows.map((m) => (
+              <li key={m.id}>
+                <Message message={m} />
+              </li>
+            ))}
+          </ol>
+        )}
+      </AdminRows>
     </section>
   );
 }

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, okAnswer } from '../../../test/fake-api';
-import { renderWithApp } from '../../../test/render';
+import { jsonAnswer, renderWithApp } from '../../../test/render';
 import { Money } from './money';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -45,5 +45,20 @@ describe('Money screen: disputes and receivables (issue 19)', () => {
     fireEvent.change(screen.getByLabelText('Status'), { target: { value: 'won' } });
     expect(await screen.findByText('No disputes.')).toBeTruthy();
     await waitFor(() => expect(calls.some((c) => c.path === '/api/admin/disputes' && c.headers['X-Currency'] === 'EUR')).toBe(true));
+  });
+
+  it('says when a table cannot be loaded, as an alert, and when one has nothing to list', async () => {
+    fakeApi({
+      'GET /api/admin/disputes': () => okAnswer([]),
+      'GET /api/admin/receivables': () => okAnswer([]),
+      'GET /api/admin/ledger/accounts': () => jsonAnswer(400, { status: 'ERROR', message: 'The ledger is being reconciled.' }),
+      'GET /api/admin/ledger/journal': () => okAnswer([]),
+    });
+    renderWithApp(<Money />);
+    expect((await screen.findByText('The ledger is being reconciled.')).getAttribute('role')).toBe('alert');
+    expect(await screen.findByText('No disputes.')).toBeTruthy();
+    expect(screen.getByText('Nobody owes anything.')).toBeTruthy();
+    expect(screen.getByText('No journal entries match.')).toBeTruthy();
+    expect(screen.queryByRole('table')).toBeNull();
   });
 });

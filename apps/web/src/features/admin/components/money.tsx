@@ -1,12 +1,12 @@
 import type { Balance } from '@atelier/shared';
 import { type FormEvent, useState } from 'react';
-import { Spinner } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toast';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { useMoney } from '../../currency';
 import { type JournalFilters, useAdjustment, useAdminDisputes, useAdminReceivables, useFormatMinor, useJournal, useLedgerAccounts } from '../api/admin-api';
 import { ActionError } from './action-error';
+import { AdminRows, AdminTable } from './admin-table';
 import { ReconciliationTile } from './reconciliation-tile';
 
 /** Money: the reconciliation tile, every ledger account with its balance, the journal with filters, manual adjustments. */
@@ -61,55 +61,43 @@ function Disputes() {
           ))}
         </select>
       </label>
-      {disputes.isPending ? (
-        <Spinner />
-      ) : disputes.isError ? (
-        <p className="error-text">{disputes.error.message}</p>
-      ) : disputes.data.length === 0 ? (
-        <p className="muted">{t('admin.disputes_empty')}</p>
-      ) : (
-        <div className="admin-table-wrap">
-          <table className="admin-table" aria-labelledby="disputes-title">
-            <thead>
-              <tr>
-                <th scope="col">#</th>
-                <th scope="col">{t('admin.date')}</th>
-                <th scope="col">{t('admin.dispute_user')}</th>
-                <th scope="col">{t('admin.dispute_payment')}</th>
-                <th scope="col">{t('admin.status')}</th>
-                <th scope="col" className="num">
-                  {t('admin.amount')}
-                </th>
-                <th scope="col" className="num">
-                  {t('admin.dispute_owed')}
-                </th>
+      <AdminRows query={disputes} empty={t('admin.disputes_empty')}>
+        {(rows) => (
+          <AdminTable
+            labelledBy="disputes-title"
+            columns={[
+              '#',
+              t('admin.date'),
+              t('admin.dispute_user'),
+              t('admin.dispute_payment'),
+              t('admin.status'),
+              { label: t('admin.amount'), num: true },
+              { label: t('admin.dispute_owed'), num: true },
+            ]}
+          >
+            {rows.map((d) => (
+              <tr key={d.id}>
+                <td>{d.id}</td>
+                <td>{formatDateTime(d.created_at, true)}</td>
+                <td>
+                  @{d.user.nickname} <span className="muted small">{d.user.email}</span>
+                </td>
+                <td>
+                  #{d.deposit_id} <span className="muted small">{d.provider_dispute_id}</span>
+                </td>
+                <td>
+                  <span className="admin-status" data-status={d.status === 'lost' ? 'failed' : d.status === 'won' ? 'paid' : 'processing'}>
+                    {t(`admin.dispute_${d.status}`)}
+                  </span>
+                  {d.reason && <span className="muted small"> {d.reason}</span>}
+                </td>
+                <MoneyCell amount={d.amount} />
+                <td className="num">{formatMinor(d.from_receivable_minor)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {disputes.data.map((d) => (
-                <tr key={d.id}>
-                  <td>{d.id}</td>
-                  <td>{formatDateTime(d.created_at, true)}</td>
-                  <td>
-                    @{d.user.nickname} <span className="muted small">{d.user.email}</span>
-                  </td>
-                  <td>
-                    #{d.deposit_id} <span className="muted small">{d.provider_dispute_id}</span>
-                  </td>
-                  <td>
-                    <span className="admin-status" data-status={d.status === 'lost' ? 'failed' : d.status === 'won' ? 'paid' : 'processing'}>
-                      {t(`admin.dispute_${d.status}`)}
-                    </span>
-                    {d.reason && <span className="muted small"> {d.reason}</span>}
-                  </td>
-                  <MoneyCell amount={d.amount} />
-                  <td className="num">{formatMinor(d.from_receivable_minor)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+            ))}
+          </AdminTable>
+        )}
+      </AdminRows>
     </div>
   );
 }
@@ -121,38 +109,21 @@ function Receivables() {
   return (
     <div className="admin-block">
       <h3 id="receivables-title">{t('admin.receivables_title')}</h3>
-      {receivables.isPending ? (
-        <Spinner />
-      ) : receivables.isError ? (
-        <p className="error-text">{receivables.error.message}</p>
-      ) : receivables.data.length === 0 ? (
-        <p className="muted">{t('admin.receivables_empty')}</p>
-      ) : (
-        <div className="admin-table-wrap">
-          <table className="admin-table" aria-labelledby="receivables-title">
-            <thead>
-              <tr>
-                <th scope="col">{t('admin.account_id')}</th>
-                <th scope="col">{t('admin.dispute_user')}</th>
-                <th scope="col" className="num">
-                  {t('admin.balance')}
-                </th>
+      <AdminRows query={receivables} empty={t('admin.receivables_empty')}>
+        {(rows) => (
+          <AdminTable labelledBy="receivables-title" columns={[t('admin.account_id'), t('admin.dispute_user'), { label: t('admin.balance'), num: true }]}>
+            {rows.map((r) => (
+              <tr key={r.account_id} data-testid="receivable">
+                <td>{r.account_id}</td>
+                <td>
+                  @{r.user.nickname} <span className="muted small">{r.user.email}</span>
+                </td>
+                <MoneyCell amount={r.amount} />
               </tr>
-            </thead>
-            <tbody>
-              {receivables.data.map((r) => (
-                <tr key={r.account_id} data-testid="receivable">
-                  <td>{r.account_id}</td>
-                  <td>
-                    @{r.user.nickname} <span className="muted small">{r.user.email}</span>
-                  </td>
-                  <MoneyCell amount={r.amount} />
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+            ))}
+          </AdminTable>
+        )}
+      </AdminRows>
     </div>
   );
 }
@@ -170,40 +141,22 @@ function Accounts() {
       <summary>
         <h3>{t('admin.accounts_title')}</h3>
       </summary>
-      {accounts.isPending ? (
-        <Spinner />
-      ) : accounts.isError ? (
-        <p className="error-text">{accounts.error.message}</p>
-      ) : accounts.data.length === 0 ? (
-        <p className="muted">{t('admin.accounts_empty')}</p>
-      ) : (
-        <div className="admin-table-wrap">
-          <table className="admin-table">
-            <thead>
-              <tr>
-                <th scope="col">#</th>
-                <th scope="col">{t('admin.account')}</th>
-                <th scope="col">{t('admin.kind')}</th>
-                <th scope="col" className="num">
-                  {t('admin.balance')}
-                </th>
+      <AdminRows query={accounts} empty={t('admin.accounts_empty')}>
+        {(rows) => (
+          <AdminTable columns={['#', t('admin.account'), t('admin.kind'), { label: t('admin.balance'), num: true }]}>
+            {rows.map((a) => (
+              <tr key={a.id}>
+                <td>{a.id}</td>
+                <td>
+                  {accountName(a)} {a.user && <span className="muted small">{a.user.email}</span>}
+                </td>
+                <td>{a.kind}</td>
+                <td className="num">{formatMinor(a.balance_minor)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {accounts.data.map((a) => (
-                <tr key={a.id}>
-                  <td>{a.id}</td>
-                  <td>
-                    {accountName(a)} {a.user && <span className="muted small">{a.user.email}</span>}
-                  </td>
-                  <td>{a.kind}</td>
-                  <td className="num">{formatMinor(a.balance_minor)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+            ))}
+          </AdminTable>
+        )}
+      </AdminRows>
     </details>
   );
 }
@@ -237,46 +190,28 @@ function Journal() {
           {t('admin.filter')}
         </button>
       </form>
-      {journal.isPending ? (
-        <Spinner />
-      ) : journal.isError ? (
-        <p className="error-text" role="alert">
-          {journal.error.message}
-        </p>
-      ) : journal.data.length === 0 ? (
-        <p className="muted">{t('admin.journal_empty')}</p>
-      ) : (
-        <div className="admin-table-wrap">
-          <table className="admin-table">
-            <thead>
-              <tr>
-                <th scope="col">#</th>
-                <th scope="col">{t('admin.date')}</th>
-                <th scope="col">{t('admin.reason')}</th>
-                <th scope="col">{t('admin.entries')}</th>
+      <AdminRows query={journal} empty={t('admin.journal_empty')}>
+        {(rows) => (
+          <AdminTable columns={['#', t('admin.date'), t('admin.reason'), t('admin.entries')]}>
+            {rows.map((tx) => (
+              <tr key={tx.id}>
+                <td>{tx.id}</td>
+                <td>{formatDateTime(tx.created_at, true)}</td>
+                <td>{tx.reason}</td>
+                <td>
+                  <ul className="admin-entries">
+                    {tx.entries.map((e) => (
+                      <li key={`${tx.id}-${e.account_id}`} data-sign={e.amount_minor < 0 ? 'minus' : 'plus'}>
+                        {e.account}: {formatMinor(e.amount_minor)}
+                      </li>
+                    ))}
+                  </ul>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {journal.data.map((tx) => (
-                <tr key={tx.id}>
-                  <td>{tx.id}</td>
-                  <td>{formatDateTime(tx.created_at, true)}</td>
-                  <td>{tx.reason}</td>
-                  <td>
-                    <ul className="admin-entries">
-                      {tx.entries.map((e) => (
-                        <li key={`${tx.id}-${e.account_id}`} data-sign={e.amount_minor < 0 ? 'minus' : 'plus'}>
-                          {e.account}: {formatMinor(e.amount_minor)}
-                        </li>
-                      ))}
-                    </ul>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+            ))}
+          </AdminTable>
+        )}
+      </AdminRows>
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import type { Payout } from '@atelier/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, okAnswer } from '../../../test/fake-api';
@@ -6,8 +7,9 @@ import { PayoutsQueue } from './payouts-queue';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const payout = {
+const payout: Payout = {
   id: 5,
+  kind: 'offer',
   offer_id: 9,
   method: 'sepa',
   amount: 45,

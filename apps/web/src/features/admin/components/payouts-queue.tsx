@@ -1,12 +1,12 @@
 import { PAYOUT_STATUSES, type Payout } from '@atelier/shared';
 import { type FormEvent, useState } from 'react';
-import { Spinner } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toast';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { useMoney } from '../../currency';
 import { useAdminPayouts, useSettlePayout } from '../api/admin-api';
 import { ActionError } from './action-error';
+import { AdminRows, AdminTable } from './admin-table';
 
 /** Payouts by status with masked details only; a payout staff pay is marked paid (with the transfer's reference) or failed; SEPA transfers export as pain.001. */
 export function PayoutsQueue() {
@@ -30,37 +30,26 @@ export function PayoutsQueue() {
         </label>
       </div>
       <SepaExport />
-      {payouts.isPending ? (
-        <Spinner />
-      ) : payouts.isError ? (
-        <p className="error-text" role="alert">
-          {payouts.error.message}
-        </p>
-      ) : payouts.data.length === 0 ? (
-        <p className="muted">{t('admin.payouts_empty')}</p>
-      ) : (
-        <div className="admin-table-wrap">
-          <table className="admin-table">
-            <thead>
-              <tr>
-                <th scope="col">#</th>
-                <th scope="col">{t('admin.offer')}</th>
-                <th scope="col">{t('admin.method')}</th>
-                <th scope="col">{t('admin.destination')}</th>
-                <th scope="col">{t('admin.amount')}</th>
-                <th scope="col">{t('admin.status')}</th>
-                <th scope="col">{t('admin.date')}</th>
-                <th scope="col">{t('admin.actions')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {payouts.data.map((p) => (
-                <PayoutRow key={p.id} payout={p} />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <AdminRows query={payouts} empty={t('admin.payouts_empty')}>
+        {(rows) => (
+          <AdminTable
+            columns={[
+              '#',
+              t('admin.offer'),
+              t('admin.method'),
+              t('admin.destination'),
+              t('admin.amount'),
+              t('admin.status'),
+              t('admin.date'),
+              t('admin.actions'),
+            ]}
+          >
+            {rows.map((p) => (
+              <PayoutRow key={p.id} payout={p} />
+            ))}
+          </AdminTable>
+        )}
+      </AdminRows>
     </section>
   );
 }

@@ -1,12 +1,12 @@
 import { type AdminRefundRequest, REFUND_MESSAGE_MAX } from '@atelier/shared';
 import { useState } from 'react';
-import { Spinner } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toast';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { useMoney } from '../../currency';
 import { useAdminRefunds, useFormatMinor, useResolveRefund } from '../api/admin-api';
 import { ActionError } from './action-error';
+import { AdminRows } from './admin-table';
 
 const STATUSES = ['open', 'refunded', 'rejected'] as const;
 
@@ -31,21 +31,15 @@ export function RefundsQueue() {
           </select>
         </label>
       </div>
-      {requests.isPending ? (
-        <Spinner />
-      ) : requests.isError ? (
-        <p className="error-text" role="alert">
-          {requests.error.message}
-        </p>
-      ) : requests.data.length === 0 ? (
-        <p className="muted">{t('admin.refunds_empty')}</p>
-      ) : (
-        <ul className="admin-cards">
-          {requests.data.map((r) => (
-            <RefundCard key={r.id} request={r} />
-          ))}
-        </ul>
-      )}
+      <AdminRows query={requests} empty={t('admin.refunds_empty')}>
+        {(rows) => (
+          <ul className="admin-cards">
+            {rows.map((r) => (
+              <RefundCard key={r.id} request={r} />
+            ))}
+          </ul>
+        )}
+      </AdminRows>
     </section>
   );
 }

@@ -1,4 +1,4 @@
-import type { AdminOffer } from '@atelier/shared';
+import type { AdminOffer, AdminProduct, Offer } from '@atelier/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, okAnswer } from '../../../test/fake-api';
@@ -36,6 +36,11 @@ function offer(id: number, over: Partial<AdminOffer> = {}): AdminOffer {
   };
 }
 
+/** What the offer calls answer: the offer without the back office's extras. */
+function plain({ user: _u, category_id: _c, file_name: _n, file_type: _t, product_id: _p, file_url: _f, events: _e, ...rest }: AdminOffer): Offer {
+  return rest;
+}
+
 describe('Review queue', () => {
   it('lists pending offers oldest first with the file, the creator and the history', async () => {
     const calls = fakeApi({ 'GET /api/admin/offers': () => okAnswer([offer(1), offer(2)]) });
@@ -57,7 +62,7 @@ describe('Review queue', () => {
   it('makes a counter-offer with a note, or an offer at the creator price', async () => {
     const calls = fakeApi({
       'GET /api/admin/offers': () => okAnswer([offer(1)]),
-      'POST /api/admin/offers/1/counter': () => okAnswer(offer(1, { status: 'offer' })),
+      'POST /api/admin/offers/1/counter': () => okAnswer(plain(offer(1, { status: 'offer' }))),
     });
     renderWithApp(<ReviewQueue />);
     const form = within(await screen.findByRole('form', { name: 'Make an offer' }));
@@ -88,22 +93,27 @@ describe('Review queue', () => {
   });
 
   it('after acceptance sets the list price, category and tags, then publishes', async () => {
+    const product: AdminProduct = {
+      id: 7,
+      slug: 'harbour-3',
+      title: 'Harbour 3',
+      product_type: 'image',
+      status: 'draft',
+      price_minor: 3000,
+      category_id: null,
+      tags: ['Impressionism'],
+      description: 'Soft light over the water.',
+      author: { id: 43, nickname: 'ines3' },
+      platform_owned: true,
+    };
     const calls = fakeApi({
       'GET /api/admin/offers': () => okAnswer([offer(3, { status: 'approved', service_price: 30, product_id: 7 })]),
-      'GET /api/admin/products/7': () =>
-        okAnswer({
-          id: 7,
-          slug: 'harbour-3',
-          title: 'Harbour 3',
-          product_type: 'image',
-          status: 'draft',
-          price_minor: 3000,
-          category_id: null,
-          tags: ['Impressionism'],
-        }),
+      'GET /api/admin/products/7': () => okAnswer(product),
       'GET /api/categories': () => okAnswer([{ id: 4, parent_id: null, title: 'Landscapes', url: 'landscapes' }]),
-      'PATCH /api/admin/products/7': ({ body }) =>
-        okAnswer({ id: 7, slug: 'harbour-3', title: 'Harbour 3', product_type: 'image', price_minor: 5990, ...(body as object) }),
+      'PATCH /api/admin/products/7': ({ body }) => {
+        const { price, ...changes } = body as Pick<AdminProduct, 'category_id' | 'tags' | 'status'> & { price: number };
+        return okAnswer({ ...product, ...changes, price_minor: Math.round(price * 100) });
+      },
     });
     renderWithApp(<ReviewQueue />);
     fireEvent.change(await screen.findByLabelText('Status'), { target: { value: 'approved' } });
@@ -132,7 +142,7 @@ describe('Review queue', () => {
       'GET /api/admin/offers': () => okAnswer(listed ? [offer(2)] : [offer(1, { deal_type: 'listing', user_price: 19.99 }), offer(2)]),
       'POST /api/admin/offers/1/approve': () => {
         listed = true;
-        return okAnswer(offer(1, { deal_type: 'listing', status: 'approved' }), { message: 'The work is listed in the shop.' });
+        return okAnswer(plain(offer(1, { deal_type: 'listing', status: 'approved' })), { message: 'The work is listed in the shop.' });
       },
     });
     renderWithApp(<ReviewQueue />);

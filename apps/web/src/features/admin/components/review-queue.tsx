@@ -7,6 +7,7 @@ import { useTranslation } from '../../../lib/i18n-runtime';
 import { useMoney } from '../../currency';
 import { useAdminOffers, useAdminUser, useApproveListing, useCounterOffer, useDeclineOffer, useFormatMinor } from '../api/admin-api';
 import { ActionError } from './action-error';
+import { AdminRows } from './admin-table';
 import { PublishProduct } from './publish-product';
 
 /** Statuses after the creator accepted: the work is a product staff price, tag and publish. */
@@ -33,23 +34,17 @@ export function ReviewQueue() {
         </label>
       </div>
       {status === 'pending' && <p className="muted small">{t('admin.review_hint')}</p>}
-      {offers.isPending ? (
-        <Spinner />
-      ) : offers.isError ? (
-        <p className="error-text" role="alert">
-          {offers.error.message}
-        </p>
-      ) : offers.data.length === 0 ? (
-        <p className="muted">{t('admin.review_empty')}</p>
-      ) : (
-        <ol className="admin-list">
-          {offers.data.map((offer) => (
-            <li key={offer.id}>
-              <OfferReview offer={offer} />
-            </li>
-          ))}
-        </ol>
-      )}
+      <AdminRows query={offers} empty={t('admin.review_empty')}>
+        {(rows) => (
+          <ol className="admin-list">
+            {rows.map((offer) => (
+              <li key={offer.id}>
+                <OfferReview offer={offer} />
+              </li>
+            ))}
+          </ol>
+        )}
+      </AdminRows>
     </section>
   );
 }

@@ -14,6 +14,7 @@ import {
   useSaveStaticPage,
 } from '../api/admin-api';
 import { ActionError, actionErrorText } from './action-error';
+import { AdminRows } from './admin-table';
 
 /** Static pages edited as rich text (HTML); the preview is the server's sanitised copy, exactly what would be stored. */
 export function StaticPagesEditor() {
@@ -97,19 +98,17 @@ export function CurrenciesEditor() {
     <div className="admin-block">
       <h3>{t('admin.currencies')}</h3>
       <p className="muted small">{t('admin.currencies_hint')}</p>
-      {currencies.isPending ? (
-        <Spinner />
-      ) : currencies.isError ? (
-        <p className="error-text">{currencies.error.message}</p>
-      ) : (
-        <ul className="admin-rows user-list">
-          {currencies.data.map((c) => (
-            <li key={c.code}>
-              <CurrencyRow currency={c} />
-            </li>
-          ))}
-        </ul>
-      )}
+      <AdminRows query={currencies}>
+        {(rows) => (
+          <ul className="admin-rows user-list">
+            {rows.map((c) => (
+              <li key={c.code}>
+                <CurrencyRow currency={c} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </AdminRows>
     </div>
   );
 }
@@ -143,19 +142,17 @@ export function SocialLinksEditor() {
   return (
     <div className="admin-block">
       <h3>{t('admin.social_links')}</h3>
-      {links.isPending ? (
-        <Spinner />
-      ) : links.isError ? (
-        <p className="error-text">{links.error.message}</p>
-      ) : (
-        <ul className="admin-rows user-list">
-          {links.data.map((l) => (
-            <li key={l.id}>
-              <SocialLinkRow link={l} />
-            </li>
-          ))}
-        </ul>
-      )}
+      <AdminRows query={links}>
+        {(rows) => (
+          <ul className="admin-rows user-list">
+            {rows.map((l) => (
+              <li key={l.id}>
+                <SocialLinkRow link={l} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </AdminRows>
     </div>
   );
 }

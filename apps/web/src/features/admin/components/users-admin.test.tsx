@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, okAnswer } from '../../../test/fake-api';
+import { aProfile } from '../../../test/fixtures';
 import { jsonAnswer, renderWithApp } from '../../../test/render';
 import { UsersAdmin } from './users-admin';
 
@@ -23,7 +24,7 @@ describe('Users', () => {
   it('issue 18 bug 3: searches, shows a user with balance and journal, and blocks them after a confirmation with a reason', async () => {
     const calls = fakeApi({
       'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: true }),
-      'GET /api/user/profile': () => okAnswer({ id: 1, role: 'admin', nickname: 'admin' }),
+      'GET /api/user/profile': () => okAnswer(aProfile({ id: 1, role: 'admin', nickname: 'admin' })),
       'GET /api/admin/users': () => okAnswer([marta]),
       'GET /api/admin/users/7': () =>
         okAnswer({
@@ -59,7 +60,7 @@ describe('Users', () => {
     const disputed = { ...marta, disputed: true };
     fakeApi({
       'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: true }),
-      'GET /api/user/profile': () => okAnswer({ id: 1, role: 'admin', nickname: 'admin' }),
+      'GET /api/user/profile': () => okAnswer(aProfile({ id: 1, role: 'admin', nickname: 'admin' })),
       'GET /api/admin/users': () => okAnswer([disputed]),
       'GET /api/admin/users/7': () => okAnswer({ user: disputed, balance_minor: 0, orders: [], offers: [], journal: [] }),
     });

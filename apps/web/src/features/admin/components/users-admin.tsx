@@ -10,6 +10,7 @@ import { useAuth } from '../../auth';
 import { Modal } from '../../offers';
 import { useAdminUser, useAdminUsers, useFormatMinor, useUserAction } from '../api/admin-api';
 import { ActionError } from './action-error';
+import { AdminRows } from './admin-table';
 
 /** Users: search, then one user's balance, journal, orders and offers, with block/unblock and the staff role. */
 export function UsersAdmin() {
@@ -35,34 +36,30 @@ export function UsersAdmin() {
         </button>
       </form>
       <div className="users-admin">
-        {users.isPending ? (
-          <Spinner />
-        ) : users.isError ? (
-          <p className="error-text">{users.error.message}</p>
-        ) : users.data.length === 0 ? (
-          <p className="muted">{t('admin.users_empty')}</p>
-        ) : (
-          <ul className="admin-rows user-list">
-            {users.data.map((u) => (
-              <li key={u.id}>
-                <button type="button" className="link-button" aria-pressed={selected === u.id} onClick={() => setSelected(u.id)}>
-                  #{u.id} @{u.nickname} · {u.email}
-                </button>
-                {u.role === 'admin' && <span className="admin-status">{t('admin.staff')}</span>}
-                {u.blocked && (
-                  <span className="admin-status" data-status="failed">
-                    {t('admin.blocked')}
-                  </span>
-                )}
-                {u.disputed && (
-                  <span className="admin-status" data-status="failed">
-                    {t('admin.disputed')}
-                  </span>
-                )}
-              </li>
-            ))}
-          </ul>
-        )}
+        <AdminRows query={users} empty={t('admin.users_empty')}>
+          {(rows) => (
+            <ul className="admin-rows user-list">
+              {rows.map((u) => (
+                <li key={u.id}>
+                  <button type="button" className="link-button" aria-pressed={selected === u.id} onClick={() => setSelected(u.id)}>
+                    #{u.id} @{u.nickname} · {u.email}
+                  </button>
+                  {u.role === 'admin' && <span className="admin-status">{t('admin.staff')}</span>}
+                  {u.blocked && (
+                    <span className="admin-status" data-status="failed">
+                      {t('admin.blocked')}
+                    </span>
+                  )}
+                  {u.disputed && (
+                    <span className="admin-status" data-status="failed">
+                      {t('admin.disputed')}
+                    </span>
+                  )}
+                </li>
+              ))}
+            </ul>
+          )}
+        </AdminRows>
         {selected !== null && <UserDetail id={selected} />}
       </div>
     </section>

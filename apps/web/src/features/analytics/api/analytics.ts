@@ -3,6 +3,17 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { useSelectedCurrency } from '../../currency';
 
+/** Whose sales a report covers: the signed-in creator's, or the whole platform's (staff only). */
+export type AnalyticsScope = 'seller' | 'platform';
+
+type ReportOf = { seller: SellerAnalytics; platform: PlatformAnalytics };
+
+/** Where each scope's report is read; its CSV is the same path with `.csv`. */
+const analyticsPaths: Record<AnalyticsScope, string> = {
+  seller: '/api/seller/analytics',
+  platform: '/api/admin/analytics',
+};
+
 /** The range of the last `days` days, today included, as the API's UTC dates. */
 export function lastDays(days: number, now = new Date()): { from: string; to: string } {
   const to = now.toISOString().slice(0, 10);
@@ -15,31 +26,24 @@ export const analyticsKeys = {
   platform: (days: number, currency: string | null) => ['platform-analytics', days, currency] as const,
 };
 
-/** GET /api/seller/analytics for the last `days` days, in the display currency. */
-export function useSellerAnalytics(days: number) {
+/**
+ * GET /api/seller/analytics (the creator's views, sales and earnings) or /api/admin/analytics (the
+ * same for the whole platform, with the commission earned) for the last `days` days, in the display
+ * currency.
+ */
+export function useAnalytics<S extends AnalyticsScope>(scope: S, days: number) {
   const currency = useSelectedCurrency();
   return useQuery({
-    queryKey: analyticsKeys.seller(days, currency.code),
-    queryFn: ({ signal }) => api<SellerAnalytics>('/api/seller/analytics', { signal, query: lastDays(days), currency: currency.code }),
+    queryKey: analyticsKeys[scope](days, currency.code),
+    queryFn: ({ signal }) => api<ReportOf[S]>(analyticsPaths[scope], { signal, query: lastDays(days), currency: currency.code }),
     enabled: currency.ready,
     placeholderData: keepPreviousData,
   });
 }
 
-/** GET /api/admin/analytics: the same for the whole platform, with the commission earned. */
-export function usePlatformAnalytics(days: number) {
-  const currency = useSelectedCurrency();
-  return useQuery({
-    queryKey: analyticsKeys.platform(days, currency.code),
-    queryFn: ({ signal }) => api<PlatformAnalytics>('/api/admin/analytics', { signal, query: lastDays(days), currency: currency.code }),
-    enabled: currency.ready,
-    placeholderData: keepPreviousData,
-  });
-}
-
-/** Where the CSV of the same range is downloaded. */
-export function csvUrl(path: string, days: number, currency: string | null): string {
+/** Where the CSV of the same scope and range is downloaded. */
+export function csvUrl(scope: AnalyticsScope, days: number, currency: string | null): string {
   const q = new URLSearchParams(lastDays(days));
   if (currency) q.set('currency', currency);
-  return `${path}?${q}`;
+  return `${analyticsPaths[scope]}.csv?${q}`;
 }

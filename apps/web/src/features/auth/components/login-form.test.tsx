@@ -2,6 +2,7 @@ import { fireEvent, screen } from '@testing-library/react';
 import { createMemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../../../lib/query-client';
+import { contractChecked } from '../../../test/fake-api';
 import { jsonAnswer, renderRouter } from '../../../test/render';
 import { siteKeys } from '../../site';
 import { authKey } from '../api/auth-state';
@@ -11,13 +12,15 @@ const incorrect = 'The e-mail or password is incorrect.';
 
 /** The server's answer to a wrong password (see auth.routes.ts): one sentence, also under `username`. */
 function serverRefusing(answer: () => Response) {
-  return vi.fn(async (url: string) => {
-    const path = new URL(url, 'http://x').pathname;
-    if (path === '/sanctum/csrf-cookie') return new Response(null, { status: 204 });
-    if (path === '/api/is-auth') return jsonAnswer(200, { status: 'OK', authenticated: false });
-    if (path === '/api/login') return answer();
-    return jsonAnswer(404, { status: 'ERROR', message: 'Not here.' });
-  });
+  return vi.fn(
+    contractChecked(async (url: string) => {
+      const path = new URL(url, 'http://x').pathname;
+      if (path === '/sanctum/csrf-cookie') return new Response(null, { status: 204 });
+      if (path === '/api/is-auth') return jsonAnswer(200, { status: 'OK', authenticated: false });
+      if (path === '/api/login') return answer();
+      return jsonAnswer(404, { status: 'ERROR', message: 'Not here.' });
+    }),
+  );
 }
 
 function renderLogin() {

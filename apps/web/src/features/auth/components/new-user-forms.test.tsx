@@ -2,6 +2,8 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { createMemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../../../lib/query-client';
+import { contractChecked } from '../../../test/fake-api';
+import { aProfile } from '../../../test/fixtures';
 import { jsonAnswer, renderRouter, renderWithApp } from '../../../test/render';
 import { PasswordChangeForm } from '../../profile';
 import { siteKeys } from '../../site';
@@ -12,19 +14,21 @@ import { RegisterForm } from './register-form';
 /** Records every call; answers as the test says (a guest session unless `signedIn`). */
 function fakeApi(opts: { register?: () => Response; signedIn?: () => boolean } = {}) {
   const posts: string[] = [];
-  const fetch = vi.fn(async (url: string, init: RequestInit = {}) => {
-    const path = new URL(url, 'http://x').pathname;
-    if ((init.method ?? 'GET') !== 'GET') posts.push(path);
-    if (path === '/sanctum/csrf-cookie') return new Response(null, { status: 204 });
-    if (path === '/api/is-auth') return jsonAnswer(200, { status: 'OK', authenticated: opts.signedIn?.() ?? false });
-    if (path === '/api/user/profile')
-      return jsonAnswer(200, {
-        status: 'OK',
-        payload: { id: 1, name: 'Ana', surname: 'Silva', nickname: 'anasilva', email: 'ana@example.com', is_email_verified: true },
-      });
-    if (path === '/api/register' && opts.register) return opts.register();
-    return jsonAnswer(404, { status: 'ERROR', message: 'Not here.' });
-  });
+  const fetch = vi.fn(
+    contractChecked(async (url: string, init: RequestInit = {}) => {
+      const path = new URL(url, 'http://x').pathname;
+      if ((init.method ?? 'GET') !== 'GET') posts.push(path);
+      if (path === '/sanctum/csrf-cookie') return new Response(null, { status: 204 });
+      if (path === '/api/is-auth') return jsonAnswer(200, { status: 'OK', authenticated: opts.signedIn?.() ?? false });
+      if (path === '/api/user/profile')
+        return jsonAnswer(200, {
+          status: 'OK',
+          payload: aProfile({ id: 1, name: 'Ana', surname: 'Silva', nickname: 'anasilva', email: 'ana@example.com' }),
+        });
+      if (path === '/api/register' && opts.register) return opts.register();
+      return jsonAnswer(404, { status: 'ERROR', message: 'Not here.' });
+    }),
+  );
   return { fetch, posts };
 }
 

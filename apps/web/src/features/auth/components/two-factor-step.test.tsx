@@ -2,6 +2,8 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../../../lib/query-client';
+import { contractChecked } from '../../../test/fake-api';
+import { aProfile } from '../../../test/fixtures';
 import { jsonAnswer, renderRouter } from '../../../test/render';
 import { siteKeys } from '../../site';
 import { authKey } from '../api/auth-state';
@@ -13,21 +15,24 @@ type Sent = { path: string; body: unknown };
 function server(second: (body: Record<string, string>) => Response) {
   const sent: Sent[] = [];
   let signedIn = false;
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
-    const path = new URL(url, 'http://x').pathname;
-    const body = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
-    sent.push({ path, body });
-    if (path === '/sanctum/csrf-cookie') return new Response(null, { status: 204 });
-    if (path === '/api/is-auth') return jsonAnswer(200, { status: 'OK', authenticated: signedIn });
-    if (path === '/api/user/profile') return jsonAnswer(200, { status: 'OK', payload: { id: 1, name: 'Ana', email: 'ana@example.com' } });
-    if (path === '/api/login') return jsonAnswer(200, { status: 'OK', message: 'Enter the code from your authenticator app.', two_factor_required: true });
-    if (path === '/api/login/2fa') {
-      const answer = second(body);
-      if (answer.status === 200) signedIn = true;
-      return answer;
-    }
-    return jsonAnswer(404, { status: 'ERROR', message: 'Not here.' });
-  });
+  vi.stubGlobal(
+    'fetch',
+    contractChecked(async (url: string, init: RequestInit = {}) => {
+      const path = new URL(url, 'http://x').pathname;
+      const body = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
+      sent.push({ path, body });
+      if (path === '/sanctum/csrf-cookie') return new Response(null, { status: 204 });
+      if (path === '/api/is-auth') return jsonAnswer(200, { status: 'OK', authenticated: signedIn });
+      if (path === '/api/user/profile') return jsonAnswer(200, { status: 'OK', payload: aProfile({ id: 1, name: 'Ana', email: 'ana@example.com' }) });
+      if (path === '/api/login') return jsonAnswer(200, { status: 'OK', message: 'Enter the code from your authenticator app.', two_factor_required: true });
+      if (path === '/api/login/2fa') {
+        const answer = second(body);
+        if (answer.status === 200) signedIn = true;
+        return answer;
+      }
+      return jsonAnswer(404, { status: 'ERROR', message: 'Not here.' });
+    }),
+  );
   return sent;
 }
 

@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, okAnswer } from '../../../test/fake-api';
+import { anOrder } from '../../../test/fixtures';
 import { jsonAnswer, renderWithApp } from '../../../test/render';
 import { CheckoutView } from './checkout-view';
 
@@ -21,7 +22,7 @@ describe('Checkout page', () => {
   it('pays from the balance with an Idempotency-Key and goes to Order history', async () => {
     const calls = fakeApi({
       'POST /api/cart/checkout': () => okAnswer(summary(40)),
-      'POST /api/cart/purchase': () => okAnswer({ status: 'Success', order: { id: 4 } }),
+      'POST /api/cart/purchase': () => okAnswer({ status: 'Success', order: anOrder({ id: 4, title: 'Starter Pack', amount: 29, product_type: 'cart' }) }),
     });
     const { router } = renderWithApp(<CheckoutView />, { path: '/checkout' });
     expect(await screen.findByText('Balance after purchase')).toBeTruthy();

@@ -1,28 +1,13 @@
-import type { ProductBase } from '@atelier/shared';
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, okAnswer } from '../../../test/fake-api';
+import { aProduct } from '../../../test/fixtures';
 import { jsonAnswer, renderWithApp } from '../../../test/render';
 import { RelatedRows } from './related-rows';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const work = (id: number, title: string) =>
-  ({
-    id,
-    slug: `w${id}`,
-    title,
-    description: '',
-    author: 'Sofia Marin',
-    authorNickname: 'sofia',
-    product_type: 'image',
-    imageUrl: null,
-    tags: [],
-    price: 5,
-    currencySymbol: '€',
-    rating_average: 0,
-    rating_count: 0,
-  }) as unknown as ProductBase;
+const work = (id: number, title: string) => aProduct({ id, slug: `w${id}`, title, author: 'Sofia Marin', price: 5 });
 
 describe('below the buy box', () => {
   it("shows 'More from {creator}' and 'Similar works' as cards, and leaves out an empty row", async () => {

@@ -1,4 +1,4 @@
-import type { Chat, ChatDealAction, ChatMessage, ChatMessagesPage, OpenChatInput, UnlockResult } from '@atelier/shared';
+import type { Chat, ChatDealAction, ChatMessage, ChatMessagesPage, UnlockResult } from '@atelier/shared';
 import { CHAT_POLL_MS } from '@atelier/shared/constants';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, api, apiEnvelope, currentLanguage, ensureCsrfCookie, retryOnStaleCsrf } from '../../../lib/api-client';
@@ -134,14 +134,5 @@ export function useUnlock(chatId: number) {
         void queryClient.invalidateQueries({ queryKey: ['balance'] });
       }
     },
-  });
-}
-
-/** POST /api/chat: opens (or finds) the conversation with a person or a product's creator. */
-export function useOpenChat() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (input: OpenChatInput) => api<Chat>('/api/chat', { method: 'POST', body: input }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['chats'] }),
   });
 }

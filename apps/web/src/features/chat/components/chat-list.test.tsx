@@ -1,6 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, okAnswer } from '../../../test/fake-api';
+import { aProfile } from '../../../test/fixtures';
 import { jsonAnswer, renderWithApp } from '../../../test/render';
 import { ChatList } from './chat-list';
 import { buyer, chatOf, creator, messageOf, party } from './chat-test-data';
@@ -10,7 +11,7 @@ afterEach(() => vi.unstubAllGlobals());
 
 const signedInAs = (id: number) => ({
   'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: true }),
-  'GET /api/user/profile': () => okAnswer({ id, name: 'Ines', surname: 'Costa', nickname: 'ines' }),
+  'GET /api/user/profile': () => okAnswer(aProfile({ id })),
 });
 
 describe('chat list', () => {

@@ -2,6 +2,7 @@ import { fireEvent, screen } from '@testing-library/react';
 import { createMemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, okAnswer } from '../../../test/fake-api';
+import { aProfile } from '../../../test/fixtures';
 import { jsonAnswer, renderRouter } from '../../../test/render';
 import { chatOf } from './chat-test-data';
 import { ContactCreatorButton } from './contact-creator-button';
@@ -23,7 +24,7 @@ describe('Contact the creator', () => {
   it('opens the chat about the product and goes to the Chat tab with it selected', async () => {
     const calls = fakeApi({
       'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: true }),
-      'GET /api/user/profile': () => okAnswer({ id: 3, name: 'Ines', surname: 'Costa', nickname: 'ines' }),
+      'GET /api/user/profile': () => okAnswer(aProfile()),
       'POST /api/chat': () => okAnswer(chatOf({ id: 12 })),
     });
     const { router } = renderOnProductPage();
@@ -50,7 +51,7 @@ describe('Contact the creator', () => {
   it('issue 18 bug 11: is not offered on one’s own work or profile', async () => {
     const calls = fakeApi({
       'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: true }),
-      'GET /api/user/profile': () => okAnswer({ id: 3, name: 'Ines', surname: 'Costa', nickname: 'ines' }),
+      'GET /api/user/profile': () => okAnswer(aProfile()),
     });
     renderOnProductPage('ines');
     await vi.waitFor(() => expect(calls.some((c) => c.path === '/api/user/profile')).toBe(true));

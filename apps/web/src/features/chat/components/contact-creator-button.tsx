@@ -3,7 +3,7 @@ import { useToast } from '../../../components/ui/toast';
 import { serverMessageOr } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { useAuth } from '../../auth';
-import { useOpenChat } from '../api/chat';
+import { useOpenChat } from '../api/open-chat';
 
 type Props = {
   target: { product_id: number } | { recipient_id: number };

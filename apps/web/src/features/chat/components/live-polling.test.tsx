@@ -1,6 +1,8 @@
+import { CHAT_SCROLL_FLAG_MS } from '@atelier/shared';
 import { act, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, okAnswer } from '../../../test/fake-api';
+import { aProfile } from '../../../test/fixtures';
 import { jsonAnswer, renderWithApp } from '../../../test/render';
 import { chatOf, messageOf, party } from './chat-test-data';
 import { ChatView } from './chat-view';
@@ -13,7 +15,7 @@ afterEach(() => {
 
 const signedIn = {
   'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: true }),
-  'GET /api/user/profile': () => okAnswer({ id: 3, name: 'Ines', surname: 'Costa', nickname: 'ines' }),
+  'GET /api/user/profile': () => okAnswer(aProfile()),
 };
 const page = (payload: unknown[]) => jsonAnswer(200, { status: 'OK', payload, links: { next: null } });
 
@@ -57,6 +59,7 @@ describe('chat without the live stream', () => {
   });
 
   it('away from the bottom (over 100 px), new messages are counted on the scroll-to-bottom button', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     let messages = [messageOf({ id: 1, message: 'first', user: { id: 7 } })];
     fakeApi({ ...signedIn, 'GET /api/chat/12/messages': () => page(messages) });
     const { queryClient } = renderWithApp(<Conversation chat={chatOf()} meId={3} />);
@@ -64,7 +67,7 @@ describe('chat without the live stream', () => {
     const scroller = screen.getByTestId('conversation-scroll');
     Object.defineProperty(scroller, 'scrollHeight', { configurable: true, value: 1000 });
     Object.defineProperty(scroller, 'clientHeight', { configurable: true, value: 400 });
-    await new Promise((r) => setTimeout(r, 160)); // the app's own scroll flag clears after 150 ms
+    await act(() => vi.advanceTimersByTimeAsync(CHAT_SCROLL_FLAG_MS)); // the app's own scroll flag clears
     scroller.scrollTop = 499; // 101 px from the end
     fireEvent.scroll(scroller);
     const button = await screen.findByTestId('scroll-to-bottom');
@@ -78,7 +81,7 @@ describe('chat without the live stream', () => {
     expect(screen.queryByTestId('scroll-to-bottom')).toBeNull();
 
     // Within 100 px of the end counts as the bottom: no button.
-    await new Promise((r) => setTimeout(r, 160));
+    await act(() => vi.advanceTimersByTimeAsync(CHAT_SCROLL_FLAG_MS));
     scroller.scrollTop = 500;
     fireEvent.scroll(scroller);
     expect(screen.queryByTestId('scroll-to-bottom')).toBeNull();

@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, okAnswer } from '../../../test/fake-api';
+import { aProfile } from '../../../test/fixtures';
 import { jsonAnswer, renderWithApp } from '../../../test/render';
 import { FavouriteButton } from './favourite-button';
 
@@ -8,7 +9,7 @@ afterEach(() => vi.unstubAllGlobals());
 
 const signedIn = {
   'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: true }),
-  'GET /api/user/profile': () => okAnswer({ id: 3, name: 'Ines', surname: 'C', nickname: 'ines' }),
+  'GET /api/user/profile': () => okAnswer(aProfile({ surname: 'C' })),
 };
 
 describe('the heart', () => {

@@ -2,6 +2,7 @@ import type { PublicProfile } from '@atelier/shared';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, okAnswer } from '../../../test/fake-api';
+import { aProfile } from '../../../test/fixtures';
 import { jsonAnswer, renderWithApp } from '../../../test/render';
 import { FollowButton } from './follow-button';
 
@@ -13,7 +14,7 @@ describe('follow button', () => {
   it('shows the follower count and follows', async () => {
     const calls = fakeApi({
       'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: true }),
-      'GET /api/user/profile': () => okAnswer({ id: 3, name: 'Ines', surname: 'C', nickname: 'ines' }),
+      'GET /api/user/profile': () => okAnswer(aProfile({ surname: 'C' })),
       'POST /api/creators/sofia/follow': () => okAnswer({ nickname: 'sofia', following: true, followers_count: 3 }),
     });
     const { queryClient } = renderWithApp(<FollowButton profile={profile} profileKey={['public-profile', 'sofia']} />);

@@ -1,4 +1,4 @@
-import type { NotificationsPage, UnreadCounts } from '@atelier/shared';
+import type { MarkNotificationsReadResult, NotificationsPage, UnreadCounts } from '@atelier/shared';
 import { CHAT_POLL_MS } from '@atelier/shared/constants';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, apiEnvelope } from '../../../lib/api-client';
@@ -35,7 +35,7 @@ export function useUnreadCounts(enabled: boolean) {
 export function useMarkNotificationsRead() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (ids?: number[]) => api<{ marked: number; unread_count: number }>('/api/notifications/read', { method: 'POST', body: ids ? { ids } : {} }),
+    mutationFn: (ids?: number[]) => api<MarkNotificationsReadResult>('/api/notifications/read', { method: 'POST', body: ids ? { ids } : {} }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['notifications'] }),
   });
 }

@@ -1,11 +1,15 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, okAnswer } from '../../../test/fake-api';
 import { jsonAnswer, renderWithApp } from '../../../test/render';
+import { PAYOUT_POLL_MS } from '../api/offers';
 import { offerFixture } from '../testing/fixtures';
 import { MyProjects } from './my-projects';
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
 
 describe('My projects', () => {
   it('shows a loading state, then each offer with its thumbnail or type icon, price, coloured status, date, hashtags and View', async () => {
@@ -70,19 +74,25 @@ describe('My projects', () => {
   });
 
   it('turns the two known server faults into their SPEC words', async () => {
-    fakeApi({ 'GET /api/offer/history': () => jsonAnswer(500, { status: 'ERROR', message: 'Trying to access array offset on null' }) });
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const calls = fakeApi({ 'GET /api/offer/history': () => jsonAnswer(500, { status: 'ERROR', message: 'Trying to access array offset on null' }) });
     renderWithApp(<MyProjects />);
     // A 5xx is asked again twice (1 s, then 2 s) before the error shows.
-    expect(await screen.findByText('API error. Please contact support.', undefined, { timeout: 6000 })).toBeTruthy();
+    await waitFor(() => expect(calls.filter((c) => c.path === '/api/offer/history')).toHaveLength(1));
+    await act(() => vi.advanceTimersByTimeAsync(3000));
+    expect(await screen.findByText('API error. Please contact support.')).toBeTruthy();
+    expect(calls.filter((c) => c.path === '/api/offer/history')).toHaveLength(3);
     await waitFor(() => expect(screen.getByRole('alert')).toBeTruthy());
   });
 
   it('asks again while a payout is processing, so the offer turns Paid without a reload', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     let status: 'payout_processing' | 'paid' = 'payout_processing';
     fakeApi({ 'GET /api/offer/history': () => okAnswer([offerFixture({ status, service_price: 40 })]) });
     renderWithApp(<MyProjects />);
     expect(await screen.findByText('Payout processing')).toBeTruthy();
     status = 'paid';
-    expect(await screen.findByText('Paid', undefined, { timeout: 8000 })).toBeTruthy();
-  }, 10_000);
+    await act(() => vi.advanceTimersByTimeAsync(PAYOUT_POLL_MS));
+    expect(await screen.findByText('Paid')).toBeTruthy();
+  });
 });

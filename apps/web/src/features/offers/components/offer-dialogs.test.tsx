@@ -2,6 +2,7 @@ import type { Offer } from '@atelier/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, okAnswer } from '../../../test/fake-api';
+import { siteSettings } from '../../../test/fixtures';
 import { jsonAnswer, renderWithApp } from '../../../test/render';
 import { offerFixture } from '../testing/fixtures';
 import { MyProjects } from './my-projects';
@@ -245,20 +246,7 @@ describe('A counter-offer’s dialogs', () => {
   });
   it('hole 2: under the manual payout provider the creator is offered a bank transfer only', async () => {
     offerServer(offerFixture({ id: 11, status: 'approved', service_price: 40 }), {
-      'GET /api/settings': () =>
-        okAnswer({
-          is_reg_enabled: true,
-          is_email_verification_enabled: false,
-          internal_currency_name: 'Atelier Credits',
-          formats: [],
-          sizes: [],
-          google_tag: '',
-          requisites: '',
-          support_email: '',
-          copyright: '',
-          test_mode: false,
-          payout_methods: ['sepa'],
-        }),
+      'GET /api/settings': () => okAnswer(siteSettings({ payout_methods: ['sepa'] })),
       'GET /api/offer/contact-details': () => okAnswer({ ...fromProfile, address: 'Rua Augusta 1', city: 'Lisbon', post_code: '1100-048', country: 620 }),
     });
     const details = await openOffer();

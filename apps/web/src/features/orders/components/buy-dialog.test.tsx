@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, okAnswer } from '../../../test/fake-api';
+import { anOrder } from '../../../test/fixtures';
 import { jsonAnswer, renderWithApp } from '../../../test/render';
 import { BuyDialog } from './buy-dialog';
 
@@ -19,7 +20,7 @@ describe('Buy now dialog', () => {
   it('shows the price, the balance and the balance after, then buys with an Idempotency-Key', async () => {
     const calls = fakeApi({
       'GET /api/balance': balance(20),
-      'POST /api/purchase/buy': () => okAnswer({ status: 'Success', order: { id: 1 } }),
+      'POST /api/purchase/buy': () => okAnswer({ status: 'Success', order: anOrder({ title: 'Harbour at Dawn', amount: 12.5 }) }),
     });
     const onClose = vi.fn();
     renderWithApp(<BuyDialog product={product} onClose={onClose} />, { path: '/products/harbour' });
@@ -41,7 +42,7 @@ describe('Buy now dialog', () => {
     try {
       const calls = fakeApi({
         'GET /api/balance': () => okAnswer({ amount: 4860, currency: 'JPY', currencySymbol: '¥', amount_minor: 3000 }),
-        'POST /api/purchase/buy': () => okAnswer({ status: 'Success', order: { id: 1 } }),
+        'POST /api/purchase/buy': () => okAnswer({ status: 'Success', order: anOrder({ title: 'Harbour at Dawn', amount: 2025, currencyCode: 'JPY' }) }),
       });
       renderWithApp(<BuyDialog product={{ ...product, price: 2025, currency: 'JPY', currencySymbol: '¥' }} onClose={() => {}} />);
       await waitFor(() => expect(screen.getByTestId('buy-balance-after').textContent).toBe('¥2,835'));

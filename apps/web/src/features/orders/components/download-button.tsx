@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { messageOf } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n-runtime';
-import { downloadFile } from '../api/orders';
+import { downloadFile } from '../api/download';
 
 /** Downloads a bought file through the API (saved under the server's file name); a failure is a browser alert (SPEC §8). */
 export function DownloadButton({ url, title, label, className = 'button' }: { url: string; title: string; label: string; className?: string }) {

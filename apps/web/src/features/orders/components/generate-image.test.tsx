@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeApi, okAnswer, siteAnswers } from '../../../test/fake-api';
+import { fakeApi, okAnswer } from '../../../test/fake-api';
+import { siteSettings } from '../../../test/fixtures';
 import { jsonAnswer, renderWithApp } from '../../../test/render';
 import { useSettings } from '../../site';
 import { GenerateImage } from './generate-image';
@@ -12,22 +13,21 @@ afterEach(() => {
 
 const settings =
   (image_generation: 'model' | 'illustration' | 'off' = 'model') =>
-  async () => {
-    const base = await (await siteAnswers['GET /api/settings']!({} as never)).json();
-    return okAnswer({
-      ...base.payload,
-      image_generation,
-      generation_price: 1.5,
-      formats: [
-        { id: 1, title: 'PNG' },
-        { id: 2, title: 'WebP' },
-      ],
-      sizes: [
-        { id: 1, title: '1024x1024' },
-        { id: 2, title: '1536x1024' },
-      ],
-    });
-  };
+  () =>
+    okAnswer(
+      siteSettings({
+        image_generation,
+        generation_price: 1.5,
+        formats: [
+          { id: 1, title: 'PNG' },
+          { id: 2, title: 'WebP' },
+        ],
+        sizes: [
+          { id: 1, title: '1024x1024' },
+          { id: 2, title: '1536x1024' },
+        ],
+      }),
+    );
 
 /** Shows 'loaded' once the settings answered, so a test sees what a loaded page offers. */
 function Loaded() {

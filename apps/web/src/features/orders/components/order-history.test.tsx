@@ -1,20 +1,23 @@
+import type { OrderItem } from '@atelier/shared';
 import { de } from '@atelier/shared/i18n/de';
-import { act, screen } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../../../lib/i18n';
-import { fakeApi, okAnswer, siteAnswers } from '../../../test/fake-api';
+import { fakeApi, okAnswer } from '../../../test/fake-api';
+import { siteSettings } from '../../../test/fixtures';
 import { jsonAnswer, renderWithApp } from '../../../test/render';
 import { OrderHistory } from './order-history';
 
 afterEach(async () => {
+  vi.useRealTimers();
   vi.unstubAllGlobals();
   await i18n.changeLanguage('en');
 });
 
-const item = (id: number, title: string) => ({
+const item = (id: number, title: string): OrderItem => ({
   price: 4,
   product_type: 'prompt',
-  info: { id, title, doc_url: null, doc_url_orig: `/api/user/media/download?id=1&product_id=${id}`, tags: [], authorNickname: 'sofia' },
+  info: { id, title, doc_url: null, doc_url_orig: `/api/user/media/download?id=1&product_id=${id}`, tags: [], authorNickname: 'sofia', image_prompt: false },
   seller: { nickname: 'sofia' },
 });
 
@@ -29,12 +32,23 @@ describe('Order history', () => {
             title: '2 items',
             amount: 8,
             currencyCode: 'EUR',
+            today: null,
             status: 'Success',
             product_type: 'cart',
             created_at: at,
             items: [item(5, 'Cold Email'), item(6, 'Logo Ideas')],
           },
-          { id: 1, title: 'Old one', amount: 3, currencyCode: 'EUR', status: 'Failed', product_type: 'prompt', created_at: at, items: [item(7, 'Old one')] },
+          {
+            id: 1,
+            title: 'Old one',
+            amount: 3,
+            currencyCode: 'EUR',
+            today: null,
+            status: 'Failed',
+            product_type: 'prompt',
+            created_at: at,
+            items: [item(7, 'Old one')],
+          },
         ]),
     });
     renderWithApp(<OrderHistory />);
@@ -132,10 +146,18 @@ describe('Order history', () => {
   });
 
   it('shows the SPEC error in red with a retry', async () => {
-    fakeApi({ 'GET /api/purchase/history': () => jsonAnswer(503, {}) });
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const calls = fakeApi({ 'GET /api/purchase/history': () => jsonAnswer(503, {}) });
+    const asked = () => calls.filter((c) => c.path === '/api/purchase/history').length;
     renderWithApp(<OrderHistory />);
     // A 5xx is asked again twice (1 s, then 2 s) before the error shows.
-    const message = await screen.findByText('Failed to fetch orders', undefined, { timeout: 6000 });
+    await waitFor(() => expect(asked()).toBe(1));
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    await waitFor(() => expect(asked()).toBe(2));
+    expect(screen.queryByText('Failed to fetch orders')).toBeNull();
+    await act(() => vi.advanceTimersByTimeAsync(2000));
+    const message = await screen.findByText('Failed to fetch orders');
+    expect(asked()).toBe(3);
     expect(message.className).toContain('error-text');
     expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
   });
@@ -147,10 +169,8 @@ describe('Order history', () => {
       return { ...base, info: { ...base.info, image_prompt } };
     };
     fakeApi({
-      'GET /api/settings': async () => {
-        const base = await (await siteAnswers['GET /api/settings']!({} as never)).json();
-        return okAnswer({ ...base.payload, image_generation: 'model', formats: [{ id: 1, title: 'PNG' }], sizes: [{ id: 1, title: '1024x1024' }] });
-      },
+      'GET /api/settings': () =>
+        okAnswer(siteSettings({ image_generation: 'model', formats: [{ id: 1, title: 'PNG' }], sizes: [{ id: 1, title: '1024x1024' }] })),
       'GET /api/purchase/history': () =>
         okAnswer([
           {
@@ -158,6 +178,7 @@ describe('Order history', () => {
             title: '2 items',
             amount: 8,
             currencyCode: 'EUR',
+            today: null,
             status: 'Success',
             product_type: 'cart',
             created_at: at,

@@ -2,6 +2,7 @@ import type { Product } from '@atelier/shared';
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, okAnswer } from '../../../test/fake-api';
+import { aProfile } from '../../../test/fixtures';
 import { renderWithApp } from '../../../test/render';
 import { PurchaseActions } from './purchase-actions';
 
@@ -25,7 +26,7 @@ const product = {
 
 const signedIn = {
   'GET /api/is-auth': () => new Response(JSON.stringify({ status: 'OK', authenticated: true }), { headers: { 'content-type': 'application/json' } }),
-  'GET /api/user/profile': () => okAnswer({ id: 3, name: 'Ines', surname: 'C', nickname: 'ines' }),
+  'GET /api/user/profile': () => okAnswer(aProfile({ surname: 'C' })),
 };
 
 describe('product buy box', () => {

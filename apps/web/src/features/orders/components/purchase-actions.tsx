@@ -3,7 +3,7 @@ import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { useAuth } from '../../auth';
-import { useOwnership } from '../api/orders';
+import { useOwnership } from '../api/ownership';
 import { DownloadButton } from './download-button';
 import './orders.css';
 
