@@ -77,7 +77,7 @@ describe('the back office in the browser', () => {
       await card.waitFor({ state: 'detached' });
       await page.getByLabel('Status').selectOption('offer');
       const sent = page.getByRole('article', { name: title });
-      await sent.getByText('38.00 €').waitFor();
+      await sent.getByText('€38.00').waitFor();
       await page.getByRole('link', { name: 'Audit log' }).click();
       await page.getByRole('cell', { name: 'offer.counter' }).first().waitFor();
       await admin.close();

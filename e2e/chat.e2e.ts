@@ -93,7 +93,7 @@ describe('chat and commissions in the browser', () => {
     // 2. The creator proposes a price; the buyer sees it within 2 s without reloading.
     await seller.page.getByLabel('Your price').fill('30');
     await seller.page.getByRole('button', { name: 'Propose price' }).click();
-    await lastBubble(buyer.page).getByText('Price offered: 30.00 €').waitFor(LIVE);
+    await lastBubble(buyer.page).getByText('Price offered: €30.00').waitFor(LIVE);
     await buyer.page.getByTestId('chat-status').getByText('Price offered').waitFor(LIVE);
     // The deal waits on the buyer: the busy text says so (issue 18); only the buyer's input waits.
     await buyer.page.getByTestId('deal-controls').getByText('Waiting for your answer').waitFor();
@@ -108,7 +108,7 @@ describe('chat and commissions in the browser', () => {
     await lastBubble(seller.page).getByText('Asking for a better price').waitFor(LIVE);
     await seller.page.getByLabel('Your price').fill('25');
     await seller.page.getByRole('button', { name: 'Propose price' }).click();
-    await lastBubble(buyer.page).getByText('Price offered: 25.00 €').waitFor(LIVE);
+    await lastBubble(buyer.page).getByText('Price offered: €25.00').waitFor(LIVE);
     await buyer.page.getByRole('button', { name: 'Accept Price' }).click();
     await buyer.page.getByText('Price accepted. Artist is creating your image...').waitFor();
     await buyer.page.getByTestId('deal-controls').getByText('Artist is working on your image...').waitFor();
@@ -120,19 +120,19 @@ describe('chat and commissions in the browser', () => {
       .toBuffer();
     await seller.page.getByLabel('Finished image').setInputFiles({ name: 'harbour.png', mimeType: 'image/png', buffer: image });
     // The image goes at the agreed price, shown and not editable (issue 17).
-    expect(await seller.page.getByLabel('Price').inputValue()).toBe('25.00 €');
+    expect(await seller.page.getByLabel('Price').inputValue()).toBe('€25.00');
     expect(await seller.page.getByLabel('Price').isEditable()).toBe(false);
     await seller.page.getByRole('button', { name: 'Send locked image' }).click();
     // Bug 12: its creator sees the delivered image itself, not blurred.
     const own = seller.page.getByTestId('own-locked-image');
-    await own.getByText('Locked · 25.00 €').waitFor();
+    await own.getByText('Locked · €25.00').waitFor();
     const ownFilter = await own
       .locator('img')
       .evaluate((img) => (globalThis as unknown as { getComputedStyle(e: unknown): { filter: string } }).getComputedStyle(img).filter);
     expect(ownFilter).toBe('none');
     await shoot(seller.page, 'chat-creator-locked-sent');
     const locked = buyer.page.getByTestId('locked-image');
-    await locked.getByText('25.00 €').waitFor(LIVE);
+    await locked.getByText('€25.00').waitFor(LIVE);
     // (typed without the DOM library: the page's globals are reached through globalThis)
     const filter = await locked
       .locator('img')
@@ -144,7 +144,7 @@ describe('chat and commissions in the browser', () => {
     // 5a. The buyer unlocks it from the balance: the modal shows the amount, the image opens in a new tab.
     await locked.click();
     const modal = buyer.page.getByRole('dialog', { name: 'Unlock this image' });
-    await modal.getByTestId('unlock-amount').getByText('25.00 €').waitFor();
+    await modal.getByTestId('unlock-amount').getByText('€25.00').waitFor();
     await screenshot(buyer.page, 'chat-unlock-modal-1280');
     await modal.getByRole('button', { name: 'Unlock' }).click();
     await buyer.page.getByText('Image unlocked').first().waitFor();
@@ -177,7 +177,7 @@ describe('chat and commissions in the browser', () => {
     await seller.page.getByLabel('Finished image').setInputFiles({ name: 'second.png', mimeType: 'image/png', buffer: image }, LIVE);
     await seller.page.getByRole('button', { name: 'Send locked image' }).click();
     const second = buyer.page.getByTestId('locked-image');
-    await second.getByText('10.00 €').waitFor(LIVE);
+    await second.getByText('€10.00').waitFor(LIVE);
     await second.click();
     await modal.getByRole('button', { name: 'Unlock' }).click();
     await modal.getByText('Your balance does not cover the price: pay it by card.').waitFor();

@@ -80,7 +80,7 @@ describe('commerce in the browser', () => {
     await page.getByRole('heading', { name: 'Thank You for Your Payment!' }).waitFor();
     await page
       .getByTestId('latest-deposit')
-      .getByText(`${fundsEur.toFixed(2)} € is successful`)
+      .getByText(`€${fundsEur.toFixed(2)} is successful`)
       .waitFor();
     expect(await balanceMinor(context)).toBe(fundsEur * 100);
 
@@ -115,7 +115,7 @@ describe('commerce in the browser', () => {
     await dialog.getByTestId('buy-balance-after').getByText(after.toFixed(2)).waitFor();
     await screenshot(page, 'buy-dialog');
     await checkPhoneWidth(page, 'buy-dialog-mobile');
-    await dialog.getByRole('button', { name: `Pay ${image.price.toFixed(2)} €` }).click();
+    await dialog.getByRole('button', { name: `Pay €${image.price.toFixed(2)}` }).click();
     await page.getByText(`Thank you! ${image.title} is yours.`).waitFor();
     await page.getByTestId('owned').getByText('You own this').waitFor();
     await screenshot(page, 'product-owned');
@@ -133,9 +133,9 @@ describe('commerce in the browser', () => {
     await checkPhoneWidth(page, 'cart-mobile');
     await page.getByRole('link', { name: 'Checkout' }).click();
     await page.waitForURL(`${baseUrl()}/checkout`);
-    await page.getByRole('button', { name: `Pay ${pack.price.toFixed(2)} € from balance` }).waitFor();
+    await page.getByRole('button', { name: `Pay €${pack.price.toFixed(2)} from balance` }).waitFor();
     await screenshot(page, 'checkout');
-    await page.getByRole('button', { name: `Pay ${pack.price.toFixed(2)} € from balance` }).click();
+    await page.getByRole('button', { name: `Pay €${pack.price.toFixed(2)} from balance` }).click();
     await page.waitForURL(`${baseUrl()}/dashboard/orders`);
     const left = Math.round((after - pack.price) * 100);
     expect(await balanceMinor(context)).toBe(left);
@@ -227,9 +227,9 @@ describe('commerce in the browser', () => {
     await open(page, `${baseUrl()}/products/${dear.slug}`);
     await page.getByRole('button', { name: 'Buy now' }).click();
     const shortfall = (Math.round((dear.price - balanceEur) * 100) / 100).toFixed(2);
-    await page.getByText(`Your balance is ${shortfall} € short.`).waitFor();
+    await page.getByText(`Your balance is €${shortfall} short.`).waitFor();
     await screenshot(page, 'buy-dialog-short');
-    await page.getByRole('link', { name: `Add ${shortfall} €` }).click();
+    await page.getByRole('link', { name: `Add €${shortfall}` }).click();
     await page.waitForURL(/\/deposit\/create\?/);
     expect(await page.getByLabel('Amount').inputValue()).toBe(shortfall);
     await page.getByRole('radio', { name: 'Card (test payment)' }).check();
@@ -245,7 +245,7 @@ describe('commerce in the browser', () => {
     await page.waitForURL(`${baseUrl()}/products/${dear.slug}`);
     await page.getByRole('button', { name: 'Buy now' }).click();
     await page.getByRole('dialog').getByTestId('buy-balance-after').getByText('0.00').waitFor();
-    await page.getByRole('button', { name: `Pay ${dear.price.toFixed(2)} €` }).click();
+    await page.getByRole('button', { name: `Pay €${dear.price.toFixed(2)}` }).click();
     await page.getByTestId('owned').getByText('You own this').waitFor();
     expect(await balanceMinor(context)).toBe(0);
     expect(consoleErrors.filter((e) => /hydrat|did not match|Minified React error/i.test(e))).toEqual([]);

@@ -61,7 +61,7 @@ async function addFunds(page: Page, amount: number) {
   await page.waitForURL(`${base()}/success-payment`);
   await page
     .getByTestId('latest-deposit')
-    .getByText(`${amount.toFixed(2)} € is successful`)
+    .getByText(`€${amount.toFixed(2)} is successful`)
     .waitFor();
 }
 
@@ -116,7 +116,7 @@ describe('creator earnings in the browser (issue 19)', () => {
     await open(staff, `${base()}/admin`);
     const review = staff.getByRole('article', { name: title });
     await review.getByText('Listing', { exact: true }).waitFor();
-    await review.getByRole('button', { name: 'Approve and list at 30.00 €' }).click();
+    await review.getByRole('button', { name: 'Approve and list at €30.00' }).click();
     await staff.getByText(`“${title}” is listed in the shop.`).waitFor();
 
     // A buyer adds funds, finds the work in the shop and buys it.
@@ -129,7 +129,7 @@ describe('creator earnings in the browser (issue 19)', () => {
     await buyer.getByTestId('product-grid').getByRole('link').filter({ hasText: title }).first().click();
     await buyer.getByRole('heading', { name: title }).waitFor();
     await buyer.getByRole('button', { name: 'Buy now' }).click();
-    await buyer.getByRole('dialog', { name: 'Confirm your purchase' }).getByRole('button', { name: 'Pay 30.00 €' }).click();
+    await buyer.getByRole('dialog', { name: 'Confirm your purchase' }).getByRole('button', { name: 'Pay €30.00' }).click();
     await buyer.getByText(`Thank you! ${title} is yours.`).waitFor();
 
     // My projects: the listing is live, with its price and Unlist; the create-offer dialog asks listing or buyout.
@@ -181,7 +181,7 @@ describe('creator earnings in the browser (issue 19)', () => {
     await screenshot(creator, 'earnings-withdraw-contact-1280', { fullPage: false });
     await contact.getByRole('button', { name: 'Continue' }).click();
     const card = creator.getByRole('dialog', { name: 'Payment details · Credit Card' });
-    await card.getByText('You receive 24.00 €').waitFor();
+    await card.getByText('You receive €24.00').waitFor();
     await card.getByLabel('Card number').fill('4242 4242 4242 4242');
     await card.getByLabel('Expiry month').fill('12');
     await card.getByLabel('Expiry year').fill(String(new Date().getFullYear() + 1));

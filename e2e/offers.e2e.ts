@@ -46,7 +46,7 @@ async function addFunds(page: Page, amount: number) {
   await page.waitForURL(`${baseUrl()}/success-payment`);
   await page
     .getByTestId('latest-deposit')
-    .getByText(`${amount.toFixed(2)} € is successful`)
+    .getByText(`€${amount.toFixed(2)} is successful`)
     .waitFor();
 }
 
@@ -113,7 +113,7 @@ async function openCounterOffer(seller: Page, title: string, price: string, note
   await row.getByRole('button', { name: `View ${title}` }).click();
   const details = seller.getByRole('dialog', { name: 'Offer details' });
   await details.getByTestId('service-price').getByText(price).waitFor();
-  await details.getByText(`We would like to buy your work for ${price}`).waitFor();
+  await details.getByText(`We would like to buy your work for €${price}`).waitFor();
   await details.getByText(note).waitFor();
   return details;
 }
@@ -210,7 +210,7 @@ describe('offers in the browser', () => {
     await contact.getByRole('radio', { name: 'Credit Card' }).check();
     await contact.getByRole('button', { name: 'Continue' }).click();
     const payment = seller.getByRole('dialog', { name: 'Payment details · Credit Card' });
-    await payment.getByText(`You receive ${counter}`).waitFor();
+    await payment.getByText(`You receive €${counter}`).waitFor();
     expect(await payment.getByLabel('Cardholder name').inputValue()).toBe('Sam Seller');
     // A number that fails Luhn is refused before it leaves the browser.
     await payment.getByLabel('Card number').fill('4242424242424241');
@@ -236,7 +236,7 @@ describe('offers in the browser', () => {
     await admin.getByLabel('Status').selectOption({ label: 'Paid' });
     const payout = admin
       .getByRole('row')
-      .filter({ hasText: `${counter} EUR` })
+      .filter({ hasText: `€${counter}` })
       .filter({ hasText: '•••• 4242' });
     await payout.getByText('Paid', { exact: true }).waitFor();
     expect(await payout.count()).toBe(1);
@@ -275,7 +275,7 @@ describe('offers in the browser', () => {
     await buyer.getByRole('heading', { name: title }).waitFor();
     await buyer.getByRole('button', { name: 'Buy now' }).click();
     const confirm = buyer.getByRole('dialog', { name: 'Confirm your purchase' });
-    await confirm.getByRole('button', { name: `Pay ${listPrice} €` }).click();
+    await confirm.getByRole('button', { name: `Pay €${listPrice}` }).click();
     await buyer.getByText(`Thank you! ${title} is yours.`).waitFor();
     await buyer.getByTestId('owned').getByText('You own this').waitFor();
 
@@ -298,7 +298,7 @@ describe('offers in the browser', () => {
     await user
       .getByRole('listitem')
       .filter({ hasText: title })
-      .filter({ hasText: `${listPrice} €` })
+      .filter({ hasText: `€${listPrice}` })
       .filter({ hasText: 'success' })
       .waitFor();
     await screenshot(admin, 'offers-admin-buyer');
@@ -308,9 +308,9 @@ describe('offers in the browser', () => {
     await filters.getByRole('button', { name: 'Filter' }).click();
     const sale = admin
       .getByRole('row')
-      .filter({ hasText: `@${nickname}: -${listPrice} €` })
+      .filter({ hasText: `@${nickname}: -€${listPrice}` })
       // Sales credit one of the platform's revenue accounts (platform:revenue, platform:revenue:1 …), chosen by the buyer.
-      .filter({ hasText: new RegExp(`platform:revenue(:\\d+)?: ${listPrice.replace('.', '\\.')} €`) });
+      .filter({ hasText: new RegExp(`platform:revenue(:\\d+)?: €${listPrice.replace('.', '\\.')}`) });
     await sale.waitFor();
     expect(await sale.count()).toBe(1);
     await screenshot(admin, 'offers-admin-journal');

@@ -78,7 +78,7 @@ describe('server rendering', () => {
     const { html, scripts } = result!;
     expect(html).toMatch(/<h1[^>]*>Harbour at Dawn<\/h1>/);
     expect(html).toContain('src="/storage/products/harbour-at-dawn/preview.webp"');
-    expect(html).toContain('<span>12.50</span><span class="price-symbol">€</span>');
+    expect(html).toContain('<span class="price-symbol">€</span><span>12.50</span>');
     expect(html).toContain('<footer');
     expect(html).not.toContain('<!--$!-->');
     expect(result!.background).toBe('default');

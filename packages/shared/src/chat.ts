@@ -69,7 +69,12 @@ export const chat = z.object({
 });
 export type Chat = z.infer<typeof chat>;
 
-/** SPEC §3 Chat message. `price` in the display currency; `attachment_url` is a preview while locked. */
+/**
+ * SPEC §3 Chat message. `price` in the display currency, except a paid locked image's: what was paid
+ * (issue 18 bug 7), in EUR (an unlock is charged in euros, from the balance or by card), with
+ * `today` in the display currency as a hint when that is another. `currency` names the amount's
+ * currency. `attachment_url` is a preview while locked.
+ */
 export const chatMessage = z.object({
   id: z.number().int(),
   message: z.string().nullable(),
@@ -81,7 +86,14 @@ export const chatMessage = z.object({
   attachment_name: z.string().nullable(),
   is_locked: z.boolean(),
   is_preview: z.boolean(),
-  price: z.object({ amount: z.number(), formatted: z.string() }).nullable(),
+  price: z
+    .object({
+      amount: z.number(),
+      formatted: z.string(),
+      currency: z.string().optional(),
+      today: z.object({ amount: z.number(), currency: z.string() }).nullable().optional(),
+    })
+    .nullable(),
   product: z.object({ id: z.number().int(), slug: z.string(), title: z.string(), preview_url: z.string().nullable() }).nullable(),
 });
 export type ChatMessage = z.infer<typeof chatMessage>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { amountToMinor, convertMinor, formatPrice, minorToAmount, parseRate } from './money';
+import { amountToMinor, convertMinor, formatMoney, formatMoneyParts, formatPrice, minorToAmount, parseRate } from './money';
 
 describe('money helpers', () => {
   it('apply exchange rates exactly, with integer arithmetic', () => {
@@ -29,5 +29,63 @@ describe('money helpers', () => {
   it('reject a rate that is not a plain decimal', () => {
     expect(() => parseRate('1e3')).toThrow(RangeError);
     expect(() => parseRate('-1')).toThrow(RangeError);
+  });
+});
+
+describe('formatMoney', () => {
+  const eur = { code: 'EUR', symbol: '€', decimals: 2 };
+  const jpy = { code: 'JPY', symbol: '¥', decimals: 0 };
+  const nbsp = '\u00a0';
+
+  it('puts the symbol where the language puts it, with its separators', () => {
+    expect(formatMoney(19, eur, 'en')).toBe('€19.00');
+    expect(formatMoney(19, eur, 'de')).toBe(`19,00${nbsp}€`);
+    expect(formatMoney(1234567.5, eur, 'en')).toBe('€1,234,567.50');
+    expect(formatMoney(1234567.5, eur, 'de')).toBe(`1.234.567,50${nbsp}€`);
+  });
+
+  it('shows no decimals for a currency without them (JPY)', () => {
+    expect(formatMoney(3078, jpy, 'de')).toBe(`3.078${nbsp}¥`);
+    expect(formatMoney(3078, jpy, 'en')).toBe('¥3,078');
+    // Without the site's count, the code's own: JPY has none.
+    expect(formatMoney(3078, { code: 'JPY', symbol: '¥' }, 'en')).toBe('¥3,078');
+  });
+
+  it('signs negative amounts, and never a zero', () => {
+    expect(formatMoney(-1234.5, eur, 'en')).toBe('-€1,234.50');
+    expect(formatMoney(-1234.5, eur, 'de')).toBe(`-1.234,50${nbsp}€`);
+    expect(formatMoney(-0, eur, 'en')).toBe('€0.00');
+    expect(formatMoney(-0.004, eur, 'de')).toBe(`0,00${nbsp}€`);
+  });
+
+  it('shows the symbol the site is configured with, not the one Intl knows', () => {
+    expect(formatMoney(12, { code: 'USD', symbol: 'US$', decimals: 2 }, 'en')).toBe('US$12.00');
+    // A symbol of letters is set apart from the digits.
+    expect(formatMoney(12, { code: 'USD', symbol: 'USD', decimals: 2 }, 'en')).toBe(`USD${nbsp}12.00`);
+    expect(formatMoney(-12, { code: 'USD', symbol: 'USD', decimals: 2 }, 'en')).toBe(`-USD${nbsp}12.00`);
+    expect(formatMoney(12, { code: 'EUR' }, 'en')).toBe('€12.00');
+  });
+
+  it('formats a code Intl does not know as a number followed by the symbol', () => {
+    expect(formatMoney(1234.5, { code: 'CREDITS', symbol: '✦', decimals: 2 }, 'en')).toBe(`1,234.50${nbsp}✦`);
+    expect(formatMoney(1234.5, { code: 'CRD', symbol: 'cr', decimals: 1 }, 'de')).toBe(`1.234,5${nbsp}cr`);
+    expect(formatMoney(7, { code: 'CRD' }, 'en')).toBe(`7.00${nbsp}CRD`);
+  });
+
+  it('falls back to English for a language Intl does not know', () => {
+    expect(formatMoney(1, eur, 'not a locale!')).toBe('€1.00');
+  });
+
+  it('gives the pieces, the symbol marked, so a price can style it', () => {
+    expect(formatMoneyParts(1234.5, eur, 'de')).toEqual([
+      { type: 'number', value: '1.234,50' },
+      { type: 'literal', value: nbsp },
+      { type: 'currency', value: '€' },
+    ]);
+    expect(formatMoneyParts(-5, eur, 'en')).toEqual([
+      { type: 'number', value: '-' },
+      { type: 'currency', value: '€' },
+      { type: 'number', value: '5.00' },
+    ]);
   });
 });

@@ -117,9 +117,117 @@ export function amountToMinor(amount: number, decimals = BASE_CURRENCY_DECIMALS)
   return minor;
 }
 
-/** SPEC §9: prices shown with 2 decimals (or the currency's own count), followed by the currency symbol. */
+/**
+ * SPEC §9: prices shown with 2 decimals (or the currency's own count), followed by the currency symbol.
+ * The server's texts (e-mails, receipts, chat notices) use it; the web shows amounts in the page's
+ * language with formatMoney.
+ */
 export function formatPrice(amount: number, symbol: string, decimals = BASE_CURRENCY_DECIMALS): string {
   return `${amount.toFixed(decimals)} ${symbol}`;
+}
+
+/**
+ * A currency as a display needs it: its ISO code (what `Intl` knows it by), the symbol the site is
+ * configured with (staff can edit it; the code when absent) and its decimals (the code's own count
+ * per `Intl` when absent: JPY 0, EUR 2).
+ */
+export type MoneyCurrency = { code: string; symbol?: string; decimals?: number };
+
+/** One piece of a formatted amount; `currency` holds the site's symbol. */
+export type MoneyPart = { type: 'currency' | 'number' | 'literal'; value: string };
+
+type Formatter = { format: Intl.NumberFormat; fractionDigits: number; currencyStyle: boolean };
+const formatters = new Map<string, Formatter>();
+let knownCodes: Set<string> | null | undefined;
+
+/**
+ * Whether Intl has data for an ISO code: it refuses a malformed one ("CREDITS") and shows a
+ * well-formed unknown one as it is ("CRD 1.00"); both are formatted as a number and the symbol.
+ */
+function knownCurrency(code: string): boolean {
+  if (!/^[A-Za-z]{3}$/.test(code)) return false;
+  if (knownCodes === undefined) {
+    const list = (Intl as { supportedValuesOf?: (key: string) => string[] }).supportedValuesOf;
+    knownCodes = list ? new Set(list('currency')) : null;
+  }
+  return knownCodes ? knownCodes.has(code.toUpperCase()) : true;
+}
+
+/** A cached formatter: building one costs far more than using it, and a page shows many prices. */
+function numberFormat(locale: string, code: string, decimals: number | undefined): Formatter {
+  const key = `${locale}|${code}|${decimals ?? ''}`;
+  let formatter = formatters.get(key);
+  if (!formatter) {
+    const digits = decimals === undefined ? {} : { minimumFractionDigits: decimals, maximumFractionDigits: decimals };
+    let tag = locale;
+    try {
+      Intl.NumberFormat.supportedLocalesOf(tag);
+    } catch {
+      tag = 'en'; // not a language tag at all
+    }
+    const format = knownCurrency(code)
+      ? new Intl.NumberFormat(tag, { style: 'currency', currency: code, ...digits })
+      : // A code Intl does not know (an internal credits currency): a plain number, the symbol follows.
+        new Intl.NumberFormat(tag, { style: 'decimal', ...(decimals === undefined ? { minimumFractionDigits: 2, maximumFractionDigits: 2 } : digits) });
+    const options = format.resolvedOptions();
+    formatter = { format, fractionDigits: options.maximumFractionDigits ?? 2, currencyStyle: options.style === 'currency' };
+    formatters.set(key, formatter);
+  }
+  return formatter;
+}
+
+const LETTER = /\p{L}/u;
+const DIGIT = /\p{Nd}/u;
+
+/**
+ * An amount (in units, 12.5 for 12.50 €) in the page's language, as pieces: `Intl.NumberFormat`
+ * puts the symbol where the language puts it ("€1,234.50" in English, "1.234,50 €" in German) with
+ * its separators and sign, and the currency's own decimals (no decimals for JPY). The symbol is the
+ * site's. A code `Intl` refuses is shown as a decimal number followed by the symbol.
+ */
+export function formatMoneyParts(amount: number, currency: MoneyCurrency, locale = 'en'): MoneyPart[] {
+  const { format, fractionDigits, currencyStyle } = numberFormat(locale, currency.code, currency.decimals);
+  // Without a configured symbol, Intl's own ("€" for EUR), else the code.
+  const symbolOf = (intl?: string) => currency.symbol || intl || currency.code;
+  // An amount that rounds to zero shows no sign ("-0.00 €" reads as a debt).
+  const value = Math.abs(amount) < 0.5 * 10 ** -fractionDigits ? 0 : amount;
+  const parts: MoneyPart[] = [];
+  const push = (type: MoneyPart['type'], text: string) => {
+    const last = parts[parts.length - 1];
+    if (last && last.type === type && type !== 'currency') last.value += text;
+    else parts.push({ type, value: text });
+  };
+  const raw = format.formatToParts(value);
+  for (const part of raw) {
+    if (part.type === 'currency') push('currency', symbolOf(part.value));
+    else if (part.type === 'literal') push('literal', part.value);
+    else push('number', part.value);
+  }
+  if (!currencyStyle) {
+    push('literal', '\u00a0');
+    push('currency', symbolOf());
+  }
+  // A symbol made of letters ("Fr.", "CHF") set against the digits where Intl had a sign ("$") gets a space.
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    if (part.type !== 'currency') continue;
+    const before = parts[i - 1];
+    const after = parts[i + 1];
+    if (before?.type === 'number' && DIGIT.test(before.value.at(-1) ?? '') && LETTER.test(part.value.at(0) ?? '')) {
+      parts.splice(i++, 0, { type: 'literal', value: '\u00a0' });
+    }
+    if (after?.type === 'number' && DIGIT.test(after.value.at(0) ?? '') && LETTER.test(part.value.at(-1) ?? '')) {
+      parts.splice(i + 1, 0, { type: 'literal', value: '\u00a0' });
+    }
+  }
+  return parts;
+}
+
+/** formatMoneyParts as one string: formatMoney(1234.5, { code: 'EUR', symbol: '€' }, 'de') is "1.234,50 €". */
+export function formatMoney(amount: number, currency: MoneyCurrency, locale = 'en'): string {
+  return formatMoneyParts(amount, currency, locale)
+    .map((p) => p.value)
+    .join('');
 }
 
 export const DEFAULT_CURRENCY = 'EUR';

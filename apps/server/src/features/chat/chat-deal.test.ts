@@ -1,10 +1,10 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { lastMailTo } from '../../../test/accounts';
 import { cardPaidWebhook, cardProviderOf, chatPair, multipart, sendChat, sendChatForm, testPng } from '../../../test/chat';
 import { balanceMinor, fund, pendingMinor } from '../../../test/commerce';
 import { createTestApp, type TestApp, type TestClient } from '../../../test/test-app';
-import { chats, deposits, jobs, siteSettings } from '../../db/schema';
+import { chats, currencies, deposits, jobs, siteSettings } from '../../db/schema';
 import { setSetting } from '../../lib/settings';
 import { checkLedger } from '../ledger';
 
@@ -211,6 +211,32 @@ describe('hole 8: chat deals have exits', () => {
 });
 
 describe('issue 18: the chat', () => {
+  it('issue 18 bug 7: a paid image shows what was paid, in euros, with today’s amount in the chosen currency only as a hint', async () => {
+    const { buyer, creator, chatId, imageId } = await dealIn('waiting_payment', 20);
+    await fund(t.app, buyer.id, 5000);
+    const yen = { 'x-currency': 'JPY' };
+    await t.app.db.insert(currencies).values({ code: 'JPY', symbol: '¥', rate: '162', decimals: 0, isDefault: false, position: 3 }).onConflictDoNothing();
+    // Each app server reads the currencies again when PostgreSQL says they changed.
+    await vi.waitFor(async () => expect((await buyer.client.get(`/api/chat/${chatId}/messages`, yen)).statusCode).toBe(200), { timeout: 3000, interval: 50 });
+    const before = (await buyer.client.get(`/api/chat/${chatId}/messages`, yen)).json().payload as { id: number; type: string; price: unknown }[];
+    // Before paying, a price is a price in the chosen currency, named.
+    expect(before.find((m) => m.id === imageId)?.price).toEqual({ amount: 3240, formatted: '3240 ¥', currency: 'JPY', today: null });
+    expect((await buyer.client.post(`/api/chat/${chatId}/unlock`, { message_id: imageId }, yen)).statusCode).toBe(200);
+    for (const client of [buyer.client, creator.client]) {
+      const inYen = (await client.get(`/api/chat/${chatId}/messages`, yen)).json().payload as { id: number; type: string; price: unknown }[];
+      expect(inYen.find((m) => m.id === imageId)?.price).toEqual({
+        amount: 20,
+        formatted: '20.00 €',
+        currency: 'EUR',
+        today: { amount: 3240, currency: 'JPY' },
+      });
+      // The offer that led to it is not a payment: it stays in the chosen currency.
+      expect(inYen.find((m) => m.type === 'price_proposal')?.price).toMatchObject({ amount: 3240, currency: 'JPY' });
+      const inEuro = (await client.get(`/api/chat/${chatId}/messages`, { 'x-currency': 'EUR' })).json().payload as { id: number; price: unknown }[];
+      expect(inEuro.find((m) => m.id === imageId)?.price).toEqual({ amount: 20, formatted: '20.00 €', currency: 'EUR', today: null });
+    }
+  });
+
   it('bug 12: the creator sees their own delivered locked image, the original, never blurred', async () => {
     const { buyer, creator, chatId } = await dealIn('generating');
     const original = await testPng({ r: 10, g: 200, b: 30 });

@@ -1,4 +1,15 @@
-import { CHAT_ONLINE_WINDOW_MS, type Chat, type ChatMessage, type ChatParty, type ChatStatus, formatPrice, type NotificationKind } from '@atelier/shared';
+import {
+  CHAT_ONLINE_WINDOW_MS,
+  type Chat,
+  type ChatMessage,
+  type ChatParty,
+  type ChatStatus,
+  DEFAULT_CURRENCY,
+  FALLBACK_CURRENCY_SYMBOL,
+  formatPrice,
+  minorToAmount,
+  type NotificationKind,
+} from '@atelier/shared';
 import { and, count, desc, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { chatMessages, chats, products, users } from '../../db/schema';
@@ -199,6 +210,21 @@ export async function listChats(db: Db, userId: number, currency: DisplayCurrenc
   });
 }
 
+/**
+ * A message's price: in the display currency, except a paid image's, which shows what was paid, in
+ * euros (an unlock is charged in euros, from the balance or by card), with today's amount in the
+ * display currency beside it as a hint (issue 18 bug 7: a past payment is never repriced).
+ */
+function messagePrice(row: MessageRow, minor: number, currency: DisplayCurrency): NonNullable<ChatMessage['price']> {
+  if (row.kind === 'locked_image' && row.unlockedAt !== null) {
+    const amount = minorToAmount(minor);
+    const today = currency.code === DEFAULT_CURRENCY ? null : { amount: displayAmount(minor, currency), currency: currency.code };
+    return { amount, formatted: formatPrice(amount, FALLBACK_CURRENCY_SYMBOL), currency: DEFAULT_CURRENCY, today };
+  }
+  const amount = displayAmount(minor, currency);
+  return { amount, formatted: formatPrice(amount, currency.symbol, currency.decimals), currency: currency.code, today: null };
+}
+
 export const attachmentPath = (chatId: number, messageId: number) => `/api/chat/${chatId}/messages/${messageId}/attachment`;
 
 /**
@@ -220,13 +246,7 @@ export function toChatMessage(
     attachmentUrl = original ? attachmentPath(row.chatId, row.id) : publicUrl(row.previewKey);
     isPreview = !original;
   }
-  const price =
-    row.priceMinor !== null
-      ? (() => {
-          const amount = displayAmount(Number(row.priceMinor), currency);
-          return { amount, formatted: formatPrice(amount, currency.symbol, currency.decimals) };
-        })()
-      : null;
+  const price = row.priceMinor === null ? null : messagePrice(row, Number(row.priceMinor), currency);
   const text = row.kind === 'price_proposal' && price ? `Price offered: ${price.formatted}` : row.body;
   return {
     id: row.id,

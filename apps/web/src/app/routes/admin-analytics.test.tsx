@@ -29,15 +29,15 @@ describe('the back office analytics', () => {
   it('shows all sales platform-wide with the commission earned and each work’s creator', async () => {
     fakeApi({ 'GET /api/admin/analytics': () => okAnswer(answer) });
     renderWithApp(<PlatformSales />, { path: '/admin/analytics' });
-    expect((await screen.findByTestId('total-commission')).textContent).toBe('6.00 €');
-    expect(screen.getByTestId('total-revenue').textContent).toBe('30.00 €');
+    expect((await screen.findByTestId('total-commission')).textContent).toBe('€6.00');
+    expect(screen.getByTestId('total-revenue').textContent).toBe('€30.00');
     expect(screen.getByText('25 %')).toBeTruthy();
     const row = within(screen.getByRole('table', { name: 'Works' })).getByRole('row', { name: /Alpine Lake Mirror/ });
     expect(
       within(row)
         .getAllByRole('cell')
         .map((c) => c.textContent),
-    ).toEqual(['@mirachen', '12', '3', '30.00 €']);
+    ).toEqual(['@mirachen', '12', '3', '€30.00']);
     expect(screen.getByRole('link', { name: 'Download CSV' }).getAttribute('href')).toMatch(/^\/api\/admin\/analytics\.csv\?/);
     await waitFor(() => expect(screen.getByRole('figure', { name: 'Views and sales per day' }).getAttribute('data-state')).toBe('ready'));
   });

@@ -50,14 +50,14 @@ describe('the Sales tab', () => {
 
     expect(await screen.findByTestId('total-sales')).toHaveProperty('textContent', '2');
     expect(screen.getByTestId('total-views').textContent).toBe('38');
-    expect(screen.getByTestId('total-revenue').textContent).toBe('16.00 €');
+    expect(screen.getByTestId('total-revenue').textContent).toBe('€16.00');
     const table = screen.getByRole('table', { name: 'Works' });
     expect(within(table).getByRole('rowheader', { name: 'Night market' })).toBeTruthy();
     expect(
       within(table)
         .getAllByRole('cell')
         .map((c) => c.textContent),
-    ).toEqual(['9', '2', '16.00 €']);
+    ).toEqual(['9', '2', '€16.00']);
 
     // The chart: 30 days, today's 9 views and 2 sales last.
     await waitFor(() => expect(screen.getByRole('figure', { name: 'Views and sales per day' }).getAttribute('data-state')).toBe('ready'));

@@ -4,6 +4,7 @@ import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { Spinner } from '../../components/ui/spinner';
 import { Pagination, ProductCard, RatingStars, SORTS, useCreatorWorks } from '../../features/catalog';
 import { ContactCreatorButton } from '../../features/chat';
+import { useMoney } from '../../features/currency';
 import { FollowButton } from '../../features/favourites';
 import { DEFAULT_AVATAR, usePublicProfile } from '../../features/profile';
 import { useTranslation } from '../../lib/i18n-runtime';
@@ -23,6 +24,7 @@ function worksUrl(username: string, page: number, sort: string): string {
 /** A creator's public page: no e-mail or phone, only what they chose to show, and their works. */
 export function Component() {
   const { t, i18n } = useTranslation();
+  const money = useMoney();
   const { username = '' } = useParams();
   const profile = usePublicProfile(username);
   // A missing profile's tab says so (issue 18 bug 9); this hook runs after the not-found page's own.
@@ -52,7 +54,7 @@ export function Component() {
         <dl className="stat-row profile-facts">
           <div>
             <dt>{t('profile.rate_label')}</dt>
-            <dd>{p.hourly_rate > 0 ? t('profile.rate', { rate: p.hourly_rate.toFixed(2) }) : t('profile.rate_none')}</dd>
+            <dd>{p.hourly_rate > 0 ? t('profile.rate', { rate: money.format(p.hourly_rate, 'EUR') }) : t('profile.rate_none')}</dd>
           </div>
           <div>
             <dt>{t('profile.member_label')}</dt>

@@ -27,7 +27,7 @@ import type {
 } from '@atelier/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { useSelectedCurrency } from '../../currency';
+import { useMoney, useSelectedCurrency } from '../../currency';
 import { siteKeys } from '../../site';
 
 /** Query keys of the back office: every staff answer lives under ['admin', …], so one action refreshes them all. */
@@ -223,9 +223,10 @@ export const useSaveSocialLink = () =>
     api<SocialLink>(`/api/admin/social-links/${id}`, { method: 'PUT', body: { url, image } }),
   );
 
-/** EUR cents as staff read them: "12.50 €" (the ledger's base currency). */
-export function formatMinor(minor: number): string {
-  return `${(minor / 100).toFixed(2)} €`;
+/** EUR cents as staff read them, in the page's language: "€12.50", "12,50 €" (the ledger's base currency). */
+export function useFormatMinor(): (minor: number) => string {
+  const { format } = useMoney();
+  return (minor) => format(minor / 100, 'EUR');
 }
 
 /** The refunds queue: open (with the creator's answer), refunded or rejected requests. */

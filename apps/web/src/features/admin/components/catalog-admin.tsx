@@ -2,7 +2,7 @@ import { type AdminProduct, PRODUCT_STATUSES, PRODUCT_TYPES } from '@atelier/sha
 import { type FormEvent, useState } from 'react';
 import { useToast } from '../../../components/ui/toast';
 import { useTranslation } from '../../../lib/i18n-runtime';
-import { formatMinor, type ProductFilters, useAdminProducts, useCreatePack, useSetPackItems, useUpdateProduct } from '../api/admin-api';
+import { type ProductFilters, useAdminProducts, useCreatePack, useFormatMinor, useSetPackItems, useUpdateProduct } from '../api/admin-api';
 import { ActionError } from './action-error';
 import { AdminRows } from './admin-table';
 import { ListingFields } from './publish-product';
@@ -68,6 +68,7 @@ export function CatalogAdmin() {
 }
 
 function ProductRow({ product }: { product: AdminProduct }) {
+  const formatMinor = useFormatMinor();
   const { t } = useTranslation();
   const toast = useToast();
   const update = useUpdateProduct();

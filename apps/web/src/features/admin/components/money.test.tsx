@@ -34,12 +34,12 @@ describe('Money screen: disputes and receivables (issue 19)', () => {
     const disputes = await screen.findByRole('table', { name: 'Disputes (chargebacks)' });
     const row = (await within(disputes).findByText('dp_sandbox_41')).closest('tr')!;
     expect(within(row).getByText('Open')).toBeTruthy();
-    expect(within(row).getByText('25.00 €')).toBeTruthy();
+    expect(within(row).getByText('€25.00')).toBeTruthy();
     expect(within(row).getByText('2500 EUR cents')).toBeTruthy();
-    expect(within(row).getByText('15.00 €')).toBeTruthy();
+    expect(within(row).getByText('€15.00')).toBeTruthy();
 
     const receivables = await screen.findByRole('table', { name: 'Receivables' });
-    expect(within(receivables).getByText('-15.00 €')).toBeTruthy();
+    expect(within(receivables).getByText('-€15.00')).toBeTruthy();
     expect(within(receivables).getByText('-1500 EUR cents')).toBeTruthy();
 
     fireEvent.change(screen.getByLabelText('Status'), { target: { value: 'won' } });

@@ -1,10 +1,10 @@
-import { type Balance, formatPrice } from '@atelier/shared';
+import type { Balance } from '@atelier/shared';
 import { type FormEvent, useState } from 'react';
 import { useToast } from '../../../components/ui/toast';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
-import { useSelectedCurrency } from '../../currency';
-import { formatMinor, type JournalFilters, useAdjustment, useAdminDisputes, useAdminReceivables, useJournal, useLedgerAccounts } from '../api/admin-api';
+import { useMoney } from '../../currency';
+import { type JournalFilters, useAdjustment, useAdminDisputes, useAdminReceivables, useFormatMinor, useJournal, useLedgerAccounts } from '../api/admin-api';
 import { ActionError } from './action-error';
 import { AdminRows, AdminTable } from './admin-table';
 import { ReconciliationTile } from './reconciliation-tile';
@@ -30,10 +30,10 @@ export function Money() {
 /** An amount in the visitor's currency, with the ledger's EUR cents underneath (what the books hold). */
 function MoneyCell({ amount }: { amount: Balance }) {
   const { t } = useTranslation();
-  const decimals = useSelectedCurrency().list.find((c) => c.code === amount.currency)?.decimals ?? 2;
+  const money = useMoney();
   return (
     <td className="num">
-      <span>{formatPrice(amount.amount, amount.currencySymbol, decimals)}</span>
+      <span>{money.format(amount.amount, { code: amount.currency, symbol: amount.currencySymbol })}</span>
       <br />
       <span className="muted small">{t('admin.eur_minor', { minor: amount.amount_minor })}</span>
     </td>
@@ -44,6 +44,7 @@ const DISPUTE_STATUSES = ['', 'open', 'won', 'lost'] as const;
 
 /** Card payments disputed by the card holder (chargebacks): what is held, and where it came from. */
 function Disputes() {
+  const formatMinor = useFormatMinor();
   const { t } = useTranslation();
   const [status, setStatus] = useState<(typeof DISPUTE_STATUSES)[number]>('open');
   const disputes = useAdminDisputes(status);
@@ -132,6 +133,7 @@ function accountName(a: { code: string | null; user: { nickname: string } | null
 }
 
 function Accounts() {
+  const formatMinor = useFormatMinor();
   const { t } = useTranslation();
   const accounts = useLedgerAccounts();
   return (
@@ -160,6 +162,7 @@ function Accounts() {
 }
 
 function Journal() {
+  const formatMinor = useFormatMinor();
   const { t } = useTranslation();
   const [draft, setDraft] = useState<JournalFilters>({});
   const [filters, setFilters] = useState<JournalFilters>({});

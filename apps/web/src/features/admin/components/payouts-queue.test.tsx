@@ -31,7 +31,7 @@ describe('Payouts queue', () => {
     });
     renderWithApp(<PayoutsQueue />);
     const row = (await screen.findByText('DE89 •••• 3000')).closest('tr')!;
-    expect(within(row).getByText('45.00 EUR')).toBeTruthy();
+    expect(within(row).getByText('€45.00')).toBeTruthy();
     expect(calls.find((c) => c.path === '/api/admin/payouts')).toBeDefined();
 
     // 'Mark paid' asks for the bank's reference first; confirming without one is not possible.

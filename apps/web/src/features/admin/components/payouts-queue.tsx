@@ -3,6 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { useToast } from '../../../components/ui/toast';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
+import { useMoney } from '../../currency';
 import { useAdminPayouts, useSettlePayout } from '../api/admin-api';
 import { ActionError } from './action-error';
 import { AdminRows, AdminTable } from './admin-table';
@@ -58,6 +59,7 @@ export function PayoutsQueue() {
  * transfer's reference, 'Mark failed' for a reason. One a provider is sending shows who sends it.
  */
 function PayoutRow({ payout }: { payout: Payout }) {
+  const money = useMoney();
   const { t } = useTranslation();
   const toast = useToast();
   const settle = useSettlePayout();
@@ -78,9 +80,7 @@ function PayoutRow({ payout }: { payout: Payout }) {
       <td>{payout.offer_id}</td>
       <td>{payout.method === 'sepa' ? 'SEPA' : t('admin.card')}</td>
       <td>{payout.destination}</td>
-      <td>
-        {payout.amount.toFixed(2)} {payout.currency}
-      </td>
+      <td>{money.format(payout.amount, payout.currency)}</td>
       <td>
         <span className="admin-status" data-status={payout.status}>
           {t(`admin.payout_status_${payout.status}`)}

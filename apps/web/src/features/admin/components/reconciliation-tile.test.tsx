@@ -47,7 +47,7 @@ describe('Reconciliation tile', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Check again' }));
     const verdict = await screen.findByText('Mismatch found');
     expect(verdict.closest('section')?.getAttribute('data-state')).toBe('red');
-    expect(screen.getByRole('alert').textContent).toBe('Account #3 shows 10.00 €, but its journal adds up to 9.00 €.');
+    expect(screen.getByRole('alert').textContent).toBe('Account #3 shows €10.00, but its journal adds up to €9.00.');
     await waitFor(() => expect(calls.filter((c) => c.path === '/api/admin/ledger/reconciliation')).toHaveLength(2));
   });
 
@@ -57,7 +57,7 @@ describe('Reconciliation tile', () => {
         okAnswer({ ...red, unbalanced_transactions: [8], first_mismatch: { kind: 'transaction', id: 8, actual_minor: 300, expected_minor: 0 } }),
     });
     renderWithApp(<ReconciliationTile />);
-    expect((await screen.findByRole('alert')).textContent).toBe('Journal transaction #8 does not sum to zero (it sums to 3.00 €).');
+    expect((await screen.findByRole('alert')).textContent).toBe('Journal transaction #8 does not sum to zero (it sums to €3.00).');
   });
 
   it('hole 4: names a generation charged with neither an image nor a refund', async () => {
@@ -66,7 +66,7 @@ describe('Reconciliation tile', () => {
         okAnswer({ ...green, ok: false, unsettled_generations: [4], first_mismatch: { kind: 'generation', id: 4, actual_minor: 100, expected_minor: 0 } }),
     });
     renderWithApp(<ReconciliationTile />);
-    expect((await screen.findByRole('alert')).textContent).toBe('Image generation 4 was charged 1.00 € but has neither an image nor a refund.');
+    expect((await screen.findByRole('alert')).textContent).toBe('Image generation 4 was charged €1.00 but has neither an image nor a refund.');
   });
 
   it('names a user whose earnings do not add up to what flowed in and out (issue 19)', async () => {
@@ -76,7 +76,7 @@ describe('Reconciliation tile', () => {
     });
     renderWithApp(<ReconciliationTile />);
     expect((await screen.findByRole('alert')).textContent).toBe(
-      "User #7's earnings and receivable show 9.00 €, but their sales, refunds, withdrawals and disputes add up to 8.00 €.",
+      "User #7's earnings and receivable show €9.00, but their sales, refunds, withdrawals and disputes add up to €8.00.",
     );
   });
 
@@ -86,6 +86,6 @@ describe('Reconciliation tile', () => {
         okAnswer({ ...green, ok: false, dispute_hold_minor: 500, first_mismatch: { kind: 'dispute_hold', id: 2, actual_minor: 500, expected_minor: 0 } }),
     });
     renderWithApp(<ReconciliationTile />);
-    expect((await screen.findByRole('alert')).textContent).toBe('The disputes hold shows 5.00 €, but the open disputes add up to 0.00 €.');
+    expect((await screen.findByRole('alert')).textContent).toBe('The disputes hold shows €5.00, but the open disputes add up to €0.00.');
   });
 });

@@ -1,7 +1,7 @@
 import { Spinner } from '../../../components/ui/spinner';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
-import { formatMinor, useReconciliation } from '../api/admin-api';
+import { useFormatMinor, useReconciliation } from '../api/admin-api';
 
 /**
  * The reconciliation tile: green when every journal transaction sums to zero and every cached
@@ -9,6 +9,7 @@ import { formatMinor, useReconciliation } from '../api/admin-api';
  * each load; "Check again" asks once more.
  */
 export function ReconciliationTile() {
+  const formatMinor = useFormatMinor();
   const { t } = useTranslation();
   const check = useReconciliation();
   if (check.isPending) return <Spinner />;

@@ -45,7 +45,7 @@ describe('Refunds queue', () => {
     expect(within(card).getByText('It opens for me.')).toBeTruthy();
     expect(within(card).getByText(/Buyer @ana: 3 requests, 1 refunded/)).toBeTruthy();
     expect(within(card).getByText(/Creator @sofia: 2 requests, 0 refunded/)).toBeTruthy();
-    expect(within(card).getByText('(4.00 €)')).toBeTruthy();
+    expect(within(card).getByText('(€4.00)')).toBeTruthy();
 
     fireEvent.change(within(card).getByLabelText('Note for both parties'), { target: { value: ' Broken on our side too. ' } });
     fireEvent.click(within(card).getByRole('button', { name: 'Refund' }));

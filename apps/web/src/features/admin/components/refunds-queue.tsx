@@ -3,7 +3,8 @@ import { useState } from 'react';
 import { useToast } from '../../../components/ui/toast';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
-import { formatMinor, useAdminRefunds, useResolveRefund } from '../api/admin-api';
+import { useMoney } from '../../currency';
+import { useAdminRefunds, useFormatMinor, useResolveRefund } from '../api/admin-api';
 import { ActionError } from './action-error';
 import { AdminRows } from './admin-table';
 
@@ -44,6 +45,8 @@ export function RefundsQueue() {
 }
 
 function RefundCard({ request }: { request: AdminRefundRequest }) {
+  const formatMinor = useFormatMinor();
+  const money = useMoney();
   const { t } = useTranslation();
   const toast = useToast();
   const resolve = useResolveRefund();
@@ -63,7 +66,8 @@ function RefundCard({ request }: { request: AdminRefundRequest }) {
         <span className="admin-status" data-status={request.status}>
           {t(`refunds.status_${request.status}`)}
         </span>{' '}
-        {request.amount.amount.toFixed(2)} {request.amount.currencySymbol} <span className="muted small">({formatMinor(request.amount.amount_minor)})</span>
+        {money.format(request.amount.amount, { code: request.amount.currency, symbol: request.amount.currencySymbol })}{' '}
+        <span className="muted small">({formatMinor(request.amount.amount_minor)})</span>
       </p>
       <p className="small">
         {request.order_id !== null ? t('admin.refund_order', { id: request.order_id }) : t('admin.refund_chat', { id: request.chat_id ?? 0 })} ·{' '}

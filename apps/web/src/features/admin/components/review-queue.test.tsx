@@ -52,7 +52,7 @@ describe('Review queue', () => {
     expect(first.getByRole('link', { name: 'Download harbour-1.png' }).getAttribute('href')).toBe('/api/admin/offers/1/file?expires=1790000900&signature=sig1');
     expect(first.getByText('@ines1')).toBeTruthy();
     expect(first.getByText('(ines1@example.com)')).toBeTruthy();
-    expect(first.getByText('49.90 €')).toBeTruthy();
+    expect(first.getByText('€49.90')).toBeTruthy();
     // Submitted, and the first line of its history.
     expect(first.getAllByText('20.11.2026 09:30:06')).toHaveLength(2);
     expect(first.getByText('History (1)')).toBeTruthy();
@@ -73,7 +73,7 @@ describe('Review queue', () => {
     expect(calls.find((c) => c.method === 'POST')).toMatchObject({ path: '/api/admin/offers/1/counter', body: { service_price: 35.5, note: 'We like it.' } });
     expect(await screen.findByText('Your offer for “Harbour 1” is sent to the creator.')).toBeTruthy();
 
-    fireEvent.click(form.getByRole('button', { name: "Offer the creator's price (49.90 €)" }));
+    fireEvent.click(form.getByRole('button', { name: "Offer the creator's price (€49.90)" }));
     await waitFor(() => expect(calls.filter((c) => c.method === 'POST')).toHaveLength(2));
     expect(calls.filter((c) => c.method === 'POST')[1]!.body).toEqual({ service_price: 49.9, note: 'We like it.' });
   });
@@ -150,7 +150,7 @@ describe('Review queue', () => {
     expect(within(listing!).getByText('Listing')).toBeTruthy();
     expect(within(buyout!).getByText('Buyout')).toBeTruthy();
     expect(within(buyout!).queryByRole('button', { name: /Approve and list/ })).toBeNull();
-    fireEvent.click(within(listing!).getByRole('button', { name: 'Approve and list at 19.99 €' }));
+    fireEvent.click(within(listing!).getByRole('button', { name: 'Approve and list at €19.99' }));
     expect(await screen.findByText('“Harbour 1” is listed in the shop.')).toBeTruthy();
     expect(calls.filter((c) => c.path === '/api/admin/offers/1/approve')).toHaveLength(1);
     await waitFor(() => expect(screen.getAllByRole('article')).toHaveLength(1));

@@ -4,7 +4,8 @@ import { Spinner } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toast';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
-import { formatMinor, useAdminOffers, useAdminUser, useApproveListing, useCounterOffer, useDeclineOffer } from '../api/admin-api';
+import { useMoney } from '../../currency';
+import { useAdminOffers, useAdminUser, useApproveListing, useCounterOffer, useDeclineOffer, useFormatMinor } from '../api/admin-api';
 import { ActionError } from './action-error';
 import { AdminRows } from './admin-table';
 import { PublishProduct } from './publish-product';
@@ -50,7 +51,8 @@ export function ReviewQueue() {
 
 function OfferReview({ offer }: { offer: AdminOffer }) {
   const { t } = useTranslation();
-  const price = (amount: number) => `${amount.toFixed(2)} ${offer.currency === 'EUR' ? '€' : offer.currency}`;
+  const money = useMoney();
+  const price = (amount: number) => money.format(amount, offer.currency);
   return (
     <article className="admin-card offer-review" aria-label={offer.title}>
       <div className="offer-review-media">
@@ -131,6 +133,7 @@ function OfferReview({ offer }: { offer: AdminOffer }) {
 
 /** The creator's other offers, loaded when staff open them. */
 function CreatorOffers({ userId, currentId }: { userId: number; currentId: number }) {
+  const formatMinor = useFormatMinor();
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const detail = useAdminUser(open ? userId : null);
@@ -156,6 +159,7 @@ function CreatorOffers({ userId, currentId }: { userId: number; currentId: numbe
 }
 
 function ReviewActions({ offer }: { offer: AdminOffer }) {
+  const money = useMoney();
   const { t } = useTranslation();
   const toast = useToast();
   const counter = useCounterOffer();
@@ -191,7 +195,7 @@ function ReviewActions({ offer }: { offer: AdminOffer }) {
               disabled={busy}
               onClick={() => approve.mutate(offer.id, { onSuccess: () => toast.success(t('admin.listing_approved', { title: offer.title })) })}
             >
-              {t('admin.approve_listing', { price: offer.user_price.toFixed(2) })}
+              {t('admin.approve_listing', { price: money.format(offer.user_price, offer.currency) })}
             </button>
           </div>
           <ActionError error={approve.error} />
@@ -214,7 +218,7 @@ function ReviewActions({ offer }: { offer: AdminOffer }) {
             {t('admin.send_counter')}
           </button>
           <button type="button" className="button" disabled={busy} onClick={() => sendCounter(offer.user_price)}>
-            {t('admin.offer_at_user_price', { price: offer.user_price.toFixed(2) })}
+            {t('admin.offer_at_user_price', { price: money.format(offer.user_price, offer.currency) })}
           </button>
         </div>
         <ActionError error={counter.error} />

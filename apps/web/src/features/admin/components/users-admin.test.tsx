@@ -40,7 +40,7 @@ describe('Users', () => {
     fireEvent.change(screen.getByLabelText('E-mail, nickname, name or id'), { target: { value: 'marta' } });
     fireEvent.click(screen.getByRole('button', { name: 'Search' }));
     fireEvent.click(await screen.findByRole('button', { name: '#7 @marta · marta@example.com' }));
-    expect(await screen.findByText('12.50 €')).toBeTruthy();
+    expect(await screen.findByText('€12.50')).toBeTruthy();
     expect(screen.getByText(/deposit 4/)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Block' }));
     // issue 18 bug 3: staff confirm the block in a dialog and must give a reason.

@@ -8,7 +8,7 @@ import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { useAuth } from '../../auth';
 import { Modal } from '../../offers';
-import { formatMinor, useAdminUser, useAdminUsers, useUserAction } from '../api/admin-api';
+import { useAdminUser, useAdminUsers, useFormatMinor, useUserAction } from '../api/admin-api';
 import { ActionError } from './action-error';
 import { AdminRows } from './admin-table';
 
@@ -67,6 +67,7 @@ export function UsersAdmin() {
 }
 
 function UserDetail({ id }: { id: number }) {
+  const formatMinor = useFormatMinor();
   const { t } = useTranslation();
   const toast = useToast();
   const me = useAuth().data?.user;

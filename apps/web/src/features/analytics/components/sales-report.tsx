@@ -1,5 +1,6 @@
-import { ANALYTICS_PRESETS, formatPrice, type PlatformAnalytics, type SellerAnalytics } from '@atelier/shared';
+import { ANALYTICS_PRESETS, type PlatformAnalytics, type SellerAnalytics } from '@atelier/shared';
 import { useTranslation } from '../../../lib/i18n-runtime';
+import { useMoney } from '../../currency';
 import { SalesChart } from './sales-chart';
 import './analytics.css';
 
@@ -24,7 +25,8 @@ export function SalesReport({
 }) {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
-  const money = (amount: number) => formatPrice(amount, report.currency.symbol, report.currency.decimals);
+  const format = useMoney().format;
+  const money = (amount: number) => format(amount, report.currency);
   const count = (n: number) => n.toLocaleString(language);
   const commission = 'commission' in report.totals ? report.totals.commission : null;
   const empty = report.totals.views === 0 && report.totals.sales === 0;

@@ -67,11 +67,16 @@ export function useCheckoutSummary() {
   });
 }
 
-/** POST /api/cart/purchase with one Idempotency-Key per attempt: a repeated click never charges twice. */
+/**
+ * POST /api/cart/purchase with one Idempotency-Key per attempt: a repeated click never charges twice.
+ * In the currency the buyer sees: the order keeps it as the currency it was paid in (issue 18 bug 7).
+ */
 export function usePurchaseCart() {
   const queryClient = useQueryClient();
+  const currency = useSelectedCurrency();
   return useMutation({
-    mutationFn: (idempotencyKey: string) => api<PurchaseResult>('/api/cart/purchase', { method: 'POST', headers: { 'Idempotency-Key': idempotencyKey } }),
+    mutationFn: (idempotencyKey: string) =>
+      api<PurchaseResult>('/api/cart/purchase', { method: 'POST', headers: { 'Idempotency-Key': idempotencyKey }, currency: currency.code }),
     onSuccess: () => {
       for (const key of [cartKeys.all, ['balance'], ['orders'], ['owned']]) void queryClient.invalidateQueries({ queryKey: key });
     },

@@ -29,7 +29,7 @@ describe('Cart page', () => {
     expect(await screen.findByText('Harbour at Dawn')).toBeTruthy();
     expect(screen.getByText('Starter Pack').getAttribute('href')).toBe('/packs/s-2');
     expect(screen.getByText('41.50')).toBeTruthy();
-    await waitFor(() => expect(screen.getByTestId('cart-balance').textContent).toBe('42.00€'));
+    await waitFor(() => expect(screen.getByTestId('cart-balance').textContent).toBe('€42.00'));
     expect(screen.getByText('Atelier Credits balance')).toBeTruthy();
     expect(screen.getByText('· 2 items')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Remove Harbour at Dawn from the cart' }));

@@ -4,6 +4,7 @@ import { useToast } from '../../../components/ui/toast';
 import { failureMessage } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { Price } from '../../catalog';
+import type { MoneyIn } from '../../currency';
 import { useBalance, useInternalCurrencyName } from '../../deposits';
 import { useCart, useRemoveFromCart } from '../api/cart';
 import './cart.css';
@@ -11,7 +12,7 @@ import './cart.css';
 export const productPath = (item: Pick<CartItem, 'product_type' | 'slug'>) =>
   item.product_type === 'pack' ? `/packs/${encodeURIComponent(item.slug)}` : `/products/${encodeURIComponent(item.slug)}`;
 
-export function CartLine({ item, symbol, onRemove, removing }: { item: CartItem; symbol: string; onRemove?: () => void; removing?: boolean }) {
+export function CartLine({ item, currency, onRemove, removing }: { item: CartItem; currency: MoneyIn; onRemove?: () => void; removing?: boolean }) {
   const { t } = useTranslation();
   const typeKey = `products.type_${item.product_type}`;
   return (
@@ -30,7 +31,7 @@ export function CartLine({ item, symbol, onRemove, removing }: { item: CartItem;
         <span className="pill">{t(typeKey)}</span>
       </div>
       <div className="cart-line-side">
-        <Price amount={item.price} symbol={symbol} />
+        <Price amount={item.price} currency={currency} />
         {onRemove && (
           <button type="button" className="link-button" onClick={onRemove} disabled={removing} aria-label={t('cart.remove_item', { title: item.title })}>
             {t('cart.remove')}
@@ -99,19 +100,27 @@ export function CartView() {
       <div className="cart-layout">
         <ul className="cart-lines" aria-label={t('nav.cart')}>
           {data.items.map((item) => (
-            <CartLine key={item.id} item={item} symbol={data.currencySymbol} onRemove={() => removeLine(item)} removing={remove.isPending} />
+            <CartLine
+              key={item.id}
+              item={item}
+              currency={{ code: data.currency, symbol: data.currencySymbol }}
+              onRemove={() => removeLine(item)}
+              removing={remove.isPending}
+            />
           ))}
         </ul>
         <aside className="cart-summary" aria-label={t('cart.total')}>
           <dl className="summary-row summary-total">
             <dt>{t('cart.total')}</dt>
             <dd>
-              <Price amount={data.total} symbol={data.currencySymbol} />
+              <Price amount={data.total} currency={{ code: data.currency, symbol: data.currencySymbol }} />
             </dd>
           </dl>
           <dl className="summary-row">
             <dt>{t('balance.label', { name: currencyName })}</dt>
-            <dd data-testid="cart-balance">{balance.data ? <Price amount={balance.data.amount} symbol={balance.data.currencySymbol} /> : '…'}</dd>
+            <dd data-testid="cart-balance">
+              {balance.data ? <Price amount={balance.data.amount} currency={{ code: balance.data.currency, symbol: balance.data.currencySymbol }} /> : '…'}
+            </dd>
           </dl>
           <Link className="button primary" to="/checkout">
             {t('cart.checkout')}

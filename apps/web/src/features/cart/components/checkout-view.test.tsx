@@ -27,16 +27,18 @@ describe('Checkout page', () => {
     const { router } = renderWithApp(<CheckoutView />, { path: '/checkout' });
     expect(await screen.findByText('Balance after purchase')).toBeTruthy();
     expect(screen.getByText('11.00')).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: 'Pay 29.00 € from balance' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Pay €29.00 from balance' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/orders'));
     expect(calls.find((c) => c.path === '/api/cart/purchase')!.headers['Idempotency-Key']).toBeTruthy();
+    // Bought in the currency shown: the order keeps it as the currency it was paid in (issue 18 bug 7).
+    expect(calls.find((c) => c.path === '/api/cart/purchase')!.headers['X-Currency']).toBe('EUR');
   });
 
   it('with too little balance offers to add the shortfall and come back', async () => {
     fakeApi({ 'POST /api/cart/checkout': () => okAnswer(summary(20)) });
     renderWithApp(<CheckoutView />, { path: '/checkout' });
-    expect(await screen.findByText('Your balance is 9.00 € short.')).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Add 9.00 €' }).getAttribute('href')).toBe('/deposit/create?amount=9.00&return=%2Fcheckout&currency=EUR');
+    expect(await screen.findByText('Your balance is €9.00 short.')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Add €9.00' }).getAttribute('href')).toBe('/deposit/create?amount=9.00&return=%2Fcheckout&currency=EUR');
     expect(screen.queryByRole('button', { name: /from balance/ })).toBeNull();
   });
 
@@ -47,7 +49,7 @@ describe('Checkout page', () => {
         jsonAnswer(422, { status: 'ERROR', message: 'Your balance is too low: 3.00 € is missing. Please add funds to continue.', errors: {} }),
     });
     renderWithApp(<CheckoutView />, { path: '/checkout' });
-    fireEvent.click(await screen.findByRole('button', { name: 'Pay 29.00 € from balance' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Pay €29.00 from balance' }));
     expect((await screen.findAllByText('Your balance is too low: 3.00 € is missing. Please add funds to continue.')).length).toBeGreaterThan(0);
   });
 

@@ -1,4 +1,3 @@
-import { formatPrice } from '@atelier/shared';
 import { useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useToast } from '../../../components/ui/toast';
@@ -7,6 +6,7 @@ import { failureMessage } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { newIdempotencyKey } from '../../../lib/idempotency-key';
 import { Price } from '../../catalog';
+import { useMoney } from '../../currency';
 import { addFundsUrl, useInternalCurrencyName } from '../../deposits';
 import { useCheckoutSummary, usePurchaseCart } from '../api/cart';
 import { CartLine, CartSkeleton, EmptyCart } from './cart-view';
@@ -19,6 +19,7 @@ import { InlineError } from '../../../components/ui/field';
  */
 export function CheckoutView() {
   const { t } = useTranslation();
+  const money = useMoney();
   const toast = useToast();
   const navigate = useNavigate();
   const summary = useCheckoutSummary();
@@ -64,20 +65,20 @@ export function CheckoutView() {
       <div className="cart-layout">
         <ul className="cart-lines" aria-label={t('nav.cart')}>
           {s.items.map((item) => (
-            <CartLine key={item.id} item={item} symbol={s.currencySymbol} />
+            <CartLine key={item.id} item={item} currency={{ code: s.currency, symbol: s.currencySymbol }} />
           ))}
         </ul>
         <aside className="cart-summary" aria-label={t('cart.checkout_title')}>
           <dl className="summary-row summary-total">
             <dt>{t('cart.total')}</dt>
             <dd>
-              <Price amount={s.total} symbol={s.currencySymbol} />
+              <Price amount={s.total} currency={{ code: s.currency, symbol: s.currencySymbol }} />
             </dd>
           </dl>
           <dl className="summary-row">
             <dt>{t('balance.label', { name: currencyName })}</dt>
             <dd data-testid="checkout-balance">
-              <Price amount={s.balance} symbol={s.currencySymbol} />
+              <Price amount={s.balance} currency={{ code: s.currency, symbol: s.currencySymbol }} />
             </dd>
           </dl>
           {s.can_pay ? (
@@ -85,20 +86,20 @@ export function CheckoutView() {
               <dl className="summary-row">
                 <dt>{t('cart.balance_after')}</dt>
                 <dd>
-                  <Price amount={after} symbol={s.currencySymbol} />
+                  <Price amount={after} currency={{ code: s.currency, symbol: s.currencySymbol }} />
                 </dd>
               </dl>
               <button type="button" className="button primary" onClick={pay} disabled={purchase.isPending}>
-                {purchase.isPending ? t('auth.processing') : t('cart.pay', { amount: formatPrice(s.total, s.currencySymbol) })}
+                {purchase.isPending ? t('auth.processing') : t('cart.pay', { amount: money.format(s.total, { code: s.currency, symbol: s.currencySymbol }) })}
               </button>
             </>
           ) : (
             <>
               <p className="summary-short" role="status">
-                {t('cart.shortfall', { amount: formatPrice(s.shortfall, s.currencySymbol) })}
+                {t('cart.shortfall', { amount: money.format(s.shortfall, { code: s.currency, symbol: s.currencySymbol }) })}
               </p>
               <Link className="button primary" to={addFundsUrl(s.shortfall, s.currency, '/checkout')}>
-                {t('cart.add_shortfall', { amount: formatPrice(s.shortfall, s.currencySymbol) })}
+                {t('cart.add_shortfall', { amount: money.format(s.shortfall, { code: s.currency, symbol: s.currencySymbol }) })}
               </Link>
             </>
           )}

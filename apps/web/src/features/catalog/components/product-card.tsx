@@ -90,7 +90,7 @@ export function ProductCard({ product, eager = false, tagline = false, headingLe
           <RatingStars average={product.rating_average} count={product.rating_count} />
           <p className="card-description">{product.description}</p>
           <div className="card-footer">
-            <Price amount={product.price} symbol={product.currencySymbol} />
+            <Price amount={product.price} currency={{ code: product.currency, symbol: product.currencySymbol }} />
             {tagline && <span className="card-tagline">{line}</span>}
           </div>
         </div>

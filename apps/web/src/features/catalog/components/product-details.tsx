@@ -88,7 +88,7 @@ export function ProductDetails({ query, actions, kind = 'product' }: { query: Qu
             </span>
           </Link>
           <div className="buy-box">
-            <Price amount={product.price} symbol={product.currencySymbol} className="price-large" />
+            <Price amount={product.price} currency={{ code: product.currency, symbol: product.currencySymbol }} className="price-large" />
             <p className="muted small">{t('products.license')}</p>
             {actions ? (
               actions(product)

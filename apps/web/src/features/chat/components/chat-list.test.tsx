@@ -20,10 +20,10 @@ describe('chat list', () => {
       chatOf({ id: 12, unreadCount: 12, last_message: 'Price offered' }),
       chatOf({ id: 13, sender: buyer, recipient: party(9, { nickname: 'anon' }), unreadCount: 3, isOnline: false }),
     ];
-    renderWithApp(<ChatList chats={chats} selectedId={12} meId={3} symbol="€" />);
+    renderWithApp(<ChatList chats={chats} selectedId={12} meId={3} currency="EUR" />);
     const [first, second] = screen.getAllByTestId('chat-list-item');
     expect(within(first!).getByText('Sofia Reis')).toBeTruthy();
-    expect(within(first!).getByText('45.00 €/h')).toBeTruthy();
+    expect(within(first!).getByText('€45.00/h')).toBeTruthy();
     expect(within(first!).getByRole('img', { name: 'Online' })).toBeTruthy();
     expect(within(first!).getByTestId('chat-unread').textContent).toBe('9+');
     expect(first!.querySelector('.chat-envelope')).toBeTruthy();
@@ -36,7 +36,7 @@ describe('chat list', () => {
   });
 
   it('the creator sees the buyer as the other party', () => {
-    renderWithApp(<ChatList chats={[chatOf()]} selectedId={null} meId={creator.id} symbol="€" />);
+    renderWithApp(<ChatList chats={[chatOf()]} selectedId={null} meId={creator.id} currency="EUR" />);
     expect(screen.getByText('Ines Costa')).toBeTruthy();
   });
 

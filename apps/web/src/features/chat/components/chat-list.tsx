@@ -1,6 +1,7 @@
 import { type Chat, formatUnreadBadge } from '@atelier/shared';
 import { Link } from 'react-router';
 import { useTranslation } from '../../../lib/i18n-runtime';
+import { type MoneyIn, useMoney } from '../../currency';
 import { fullName, otherParty } from './chat-format';
 
 function EnvelopeIcon() {
@@ -11,14 +12,15 @@ function EnvelopeIcon() {
   );
 }
 
-type Props = { chats: Chat[]; selectedId: number | null; meId: number; symbol: string };
+type Props = { chats: Chat[]; selectedId: number | null; meId: number; currency: string | MoneyIn };
 
 /**
  * SPEC §2 chat list: avatar, the other party's full name (fallback 'User'), their rate as 'X €/h',
  * an online dot, the unread count (9+ above 9) and an envelope. Each item opens its conversation.
  */
-export function ChatList({ chats, selectedId, meId, symbol }: Props) {
+export function ChatList({ chats, selectedId, meId, currency }: Props) {
   const { t } = useTranslation();
+  const money = useMoney();
   return (
     <ul className="chat-list" aria-label={t('chat.list_label')}>
       {chats.map((chat) => {
@@ -44,7 +46,7 @@ export function ChatList({ chats, selectedId, meId, symbol }: Props) {
               </span>
               <span className="chat-list-text">
                 <span className="chat-list-name">{name}</span>
-                <span className="chat-list-rate muted small">{t('chat.rate', { rate: other.hourly_rate.toFixed(2), symbol })}</span>
+                <span className="chat-list-rate muted small">{t('chat.rate', { rate: money.format(other.hourly_rate, currency) })}</span>
                 {chat.last_message && <span className="chat-list-last muted small">{chat.last_message}</span>}
               </span>
               <span className="chat-list-side">

@@ -52,7 +52,7 @@ export function ChatView() {
   }
   return (
     <section ref={tabRef} className="chat-tab" data-screen={screen} data-testid="chat-tab">
-      <ChatList chats={list} selectedId={selected?.id ?? null} meId={meId} symbol={currency.current?.symbol ?? '€'} />
+      <ChatList chats={list} selectedId={selected?.id ?? null} meId={meId} currency={currency.current ?? 'EUR'} />
       {selected ? <Conversation key={selected.id} chat={selected} meId={meId} /> : <p className="chat-select muted">{t('chat.select')}</p>}
     </section>
   );

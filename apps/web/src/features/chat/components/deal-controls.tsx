@@ -6,14 +6,15 @@ import { serverMessageOr } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { useSendJson, useUpload } from '../api/chat';
 import { isCreator } from './chat-format';
+import { useChatPrice } from './chat-price';
 
 type Props = { chat: Chat; meId: number; messages: ChatMessage[] };
 
 /** The latest proposal (in a running deal, the agreed price): the locked image is sent at it. */
-function agreedPrice(messages: ChatMessage[]): string | null {
+function agreedPrice(messages: ChatMessage[]): ChatMessage['price'] {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]!;
-    if (m.type === 'price_proposal' && m.price) return m.price.formatted;
+    if (m.type === 'price_proposal' && m.price) return m.price;
   }
   return null;
 }
@@ -66,6 +67,7 @@ function CancelDeal({ chatId }: { chatId: number }) {
  */
 export function DealControls({ chat, meId, messages }: Props) {
   const { t } = useTranslation();
+  const price = useChatPrice();
   const toast = useToast();
   const send = useSendJson(chat.id);
   const upload = useUpload(chat.id);
@@ -107,7 +109,7 @@ export function DealControls({ chat, meId, messages }: Props) {
   }
 
   if (creator && chat.status === 'generating') {
-    const agreed = agreedPrice(messages);
+    const agreed = price.amount(agreedPrice(messages));
     return (
       <form
         className="deal-controls"
@@ -137,7 +139,7 @@ export function DealControls({ chat, meId, messages }: Props) {
         </label>
         <label className="deal-field">
           <span>{t('chat.locked_price_label')}</span>
-          <input type="text" readOnly value={agreed ?? ''} aria-describedby="agreed-price-hint" />
+          <input type="text" readOnly value={agreed} aria-describedby="agreed-price-hint" />
         </label>
         <button type="submit" className="button primary" disabled={upload.isPending}>
           {t('chat.send_locked')}

@@ -2,6 +2,7 @@ import type { ChatMessage } from '@atelier/shared';
 import { Link } from 'react-router';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { formatMessageTime } from './chat-format';
+import { useChatPrice } from './chat-price';
 
 const IMAGE_NAME = /\.(png|jpe?g|gif|webp)$/i;
 
@@ -27,6 +28,7 @@ type Props = {
 /** One message: own bubbles yellow, the other party's teal, the deal's fixed steps centred, time HH:MM. */
 export function MessageBubble({ message, own, payable = true, onUnlock, onImageLoad }: Props) {
   const { t } = useTranslation();
+  const price = useChatPrice();
   const time = (
     <time className="bubble-time" dateTime={message.created_at}>
       {formatMessageTime(message.created_at)}
@@ -39,7 +41,10 @@ export function MessageBubble({ message, own, payable = true, onUnlock, onImageL
       </li>
     );
   }
-  let body: React.ReactNode = message.message ? <p className="bubble-text">{message.message}</p> : null;
+  // A price offer reads in the page's language ("Preis angeboten: 30,00 €"); the server's text is English.
+  const text =
+    message.type === 'price_proposal' && message.price?.currency ? `${t('chat.status_price_proposed')}: ${price.amount(message.price)}` : message.message;
+  let body: React.ReactNode = text ? <p className="bubble-text">{text}</p> : null;
   if (message.type === 'product' && message.product) {
     body = (
       <Link className="bubble-product" to={`/products/${message.product.slug}`}>
@@ -53,9 +58,7 @@ export function MessageBubble({ message, own, payable = true, onUnlock, onImageL
   }
   if (message.type === 'locked_image' && message.attachment_url) {
     const image = <img src={message.attachment_url} alt={message.attachment_name ?? ''} width={240} height={180} onLoad={onImageLoad} />;
-    const priceLabel = message.is_locked
-      ? t('chat.locked_for', { price: message.price?.formatted ?? '' })
-      : t('chat.paid', { price: message.price?.formatted ?? '' });
+    const priceLabel = message.is_locked ? t('chat.locked_for', { price: price.amount(message.price) }) : price.paid(message.price);
     if (message.is_locked && !own && payable) {
       body = (
         <button type="button" className="locked-image" onClick={() => onUnlock(message)} data-testid="locked-image">
@@ -63,7 +66,7 @@ export function MessageBubble({ message, own, payable = true, onUnlock, onImageL
           <span className="locked-overlay">
             <LockIcon />
             <span className="locked-cta">{t('chat.unlock')}</span>
-            <span className="locked-price">{message.price?.formatted}</span>
+            <span className="locked-price">{price.amount(message.price)}</span>
           </span>
         </button>
       );

@@ -1,11 +1,16 @@
+import { de } from '@atelier/shared/i18n/de';
 import { fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { i18n } from '../../../lib/i18n';
 import { fakeApi, okAnswer } from '../../../test/fake-api';
 import { jsonAnswer, renderWithApp } from '../../../test/render';
 import { chatOf, messageOf } from './chat-test-data';
 import { Conversation } from './conversation';
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(async () => {
+  vi.unstubAllGlobals();
+  await i18n.changeLanguage('en');
+});
 
 const locked = messageOf({
   id: 8,
@@ -15,7 +20,7 @@ const locked = messageOf({
   attachment_url: '/storage/chat-previews/abc.webp',
   is_locked: true,
   is_preview: true,
-  price: { amount: 40, formatted: '40.00€' },
+  price: { amount: 40, formatted: '40.00 €', currency: 'EUR', today: null },
 });
 const unlocked = { ...locked, is_locked: false, is_preview: false, attachment_url: '/api/chat/12/messages/8/attachment' };
 
@@ -40,11 +45,11 @@ describe('unlock modal', () => {
     renderWithApp(<Conversation chat={chatOf({ status: 'waiting_payment' })} meId={3} />);
     const image = await screen.findByTestId('locked-image');
     expect(image.textContent).toContain('Unlock');
-    expect(image.textContent).toContain('40.00€');
+    expect(image.textContent).toContain('€40.00');
     fireEvent.click(image);
     const dialog = screen.getByRole('dialog', { name: 'Unlock this image' });
     expect(dialog.textContent).toContain('Pay the price to see and download the original image.');
-    expect(screen.getByTestId('unlock-amount').textContent).toBe('40.00€');
+    expect(screen.getByTestId('unlock-amount').textContent).toBe('€40.00');
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('dialog')).toBeNull();
     fireEvent.click(screen.getByTestId('locked-image'));
@@ -65,11 +70,46 @@ describe('unlock modal', () => {
     );
     renderWithApp(<Conversation chat={chatOf({ status: 'waiting_payment' })} meId={7} />);
     const image = await screen.findByTestId('own-locked-image');
-    expect(image.textContent).toContain('Locked · 40.00€');
+    expect(image.textContent).toContain('Locked · €40.00');
     expect(image.querySelector('img')?.getAttribute('src')).toBe('/api/chat/12/messages/8/attachment');
     expect(image.querySelector('a')?.getAttribute('target')).toBe('_blank');
     expect(screen.queryByTestId('locked-image')).toBeNull();
     expect(screen.queryByRole('button', { name: /Unlock/ })).toBeNull();
+  });
+
+  it('issue 18 bug 7: a paid image shows what was paid, in euros, with today’s amount in the chosen currency as a hint', async () => {
+    const paid = { ...unlocked, price: { amount: 40, formatted: '40.00 €', currency: 'EUR', today: { amount: 6480, currency: 'JPY' } } };
+    api(
+      () => [paid],
+      () => jsonAnswer(403, {}),
+    );
+    renderWithApp(<Conversation chat={chatOf({ status: 'active' })} meId={7} />);
+    const image = await screen.findByTestId('own-locked-image');
+    expect(image.textContent).toContain('Paid · €40.00 (about ¥6,480 today)');
+  });
+
+  it('issue 18 bug 7: in German the price to unlock reads 6.480 ¥, without decimals, and a price offer reads in German', async () => {
+    i18n.addResourceBundle('de', de);
+    await i18n.changeLanguage('de');
+    const inYen = { ...locked, price: { amount: 6480, formatted: '6480 ¥', currency: 'JPY', today: null } };
+    const offer = messageOf({
+      id: 5,
+      type: 'price_proposal',
+      user: { id: 7 },
+      message: 'Price offered: 6480 ¥',
+      price: { amount: 6480, formatted: '6480 ¥', currency: 'JPY', today: null },
+    });
+    api(
+      () => [offer, inYen],
+      () => jsonAnswer(403, {}),
+    );
+    renderWithApp(<Conversation chat={chatOf({ status: 'waiting_payment' })} meId={3} />);
+    // (Testing Library reads the no-break space as a space.)
+    expect(await screen.findByText('Preis angeboten: 6.480 ¥')).toBeTruthy();
+    const image = await screen.findByTestId('locked-image');
+    expect(image.textContent).toContain('6.480\u00a0¥');
+    fireEvent.click(image);
+    expect(screen.getByTestId('unlock-amount').textContent).toBe('6.480\u00a0¥');
   });
 
   it('a cancelled deal’s image stays blurred for the buyer, with no Unlock', async () => {

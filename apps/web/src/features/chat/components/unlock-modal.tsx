@@ -9,6 +9,7 @@ import { useTranslation } from '../../../lib/i18n-runtime';
 import { newIdempotencyKey } from '../../../lib/idempotency-key';
 import { PaymentWidget, useDepositStatus, widgetOutcome } from '../../deposits';
 import { useUnlock } from '../api/chat';
+import { useChatPrice } from './chat-price';
 
 type Props = { chatId: number; message: ChatMessage; onClose: () => void };
 
@@ -21,6 +22,7 @@ type Props = { chatId: number; message: ChatMessage; onClose: () => void };
  */
 export function UnlockModal({ chatId, message, onClose }: Props) {
   const { t } = useTranslation();
+  const price = useChatPrice();
   const toast = useToast();
   const queryClient = useQueryClient();
   const unlock = useUnlock(chatId);
@@ -63,7 +65,7 @@ export function UnlockModal({ chatId, message, onClose }: Props) {
     <Modal title={t('chat.unlock_title')} onClose={cancel} className="buy-dialog unlock-dialog" testId="unlock-modal">
       <p>{card ? t('chat.unlock_by_card') : t('chat.unlock_text')}</p>
       <p className="unlock-amount" data-testid="unlock-amount">
-        {message.price?.formatted}
+        {price.amount(message.price)}
       </p>
       <InlineError message={error} />
       <InlineError message={card && outcome?.kind === 'error' && t(outcome.key)} />

@@ -55,7 +55,7 @@ describe('Add Funds', () => {
     });
     const leave = vi.spyOn(leaveApp, 'to').mockImplementation(() => {});
     renderWithApp(<AddFundsForm />, { path: '/deposit/create?amount=7.50&currency=EUR&return=%2Fproducts%2Fharbour' });
-    expect(await screen.findByText('You need 7.50 € more for your purchase. After paying you can go straight back to it.')).toBeTruthy();
+    expect(await screen.findByText('You need €7.50 more for your purchase. After paying you can go straight back to it.')).toBeTruthy();
     expect((screen.getByLabelText('Amount') as HTMLInputElement).value).toBe('7.50');
     await screen.findByRole('radio', { name: 'Card (test payment)' });
     fireEvent.click(screen.getByRole('button', { name: 'Continue to payment' }));

@@ -1,5 +1,4 @@
 import type { DepositCheckoutResult, PaymentMethod } from '@atelier/shared';
-import { formatPrice } from '@atelier/shared';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -10,7 +9,7 @@ import { useTranslation } from '../../../lib/i18n-runtime';
 import { newIdempotencyKey } from '../../../lib/idempotency-key';
 import { useDebounced } from '../../../lib/use-debounced';
 import { Price } from '../../catalog';
-import { useSelectedCurrency } from '../../currency';
+import { useMoney, useSelectedCurrency } from '../../currency';
 import { useBalance, useInternalCurrencyName } from '../api/balance';
 import { fetchPaymentMethods, useDepositCheckout, validateDepositAmount } from '../api/deposits';
 import { leaveApp, rememberReturn, safeReturnPath } from '../return-to';
@@ -81,7 +80,7 @@ export function AddFundsForm() {
   const methods = usePaymentMethods(amount, currency);
   const returnTo = safeReturnPath(params.get('return'));
   const currencies = selected.list.length ? selected.list : [{ code: 'EUR', symbol: '€' }];
-  const symbol = currencies.find((c) => c.code === currency)?.symbol ?? currency;
+  const money = useMoney();
 
   const checkError = methods.error instanceof DepositCheckError ? methods.error : null;
   const amountError = checkError?.where === 'amount' ? checkError.message : undefined;
@@ -115,10 +114,11 @@ export function AddFundsForm() {
       <p className="muted">{t('deposit.intro', { name: currencyName })}</p>
       {balance.data && (
         <p className="deposit-balance">
-          {t('balance.label', { name: currencyName })}: <Price amount={balance.data.amount} symbol={balance.data.currencySymbol} />
+          {t('balance.label', { name: currencyName })}:{' '}
+          <Price amount={balance.data.amount} currency={{ code: balance.data.currency, symbol: balance.data.currencySymbol }} />
         </p>
       )}
-      {fromPurchase && <p className="deposit-note">{t('deposit.for_purchase', { amount: formatPrice(Number(params.get('amount')), symbol) })}</p>}
+      {fromPurchase && <p className="deposit-note">{t('deposit.for_purchase', { amount: money.format(Number(params.get('amount')), currency) })}</p>}
       {widget ? (
         <div className="form-card">
           <PaymentWidget data={widget} />

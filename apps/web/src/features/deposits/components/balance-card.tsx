@@ -13,7 +13,13 @@ export function BalanceCard() {
     <section className="balance-card" aria-label={t('balance.label', { name })}>
       <span className="balance-label">{t('balance.label', { name })}</span>
       <span data-testid="balance">
-        {balance.data ? <Price amount={balance.data.amount} symbol={balance.data.currencySymbol} /> : balance.isError ? '—' : '…'}
+        {balance.data ? (
+          <Price amount={balance.data.amount} currency={{ code: balance.data.currency, symbol: balance.data.currencySymbol }} />
+        ) : balance.isError ? (
+          '—'
+        ) : (
+          '…'
+        )}
       </span>
       <span className="balance-links">
         <Link className="link-button" to="/dashboard/deposits">

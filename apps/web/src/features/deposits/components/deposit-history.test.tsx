@@ -36,10 +36,7 @@ describe('deposit history', () => {
     });
     renderWithApp(<DepositHistory />);
     const rows = await screen.findAllByTestId('deposit-row');
-    expect(rows.map((r) => r.textContent)).toEqual([
-      '22.11.2026 06:3720.00€Card (test payment)failed',
-      '22.11.2026 06:373000.00¥Card (test payment)successful',
-    ]);
+    expect(rows.map((r) => r.textContent)).toEqual(['22.11.2026 06:37€20.00Card (test payment)failed', '22.11.2026 06:37¥3,000Card (test payment)successful']);
   });
 
   it('has an empty state and an error state', async () => {

@@ -48,7 +48,7 @@ export function DepositHistory() {
             <tr key={d.id} data-testid="deposit-row">
               <td>{formatDateTime(d.created_at)}</td>
               <td className="amount">
-                <Price amount={d.amount} symbol={d.currencySymbol} />
+                <Price amount={d.amount} currency={{ code: d.currency, symbol: d.currencySymbol }} />
               </td>
               <td>{d.payment_method_title}</td>
               <td>

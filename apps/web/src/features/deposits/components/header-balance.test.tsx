@@ -14,8 +14,8 @@ describe('the balance in the header', () => {
     fakeApi({ 'GET /api/balance': () => okAnswer({ amount: 12.5, currency: 'EUR', currencySymbol: '€', amount_minor: 1250 }) });
     renderWithApp(<HeaderBalance />, { path: '/' });
     const link = await screen.findByTestId('header-balance');
-    expect(link.getAttribute('aria-label')).toBe('Atelier Credits balance: 12.50 €');
+    expect(link.getAttribute('aria-label')).toBe('Atelier Credits balance: €12.50');
     expect(link.getAttribute('href')).toBe('/deposit/create');
-    expect(link.textContent).toContain('12.50 €');
+    expect(link.textContent).toContain('€12.50');
   });
 });

@@ -1,6 +1,6 @@
-import { formatPrice } from '@atelier/shared/money';
 import { Link } from 'react-router';
 import { useTranslation } from '../../../lib/i18n-runtime';
+import { useMoney } from '../../currency';
 import { useBalance, useInternalCurrencyName } from '../api/balance';
 
 /** The signed-in user's balance in the header, labelled with the internal currency's name; opens Add Funds. */
@@ -8,8 +8,9 @@ export function HeaderBalance() {
   const { t } = useTranslation();
   const balance = useBalance();
   const name = useInternalCurrencyName();
+  const money = useMoney();
   if (!balance.data) return null;
-  const amount = formatPrice(balance.data.amount, balance.data.currencySymbol);
+  const amount = money.format(balance.data.amount, { code: balance.data.currency, symbol: balance.data.currencySymbol });
   return (
     <Link
       to="/deposit/create"

@@ -79,7 +79,7 @@ describe('payment result pages', () => {
     rememberReturn('/products/harbour');
     const { router } = renderWithApp(<PaymentSuccess />, { path: '/success-payment' });
     expect(screen.getByRole('heading', { name: 'Thank You for Your Payment!' })).toBeTruthy();
-    expect(await screen.findByText('Your deposit of 25.00 € is successful.')).toBeTruthy();
+    expect(await screen.findByText('Your deposit of €25.00 is successful.')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'View Deposits' }).getAttribute('href')).toBe('/dashboard/deposits');
     expect(screen.getByRole('link', { name: 'Go to Dashboard' }).getAttribute('href')).toBe('/dashboard');
     fireEvent.click(screen.getByRole('button', { name: 'Back to your purchase' }));

@@ -2,6 +2,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { newIdempotencyKey } from '../../../lib/idempotency-key';
+import { useMoney } from '../../currency';
 import { depositStatusKey, useDepositCheckout, useDepositHistory } from '../api/deposits';
 import { forgetReturn, leaveApp, readReturn } from '../return-to';
 import './deposits.css';
@@ -10,6 +11,7 @@ import { InlineError } from '../../../components/ui/field';
 /** SPEC §2 success page: the thanks, the deposit history loaded, View Deposits and Go to Dashboard. */
 export function PaymentSuccess() {
   const { t } = useTranslation();
+  const money = useMoney();
   const navigate = useNavigate();
   const history = useDepositHistory();
   const latest = history.data?.[0];
@@ -24,7 +26,10 @@ export function PaymentSuccess() {
         <h1>{t('payment.success_title')}</h1>
         {latest && (
           <p data-testid="latest-deposit">
-            {t('payment.latest_deposit', { amount: `${latest.amount.toFixed(2)} ${latest.currencySymbol}`, status: t(depositStatusKey[latest.status]) })}
+            {t('payment.latest_deposit', {
+              amount: money.format(latest.amount, { code: latest.currency, symbol: latest.currencySymbol }),
+              status: t(depositStatusKey[latest.status]),
+            })}
           </p>
         )}
         <InlineError message={history.isError && t('deposit.history_failed')} />

@@ -78,16 +78,16 @@ export function Statement() {
                 </td>
                 <td className="amount" data-sign={l.amount_minor < 0 ? 'out' : 'in'}>
                   {l.amount_minor > 0 ? '+' : ''}
-                  <Price amount={l.amount} symbol="€" />
+                  <Price amount={l.amount} currency="EUR" />
                   {l.display.currency !== 'EUR' && (
                     <small className="muted">
                       {' '}
-                      (≈ <Price amount={l.display.amount} symbol={l.display.currencySymbol} />)
+                      (≈ <Price amount={l.display.amount} currency={{ code: l.display.currency, symbol: l.display.currencySymbol }} />)
                     </small>
                   )}
                 </td>
                 <td className="amount">
-                  <Price amount={l.balance_after} symbol="€" />
+                  <Price amount={l.balance_after} currency="EUR" />
                 </td>
               </tr>
             ))}

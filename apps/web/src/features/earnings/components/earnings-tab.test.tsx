@@ -51,10 +51,10 @@ describe('Earnings tab (issue 19)', () => {
         okAnswer([withdrawalOf(3, 'paid', 3000), withdrawalOf(2, 'failed', 2000, 'The card was declined.'), withdrawalOf(1, 'paid', 2000)]),
     });
     renderWithApp(<EarningsTab />, { path: '/dashboard/earnings' });
-    expect((await screen.findByTestId('earnings-available')).textContent).toContain('24.00€');
-    expect(screen.getByTestId('earnings-pending').textContent).toContain('16.00€');
+    expect((await screen.findByTestId('earnings-available')).textContent).toContain('€24.00');
+    expect(screen.getByTestId('earnings-pending').textContent).toContain('€16.00');
     expect(screen.getByTestId('earnings-pending').textContent).toContain('Next release:');
-    expect(screen.getByTestId('earnings-withdrawn').textContent).toContain('50.00€');
+    expect(screen.getByTestId('earnings-withdrawn').textContent).toContain('€50.00');
     const rows = await screen.findAllByTestId('withdrawal-row');
     expect(rows.map((r) => r.getAttribute('data-status'))).toEqual(['paid', 'failed', 'paid']);
     expect(within(rows[0]!).getByText('Paid')).toBeTruthy();
@@ -74,7 +74,7 @@ describe('Earnings tab (issue 19)', () => {
       'GET /api/earnings/withdrawals': () => okAnswer([]),
     });
     renderWithApp(<EarningsTab />, { path: '/dashboard/earnings' });
-    await waitFor(() => expect(screen.getByTestId('earnings-available').textContent).toContain('3888.00¥'));
+    await waitFor(() => expect(screen.getByTestId('earnings-available').textContent).toContain('¥3,888'));
     expect(calls.find((c) => c.path === '/api/earnings')).toBeTruthy();
     expect(await screen.findByText('No withdrawals yet.')).toBeTruthy();
     localStorage.removeItem('selectedCurrency');
@@ -105,7 +105,7 @@ describe('Earnings tab (issue 19)', () => {
     expect(field('Amount (€)').value).toBe('24.00');
     type('Amount (€)', '30');
     fireEvent.click(within(amount).getByRole('button', { name: 'Continue' }));
-    expect(await within(amount).findByText('You can withdraw at most 24.00 €.')).toBeTruthy();
+    expect(await within(amount).findByText('You can withdraw at most €24.00.')).toBeTruthy();
     type('Amount (€)', '24');
     fireEvent.click(within(amount).getByRole('button', { name: 'Continue' }));
 
@@ -115,7 +115,7 @@ describe('Earnings tab (issue 19)', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
 
     const card = await screen.findByRole('dialog', { name: 'Payment details · Credit Card' });
-    expect(within(card).getByText('You receive 24.00 €')).toBeTruthy();
+    expect(within(card).getByText('You receive €24.00')).toBeTruthy();
     type('Card number', '4242 4242 4242 4242');
     type('Expiry month', '12');
     type('Expiry year', nextYear);
@@ -145,7 +145,7 @@ describe('Earnings tab (issue 19)', () => {
     fireEvent.click(screen.getByText('Close', { selector: 'button' }));
     const row = await screen.findByTestId('withdrawal-row');
     expect(within(row).getByText('Processing')).toBeTruthy();
-    await waitFor(() => expect(screen.getByTestId('earnings-withdrawn').textContent).toContain('24.00€'));
+    await waitFor(() => expect(screen.getByTestId('earnings-withdrawn').textContent).toContain('€24.00'));
     expect((screen.getByRole('button', { name: 'Withdraw' }) as HTMLButtonElement).disabled).toBe(true);
     expect(screen.getByText('A withdrawal is on its way. You can start the next one when it is done.')).toBeTruthy();
   });

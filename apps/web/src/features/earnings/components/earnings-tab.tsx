@@ -5,12 +5,13 @@ import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { newIdempotencyKey } from '../../../lib/idempotency-key';
 import { Price } from '../../catalog';
+import { useMoney } from '../../currency';
 import { BankPayoutForm, CardPayoutForm, type Contact, ContactDetailsForm, Modal, type PayoutBody, type PayoutMethod } from '../../offers';
 import { useEarnings, useWithdraw, useWithdrawals } from '../api/earnings';
 import './earnings.css';
 
 function Amount({ value }: { value: Balance }) {
-  return <Price amount={value.amount} symbol={value.currencySymbol} />;
+  return <Price amount={value.amount} currency={{ code: value.currency, symbol: value.currencySymbol }} />;
 }
 
 /** Euros from minor units as the withdraw form shows and sends them ("12.50"). */
@@ -22,6 +23,7 @@ const euros = (minor: number) => (minor / 100).toFixed(2);
  */
 export function EarningsTab() {
   const { t } = useTranslation();
+  const money = useMoney();
   const earnings = useEarnings();
   const withdrawals = useWithdrawals();
   const [withdrawing, setWithdrawing] = useState(false);
@@ -80,7 +82,9 @@ export function EarningsTab() {
         <div className="earnings-card" data-testid="earnings-withdrawn">
           <span className="earnings-label">{t('earnings.withdrawn')}</span>
           <Amount value={e.withdrawn} />
-          <span className="small muted">{t('earnings.lifetime', { amount: `${e.lifetime.amount.toFixed(2)} ${e.lifetime.currencySymbol}` })}</span>
+          <span className="small muted">
+            {t('earnings.lifetime', { amount: money.format(e.lifetime.amount, { code: e.lifetime.currency, symbol: e.lifetime.currencySymbol }) })}
+          </span>
         </div>
       </div>
       <p className="muted small earnings-note">{t('earnings.note')}</p>
@@ -158,6 +162,7 @@ type Step =
  */
 function WithdrawDialog({ availableMinor, onClose }: { availableMinor: number; onClose: () => void }) {
   const { t } = useTranslation();
+  const money = useMoney();
   const withdraw = useWithdraw();
   const key = useRef(newIdempotencyKey());
   const [step, setStep] = useState<Step>({ kind: 'amount', amount: euros(availableMinor) });
@@ -192,7 +197,7 @@ function WithdrawDialog({ availableMinor, onClose }: { availableMinor: number; o
         await withdraw.mutateAsync({ body: { ...details, method: paymentType, amount: step.amount }, idempotencyKey: key.current });
       };
       const props = {
-        amount: `${step.amount} €`,
+        amount: money.format(Number(step.amount), 'EUR'),
         contact: step.contact,
         send,
         onBack: back,
@@ -231,6 +236,7 @@ function AmountForm({
   onCancel: () => void;
 }) {
   const { t } = useTranslation();
+  const money = useMoney();
   const [value, setValue] = useState(initial);
   const [error, setError] = useState<string | undefined>();
 
@@ -239,13 +245,13 @@ function AmountForm({
     const text = value.trim().replace(',', '.');
     const minor = /^\d+(\.\d{1,2})?$/.test(text) ? Math.round(Number(text) * 100) : Number.NaN;
     if (!Number.isFinite(minor) || minor <= 0) return setError(t('earnings.amount_invalid'));
-    if (minor > availableMinor) return setError(t('earnings.amount_above', { amount: `${euros(availableMinor)} €` }));
+    if (minor > availableMinor) return setError(t('earnings.amount_above', { amount: money.format(availableMinor / 100, 'EUR') }));
     onNext(euros(minor));
   }
 
   return (
     <form className="payout-form" onSubmit={submit} noValidate>
-      <p className="muted">{t('earnings.withdraw_intro', { amount: `${euros(availableMinor)} €` })}</p>
+      <p className="muted">{t('earnings.withdraw_intro', { amount: money.format(availableMinor / 100, 'EUR') })}</p>
       <Field
         label={t('earnings.amount_label')}
         inputMode="decimal"

@@ -68,7 +68,7 @@ describe('Listing management in My projects (issue 19)', () => {
     const price = within(details).getByLabelText('Price in the shop (€)');
     fireEvent.change(price, { target: { value: '61' } });
     expect(within(details).getByRole('note').textContent).toBe(
-      'This is more than 50% away from the approved price of 40.00 €: your work will be hidden until we review it again.',
+      'This is more than 50% away from the approved price of €40.00: your work will be hidden until we review it again.',
     );
     fireEvent.click(within(details).getByRole('button', { name: 'Save price' }));
     await waitFor(() => expect(within(details).getByText('Pending')).toBeTruthy());
@@ -101,7 +101,7 @@ describe('Listing management in My projects (issue 19)', () => {
       },
     });
     const details = await openListing();
-    expect(within(details).getByText('We suggest listing your work at 40.00 €.')).toBeTruthy();
+    expect(within(details).getByText('We suggest listing your work at €40.00.')).toBeTruthy();
     fireEvent.click(within(details).getByRole('button', { name: 'Accept' }));
     expect(await within(details).findByTestId('listing-controls')).toBeTruthy();
     expect(screen.queryByRole('dialog', { name: 'Contact details' })).toBeNull();

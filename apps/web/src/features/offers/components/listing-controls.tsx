@@ -4,6 +4,7 @@ import { Field, FormError } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toast';
 import { ApiError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n-runtime';
+import { useMoney } from '../../currency';
 import { offerErrorMessage, useChangeListingPrice, useToggleListing } from '../api/offers';
 
 /** A new price more than this far from the approved one goes back to review (the server decides; this only warns). */
@@ -16,6 +17,7 @@ const REVIEW_SHARE = 0.5;
  */
 export function ListingControls({ offer }: { offer: Offer }) {
   const { t } = useTranslation();
+  const money = useMoney();
   const toast = useToast();
   const change = useChangeListingPrice();
   const toggle = useToggleListing();
@@ -74,7 +76,7 @@ export function ListingControls({ offer }: { offer: Offer }) {
       </form>
       {needsReview && (
         <p className="small offer-callout warn" role="note">
-          {t('offers.listing_review_warning', { amount: approved.toFixed(2) })}
+          {t('offers.listing_review_warning', { amount: money.format(approved, offer.currency) })}
         </p>
       )}
       <FormError message={error} />

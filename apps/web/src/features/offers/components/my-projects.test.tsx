@@ -33,7 +33,7 @@ describe('My projects', () => {
     const first = within(rows[0]!);
     expect(first.getByRole('heading', { name: 'Harbour at Dawn' })).toBeTruthy();
     expect(rows[0]!.querySelector('img')?.getAttribute('src')).toBe('/storage/offers/1.webp');
-    expect(first.getByTestId('price').textContent).toBe('12.50€');
+    expect(first.getByTestId('price').textContent).toBe('€12.50');
     expect(first.getByText('22.11.2026 07:05:09')).toBeTruthy();
     expect(first.getByText('#Photo-realism')).toBeTruthy();
     expect(first.getByText('#3D Rendering')).toBeTruthy();
@@ -42,7 +42,7 @@ describe('My projects', () => {
     const second = within(rows[1]!);
     expect(rows[1]!.querySelector('img')).toBeNull();
     expect(second.getByRole('img', { name: 'Document' })).toBeTruthy();
-    expect(second.getByTestId('price').textContent).toBe('40.00€');
+    expect(second.getByTestId('price').textContent).toBe('€40.00');
 
     const tone = (row: number, text: string) => within(rows[row]!).getByText(text).getAttribute('data-tone');
     expect(tone(0, 'Pending')).toBe('yellow');

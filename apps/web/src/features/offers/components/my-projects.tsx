@@ -5,14 +5,12 @@ import { useTranslation } from '../../../lib/i18n-runtime';
 import { Price } from '../../catalog';
 import { useOffers } from '../api/offers';
 import { CreateOfferDialog } from './create-offer-dialog';
-import { useCurrencySymbol } from './currency-symbol';
 import { OfferDialogs } from './offer-dialogs';
 import { OfferStatusLabel, OfferTypeIcon } from './offer-status';
 import './offers.css';
 
 function OfferRow({ offer, onView }: { offer: Offer; onView: () => void }) {
   const { t } = useTranslation();
-  const symbolOf = useCurrencySymbol();
   return (
     <li className="offer-row" data-testid="offer">
       {offer.imageUrl ? (
@@ -35,7 +33,7 @@ function OfferRow({ offer, onView }: { offer: Offer; onView: () => void }) {
         )}
       </div>
       <div className="offer-side">
-        <Price amount={offer.user_price} symbol={symbolOf(offer.currency)} />
+        <Price amount={offer.user_price} currency={offer.currency} />
         <button type="button" className="button" onClick={onView} aria-label={t('offers.view_offer', { title: offer.title })}>
           {t('offers.view')}
         </button>

@@ -71,8 +71,8 @@ describe('A counter-offer’s dialogs', () => {
   it('accept → contact details (prefilled, every SPEC message) → card (every SPEC message) → Deal is completed', async () => {
     const calls = offerServer(counterOffer);
     const details = await openOffer();
-    expect(within(details).getByText('We would like to buy your work for 40.00 €.')).toBeTruthy();
-    expect(within(details).getByTestId('service-price').textContent).toBe('40.00€');
+    expect(within(details).getByText('We would like to buy your work for €40.00.')).toBeTruthy();
+    expect(within(details).getByTestId('service-price').textContent).toBe('€40.00');
     expect(within(details).getByText('We like the colours.')).toBeTruthy();
     fireEvent.click(within(details).getByRole('button', { name: 'Accept' }));
 
@@ -101,7 +101,7 @@ describe('A counter-offer’s dialogs', () => {
     click('Continue');
 
     const card = await screen.findByRole('dialog', { name: 'Payment details · Credit Card' });
-    expect(within(card).getByText('You receive 40.00 €')).toBeTruthy();
+    expect(within(card).getByText('You receive €40.00')).toBeTruthy();
     expect(field('Cardholder name').value).toBe('Sofia Ramos');
     expect(field('Cardholder name').readOnly).toBe(true);
     const expectMessage = async (message: string, label: string) => {

@@ -1,11 +1,11 @@
-import { formatPrice, type Offer } from '@atelier/shared';
+import type { Offer } from '@atelier/shared';
 import { useState } from 'react';
 import { FormError } from '../../../components/ui/field';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { Price } from '../../catalog';
+import { useMoney } from '../../currency';
 import { offerErrorMessage, type PayoutBody, useApproveOffer, useDeclineOffer, useRequestPayout } from '../api/offers';
-import { useCurrencySymbol } from './currency-symbol';
 import { ListingControls } from './listing-controls';
 import { Modal } from './modal';
 import { OfferStatusLabel, OfferTypeIcon } from './offer-status';
@@ -20,8 +20,7 @@ type Step =
 /** The offer's details, and for a counter-offer what it leads to (SPEC §2 offer payout dialogs). */
 function OfferDetails({ offer, onPay, onDeclined }: { offer: Offer; onPay: () => void; onDeclined: () => void }) {
   const { t } = useTranslation();
-  const symbolOf = useCurrencySymbol();
-  const symbol = symbolOf(offer.currency);
+  const money = useMoney();
   const approve = useApproveOffer();
   const decline = useDeclineOffer();
   const [error, setError] = useState<string | null>(null);
@@ -68,14 +67,14 @@ function OfferDetails({ offer, onPay, onDeclined }: { offer: Offer; onPay: () =>
           <div>
             <dt>{t('offers.your_price')}</dt>
             <dd>
-              <Price amount={offer.user_price} symbol={symbol} />
+              <Price amount={offer.user_price} currency={offer.currency} />
             </dd>
           </div>
           {offer.service_price !== null && (
             <div>
               <dt>{t('offers.service_price')}</dt>
               <dd data-testid="service-price">
-                <Price amount={offer.service_price} symbol={symbol} />
+                <Price amount={offer.service_price} currency={offer.currency} />
               </dd>
             </div>
           )}
@@ -99,7 +98,7 @@ function OfferDetails({ offer, onPay, onDeclined }: { offer: Offer; onPay: () =>
         )}
         {canAnswer && (
           <p className="offer-callout">
-            {t(listing ? 'offers.listing_offer_text' : 'offers.offer_text', { amount: formatPrice(offer.service_price!, symbol) })}
+            {t(listing ? 'offers.listing_offer_text' : 'offers.offer_text', { amount: money.format(offer.service_price!, offer.currency) })}
           </p>
         )}
         {listing && (offer.status === 'approved' || offer.status === 'unlisted') && <ListingControls offer={offer} />}
@@ -142,6 +141,7 @@ export function OfferDialogs({ offer, onClose }: { offer: Offer; onClose: () => 
   const { t } = useTranslation();
   const [step, setStep] = useState<Step>({ kind: 'details' });
   const payout = useRequestPayout();
+  const money = useMoney();
 
   switch (step.kind) {
     case 'details':
@@ -168,7 +168,7 @@ export function OfferDialogs({ offer, onClose }: { offer: Offer; onClose: () => 
     case 'payment': {
       const back = () => setStep({ kind: 'contact', contact: step.contact, method: step.method });
       const done = () => setStep({ kind: 'result', outcome: 'completed', method: step.method });
-      const amount = offer.service_price === null ? null : formatPrice(offer.service_price, offer.currency === 'EUR' ? '€' : offer.currency);
+      const amount = offer.service_price === null ? null : money.format(offer.service_price, offer.currency);
       const send = (body: PayoutBody) => payout.mutateAsync({ ...body, id: offer.id });
       return (
         <Modal title={`${t('payout.payment_title')} · ${t(`payout.method_${step.method}`)}`} onClose={onClose}>

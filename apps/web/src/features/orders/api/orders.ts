@@ -34,12 +34,19 @@ export const purchaseCalls: Record<ProductType, { path: string; field: string; f
   pack: { path: '/api/purchase/pack', field: 'pack_id', failed: 'buy.pack_failed' },
 };
 
+/** Buys in the currency the buyer sees: the order keeps it as the currency it was paid in (issue 18 bug 7). */
 export function useBuyProduct() {
   const queryClient = useQueryClient();
+  const currency = useSelectedCurrency();
   return useMutation({
     mutationFn: ({ productId, productType, idempotencyKey }: { productId: number; productType: ProductType; idempotencyKey: string }) => {
       const call = purchaseCalls[productType];
-      return api<PurchaseResult>(call.path, { method: 'POST', body: { [call.field]: productId }, headers: { 'Idempotency-Key': idempotencyKey } });
+      return api<PurchaseResult>(call.path, {
+        method: 'POST',
+        body: { [call.field]: productId },
+        headers: { 'Idempotency-Key': idempotencyKey },
+        currency: currency.code,
+      });
     },
     onSuccess: () => {
       // The reviews too: a buyer may review what they just bought (issue 20).

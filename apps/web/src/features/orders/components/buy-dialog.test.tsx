@@ -7,11 +7,11 @@ import { BuyDialog } from './buy-dialog';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const product = { id: 7, title: 'Harbour at Dawn', product_type: 'image' as const, price: 12.5, currencySymbol: '€' };
+const product = { id: 7, title: 'Harbour at Dawn', product_type: 'image' as const, price: 12.5, currency: 'EUR', currencySymbol: '€' };
 const balance = (amount: number) => () => okAnswer({ amount, currency: 'EUR', currencySymbol: '€', amount_minor: Math.round(amount * 100) });
 
 async function payWhenReady() {
-  const pay = await screen.findByRole('button', { name: 'Pay 12.50 €' });
+  const pay = await screen.findByRole('button', { name: 'Pay €12.50' });
   await waitFor(() => expect((pay as HTMLButtonElement).disabled).toBe(false));
   fireEvent.click(pay);
 }
@@ -25,21 +25,39 @@ describe('Buy now dialog', () => {
     const onClose = vi.fn();
     renderWithApp(<BuyDialog product={product} onClose={onClose} />, { path: '/products/harbour' });
     expect(await screen.findByText('Atelier Credits balance')).toBeTruthy();
-    await waitFor(() => expect(screen.getByTestId('buy-balance-after').textContent).toBe('7.50€'));
-    expect(screen.getByTestId('buy-balance').textContent).toBe('20.00€');
-    fireEvent.click(screen.getByRole('button', { name: 'Pay 12.50 €' }));
+    await waitFor(() => expect(screen.getByTestId('buy-balance-after').textContent).toBe('€7.50'));
+    expect(screen.getByTestId('buy-balance').textContent).toBe('€20.00');
+    fireEvent.click(screen.getByRole('button', { name: 'Pay €12.50' }));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
     const buy = calls.find((c) => c.path === '/api/purchase/buy')!;
     expect(buy.body).toMatchObject({ item_id: 7 });
     expect(buy.headers['Idempotency-Key']).toMatch(/.{8,}/);
+    // Bought in the currency shown: the order keeps it as the currency it was paid in (issue 18 bug 7).
+    expect(buy.headers['X-Currency']).toBe('EUR');
     expect(await screen.findByText('Thank you! Harbour at Dawn is yours.')).toBeTruthy();
+  });
+
+  it('issue 18 bug 7: a buyer who chose yen sees yen without decimals and buys in yen', async () => {
+    localStorage.setItem('selectedCurrency', 'JPY');
+    try {
+      const calls = fakeApi({
+        'GET /api/balance': () => okAnswer({ amount: 4860, currency: 'JPY', currencySymbol: '¥', amount_minor: 3000 }),
+        'POST /api/purchase/buy': () => okAnswer({ status: 'Success', order: anOrder({ title: 'Harbour at Dawn', amount: 2025, currencyCode: 'JPY' }) }),
+      });
+      renderWithApp(<BuyDialog product={{ ...product, price: 2025, currency: 'JPY', currencySymbol: '¥' }} onClose={() => {}} />);
+      await waitFor(() => expect(screen.getByTestId('buy-balance-after').textContent).toBe('¥2,835'));
+      fireEvent.click(screen.getByRole('button', { name: 'Pay ¥2,025' }));
+      await waitFor(() => expect(calls.find((c) => c.path === '/api/purchase/buy')?.headers['X-Currency']).toBe('JPY'));
+    } finally {
+      localStorage.removeItem('selectedCurrency');
+    }
   });
 
   it('with too little balance offers Add funds for the shortfall, returning to this product', async () => {
     fakeApi({ 'GET /api/balance': balance(5) });
     renderWithApp(<BuyDialog product={product} onClose={() => {}} />, { path: '/products/harbour' });
-    expect(await screen.findByText('Your balance is 7.50 € short.')).toBeTruthy();
-    const link = screen.getByRole('link', { name: 'Add 7.50 €' });
+    expect(await screen.findByText('Your balance is €7.50 short.')).toBeTruthy();
+    const link = screen.getByRole('link', { name: 'Add €7.50' });
     const url = new URL(link.getAttribute('href')!, 'http://localhost');
     expect(url.pathname).toBe('/deposit/create');
     expect(Object.fromEntries(url.searchParams)).toEqual({ amount: '7.50', return: '/products/harbour', currency: 'EUR' });

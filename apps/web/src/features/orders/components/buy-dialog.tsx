@@ -1,4 +1,4 @@
-import { formatPrice, type Product } from '@atelier/shared';
+import type { Product } from '@atelier/shared';
 import { useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { InlineError } from '../../../components/ui/field';
@@ -8,10 +8,11 @@ import { serverMessageOr } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { newIdempotencyKey } from '../../../lib/idempotency-key';
 import { Price } from '../../catalog';
+import { useMoney } from '../../currency';
 import { addFundsUrl, useBalance, useInternalCurrencyName } from '../../deposits';
 import { purchaseCalls, useBuyProduct } from '../api/orders';
 
-type Props = { product: Pick<Product, 'id' | 'title' | 'product_type' | 'price' | 'currencySymbol'>; onClose: () => void };
+type Props = { product: Pick<Product, 'id' | 'title' | 'product_type' | 'price' | 'currency' | 'currencySymbol'>; onClose: () => void };
 
 /**
  * Buy now: the price, the balance and the balance after the purchase, then pay. When the balance is
@@ -27,7 +28,9 @@ export function BuyDialog({ product, onClose }: Props) {
   const [error, setError] = useState<string | null>(null);
   const key = useRef(newIdempotencyKey());
 
-  const symbol = balance.data?.currencySymbol ?? product.currencySymbol;
+  const money = useMoney();
+  const priced = { code: product.currency, symbol: product.currencySymbol };
+  const inBalance = balance.data ? { code: balance.data.currency, symbol: balance.data.currencySymbol } : priced;
   const amount = balance.data?.amount ?? 0;
   const after = Math.round((amount - product.price) * 100) / 100;
   const shortfall = Math.round((product.price - amount) * 100) / 100;
@@ -55,25 +58,25 @@ export function BuyDialog({ product, onClose }: Props) {
         <div className="row">
           <dt>{t('buy.price')}</dt>
           <dd>
-            <Price amount={product.price} symbol={product.currencySymbol} />
+            <Price amount={product.price} currency={priced} />
           </dd>
         </div>
         <div className="row">
           <dt>{t('balance.label', { name: currencyName })}</dt>
-          <dd data-testid="buy-balance">{balance.data ? <Price amount={amount} symbol={symbol} /> : '…'}</dd>
+          <dd data-testid="buy-balance">{balance.data ? <Price amount={amount} currency={inBalance} /> : '…'}</dd>
         </div>
         {balance.data && !short && (
           <div className="row">
             <dt>{t('buy.balance_after')}</dt>
             <dd data-testid="buy-balance-after">
-              <Price amount={after} symbol={symbol} />
+              <Price amount={after} currency={inBalance} />
             </dd>
           </div>
         )}
       </dl>
       {short && (
         <p className="short" role="status">
-          {t('buy.short', { amount: formatPrice(shortfall, symbol) })}
+          {t('buy.short', { amount: money.format(shortfall, inBalance) })}
         </p>
       )}
       <InlineError message={balance.error?.message} />
@@ -84,11 +87,11 @@ export function BuyDialog({ product, onClose }: Props) {
         </button>
         {short ? (
           <Link className="button primary" to={addFundsUrl(shortfall, balance.data?.currency ?? null, location.pathname)}>
-            {t('buy.add_funds', { amount: formatPrice(shortfall, symbol) })}
+            {t('buy.add_funds', { amount: money.format(shortfall, inBalance) })}
           </Link>
         ) : (
           <button type="button" className="button primary" onClick={confirm} disabled={!balance.data || buy.isPending} data-autofocus>
-            {buy.isPending ? t('auth.processing') : t('buy.confirm', { amount: formatPrice(product.price, product.currencySymbol) })}
+            {buy.isPending ? t('auth.processing') : t('buy.confirm', { amount: money.format(product.price, priced) })}
           </button>
         )}
       </div>

@@ -62,9 +62,9 @@ describe('generate an image from an owned prompt', () => {
     fireEvent.change(screen.getByLabelText('Size'), { target: { value: '2' } });
     fireEvent.click(screen.getByRole('button', { name: 'Generate' }));
     const dialog = await screen.findByRole('dialog', { name: 'Generate an image?' });
-    expect(within(dialog).getByTestId('generate-price').textContent).toBe('1.50€');
-    await waitFor(() => expect(within(dialog).getByTestId('generate-balance-after').textContent).toBe('8.50€'));
-    expect(within(dialog).getByTestId('generate-balance').textContent).toBe('10.00€');
+    expect(within(dialog).getByTestId('generate-price').textContent).toBe('€1.50');
+    await waitFor(() => expect(within(dialog).getByTestId('generate-balance-after').textContent).toBe('€8.50'));
+    expect(within(dialog).getByTestId('generate-balance').textContent).toBe('€10.00');
     expect(calls.some((c) => c.path === '/api/purchase/generate-image')).toBe(false);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
     await waitFor(() => expect(saved).toEqual(['cold-email-1.zip']));
@@ -80,7 +80,7 @@ describe('generate an image from an owned prompt', () => {
     fireEvent.click(await screen.findByText('Generate an image'));
     fireEvent.click(screen.getByRole('button', { name: 'Generate' }));
     const dialog = await screen.findByRole('dialog');
-    await waitFor(() => expect(within(dialog).getByTestId('generate-balance-after').textContent).toBe('8.50€'));
+    await waitFor(() => expect(within(dialog).getByTestId('generate-balance-after').textContent).toBe('€8.50'));
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(calls.some((c) => c.path === '/api/purchase/generate-image')).toBe(false);

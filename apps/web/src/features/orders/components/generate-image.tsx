@@ -123,7 +123,7 @@ function ConfirmGeneration(props: {
   const rate = { rate: current?.value ?? 1, decimals: current?.decimals ?? 2 };
   const shown = (eurMinor: number) => minorToAmount(toCurrencyMinor(eurMinor, rate), rate.decimals);
   const priceMinor = Math.round(props.priceEur * 100);
-  const symbol = balance.data?.currencySymbol ?? current?.symbol ?? '€';
+  const currency = { code: current?.code ?? 'EUR', symbol: balance.data?.currencySymbol ?? current?.symbol ?? '€', decimals: rate.decimals };
   const afterMinor = balance.data ? balance.data.amount_minor - priceMinor : null;
   const short = afterMinor !== null && afterMinor < 0;
 
@@ -135,16 +135,16 @@ function ConfirmGeneration(props: {
         <div className="row">
           <dt>{t('buy.price')}</dt>
           <dd data-testid="generate-price">
-            <Price amount={shown(priceMinor)} symbol={symbol} />
+            <Price amount={shown(priceMinor)} currency={currency} />
           </dd>
         </div>
         <div className="row">
           <dt>{t('balance.label', { name: currencyName })}</dt>
-          <dd data-testid="generate-balance">{balance.data ? <Price amount={shown(balance.data.amount_minor)} symbol={symbol} /> : '…'}</dd>
+          <dd data-testid="generate-balance">{balance.data ? <Price amount={shown(balance.data.amount_minor)} currency={currency} /> : '…'}</dd>
         </div>
         <div className="row">
           <dt>{t('orders.generate_balance_after')}</dt>
-          <dd data-testid="generate-balance-after">{afterMinor !== null ? <Price amount={shown(afterMinor)} symbol={symbol} /> : '…'}</dd>
+          <dd data-testid="generate-balance-after">{afterMinor !== null ? <Price amount={shown(afterMinor)} currency={currency} /> : '…'}</dd>
         </div>
       </dl>
       {short && (

@@ -1,14 +1,17 @@
 import type { OrderItem } from '@atelier/shared';
+import { de } from '@atelier/shared/i18n/de';
 import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { i18n } from '../../../lib/i18n';
 import { fakeApi, okAnswer } from '../../../test/fake-api';
 import { siteSettings } from '../../../test/fixtures';
 import { jsonAnswer, renderWithApp } from '../../../test/render';
 import { OrderHistory } from './order-history';
 
-afterEach(() => {
+afterEach(async () => {
   vi.useRealTimers();
   vi.unstubAllGlobals();
+  await i18n.changeLanguage('en');
 });
 
 const item = (id: number, title: string): OrderItem => ({
@@ -56,7 +59,7 @@ describe('Order history', () => {
       '/api/user/media/download?id=1&product_id=5',
       '/api/user/media/download?id=1&product_id=6',
     ]);
-    expect(screen.getByText('8.00').closest('[data-testid="price"]')?.textContent).toBe('8.00€');
+    expect(screen.getByText('8.00').closest('[data-testid="price"]')?.textContent).toBe('€8.00');
     expect(screen.getByText('Failed')).toBeTruthy();
   });
 
@@ -81,8 +84,59 @@ describe('Order history', () => {
     renderWithApp(<OrderHistory />);
     expect(await screen.findByText('Order #4')).toBeTruthy();
     const prices = screen.getAllByTestId('price').map((p) => p.textContent);
-    expect(prices).toEqual(['3078¥', '3078¥']);
-    expect(screen.getByTestId('order-today').textContent).toBe('About 19.00 € today');
+    expect(prices).toEqual(['¥3,078', '¥3,078']);
+    expect(screen.getByTestId('order-today').textContent).toBe('About €19.00 today');
+  });
+
+  it('issue 18 bug 7: in German a yen order reads 3.078 ¥ (no decimals, a dot between thousands, the symbol after), with the euro hint as 19,00 €', async () => {
+    i18n.addResourceBundle('de', de);
+    await i18n.changeLanguage('de');
+    fakeApi({
+      'GET /api/purchase/history': () =>
+        okAnswer([
+          {
+            id: 4,
+            title: 'Paid in yen',
+            amount: 3078,
+            currencyCode: 'JPY',
+            today: { amount: 19, currencyCode: 'EUR' },
+            status: 'Success',
+            product_type: 'prompt',
+            created_at: new Date(2026, 10, 22, 7, 5).getTime() / 1000,
+            items: [{ ...item(8, 'Paid in yen'), price: 3078 }],
+          },
+        ]),
+    });
+    renderWithApp(<OrderHistory />);
+    expect(await screen.findByText('Bestellung #4')).toBeTruthy();
+    // Intl separates the symbol with a no-break space, so the amount never wraps.
+    expect(screen.getAllByTestId('price').map((p) => p.textContent)).toEqual(['3.078\u00a0¥', '3.078\u00a0¥']);
+    expect(screen.getByTestId('order-today').textContent).toBe('Heute etwa 19,00\u00a0€');
+  });
+
+  it('issue 18 bug 7: an amount follows a change of language at once', async () => {
+    fakeApi({
+      'GET /api/purchase/history': () =>
+        okAnswer([
+          {
+            id: 2,
+            title: 'Big one',
+            amount: 1234.5,
+            currencyCode: 'EUR',
+            today: null,
+            status: 'Success',
+            product_type: 'prompt',
+            created_at: new Date(2026, 10, 22, 7, 5).getTime() / 1000,
+            items: [{ ...item(5, 'Big one'), price: 1234.5 }],
+          },
+        ]),
+    });
+    renderWithApp(<OrderHistory />);
+    expect(await screen.findByText('Order #2')).toBeTruthy();
+    expect(screen.getAllByTestId('price')[0]!.textContent).toBe('€1,234.50');
+    i18n.addResourceBundle('de', de);
+    await act(() => i18n.changeLanguage('de'));
+    expect(screen.getAllByTestId('price')[0]!.textContent).toBe('1.234,50\u00a0€');
   });
 
   it('says No orders found when there are none', async () => {

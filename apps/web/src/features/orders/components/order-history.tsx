@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { Price } from '../../catalog';
-import { useSelectedCurrency } from '../../currency';
+import { useMoney } from '../../currency';
 import { RefundRequestDialog, RefundThread, useRefundRequests } from '../../refunds';
 import { useOrders } from '../api/orders';
 import { DownloadButton } from './download-button';
@@ -13,14 +13,13 @@ import './orders.css';
 
 const imageOf = (docUrl: string | null) => (docUrl ? `/storage/${docUrl}` : null);
 
-type Shown = { symbol: string; decimals: number };
-
 /**
  * An order shows what was paid, in the currency it was paid in (issue 18 bug 7); today's equivalent
  * in the chosen currency is a hint beside it.
  */
-function OrderCard({ order, paid, today, requests }: { order: Order; paid: Shown; today: Shown | null; requests: RefundRequest[] }) {
+function OrderCard({ order, requests }: { order: Order; requests: RefundRequest[] }) {
   const { t } = useTranslation();
+  const money = useMoney();
   const [asking, setAsking] = useState<{ productId: number; title: string } | null>(null);
   const downloadable = order.status === 'Success';
   // Within 14 days of the purchase, each item not refunded and without a request in progress may be asked back.
@@ -30,10 +29,10 @@ function OrderCard({ order, paid, today, requests }: { order: Order; paid: Shown
       <div className="order-head">
         <h3>{order.title}</h3>
         <span className="order-amount">
-          <Price amount={order.amount} symbol={paid.symbol} decimals={paid.decimals} />
-          {order.today && today && (
+          <Price amount={order.amount} currency={order.currencyCode} />
+          {order.today && (
             <span className="muted small" data-testid="order-today">
-              {t('orders.today', { amount: `${order.today.amount.toFixed(today.decimals)} ${today.symbol}` })}
+              {t('orders.today', { amount: money.format(order.today.amount, order.today.currencyCode) })}
             </span>
           )}
         </span>
@@ -67,7 +66,7 @@ function OrderCard({ order, paid, today, requests }: { order: Order; paid: Shown
                 </span>
               </div>
               <div className="order-item-side">
-                <Price amount={item.price} symbol={paid.symbol} decimals={paid.decimals} />
+                <Price amount={item.price} currency={order.currencyCode} />
                 {refunded && (
                   <span className="order-status" data-status="Refunded">
                     {t('orders.status_Refunded')}
@@ -107,11 +106,6 @@ export function OrderHistory() {
   // The requests show beside their items; without them (an error) the history still shows.
   const refunds = useRefundRequests();
   const requests = (refunds.data ?? []).filter((r) => r.role === 'buyer');
-  const currencies = useSelectedCurrency().list;
-  const shown = (code: string): Shown => {
-    const currency = currencies.find((c) => c.code === code);
-    return { symbol: currency?.symbol ?? code, decimals: currency?.decimals ?? 2 };
-  };
 
   if (orders.isPending)
     return (
@@ -141,13 +135,7 @@ export function OrderHistory() {
   return (
     <ul className="order-list" aria-label={t('dashboard.order_history')}>
       {orders.data.map((order) => (
-        <OrderCard
-          key={order.id}
-          order={order}
-          paid={shown(order.currencyCode)}
-          today={order.today ? shown(order.today.currencyCode) : null}
-          requests={requests}
-        />
+        <OrderCard key={order.id} order={order} requests={requests} />
       ))}
     </ul>
   );

@@ -4,6 +4,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toast';
 import { serverMessageOr } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n-runtime';
+import { useMoney } from '../../currency';
 import { useAcceptRefund, useRefundRequests, useRespondToRefund } from '../api/refunds';
 import { RefundThread } from './refund-thread';
 import './refunds.css';
@@ -32,6 +33,7 @@ export function CreatorRefunds() {
 
 function CreatorRequest({ request }: { request: RefundRequest }) {
   const { t } = useTranslation();
+  const money = useMoney();
   const toast = useToast();
   const respond = useRespondToRefund();
   const accept = useAcceptRefund();
@@ -61,9 +63,7 @@ function CreatorRequest({ request }: { request: RefundRequest }) {
     <li className="order-card" data-testid="creator-refund">
       <div className="order-head">
         <h3>{request.title}</h3>
-        <span className="order-amount">
-          {request.amount.amount.toFixed(2)} {request.amount.currencySymbol}
-        </span>
+        <span className="order-amount">{money.format(request.amount.amount, { code: request.amount.currency, symbol: request.amount.currencySymbol })}</span>
       </div>
       <p className="muted small">{t('refunds.asked_by', { nickname: request.buyer.nickname })}</p>
       <RefundThread request={request} />
