@@ -112,10 +112,18 @@ export const userAccountIdSql = (userId: number | SQL | Placeholder) => sql`(sel
 /** A system account's id as a scalar subquery (null before it exists). */
 export const systemAccountIdSql = (code: string | SQL | Placeholder) => sql`(select id from ledger_accounts where code = ${code})`;
 
-/** Several accounts in one query: users' balance accounts by user id, system accounts by code, each created on first use. */
-export async function accountIds(db: Db, opts: { userIds: number[]; codes: string[] }): Promise<{ byUser: Map<number, number>; byCode: Map<string, number> }> {
+/**
+ * Several accounts in one query: users' balance accounts by user id, system accounts by code, each
+ * created on first use; `ifExisting` codes are read in the same query and left out when they do not
+ * exist (nothing is created for them).
+ */
+export async function accountIds(
+  db: Db,
+  opts: { userIds: number[]; codes: string[]; ifExisting?: string[] },
+): Promise<{ byUser: Map<number, number>; byCode: Map<string, number> }> {
   const userIds = [...new Set(opts.userIds)];
-  const codes = [...new Set(opts.codes)];
+  const created = new Set(opts.codes);
+  const codes = [...new Set([...opts.codes, ...(opts.ifExisting ?? [])])];
   const rows =
     userIds.length || codes.length
       ? await db
@@ -130,7 +138,7 @@ export async function accountIds(db: Db, opts: { userIds: number[]; codes: strin
     if (r.code !== null) byCode.set(r.code, r.id);
   }
   for (const userId of userIds) if (!byUser.has(userId)) byUser.set(userId, await userAccountId(db, userId));
-  for (const code of codes) if (!byCode.has(code)) byCode.set(code, await systemAccountId(db, code));
+  for (const code of created) if (!byCode.has(code)) byCode.set(code, await systemAccountId(db, code));
   return { byUser, byCode };
 }
 

@@ -10,7 +10,6 @@ import {
   chargeLines,
   earningsAvailableCode,
   earningsPendingCode,
-  existingAccountId,
   InsufficientFunds,
   refusalOf,
   salesRevenueCode,
@@ -157,7 +156,9 @@ export async function postSale(
     const revenueCode = salesRevenueCode(sale.buyerId);
     const earnedCode = sale.clearingDays === 0 ? earningsAvailableCode : earningsPendingCode;
     const earners = sale.shares.filter((share) => !share.platformOwned).map((share) => earnedCode(share.sellerId));
-    const accounts = await accountIds(db, { userIds: [sale.buyerId], codes: [revenueCode, ...earners] });
+    // The buyer's available earnings are read in the same query, never created (see the spill below).
+    const spillCode = earningsAvailableCode(sale.buyerId);
+    const accounts = await accountIds(db, { userIds: [sale.buyerId], codes: [revenueCode, ...earners], ifExisting: [spillCode] });
     const revenue = accounts.byCode.get(revenueCode)!;
     payer = accounts.byUser.get(sale.buyerId)!;
     const raw: TransferLine[] = [{ accountId: payer, amountMinor: -total }];
@@ -170,7 +171,7 @@ export async function postSale(
     lines = chargeLines(raw);
     // What the balance does not cover comes from the buyer's available earnings, if they have any
     // account for them (without one there is nothing to spill into, and none is created for it).
-    spill = await existingAccountId(db, earningsAvailableCode(sale.buyerId));
+    spill = accounts.byCode.get(spillCode) ?? null;
     if (spill !== null && !lines.some((l) => l.accountId === spill)) {
       lines = [...lines, { accountId: spill, amountMinor: 0 }].sort((a, b) => a.accountId - b.accountId);
     }
@@ -207,7 +208,10 @@ export async function postSale(
 export async function saleAccountIds(db: Db, opts: { buyerId: number; sellerIds: number[]; clearingDays?: number }): Promise<number[]> {
   const revenueCode = salesRevenueCode(opts.buyerId);
   const earnedCode = opts.clearingDays === 0 ? earningsAvailableCode : earningsPendingCode;
-  const accounts = await accountIds(db, { userIds: [opts.buyerId], codes: [revenueCode, ...opts.sellerIds.map(earnedCode)] });
-  const spill = await existingAccountId(db, earningsAvailableCode(opts.buyerId));
-  return [...accounts.byUser.values(), ...accounts.byCode.values(), ...(spill === null ? [] : [spill])];
+  const accounts = await accountIds(db, {
+    userIds: [opts.buyerId],
+    codes: [revenueCode, ...opts.sellerIds.map(earnedCode)],
+    ifExisting: [earningsAvailableCode(opts.buyerId)],
+  });
+  return [...new Set([...accounts.byUser.values(), ...accounts.byCode.values()])];
 }

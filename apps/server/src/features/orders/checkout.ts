@@ -177,7 +177,10 @@ const purchaseRecords = (values: Record<PurchaseValue, unknown>): SaleRecords =>
     )`,
   written: sql`(select count(*) from o) + (select count(*) from items) + (select count(*) from owns) + (select count(*) from pack_owns)
            + (select count(*) from cart) + (select count(*) from receipt) + (select count(*) from sale_signals)`,
-  columns: sql`, (select id from o) as order_id, (select created_s from o) as created_s`,
+  // Whether a seller of this sale owes refunds (a receivable below zero): only then does the caller
+  // settle them from it, and a sale by anyone else costs no query for it.
+  columns: sql`, (select id from o) as order_id, (select created_s from o) as created_s,
+    exists (select 1 from ledger_accounts where kind = 'receivable' and balance_minor < 0 and owner_id = any(${v('itemSellers')}::bigint[])) as owes_receivable`,
 });
 
 /**
@@ -230,7 +233,7 @@ export async function purchaseProducts(
     fromCart?: boolean;
     types?: { allowed: ProductType[]; message: string };
   },
-): Promise<{ orderId: number; order: Order }> {
+): Promise<{ orderId: number; order: Order; sellerOwesRefunds: boolean }> {
   const { buyerId, field } = opts;
   const ids = [...new Set(opts.productIds)];
   if (!ids.length) throw validationError({ [field]: MESSAGES.emptyCart });
@@ -369,5 +372,5 @@ export async function purchaseProducts(
     shown,
     opts.currency,
   );
-  return { orderId, order };
+  return { orderId, order, sellerOwesRefunds: result[0]!.owes_receivable === true };
 }

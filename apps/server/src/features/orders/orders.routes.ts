@@ -55,10 +55,11 @@ export async function buyFromBalance(
   // Kept per app server and dropped when PostgreSQL says the settings changed (no query per purchase).
   const { commission_percent, earnings_clearing_days } = await commerceSettingsOf(app);
   let created: number | null = null;
+  let sellerOwesRefunds = false;
   const buy = async (db: Db) => {
     const productIds = typeof opts.productIds === 'function' ? await opts.productIds(db, buyer.id) : opts.productIds;
     // The order, its receipt job and the charge are written by one statement; the answer is built from what was written.
-    const { orderId, order } = await purchaseProducts(db, {
+    const { orderId, order, ...sale } = await purchaseProducts(db, {
       buyerId: buyer.id,
       productIds,
       currency,
@@ -69,6 +70,7 @@ export async function buyFromBalance(
       types: opts.types,
     });
     created = orderId;
+    sellerOwesRefunds = sale.sellerOwesRefunds;
     return { status: 'Success' as const, order };
   };
   // With an Idempotency-Key, the key is claimed and the answer stored in the purchase's transaction.
@@ -78,7 +80,7 @@ export async function buyFromBalance(
   if (created !== null) {
     app.log.info({ orderId: created }, 'order paid');
     // A seller who owes refunds (a receivable below zero) pays them back from this sale first.
-    await settleReceivablesOfOrder(app.db, created);
+    if (sellerOwesRefunds) await settleReceivablesOfOrder(app.db, created);
   }
   return answer;
 }
