@@ -1,5 +1,5 @@
 /** The auth feature's public face: other features and the pages import only this file. */
-export { safeRedirect, signInKey, useAfterSignIn, useSigningIn } from './api/auth-actions';
+export { useAfterSignIn } from './api/auth-actions';
 export {
   type AuthState,
   authKey,
@@ -13,6 +13,7 @@ export {
   useNewAccountWelcome,
 } from './api/auth-state';
 export { useLogout } from './api/logout';
+export { safeRedirect, signInKey, useSigningIn } from './api/sign-in-state';
 export { AuthCard } from './components/auth-card';
 export { VerifyEmailDone, VerifyEmailLink, VerifyEmailNotice } from './components/email-verification';
 export { LoginForm } from './components/login-form';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { safeRedirect } from './auth-actions';
+import { safeRedirect } from './sign-in-state';
 
 describe('redirect after sign-in', () => {
   it('follows a path on this site, with its query and hash', () => {
