@@ -124,7 +124,7 @@ describe('commerce in the browser', () => {
     await open(page, `${baseUrl()}/packs/${pack.slug}`);
     await page.getByRole('button', { name: 'Add to cart' }).click();
     await page.getByText('Added to your cart.').waitFor();
-    await page.getByRole('link', { name: 'Cart, 1 items' }).waitFor();
+    await page.getByRole('link', { name: 'Cart, 1 item' }).waitFor();
     await page.getByRole('link', { name: 'In your cart' }).click();
     await page.waitForURL(`${baseUrl()}/cart`);
     await page.getByTestId('cart-line').getByText(pack.title).waitFor();
