@@ -71,9 +71,12 @@ export function ProductDetails({ query, actions, kind = 'product' }: { query: Qu
             <h1>{product.title}</h1>
             <FavouriteButton productId={product.id} title={product.title} large />
           </div>
-          <a href="#reviews" className="details-rating">
-            <RatingStars average={product.rating_average} count={product.rating_count} />
-          </a>
+          {/* Only a rated work links to its reviews: an empty link has no name (Lighthouse's link-name). */}
+          {product.rating_count > 0 && (
+            <a href="#reviews" className="details-rating">
+              <RatingStars average={product.rating_average} count={product.rating_count} />
+            </a>
+          )}
           <Link className="author" to={`/profile/${product.authorNickname}`}>
             {product.authorAvatarUrl ? (
               <img src={product.authorAvatarUrl} alt="" width={40} height={40} className="avatar" />

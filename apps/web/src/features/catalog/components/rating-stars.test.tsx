@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi } from '../../../test/fake-api';
 import { jsonAnswer, renderWithApp } from '../../../test/render';
 import { ProductCard } from './product-card';
+import { ProductDetails } from './product-details';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -38,5 +39,19 @@ describe('a product card', () => {
     fakeApi({ 'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: false }) });
     renderWithApp(<ProductCard product={card({ rating_average: 0, rating_count: 0 })} />);
     expect(screen.queryByTestId('rating')).toBeNull();
+  });
+
+  it('a product page links to its reviews only once the work is rated: no link without a name before (issue 20)', () => {
+    fakeApi({ 'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: false }) });
+    const page = (over: Partial<ProductBase>) => {
+      const data = { ...card(over), items: [] } as unknown as Parameters<typeof ProductDetails>[0]['query']['data'];
+      return <ProductDetails query={{ isPending: false, isError: false, error: null, data, refetch: () => undefined }} />;
+    };
+    const unrated = renderWithApp(page({ rating_average: 0, rating_count: 0 }));
+    expect(document.querySelector('a[href="#reviews"]')).toBeNull();
+    for (const link of screen.getAllByRole('link')) expect(link.textContent?.trim() || link.getAttribute('aria-label')).toBeTruthy();
+    unrated.unmount();
+    renderWithApp(page({}));
+    expect(screen.getByRole('link', { name: 'Rated 4.5 out of 5 from 12 reviews' }).getAttribute('href')).toBe('#reviews');
   });
 });
