@@ -6,6 +6,8 @@
  * `--strict` exits with 1 when a target is missed.
  * Each page is audited AUDIT_RUNS times (default 5) and the run with the median performance score is
  * reported, as Lighthouse's own guidance on variability recommends; every run's score is printed too.
+ * Each page's first run is reported as well, and the targets hold for it too (issue 18): the home
+ * page's is the first visit after a fresh server start and browser launch, the way a newcomer meets it.
  */
 import { execSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -105,19 +107,36 @@ async function main() {
         });
         runs.push(result.lhr);
       }
+      const firstRun = runs[0];
+      // A run Lighthouse could not score says why (a page error, no largest paint...).
+      for (const [i, r] of runs.entries()) {
+        if (typeof r.categories.performance?.score === 'number') continue;
+        const why = r.runtimeError?.message ?? Object.values(r.audits).find((a) => a.errorMessage)?.errorMessage ?? 'no reason given';
+        console.log(`  ${name}: run ${i + 1} has no performance score: ${why}`);
+      }
       runs.sort((a, b) => (a.categories.performance?.score ?? 0) - (b.categories.performance?.score ?? 0));
       const lhr = runs[Math.floor(runs.length / 2)];
       console.log(
-        `  ${name}: performance of each run ${runs.map((r) => pct(r.categories.performance?.score)).join(', ')} (TBT ${runs.map((r) => Math.round(r.audits['total-blocking-time']?.numericValue ?? 0)).join(', ')} ms); the median run is reported`,
+        `  ${name}: first run ${pct(firstRun.categories.performance?.score)} (TBT ${Math.round(firstRun.audits['total-blocking-time']?.numericValue ?? 0)} ms); performance of each run, sorted, ${runs.map((r) => pct(r.categories.performance?.score)).join(', ')} (TBT ${runs.map((r) => Math.round(r.audits['total-blocking-time']?.numericValue ?? 0)).join(', ')} ms); the median run is reported`,
       );
       // AUDIT_JSON_DIR=folder keeps each full report for a closer look.
       if (process.env.AUDIT_JSON_DIR) await writeFile(path.join(process.env.AUDIT_JSON_DIR, `${name.replace(/\W+/g, '-')}.json`), JSON.stringify(lhr));
-      const scores = Object.fromEntries(Object.keys(TARGETS).map((k) => [k, pct(lhr.categories[k]?.score)]));
-      for (const [k, min] of Object.entries(TARGETS)) if (typeof scores[k] !== 'number' || scores[k] < min) failed = true;
-      const tbt = lhr.audits['total-blocking-time']?.numericValue;
-      if (typeof tbt !== 'number' || tbt > TBT_TARGET_MS) {
-        failed = true;
-        console.log(`  ${name}: total blocking time ${Math.round(tbt ?? Number.NaN)} ms is over the ${TBT_TARGET_MS} ms target`);
+      const scoresOf = (report) => Object.fromEntries(Object.keys(TARGETS).map((k) => [k, pct(report.categories[k]?.score)]));
+      for (const [which, report] of [
+        ['median run', lhr],
+        ['first run', firstRun],
+      ]) {
+        const got = scoresOf(report);
+        for (const [k, min] of Object.entries(TARGETS)) {
+          if (typeof got[k] === 'number' && got[k] >= min) continue;
+          failed = true;
+          console.log(`  ${name}: ${which}: ${k} ${got[k]} is under the ${min} target`);
+        }
+        const tbt = report.audits['total-blocking-time']?.numericValue;
+        if (typeof tbt !== 'number' || tbt > TBT_TARGET_MS) {
+          failed = true;
+          console.log(`  ${name}: ${which}: total blocking time ${Math.round(tbt ?? Number.NaN)} ms is over the ${TBT_TARGET_MS} ms target`);
+        }
       }
       const failing = Object.values(lhr.audits)
         .filter(
@@ -129,13 +148,18 @@ async function main() {
             a.scoreDisplayMode !== 'manual',
         )
         .map((a) => a.id);
-      rows.push({
-        page: `${name} (${pagePath})`,
-        ...scores,
-        LCP: lhr.audits['largest-contentful-paint']?.displayValue,
-        CLS: lhr.audits['cumulative-layout-shift']?.displayValue,
-        TBT: lhr.audits['total-blocking-time']?.displayValue,
-      });
+      for (const [which, report] of [
+        ['median', lhr],
+        ['first run', firstRun],
+      ]) {
+        rows.push({
+          page: `${name} (${pagePath}), ${which}`,
+          ...scoresOf(report),
+          LCP: report.audits['largest-contentful-paint']?.displayValue,
+          CLS: report.audits['cumulative-layout-shift']?.displayValue,
+          TBT: report.audits['total-blocking-time']?.displayValue,
+        });
+      }
       if (failing.length) console.log(`  ${name}: audits below 0.9: ${failing.join(', ')}`);
       js.push({ name, pagePath, ...(await initialJs(lhr)) });
     }
