@@ -83,6 +83,18 @@ describe('hole 6: one exact conversion', () => {
     }
   });
 
+  it('a ¥20,000 deposit shows a balance of ¥20,000, not ¥20,001: money held is shown rounded down', async () => {
+    await t.app.db.update(currencies).set({ rate: '162' }).where(eq(currencies.code, 'JPY'));
+    const buyer = await registerUser(t.app);
+    await buyer.client.csrf();
+    await depositIn(buyer.client, 20000, 'JPY');
+    // 20,000 / 162 = 123.4568 €, credited as 123.46 €, which is ¥20,000.52: the balance reads ¥20,000.
+    const balance = await buyer.client.request('GET', '/api/balance', { headers: { 'x-currency': 'JPY' } });
+    expect(balance.json().payload).toMatchObject({ amount: 20000, currency: 'JPY', amount_minor: 12346 });
+    const profile = await buyer.client.request('GET', '/api/user/profile', { headers: { 'x-currency': 'JPY' } });
+    expect(profile.json().payload.balance.amount).toBe(20000);
+  });
+
   it('hole 6: prices, balances and deposits convert alike, in the currency’s own decimals', () => {
     const yen = { rate: '162', decimals: 0 };
     expect(toCurrencyMinor(1000, yen)).toBe(1620);
