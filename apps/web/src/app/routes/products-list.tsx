@@ -3,7 +3,7 @@ import { CATALOG_DEBOUNCE_MS, CATALOG_PAGE_SIZE, PRODUCT_TYPES } from '@atelier/
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { SearchIcon } from '../../components/ui/icons';
-import { type CatalogParams, catalogUrl, Pagination, ProductCard, parseCatalogUrl, SORTS, useCatalog, useCategories } from '../../features/catalog';
+import { type CatalogParams, catalogUrl, Pagination, ProductCard, parseCatalogUrl, SortSelect, useCatalog, useCategories } from '../../features/catalog';
 import { useTranslation } from '../../lib/i18n-runtime';
 import { usePageTitle } from '../../lib/page-title';
 import { useDebounced } from '../../lib/use-debounced';
@@ -51,7 +51,6 @@ export function ProductList() {
   // The list of one type is titled for it, as the server titles its HTML (pages.ts `titleOf`).
   usePageTitle(params.type ? t(TYPE_LABEL[params.type]) : undefined);
   const [text, setText] = useState(params.search);
-  const sortId = useId();
   const top = useRef<HTMLDivElement>(null);
 
   // Back/forward (or the header search) changed the URL: the box follows it.
@@ -123,16 +122,7 @@ export function ProductList() {
         </div>
         <div className="shop-selects">
           <CategorySelect value={params.categories[0]} onChange={(id) => go({ categories: id ? [id] : [] })} />
-          <div className="field-inline">
-            <label htmlFor={sortId}>{t('products.sort')}</label>
-            <select id={sortId} value={params.sort} onChange={(e) => go({ sort: e.target.value })}>
-              {SORTS.map((s) => (
-                <option key={s.value} value={s.value}>
-                  {t(s.label)}
-                </option>
-              ))}
-            </select>
-          </div>
+          <SortSelect value={params.sort} onChange={(sort) => go({ sort })} />
         </div>
       </div>
 

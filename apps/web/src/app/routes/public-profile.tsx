@@ -2,7 +2,7 @@ import { parseCreatorWorksUrl } from '@atelier/shared/catalog-url';
 import { useId, useRef } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { Spinner } from '../../components/ui/spinner';
-import { Pagination, ProductCard, RatingStars, SORTS, useCreatorWorks } from '../../features/catalog';
+import { Pagination, ProductCard, RatingStars, SORTS, SortSelect, useCreatorWorks } from '../../features/catalog';
 import { ContactCreatorButton } from '../../features/chat';
 import { useMoney } from '../../features/currency';
 import { FollowButton } from '../../features/favourites';
@@ -76,7 +76,6 @@ function CreatorWorks({ username, nickname }: { username: string; nickname: stri
   const { t } = useTranslation();
   const [query] = useSearchParams();
   const navigate = useNavigate();
-  const sortId = useId();
   const headingId = useId();
   const top = useRef<HTMLElement>(null);
   const params = parseCreatorWorksUrl(username, query);
@@ -87,20 +86,7 @@ function CreatorWorks({ username, nickname }: { username: string; nickname: stri
     <section className="panel creator-works scroll-anchor" ref={top} aria-labelledby={headingId}>
       <div className="creator-works-head">
         <h2 id={headingId}>{t('profile.works_heading', { nickname })}</h2>
-        <div className="field-inline">
-          <label htmlFor={sortId}>{t('products.sort')}</label>
-          <select
-            id={sortId}
-            value={params.sort}
-            onChange={(e) => navigate(worksUrl(username, 1, e.target.value), { replace: true, preventScrollReset: true })}
-          >
-            {SORTS.map((s) => (
-              <option key={s.value} value={s.value}>
-                {t(s.label)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SortSelect value={params.sort} onChange={(sort) => navigate(worksUrl(username, 1, sort), { replace: true, preventScrollReset: true })} />
       </div>
       {works.isError ? (
         <div className="state-block" role="alert">

@@ -18,3 +18,4 @@ export { ProductCard, productHref } from './components/product-card';
 export { ProductDetails } from './components/product-details';
 export { RatingStars } from './components/rating-stars';
 export { RelatedRows } from './components/related-rows';
+export { SortSelect } from './components/sort-select';

@@ -2,29 +2,14 @@ import type { ProductBase } from '@atelier/shared';
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi } from '../../../test/fake-api';
+import { aProduct } from '../../../test/fixtures';
 import { jsonAnswer, renderWithApp } from '../../../test/render';
 import { ProductCard } from './product-card';
 import { ProductDetails } from './product-details';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const card = (over: Partial<ProductBase>) =>
-  ({
-    id: 7,
-    slug: 'aurora',
-    title: 'Aurora',
-    description: '',
-    author: 'Sofia Reis',
-    authorNickname: 'sofia',
-    product_type: 'image',
-    imageUrl: null,
-    tags: [],
-    price: 12,
-    currencySymbol: '€',
-    rating_average: 4.5,
-    rating_count: 12,
-    ...over,
-  }) as ProductBase;
+const card = (over: Partial<ProductBase>) => aProduct({ price: 12, rating_average: 4.5, rating_count: 12, ...over });
 
 describe('a product card', () => {
   it('shows the stars with the average and the count, and a heart', async () => {
