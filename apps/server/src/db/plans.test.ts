@@ -29,4 +29,27 @@ describe('query plans as tables grow', () => {
       await tx.execute(sql`deallocate plan_probe_lookup`);
     });
   });
+
+  it('the keyed handle plans a key lookup once, as an index scan that stays right as the table grows', async () => {
+    const onPostgres = t.app.database.kind === 'postgres';
+    await t.app.database.keyed.transaction(async (txRaw) => {
+      const tx = txRaw as unknown as Db;
+      await tx.execute(sql`create temporary table keyed_probe (id bigint primary key, v int) on commit drop`);
+      await tx.execute(sql`insert into keyed_probe select g, g from generate_series(1, 20) g`);
+      await tx.execute(sql`analyze keyed_probe`);
+      await tx.execute(sql`prepare keyed_probe_lookup(bigint) as select v from keyed_probe where id = $1`);
+      const small = plan(await tx.execute(sql`explain execute keyed_probe_lookup(4)`));
+      await tx.execute(sql`insert into keyed_probe select g, g from generate_series(21, 50000) g`);
+      const large = plan(await tx.execute(sql`explain execute keyed_probe_lookup(4242)`));
+      // PGlite plans each call (keyed is `db` there): a sequential scan of the small table is right then.
+      for (const explained of onPostgres ? [small, large] : [large]) {
+        expect(explained).toContain('Index Scan using keyed_probe_pkey');
+        expect(explained).not.toContain('Seq Scan');
+        // PostgreSQL: one generic plan (the key stays a parameter); PGlite plans each call, as `db` does.
+        expect(explained).toContain(onPostgres ? 'Index Cond: (id = $1)' : 'Index Cond: (id = ');
+      }
+      if (onPostgres) expect(small).toBe(large);
+      await tx.execute(sql`deallocate keyed_probe_lookup`);
+    });
+  });
 });

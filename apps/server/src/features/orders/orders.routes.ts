@@ -75,8 +75,9 @@ export async function buyFromBalance(
   };
   // With an Idempotency-Key, the key is claimed and the answer stored in the purchase's transaction.
   // Without one, the purchase's only writing statement is its transaction: no BEGIN and COMMIT round
-  // trips, and the revenue account's lock is released as soon as that statement commits.
-  const answer = key ? await runIdempotent(app.db, { userId: buyer.id, key, scope: opts.scope, body: request.body }, buy) : await buy(app.db);
+  // trips, and the revenue account's lock is released as soon as that statement commits. Its statements
+  // all find rows by key, so they run on the `keyed` handle, planned once per connection (db/client.ts).
+  const answer = key ? await runIdempotent(app.db, { userId: buyer.id, key, scope: opts.scope, body: request.body }, buy) : await buy(app.database.keyed);
   if (created !== null) {
     app.log.info({ orderId: created }, 'order paid');
     // A seller who owes refunds (a receivable below zero) pays them back from this sale first.
