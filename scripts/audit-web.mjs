@@ -26,6 +26,8 @@ const JS_TARGET_BYTES = 120 * 1024;
 /** Issue 12: total blocking time of the median run at most 200 ms on every page. */
 const TBT_TARGET_MS = 200;
 const RUNS = Math.max(1, Number(process.env.AUDIT_RUNS ?? 5));
+/** Lighthouse's own failures to record a trace (not the page's): such a run is recorded again. */
+const TRACE_FAILURES = new Set(['NO_NAVSTART', 'NO_TRACING_STARTED', 'TRACING_ALREADY_STARTED']);
 
 function buildIfNeeded() {
   if (!buildIsCurrent()) {
@@ -76,11 +78,21 @@ async function main() {
   const external = process.env.AUDIT_BASE_URL;
   if (!external) buildIfNeeded();
   const dataDir = external ? null : await mkdtemp(path.join(tmpdir(), 'atelier-audit-'));
-  const server = external ? { baseUrl: external, stop: async () => 0 } : await startServer(dataDir);
-  const chrome = await chromeLauncher.launch({
-    chromePath: CHROME,
-    chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  const launch = () =>
+    chromeLauncher.launch({
+      chromePath: CHROME,
+      chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
+  let server = external ? { baseUrl: external, stop: async () => 0 } : await startServer(dataDir);
+  let chrome = await launch();
+  /** A fresh server start (on the same data) and browser launch, for a first run to be recorded again. */
+  const restart = async () => {
+    await chrome.kill();
+    chrome = await launch();
+    if (external) return;
+    await server.stop();
+    server = await startServer(dataDir);
+  };
   let failed = false;
   try {
     const product = await productPath(server.baseUrl);
@@ -97,15 +109,30 @@ async function main() {
         continue;
       }
       const runs = [];
+      const audit = async () =>
+        (
+          await lighthouse(`${server.baseUrl}${pagePath}`, {
+            port: chrome.port,
+            output: 'json',
+            logLevel: 'error',
+            onlyCategories: Object.keys(TARGETS),
+            formFactor: 'mobile',
+          })
+        ).lhr;
       for (let i = 0; i < RUNS; i++) {
-        const result = await lighthouse(`${server.baseUrl}${pagePath}`, {
-          port: chrome.port,
-          output: 'json',
-          logLevel: 'error',
-          onlyCategories: Object.keys(TARGETS),
-          formFactor: 'mobile',
-        });
-        runs.push(result.lhr);
+        let lhr = await audit();
+        // Lighthouse sometimes fails to record the trace itself (seen: NO_NAVSTART in 1 run of 15):
+        // that says nothing of the page, so the run is recorded again, twice at most. The home page's
+        // first run is the first visit after a fresh start, so it gets a fresh start again.
+        for (let retry = 0; retry < 2 && TRACE_FAILURES.has(lhr.runtimeError?.code); retry++) {
+          const fresh = i === 0 && name === pages[0][0];
+          console.log(
+            `  ${name}: run ${i + 1}: Lighthouse could not record the trace (${lhr.runtimeError.code}); recorded again${fresh ? ' after a fresh server start and browser launch' : ''}`,
+          );
+          if (fresh) await restart();
+          lhr = await audit();
+        }
+        runs.push(lhr);
       }
       const firstRun = runs[0];
       // A run Lighthouse could not score says why (a page error, no largest paint...).
