@@ -146,8 +146,12 @@ async function main() {
       console.log(
         `  ${name}: first run ${pct(firstRun.categories.performance?.score)} (TBT ${Math.round(firstRun.audits['total-blocking-time']?.numericValue ?? 0)} ms); performance of each run, sorted, ${runs.map((r) => pct(r.categories.performance?.score)).join(', ')} (TBT ${runs.map((r) => Math.round(r.audits['total-blocking-time']?.numericValue ?? 0)).join(', ')} ms); the median run is reported`,
       );
-      // AUDIT_JSON_DIR=folder keeps each full report for a closer look.
-      if (process.env.AUDIT_JSON_DIR) await writeFile(path.join(process.env.AUDIT_JSON_DIR, `${name.replace(/\W+/g, '-')}.json`), JSON.stringify(lhr));
+      // AUDIT_JSON_DIR=folder keeps the median and the first run of each page in full, for a closer look.
+      if (process.env.AUDIT_JSON_DIR) {
+        const file = (suffix) => path.join(process.env.AUDIT_JSON_DIR, `${name.replace(/\W+/g, '-')}${suffix}.json`);
+        await writeFile(file(''), JSON.stringify(lhr));
+        await writeFile(file('-first'), JSON.stringify(firstRun));
+      }
       const scoresOf = (report) => Object.fromEntries(Object.keys(TARGETS).map((k) => [k, pct(report.categories[k]?.score)]));
       for (const [which, report] of [
         ['median run', lhr],

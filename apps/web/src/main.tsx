@@ -1,3 +1,4 @@
+import { prepareNumberFormats } from '@atelier/shared/money';
 import { hydrate as fillQueryCache } from '@tanstack/react-query';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
@@ -28,7 +29,14 @@ async function start() {
   // The matched page modules load first, so the first render is the page itself: for a page the
   // server rendered, exactly what the HTML already shows (hydration).
   const basename = basenameOf(window.location.pathname);
-  await loadPages(window.location.pathname, basename);
+  // The number formats' set-up runs in a task of its own while the page modules load, not inside hydration.
+  const formatsReady = new Promise<void>((resolve) =>
+    setTimeout(() => {
+      prepareNumberFormats(i18n.language);
+      resolve();
+    }, 0),
+  );
+  await Promise.all([loadPages(window.location.pathname, basename), formatsReady]);
   const tree = (
     <AppRoot
       queryClient={queryClient}

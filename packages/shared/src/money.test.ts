@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { amountToMinor, convertMinor, formatMoney, formatMoneyParts, formatPrice, minorToAmount, parseRate } from './money';
+import { amountToMinor, convertMinor, formatMoney, formatMoneyParts, formatNumber, formatPrice, minorToAmount, parseRate, prepareNumberFormats } from './money';
 
 describe('money helpers', () => {
   it('apply exchange rates exactly, with integer arithmetic', () => {
@@ -87,5 +87,16 @@ describe('formatMoney', () => {
       { type: 'currency', value: '€' },
       { type: 'number', value: '5.00' },
     ]);
+  });
+});
+
+describe('formatNumber', () => {
+  it("writes a number in the page's language, before and after the formats are prepared", () => {
+    expect(formatNumber(2.4, 'en')).toBe('2.4');
+    expect(formatNumber(2.4, 'de')).toBe('2,4');
+    prepareNumberFormats('de');
+    expect(formatNumber(1234.5, 'de')).toBe('1.234,5');
+    expect(formatNumber(1234.5, 'en')).toBe('1,234.5');
+    expect(formatMoney(1234.5, { code: 'EUR', symbol: '€', decimals: 2 }, 'de')).toBe('1.234,50\u00a0€');
   });
 });

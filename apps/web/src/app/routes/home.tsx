@@ -1,5 +1,6 @@
 import type { ProductType } from '@atelier/shared';
-import { type KeyboardEvent, useId, useRef, useState } from 'react';
+import { formatNumber } from '@atelier/shared/money';
+import { type KeyboardEvent, Suspense, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ProductCarousel, useRandomProducts } from '../../features/catalog';
 import { useSettings } from '../../features/site';
@@ -108,77 +109,83 @@ export function Component() {
         </Link>
       </section>
 
-      <Explore />
+      {/* Each boundary hydrates after the first screen's, in slices React can pause (issue 18: no long
+          hydration task); nothing here suspends, so the server's HTML and the first render match. */}
+      <Suspense fallback={null}>
+        <Explore />
+      </Suspense>
 
-      <section className="section banner" aria-labelledby="banner-title">
-        <div className="banner-art" aria-hidden="true">
-          <span />
-          <span />
-          <span />
-        </div>
-        <div className="banner-copy">
-          <h2 id="banner-title">{t('home.banner_title')}</h2>
-          <p>{t('home.banner_text')}</p>
-          <Link className="button primary" to="/products?type=image">
-            {t('home.banner_cta')}
-          </Link>
-        </div>
-      </section>
-
-      <section className="section" aria-labelledby="deal-title">
-        <div className="section-head">
-          <div>
-            <h2 id="deal-title">{t('home.deal_title')}</h2>
-            <p className="muted">{t('home.deal_text')}</p>
+      <Suspense fallback={null}>
+        <section className="section banner" aria-labelledby="banner-title">
+          <div className="banner-art" aria-hidden="true">
+            <span />
+            <span />
+            <span />
           </div>
-        </div>
-        <ol className="deal-steps">
-          {DEAL_STEPS.map((s, i) => (
-            <li key={s.label} className="deal-step">
-              <span className="deal-index">{String(i + 1).padStart(2, '0')}</span>
-              <span className="deal-time">{t('home.deal_seconds', { seconds: s.seconds.toLocaleString(i18n.language) })}</span>
-              <span className="deal-label">{t(s.label)}</span>
-              <span className="deal-bar" style={{ '--fill': `${(s.seconds / 5.1) * 100}%` } as React.CSSProperties} aria-hidden="true" />
-            </li>
-          ))}
-        </ol>
-      </section>
+          <div className="banner-copy">
+            <h2 id="banner-title">{t('home.banner_title')}</h2>
+            <p>{t('home.banner_text')}</p>
+            <Link className="button primary" to="/products?type=image">
+              {t('home.banner_cta')}
+            </Link>
+          </div>
+        </section>
 
-      <section className="section" aria-labelledby="different-title">
-        <h2 id="different-title">{t('home.different_title')}</h2>
-        <ul className="value-grid">
-          {VALUES.map((v) => (
-            <li key={v.title} className="value-card">
-              <span className="value-icon" aria-hidden="true">
-                {v.icon}
-              </span>
-              <h3>{t(v.title)}</h3>
-              <p className="muted">{valueText(v.text)}</p>
-            </li>
-          ))}
-        </ul>
-        <div className="join">
-          <h3>{t('home.join_title')}</h3>
-          <ol className="join-steps">
-            {JOIN_STEPS.map((key, i) => (
-              <li key={key}>
-                <span className="join-index" aria-hidden="true">
-                  {i + 1}
-                </span>
-                {t(key)}
+        <section className="section" aria-labelledby="deal-title">
+          <div className="section-head">
+            <div>
+              <h2 id="deal-title">{t('home.deal_title')}</h2>
+              <p className="muted">{t('home.deal_text')}</p>
+            </div>
+          </div>
+          <ol className="deal-steps">
+            {DEAL_STEPS.map((s, i) => (
+              <li key={s.label} className="deal-step">
+                <span className="deal-index">{String(i + 1).padStart(2, '0')}</span>
+                <span className="deal-time">{t('home.deal_seconds', { seconds: formatNumber(s.seconds, i18n.language) })}</span>
+                <span className="deal-label">{t(s.label)}</span>
+                <span className="deal-bar" style={{ '--fill': `${(s.seconds / 5.1) * 100}%` } as React.CSSProperties} aria-hidden="true" />
               </li>
             ))}
           </ol>
-        </div>
-      </section>
+        </section>
 
-      <section className="section cta" aria-labelledby="cta-title">
-        <h2 id="cta-title">{t('home.cta_title')}</h2>
-        <p>{t('home.cta_text')}</p>
-        <Link className="button primary large" to="/products">
-          {t('home.get_started')}
-        </Link>
-      </section>
+        <section className="section" aria-labelledby="different-title">
+          <h2 id="different-title">{t('home.different_title')}</h2>
+          <ul className="value-grid">
+            {VALUES.map((v) => (
+              <li key={v.title} className="value-card">
+                <span className="value-icon" aria-hidden="true">
+                  {v.icon}
+                </span>
+                <h3>{t(v.title)}</h3>
+                <p className="muted">{valueText(v.text)}</p>
+              </li>
+            ))}
+          </ul>
+          <div className="join">
+            <h3>{t('home.join_title')}</h3>
+            <ol className="join-steps">
+              {JOIN_STEPS.map((key, i) => (
+                <li key={key}>
+                  <span className="join-index" aria-hidden="true">
+                    {i + 1}
+                  </span>
+                  {t(key)}
+                </li>
+              ))}
+            </ol>
+          </div>
+        </section>
+
+        <section className="section cta" aria-labelledby="cta-title">
+          <h2 id="cta-title">{t('home.cta_title')}</h2>
+          <p>{t('home.cta_text')}</p>
+          <Link className="button primary large" to="/products">
+            {t('home.get_started')}
+          </Link>
+        </section>
+      </Suspense>
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import type { Category, ProductType } from '@atelier/shared';
 import { CATALOG_DEBOUNCE_MS, CATALOG_PAGE_SIZE, PRODUCT_TYPES } from '@atelier/shared/constants';
+import { formatNumber } from '@atelier/shared/money';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { SearchIcon } from '../../components/ui/icons';
@@ -84,7 +85,7 @@ export function ProductList() {
               ? meta.total_estimated
                 ? // Past a thousand matches the server estimates: shown rounded, as "about".
                   t(params.search.trim() ? 'products.results_for_about' : 'products.results_about', {
-                    total: Number(meta.total.toPrecision(2)).toLocaleString(i18n.language),
+                    total: formatNumber(Number(meta.total.toPrecision(2)), i18n.language),
                     search: params.search.trim(),
                   })
                 : params.search.trim()
