@@ -5,6 +5,7 @@ import { registerPerson, registerStaff } from '../../../test/accounts';
 import { availableMinor, balanceMinor, fund, pendingMinor, seededProducts } from '../../../test/commerce';
 import { payoutContact } from '../../../test/payouts';
 import { createTestApp, type TestApp } from '../../../test/test-app';
+import { awayFromStepEdge } from '../../../test/totp';
 import { ledgerAccounts, payouts, sessions } from '../../db/schema';
 import { checkLedger, earningsPendingCode, InsufficientFunds, postSale, releaseDueEarnings } from '../ledger';
 
@@ -175,6 +176,7 @@ describe('withdrawals', () => {
     const setup = (await creator.client.post('/api/user/2fa/setup')).json().payload as { secret: string };
     const code = (steps: number) =>
       new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(setup.secret) }).generate({ timestamp: Date.now() + steps * 30_000 });
+    await awayFromStepEdge();
     expect((await creator.client.post('/api/user/2fa/enable', { code: code(-1) })).statusCode).toBe(200);
     // The session's last proof is older than the step-up window.
     await t.app.db

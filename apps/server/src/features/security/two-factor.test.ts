@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerPerson, registerStaff } from '../../../test/accounts';
 import { payoutContact } from '../../../test/payouts';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
+import { awayFromStepEdge } from '../../../test/totp';
 import { offers, payouts, sessions, userRecoveryCodes, users, userTotp } from '../../db/schema';
 
 let t: TestApp;
@@ -25,6 +26,7 @@ async function enrolled(app: FastifyInstance) {
   const setup = await person.client.post('/api/user/2fa/setup');
   expect(setup.statusCode).toBe(200);
   const { secret } = setup.json().payload as { secret: string };
+  await awayFromStepEdge();
   const enable = await person.client.post('/api/user/2fa/enable', { code: codeAt(secret, -1) });
   expect(enable.statusCode).toBe(200);
   return { ...person, secret, recoveryCodes: enable.json().payload.recovery_codes as string[] };
