@@ -49,7 +49,7 @@ function problemsOf(env: Record<string, string>): string[] {
 
 describe('hole 1: a production start takes no test cards', () => {
   const dir = path.join(tmpdir(), 'atelier-config-providers');
-  const production = { DATA_DIR: dir, NODE_ENV: 'production', PUBLIC_URL: 'https://atelier.example' };
+  const production = { DATA_DIR: dir, NODE_ENV: 'production', PUBLIC_URL: 'https://atelier.example', TRUST_PROXY: '1' };
 
   it('hole 1: without PAYMENT_PROVIDER a production start is refused with one sentence naming the variable', () => {
     const problems = problemsOf(production);

@@ -134,28 +134,42 @@ export type TrustProxy = false | number | string[];
 /** The names proxy-addr knows for address ranges, beside literal addresses and CIDRs. */
 const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
+/** Ranges that contain every address: trusting them lets any client write its own address. */
+const EVERY_ADDRESS = new Set(['0.0.0.0/0', '::/0', '0.0.0.0', '::']);
+
 /**
  * TRUST_PROXY: unset, `false` or `0` trusts no proxy; a whole number trusts that many hops in front of
- * the app (`true` is taken as 1: trusting every hop would let any client write its own address into
- * X-Forwarded-For); otherwise a comma-separated list of the proxies' addresses and CIDR ranges
- * (`10.0.0.0/8,127.0.0.1`; `loopback`, `linklocal` and `uniquelocal` name those ranges).
+ * the app; otherwise a comma-separated list of the proxies' addresses and CIDR ranges (`10.0.0.0/8,127.0.0.1`;
+ * `loopback`, `linklocal` and `uniquelocal` name those ranges). `true`, `0.0.0.0/0` and `::/0` would
+ * trust every address, so any client could write its own address into X-Forwarded-For: they stop the start.
  */
 export function parseTrustProxy(value: string | undefined): TrustProxy | { problem: string } {
   const text = value?.trim() ?? '';
   if (text === '' || text === 'false' || text === '0') return false;
-  if (text === 'true') return 1;
+  if (text === 'true') {
+    return {
+      problem:
+        "true would trust every address, so any visitor could choose the address that sign-in limits count: give the number of proxies in front of the app (1 for one nginx) or the proxies' addresses",
+    };
+  }
   if (/^\d+$/.test(text)) {
     const hops = Number(text);
     return hops <= 10 ? hops : { problem: 'a number of proxy hops is at most 10' };
   }
   const entries = text.split(',').map((part) => part.trim());
+  const everything = entries.filter((entry) => EVERY_ADDRESS.has(entry));
+  if (everything.length) {
+    return {
+      problem: `${everything.join(', ')} would trust every address, so any visitor could choose the address that sign-in limits count: name only your proxies' addresses or ranges`,
+    };
+  }
   const bad = entries.filter((entry) => {
     if (PROXY_RANGE_NAMES.has(entry)) return false;
     const [address = '', prefix, ...rest] = entry.split('/');
     const version = isIP(address);
     if (!version || rest.length) return true;
     if (prefix === undefined) return false;
-    return !/^\d{1,3}$/.test(prefix) || Number(prefix) > (version === 4 ? 32 : 128);
+    return !/^\d{1,3}$/.test(prefix) || Number(prefix) > (version === 4 ? 32 : 128) || Number(prefix) === 0;
   });
   if (bad.length) {
     return {
@@ -227,6 +241,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const seedDemo = e.SEED_DEMO ? e.SEED_DEMO === 'true' || e.SEED_DEMO === '1' : seedDemoDefault;
   if (seedDemo && !seedDemoDefault) {
     warnings.push(`SEED_DEMO=${e.SEED_DEMO} on ${where}: the demo accounts, staff included, sign in with the password published in the README.`);
+  }
+  if (isProduction && publicUrl.startsWith('https://') && e.TRUST_PROXY === false) {
+    warnings.push(
+      'TRUST_PROXY is not set on a production start at an https PUBLIC_URL: if a proxy (nginx, a load balancer) terminates TLS in front of the app, every visitor looks like that proxy, so sign-in limits count them together (one guesser can lock everyone out) and sessions show its address. Set TRUST_PROXY to the number of proxies (1) or their addresses.',
+    );
   }
   const dataDir = prepareDataDir(path.resolve(cwd, e.DATA_DIR));
   const sessionSecret = e.SESSION_SECRET ?? readOrCreateSecret(dataDir);

@@ -76,6 +76,11 @@ describe('hole 13: the smaller edges', () => {
       { forwarded: 'for=203.0.113.9;proto=https' },
       { 'x-forwarded-host': 'atelier.example' },
       { via: '1.1 proxy' },
+      // Issue 29: header names outside any list of proxies' headers, and a proxy's Host, change nothing.
+      { 'x-proxyuser-ip': '203.0.113.9' },
+      { 'x-original-forwarded-for': '203.0.113.9' },
+      { 'x-envoy-external-address': '203.0.113.9' },
+      { host: 'atelier.example' },
     ];
     for (const headers of forwarded) {
       const res = await t.app.inject({ url: '/dev/mail', remoteAddress: '127.0.0.1', headers });

@@ -126,13 +126,35 @@ describe('hole 11: TRUST_PROXY', () => {
     expect(parseTrustProxy('0')).toBe(false);
     expect(parseTrustProxy('1')).toBe(1);
     expect(parseTrustProxy('2')).toBe(2);
-    // Trusting every hop would let a client write its own address: `true` is one proxy.
-    expect(parseTrustProxy('true')).toBe(1);
+    // Trusting every address would let a client write its own address (issue 29): such a value stops the start.
+    for (const everyone of ['true', '0.0.0.0/0', '::/0', '10.0.0.1, 0.0.0.0/0']) {
+      expect(parseTrustProxy(everyone)).toEqual({ problem: expect.stringContaining('would trust every address') });
+      expect(() => loadConfig({ DATA_DIR: '/tmp/atelier-proxy-config', TRUST_PROXY: everyone })).toThrow(/TRUST_PROXY: .*would trust every address/);
+    }
     expect(parseTrustProxy('10.0.0.0/8, 127.0.0.1,fd00::/8,loopback')).toEqual(['10.0.0.0/8', '127.0.0.1', 'fd00::/8', 'loopback']);
     expect(() => loadConfig({ DATA_DIR: '/tmp/atelier-proxy-config', TRUST_PROXY: 'nginx' })).toThrow(ConfigError);
     expect(() => loadConfig({ DATA_DIR: '/tmp/atelier-proxy-config', TRUST_PROXY: '10.0.0.0/33' })).toThrow(
       /TRUST_PROXY: must be false, a number of proxy hops/,
     );
+  });
+
+  it('issue 29: a production start at an https address without TRUST_PROXY warns once, naming it and what it changes', () => {
+    const production = {
+      DATA_DIR: '/tmp/atelier-proxy-config',
+      NODE_ENV: 'production',
+      PAYMENT_PROVIDER: 'stripe',
+      STRIPE_SECRET_KEY: 'sk_test_x',
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_x',
+      STRIPE_WEBHOOK_SECRET: 'whsec_x',
+      SESSION_SECRET: 'x'.repeat(40),
+    };
+    const warned = loadConfig({ ...production, PUBLIC_URL: 'https://atelier.example' }).warnings.filter((w) => w.includes('TRUST_PROXY'));
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toMatch(/sign-in limits/);
+    expect(loadConfig({ ...production, PUBLIC_URL: 'https://atelier.example', TRUST_PROXY: '1' }).warnings.filter((w) => w.includes('TRUST_PROXY'))).toEqual(
+      [],
+    );
+    expect(loadConfig({ ...production, PUBLIC_URL: 'http://atelier.example' }).warnings.filter((w) => w.includes('TRUST_PROXY'))).toEqual([]);
   });
 
   it('hole 11: behind a trusted proxy one client guessing passwords is limited, and staff on another address still sign in', async () => {

@@ -29,6 +29,8 @@ export const userSession = z.object({
   created_at: z.string(),
   last_seen_at: z.string(),
   ip_hint: z.string(),
+  /** This session proved a second factor (a TOTP or recovery code, or a passkey) at sign-in or since. */
+  second_factor: z.boolean(),
 });
 export type UserSession = z.infer<typeof userSession>;
 export const userSessionsAnswer = okEnvelope(z.array(userSession));
@@ -72,10 +74,30 @@ export const loginTwoFactorInput = z
   });
 export type LoginTwoFactorInput = z.infer<typeof loginTwoFactorInput>;
 
-/** Proves the second factor again for a sensitive change: an app code or a recovery code. */
-export const stepUpInput = loginTwoFactorInput;
-export type StepUpInput = LoginTwoFactorInput;
+/**
+ * Proves it is you again for a sensitive change (issue 29): an app code or a recovery code, or, only
+ * for an account that has no second factor, the current password. A passkey answers through the
+ * passkey step-up calls instead.
+ */
+export const stepUpInput = z
+  .object({
+    code: totpCode.optional(),
+    recovery_code: recoveryCode.optional(),
+    password: text('password').min(1, 'The password field is required.').max(200).optional(),
+  })
+  .refine((v) => v.code !== undefined || v.recovery_code !== undefined || v.password !== undefined, {
+    path: ['code'],
+    message: 'Enter the 6-digit code from your authenticator app, a recovery code, or your password.',
+  });
+export type StepUpInput = z.infer<typeof stepUpInput>;
 
-/** POST /login's answer: SPEC's `{status, message}`, plus `two_factor_required` when a code must follow. */
-export const loginAnswer = okMessage.extend({ two_factor_required: z.boolean().optional() });
+/** The ways an account can finish a password sign-in: only those it has set up. */
+export const secondFactorMethod = z.enum(['totp', 'recovery_code', 'passkey']);
+export type SecondFactorMethod = z.infer<typeof secondFactorMethod>;
+
+/**
+ * POST /login's answer: SPEC's `{status, message}`, plus `two_factor_required` and the account's
+ * `methods` when the password was right but a second factor must follow before any session exists.
+ */
+export const loginAnswer = okMessage.extend({ two_factor_required: z.boolean().optional(), methods: z.array(secondFactorMethod).optional() });
 export type LoginAnswer = z.infer<typeof loginAnswer>;

@@ -36,7 +36,7 @@ export const webauthnChallenges = pgTable(
   {
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
     challenge: text('challenge').notNull(),
-    purpose: text('purpose', { enum: ['register', 'sign_in', 'step_up'] }).notNull(),
+    purpose: text('purpose', { enum: ['register', 'sign_in', 'step_up', 'sign_in_2fa'] }).notNull(),
     boundTo: text('bound_to').notNull(),
     userId: bigint('user_id', { mode: 'number' }).references(() => users.id, { onDelete: 'cascade' }),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),

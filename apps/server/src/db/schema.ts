@@ -211,6 +211,8 @@ export const sessions = pgTable(
     ipHint: text('ip_hint').notNull().default(''),
     /** When this session's user last proved a second factor (TOTP, later a passkey); step-up checks it (migration 0023). */
     secondFactorAt: timestamp('second_factor_at', { withTimezone: true }),
+    /** When this session last proved who it is by any means: a sign-in, a password or second-factor step-up (migration 0034). */
+    provedAt: timestamp('proved_at', { withTimezone: true }),
   },
   (t) => [index('sessions_user_idx').on(t.userId), index('sessions_last_seen_idx').on(t.lastSeenAt)],
 );

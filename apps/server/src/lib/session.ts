@@ -32,6 +32,8 @@ export type Session = {
   blocked?: boolean;
   /** When its user last proved a second factor in this session (step-up, features/security). */
   secondFactorAt?: Date | null;
+  /** When this session last proved who it is by any means: the sign-in itself, a password or a second factor. */
+  provedAt?: Date | null;
 };
 
 declare module 'fastify' {
@@ -72,6 +74,8 @@ async function insertSession(db: Db, userId: number | null, userAgent: string, i
   const id = hashToken(token);
   const expiresAt = new Date(now.getTime() + SESSION_ABSOLUTE_SECONDS * 1000);
   const secondFactorAt = secondFactor ? now : null;
+  // Signing in is itself a proof (a guest session has none): a factor change right after needs no second.
+  const provedAt = userId == null ? null : now;
   await db.insert(sessions).values({
     id,
     userId,
@@ -82,8 +86,9 @@ async function insertSession(db: Db, userId: number | null, userAgent: string, i
     userAgent: userAgent.slice(0, 300),
     ipHint,
     secondFactorAt,
+    provedAt,
   });
-  return { token, session: { id, userId, csrfToken: csrf, lastSeenAt: now, expiresAt, secondFactorAt } satisfies Session };
+  return { token, session: { id, userId, csrfToken: csrf, lastSeenAt: now, expiresAt, secondFactorAt, provedAt } satisfies Session };
 }
 
 /**
@@ -161,14 +166,23 @@ async function loadSession(request: FastifyRequest, reply: FastifyReply): Promis
     expiresAt: row.expiresAt,
     blocked: row.blockedUserId !== null,
     secondFactorAt: row.secondFactorAt,
+    provedAt: row.provedAt,
   };
 }
 
-/** Records that the session's user just proved a second factor (the step-up freshness marker). */
+/** Records that the session's user just proved a second factor (the step-up freshness marker); it is a proof too. */
 export async function recordSecondFactor(db: Db, session: Session) {
   const now = new Date();
-  await db.update(sessions).set({ secondFactorAt: now }).where(eq(sessions.id, session.id));
+  await db.update(sessions).set({ secondFactorAt: now, provedAt: now }).where(eq(sessions.id, session.id));
   session.secondFactorAt = now;
+  session.provedAt = now;
+}
+
+/** Records that the session's user just proved who they are with the password (an account with no second factor). */
+export async function recordPasswordProof(db: Db, session: Session) {
+  const now = new Date();
+  await db.update(sessions).set({ provedAt: now }).where(eq(sessions.id, session.id));
+  session.provedAt = now;
 }
 
 /** Removes sessions past their idle or absolute limit; run now and then. */

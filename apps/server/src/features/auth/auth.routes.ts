@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import {
   emailVerifyResult,
   forgotPasswordInput,
@@ -14,7 +13,6 @@ import {
   verifyPhoneInput,
 } from '@atelier/shared';
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { users } from '../../db/schema';
 import { AppError, validationError } from '../../lib/app-error';
@@ -24,7 +22,7 @@ import { hashPassword, verifyPassword } from '../../lib/passwords';
 import { isUniqueViolation } from '../../lib/pg-errors';
 import { clearRateLimit, enforceRateLimit, hitRateLimit, releaseRateLimitHit } from '../../lib/rate-limit';
 import { isSignedIn, startSession } from '../../lib/session';
-import { revokeOtherSessions, sendNewBrowserAlert, totpEnabled, verifySecondFactor } from '../security';
+import { revokeOtherSessions, secondFactorMethods, verifySecondFactor } from '../security';
 import {
   checkEmailVerification,
   findUserByEmail,
@@ -37,85 +35,14 @@ import {
   type UserRow,
 } from '../users';
 import { checkPhoneCode, consumeResetToken, createPhoneCode, createResetToken, PHONE_CODE_MINUTES, RESET_MINUTES } from './auth.queries';
+import { clearPendingSignIn, finishSignIn, knownDevice, pendingSignIn, rememberDevice, setPendingSignIn } from './sign-in';
 
 /** Sign-in attempts allowed in one window (ASVS 2.2.1): per account from one address, per address, per account. */
 const LOGIN_PER_ACCOUNT_AND_ADDRESS = { limit: 5, windowSeconds: 60 };
 const LOGIN_PER_ADDRESS = { limit: 20, windowSeconds: 60 };
 const LOGIN_PER_ACCOUNT = { limit: 5, windowSeconds: 60 };
-/** A signed cookie naming the accounts that signed in successfully from this browser (device cookie, OWASP). */
-const DEVICE_COOKIE = 'atelier_device';
 /** Every reset request is answered after this long, whatever it found (longer than the work takes). */
 const RESET_ANSWER_MS = 400;
-const DEVICE_DAYS = 180;
-
-function deviceTag(secret: string, email: string) {
-  return createHmac('sha256', secret).update(`device:${email}`).digest('base64url').slice(0, 22);
-}
-
-function knownDevice(request: FastifyRequest, email: string): boolean {
-  const raw = request.cookies[DEVICE_COOKIE];
-  if (!raw || raw.length > 2000) return false;
-  const tag = deviceTag(request.server.config.sessionSecret, email);
-  return raw.split('.').includes(tag);
-}
-
-function rememberDevice(app: FastifyInstance, reply: FastifyReply, email: string) {
-  const request = reply.request;
-  const tags = (request.cookies[DEVICE_COOKIE] ?? '').split('.').filter((t) => /^[\w-]{22}$/.test(t));
-  const tag = deviceTag(app.config.sessionSecret, email);
-  const next = [tag, ...tags.filter((t) => t !== tag)].slice(0, 5).join('.');
-  reply.setCookie(DEVICE_COOKIE, next, {
-    path: '/api/login',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: app.config.publicUrl.startsWith('https://'),
-    maxAge: DEVICE_DAYS * 86_400,
-  });
-}
-/**
- * Between the right password and the second factor (issue 21): a short-lived cookie, signed with the
- * session secret, naming the account. No session exists until POST /login/2fa checks the code.
- */
-const PENDING_COOKIE = 'atelier_2fa';
-const PENDING_SECONDS = 300;
-
-function setPendingSignIn(app: FastifyInstance, reply: FastifyReply, userId: number) {
-  reply.setCookie(PENDING_COOKIE, `${userId}.${Date.now() + PENDING_SECONDS * 1000}`, {
-    path: '/api/login',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: app.config.publicUrl.startsWith('https://'),
-    maxAge: PENDING_SECONDS,
-    signed: true,
-  });
-}
-
-/** The account waiting for its second factor, or null when there is none or it has expired. */
-function pendingSignIn(request: FastifyRequest): number | null {
-  const raw = request.cookies[PENDING_COOKIE];
-  if (!raw || raw.length > 300) return null;
-  const unsigned = request.unsignCookie(raw);
-  if (!unsigned.valid || !unsigned.value) return null;
-  const [id, until] = unsigned.value.split('.').map(Number);
-  if (!Number.isSafeInteger(id) || !Number.isSafeInteger(until) || until! < Date.now()) return null;
-  return id!;
-}
-
-/** The end of every successful sign-in: a new session, the device remembered, the owner told of a new browser. */
-async function finishSignIn(
-  app: FastifyInstance,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  user: { id: number; email: string; name: string },
-  secondFactor: boolean,
-) {
-  const email = user.email.toLowerCase();
-  const newBrowser = !knownDevice(request, email);
-  await startSession(request, reply, user.id, { secondFactor });
-  rememberDevice(app, reply, email);
-  if (newBrowser) await sendNewBrowserAlert(app, request, user);
-  request.log.info({ userId: user.id }, 'user signed in');
-}
 
 /** A dummy hash, so an unknown e-mail costs the same time as a wrong password. */
 let dummyHash: Promise<string> | null = null;
@@ -197,11 +124,14 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       request.log.info({ userId: user.id, event: 'login_blocked' }, 'sign-in refused: account blocked');
       throw new AppError('FORBIDDEN', ACCOUNT_BLOCKED);
     }
-    // With a second factor the password is only the first step: no session until the code is checked.
-    if (await totpEnabled(app.db, user.id)) {
+    // With any second factor (app or passkey) the password is only the first step: no session exists
+    // until the second factor is proved, so the half-finished sign-in can do nothing (issue 29).
+    const methods = await secondFactorMethods(app.db, user.id);
+    if (methods.length > 0) {
       setPendingSignIn(app, reply, user.id);
       request.log.info({ userId: user.id }, 'password accepted, second factor required');
-      return { status: 'OK' as const, message: 'Enter the code from your authenticator app.', two_factor_required: true };
+      const message = methods.includes('totp') ? 'Enter the code from your authenticator app.' : 'Confirm with your passkey to finish signing in.';
+      return { status: 'OK' as const, message, two_factor_required: true, methods };
     }
     await finishSignIn(app, request, reply, user, false);
     return { status: 'OK' as const, message: `Welcome back, ${user.name}!` };
@@ -214,8 +144,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     const user = await findUserById(app.db, userId);
     if (!user || user.deletedAt) throw new AppError('UNAUTHENTICATED', restart);
     if (user.blockedAt) throw new AppError('FORBIDDEN', ACCOUNT_BLOCKED);
-    await verifySecondFactor(app.db, app.config.sessionSecret, user.id, request.ip, request.body);
-    reply.clearCookie(PENDING_COOKIE, { path: '/api/login' });
+    await verifySecondFactor(app, user.id, request.ip, request.body);
+    clearPendingSignIn(reply);
     await finishSignIn(app, request, reply, user, true);
     return { status: 'OK' as const, message: `Welcome back, ${user.name}!` };
   });

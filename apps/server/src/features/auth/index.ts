@@ -1,1 +1,2 @@
 export { authRoutes } from './auth.routes';
+export { clearPendingSignIn, finishSignIn, pendingSignInStep } from './sign-in';

@@ -11,31 +11,55 @@ export function isLoopback(address: string | undefined): boolean {
 }
 
 /**
- * Headers a proxy adds to say whom it forwards for. A request carrying any of them came through a
- * proxy, whose own address (often loopback) says nothing about the visitor.
+ * The headers a browser (or curl) sends by itself when it talks to the app directly. Anything else,
+ * whatever its name (X-Forwarded-For, Forwarded, Via, X-Real-IP, X-ProxyUser-Ip,
+ * X-Original-Forwarded-For, a CDN's own), may have been added by a proxy, whose own address (often
+ * loopback) says nothing about the visitor. An allow-list, so no header name we have not met can
+ * make a visitor look local (issue 29).
  */
-const FORWARDING_HEADERS = [
-  'forwarded',
-  'x-real-ip',
-  'via',
-  'client-ip',
-  'true-client-ip',
-  'x-client-ip',
-  'cf-connecting-ip',
-  'fastly-client-ip',
-  'x-cluster-client-ip',
-];
+const DIRECT_HEADERS = new Set([
+  'host',
+  'connection',
+  'keep-alive',
+  'user-agent',
+  'accept',
+  'accept-language',
+  'accept-encoding',
+  'cookie',
+  'cache-control',
+  'pragma',
+  'upgrade-insecure-requests',
+  'dnt',
+  'referer',
+  'origin',
+  'if-none-match',
+  'if-modified-since',
+  'priority',
+  'purpose',
+  'te',
+]);
 
 export function isForwarded(headers: Record<string, unknown>): boolean {
-  return Object.keys(headers).some((name) => name.startsWith('x-forwarded-') || FORWARDING_HEADERS.includes(name));
+  return Object.keys(headers).some((name) => !DIRECT_HEADERS.has(name) && !name.startsWith('sec-'));
+}
+
+/** The Host the browser asked for names this machine (a proxy for a public name, or DNS rebinding, does not). */
+function asksForLoopback(host: unknown): boolean {
+  if (typeof host !== 'string') return false;
+  const name = host
+    .replace(/:\d+$/, '')
+    .replace(/^\[(.*)\]$/, '$1')
+    .toLowerCase();
+  return name === 'localhost' || isLoopback(name);
 }
 
 /** /dev/mail: the outbox as a page, so a developer can click a verification link. Never in production. */
 export const devMailRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/dev/mail', { schema: { hide: true } }, async (request, reply) => {
     // The outbox holds password-reset links: only a browser on this machine may read it, and not
-    // through a proxy (which would make every visitor look local).
-    if (!isLoopback(request.socket.remoteAddress) || isForwarded(request.headers)) {
+    // through a proxy (which would make every visitor look local). The socket decides, and the
+    // client address as TRUST_PROXY reads it; without TRUST_PROXY no header can make anyone local.
+    if (!isLoopback(request.socket.remoteAddress) || !isLoopback(request.ip) || isForwarded(request.headers) || !asksForLoopback(request.headers.host)) {
       throw notFound('Not found.');
     }
     const rows = await app.db.select().from(mailOutbox).orderBy(desc(mailOutbox.id)).limit(100);

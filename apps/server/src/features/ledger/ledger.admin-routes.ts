@@ -50,7 +50,7 @@ export const ledgerAdminRoutes: FastifyPluginAsyncZod = async (app) => {
    */
   app.post(
     '/ledger/adjustments',
-    { config: guard('admin'), schema: { tags: ['admin'], body: adjustmentInput, response: { 200: okEnvelope(adjustmentResult) } } },
+    { config: { ...guard('admin'), stepUp: true }, schema: { tags: ['admin'], body: adjustmentInput, response: { 200: okEnvelope(adjustmentResult) } } },
     async (request) => {
       const staffId = request.user!.id;
       const { account_id: accountId, amount, reason } = request.body;

@@ -1,2 +1,1 @@
-export { userHasPasskey } from './passkeys.queries';
 export { passkeysRoutes } from './passkeys.routes';

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import { passkeys, webauthnChallenges } from '../../db/schema';
 
 export type PasskeyRow = typeof passkeys.$inferSelect;
-type ChallengePurpose = 'register' | 'sign_in' | 'step_up';
+type ChallengePurpose = 'register' | 'sign_in' | 'step_up' | 'sign_in_2fa';
 
 export function toPasskey(row: PasskeyRow): Passkey {
   return { id: row.id, name: row.name, created_at: row.createdAt.toISOString(), last_used_at: row.lastUsedAt?.toISOString() ?? null };
@@ -17,12 +17,6 @@ export async function listPasskeys(db: Db, userId: number): Promise<PasskeyRow[]
 export async function countPasskeys(db: Db, userId: number): Promise<number> {
   const [row] = await db.select({ n: count() }).from(passkeys).where(eq(passkeys.userId, userId));
   return Number(row?.n ?? 0);
-}
-
-/** Whether the user can prove a second factor with a passkey (step-up, staff rules). */
-export async function userHasPasskey(db: Db, userId: number): Promise<boolean> {
-  const [row] = await db.select({ id: passkeys.id }).from(passkeys).where(eq(passkeys.userId, userId)).limit(1);
-  return row !== undefined;
 }
 
 /** The passkey, only when it is this user's (another user's id reads as missing). */
@@ -57,12 +51,13 @@ export async function renamePasskey(db: Db, userId: number, id: number, name: st
   return row;
 }
 
-export async function deletePasskey(db: Db, userId: number, id: number): Promise<boolean> {
-  const rows = await db
+/** Removes the user's passkey; the removed row's name, or undefined when the user has no such passkey. */
+export async function deletePasskey(db: Db, userId: number, id: number): Promise<{ name: string } | undefined> {
+  const [row] = await db
     .delete(passkeys)
     .where(and(eq(passkeys.id, id), eq(passkeys.userId, userId)))
-    .returning({ id: passkeys.id });
-  return rows.length > 0;
+    .returning({ name: passkeys.name });
+  return row;
 }
 
 /**

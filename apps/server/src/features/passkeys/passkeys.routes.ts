@@ -30,6 +30,8 @@ import { ACCOUNT_BLOCKED, currentUser, guard } from '../../lib/auth-guard';
 import { ok } from '../../lib/envelope';
 import { enforceRateLimit } from '../../lib/rate-limit';
 import { recordSecondFactor, startSession } from '../../lib/session';
+import { clearPendingSignIn, finishSignIn, pendingSignInStep } from '../auth';
+import { requireFreshProof, tellFactorChange } from '../security';
 import { findUserById } from '../users';
 import {
   consumeChallenge,
@@ -54,6 +56,7 @@ const NOT_ACCEPTED = 'This passkey could not be verified. Please try again.';
 const UNKNOWN = 'This passkey is not registered with Atelier. Sign in with your password, then add it on the Security tab.';
 const COUNTER = 'This passkey reported a sign-in count lower than before, which can mean it was copied. Sign in another way and remove it.';
 const PASSKEY_NOT_FOUND = 'This passkey was not found.';
+const RESTART = 'Your sign-in has expired. Please enter your e-mail and password again.';
 
 /**
  * The WebAuthn user handle: stable per account, opaque (no e-mail or id in clear), so an
@@ -122,6 +125,8 @@ export const passkeysRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/user/passkeys/options', { config: guard('user'), schema: { tags, response: { 200: okEnvelope(passkeyOptions) } } }, async (request) => {
     const user = currentUser(request);
+    // Adding a passkey changes how the account proves who it is: a stale session may not (issue 29).
+    await requireFreshProof(request);
     await enforceRateLimit(app.db, `passkey-options:${user.id}`, { limit: 30, windowSeconds: 600 }, 'Too many passkey requests.');
     const existing = await listPasskeys(app.db, user.id);
     if (existing.length >= PASSKEYS_PER_USER) throw validationError({ name: `You can keep at most ${PASSKEYS_PER_USER} passkeys. Remove one first.` });
@@ -142,6 +147,7 @@ export const passkeysRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/user/passkeys', { config: guard('user'), schema: { tags, body: addPasskeyInput, response: { 200: addedPasskey } } }, async (request) => {
     const user = currentUser(request);
+    await requireFreshProof(request);
     const { response, name } = request.body;
     const challenge = signedChallenge(response.response.clientDataJSON);
     const issued = challenge ? await consumeChallenge(app.db, challenge, 'register', `session:${request.session!.id}`) : undefined;
@@ -172,6 +178,10 @@ export const passkeysRoutes: FastifyPluginAsyncZod = async (app) => {
       name,
     });
     if (!row) throw validationError({ response: 'This passkey is already registered.' });
+    await tellFactorChange(app, app.db, user.id, 'passkey_added', row.name);
+    // The session was freshly proved to get here and has just used the new passkey with user
+    // verification: it counts as a second factor proved now, as enrolling the app does.
+    await recordSecondFactor(app.db, request.session!);
     request.log.info({ userId: user.id, passkeyId: row.id }, 'passkey added');
     const added = toPasskey(row);
     return { status: 'OK' as const, message: 'Your passkey has been added.', payload: added, passkey: added };
@@ -181,6 +191,7 @@ export const passkeysRoutes: FastifyPluginAsyncZod = async (app) => {
     '/user/passkeys/:id',
     { config: guard('user'), schema: { tags, params: passkeyParams, body: renamePasskeyInput, response: { 200: okEnvelope(passkey) } } },
     async (request) => {
+      await requireFreshProof(request);
       const row = await renamePasskey(app.db, currentUser(request).id, request.params.id, request.body.name);
       if (!row) throw notFound(PASSKEY_NOT_FOUND);
       return ok(toPasskey(row), 'The passkey has been renamed.');
@@ -189,7 +200,10 @@ export const passkeysRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete('/user/passkeys/:id', { config: guard('user'), schema: { tags, params: passkeyParams, response: { 200: okMessage } } }, async (request) => {
     const userId = currentUser(request).id;
-    if (!(await deletePasskey(app.db, userId, request.params.id))) throw notFound(PASSKEY_NOT_FOUND);
+    await requireFreshProof(request);
+    const removed = await deletePasskey(app.db, userId, request.params.id);
+    if (!removed) throw notFound(PASSKEY_NOT_FOUND);
+    await tellFactorChange(app, app.db, userId, 'passkey_removed', removed.name);
     request.log.info({ userId, passkeyId: request.params.id }, 'passkey removed');
     return { status: 'OK' as const, message: 'The passkey has been removed.' };
   });
@@ -267,5 +281,45 @@ export const passkeysRoutes: FastifyPluginAsyncZod = async (app) => {
     await recordSecondFactor(app.db, request.session!);
     request.log.info({ userId: user.id, passkeyId: key.id }, 'step-up with a passkey');
     return { status: 'OK' as const, message: 'Thank you, you can go on.' };
+  });
+
+  // The passkey that finishes a password sign-in (issue 29): only after the right password, only the
+  // passkeys of the account that is waiting, and a challenge bound to that one password step. Until
+  // it is proved there is no session, so nothing else answers as this account.
+  const pendingBinding = (step: { userId: number; until: number }) => `pending:${step.userId}:${step.until}`;
+
+  app.post('/login/2fa/passkey/options', { schema: { tags: ['auth'], response: { 200: okEnvelope(passkeyOptions) } } }, async (request) => {
+    const step = pendingSignInStep(request);
+    if (!step) throw new AppError('UNAUTHENTICATED', RESTART);
+    await enforceRateLimit(app.db, `passkey-2fa-options:${step.userId}`, { limit: 30, windowSeconds: 600 }, 'Too many passkey requests.');
+    const keys = await listPasskeys(app.db, step.userId);
+    if (keys.length === 0) throw validationError({ response: 'This account has no passkey. Use a code from your authenticator app.' });
+    const options = await generateAuthenticationOptions({
+      rpID: rpId,
+      userVerification: 'required',
+      timeout: CHALLENGE_MS,
+      allowCredentials: keys.map((k) => ({ id: k.credentialId, transports: k.transports })),
+    });
+    await saveChallenge(app.db, { challenge: options.challenge, purpose: 'sign_in_2fa', boundTo: pendingBinding(step), userId: step.userId });
+    return ok({ ...options });
+  });
+
+  app.post('/login/2fa/passkey', { schema: { tags: ['auth'], body: passkeySignInInput, response: { 200: okMessage } } }, async (request, reply) => {
+    const step = pendingSignInStep(request);
+    if (!step) throw new AppError('UNAUTHENTICATED', RESTART);
+    await enforceRateLimit(app.db, `passkey-2fa:${step.userId}`, { limit: 20, windowSeconds: 60 }, 'Too many sign-in attempts.');
+    const { response } = request.body;
+    const challenge = signedChallenge(response.response.clientDataJSON);
+    const issued = challenge ? await consumeChallenge(app.db, challenge, 'sign_in_2fa', pendingBinding(step)) : undefined;
+    if (!challenge || !issued || issued.userId !== step.userId) throw validationError({ response: EXPIRED });
+    const key = await findPasskeyByCredentialId(app.db, response.id);
+    if (!key || key.userId !== step.userId) throw validationError({ response: 'This passkey does not belong to the account you are signing in to.' });
+    const user = await findUserById(app.db, step.userId);
+    if (!user || user.deletedAt) throw new AppError('UNAUTHENTICATED', RESTART);
+    await verifyAssertion(request, key, challenge, response);
+    if (user.blockedAt) throw new AppError('FORBIDDEN', ACCOUNT_BLOCKED);
+    clearPendingSignIn(reply);
+    await finishSignIn(app, request, reply, user, true);
+    return { status: 'OK' as const, message: `Welcome back, ${user.name}!` };
   });
 };

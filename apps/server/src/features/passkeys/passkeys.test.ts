@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerPerson } from '../../../test/accounts';
 import { SoftAuthenticator } from '../../../test/soft-authenticator';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
-import { users, webauthnChallenges } from '../../db/schema';
+import { sessions, users, webauthnChallenges } from '../../db/schema';
 
 let t: TestApp;
 const logLines: string[] = [];
@@ -28,6 +28,12 @@ async function personWithPasskey(name = 'Laptop') {
   const added = await person.client.post('/api/user/passkeys', { response: device.register(options.json().payload), name });
   expect(added.statusCode, added.body).toBe(200);
   return { ...person, device, passkey: added.json().passkey as { id: number; name: string } };
+}
+
+/** Moves the user's sessions' proofs past the step-up window, as if the user had added the passkey 11 minutes ago. */
+async function staleProofs(userId: number) {
+  const past = new Date(Date.now() - 11 * 60_000);
+  await t.app.db.update(sessions).set({ secondFactorAt: past, provedAt: past }).where(eq(sessions.userId, userId));
 }
 
 /** A fresh browser asks for sign-in options and answers them with the device. */
@@ -171,7 +177,8 @@ describe('adding and managing passkeys', () => {
 
 describe('signing in with a passkey', () => {
   it('signs in with no password; the session works and counts as a fresh second factor', async () => {
-    const { device, email, passkey } = await personWithPasskey();
+    const { device, email, passkey, id } = await personWithPasskey();
+    await staleProofs(id);
     const { browser, res } = await passkeySignIn(device);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().message).toBe('Welcome back, Ines!');
@@ -180,7 +187,7 @@ describe('signing in with a passkey', () => {
     expect(profile.json().payload.email).toBe(email);
     expect((await browser.get('/api/is-auth')).json().authenticated).toBe(true);
     const fresh = (await t.app.db.execute(
-      sql`select second_factor_at from sessions where user_id = (select id from users where email = ${email}) and second_factor_at is not null`,
+      sql`select second_factor_at from sessions where user_id = (select id from users where email = ${email}) and second_factor_at > now() - interval '10 minutes'`,
     )) as unknown as { rows: unknown[] };
     expect(fresh.rows.length).toBe(1);
     const listed = (await browser.get('/api/user/passkeys')).json().payload;
@@ -321,6 +328,7 @@ describe('step-up with a passkey (issue 21)', () => {
 
   it('a user whose second factor is a passkey is asked for it before a password change, and the passkey answers the step-up', async () => {
     const a = await personWithPasskey();
+    await staleProofs(a.id);
     const refused = await a.client.post('/api/user/change-password', change(a.password));
     expect(refused.statusCode).toBe(403);
     expect(refused.json().errors.step_up).toEqual(['Please confirm it is you with your passkey.']);
@@ -345,6 +353,8 @@ describe('step-up with a passkey (issue 21)', () => {
   it("a second user cannot step up with the first user's passkey, nor answer the first user's challenge", async () => {
     const a = await personWithPasskey();
     const b = await personWithPasskey();
+    await staleProofs(a.id);
+    await staleProofs(b.id);
     // B's challenge answered with A's passkey: not B's.
     const bOptions = (await b.client.post('/api/user/step-up/passkey/options')).json().payload;
     const foreign = await b.client.post('/api/user/step-up/passkey', { response: a.device.authenticate(bOptions) });

@@ -27,7 +27,10 @@ export const payoutsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
    */
   app.post(
     '/payouts/:id/complete',
-    { config: guard('admin'), schema: { tags: ['admin'], params: payoutIdParams, body: adminPayoutOutcome, response: { 200: okEnvelope(payout) } } },
+    {
+      config: { ...guard('admin'), stepUp: true },
+      schema: { tags: ['admin'], params: payoutIdParams, body: adminPayoutOutcome, response: { 200: okEnvelope(payout) } },
+    },
     async (request) => {
       const staffId = request.user!.id;
       const { outcome, reason, reference } = request.body;

@@ -27,7 +27,10 @@ export const refundsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   /** Refund or reject, with a note for both parties: audited, both notified (bell, live event, e-mail). */
   app.post(
     '/refund-requests/:id/resolve',
-    { config: guard('admin'), schema: { tags, params: requestIdParams, body: refundResolveInput, response: { 200: okEnvelope(adminRefundRequest) } } },
+    {
+      config: { ...guard('admin'), stepUp: true },
+      schema: { tags, params: requestIdParams, body: refundResolveInput, response: { 200: okEnvelope(adminRefundRequest) } },
+    },
     async (request) => {
       const staffId = request.user!.id;
       const { decision, note } = request.body;

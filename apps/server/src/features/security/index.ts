@@ -6,4 +6,14 @@
 
 export { securityRoutes } from './security.routes';
 export { revokeOtherSessions, sendNewBrowserAlert } from './sessions';
-export { hasSecondFactor, requireFreshSecondFactor, requireStaffSecondFactor, totpEnabled, verifySecondFactor } from './two-factor';
+export {
+  hasSecondFactor,
+  requireFreshProof,
+  requireFreshSecondFactor,
+  requireStaffSecondFactor,
+  secondFactorMethods,
+  tellFactorChange,
+  totpEnabled,
+  userHasPasskey,
+  verifySecondFactor,
+} from './two-factor';

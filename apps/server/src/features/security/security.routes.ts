@@ -10,13 +10,12 @@ import {
   userSessionsAnswer,
 } from '@atelier/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { notFound, validationError } from '../../lib/app-error';
+import { AppError, notFound, validationError } from '../../lib/app-error';
 import { currentUser, guard } from '../../lib/auth-guard';
 import { ok } from '../../lib/envelope';
 import { verifyPassword } from '../../lib/passwords';
 import { enforceRateLimit, releaseRateLimitHit } from '../../lib/rate-limit';
 import { recordSecondFactor } from '../../lib/session';
-import { userHasPasskey } from '../passkeys';
 import { listUserSessions, revokeOtherSessions, revokeSession } from './sessions';
 import {
   beginTotpSetup,
@@ -25,9 +24,12 @@ import {
   isSecondFactorFresh,
   recoveryCodesLeft,
   replaceRecoveryCodes,
+  requireFreshProof,
   requireFreshSecondFactor,
   stepUp,
+  tellFactorChange,
   totpEnabled,
+  userHasPasskey,
 } from './two-factor';
 
 const tags = ['security'];
@@ -61,12 +63,15 @@ export const securityRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/user/2fa/setup', { config: guard('user'), schema: { tags, response: { 200: totpSetupAnswer } } }, async (request) => {
     const user = currentUser(request);
+    // Setting up a factor is itself a change of how the account proves who it is (issue 29).
+    await requireFreshProof(request);
     await enforceRateLimit(app.db, `2fa-setup:${user.id}`, { limit: 10, windowSeconds: 3600 }, 'Too many set-ups started.');
     return ok(await beginTotpSetup(app.db, app.config.sessionSecret, user.id, user.email));
   });
 
   app.post('/user/2fa/enable', { config: guard('user'), schema: { tags, body: totpEnableInput, response: { 200: recoveryCodesAnswer } } }, async (request) => {
     const user = currentUser(request);
+    await requireFreshProof(request);
     await enforceRateLimit(app.db, `2fa:account:${user.id}`, { limit: 5, windowSeconds: 60 }, 'Too many codes tried.');
     const result = await checkTotpCode(app.db, app.config.sessionSecret, user.id, request.body.code, { pending: true });
     if (result === 'none') throw validationError({ code: 'Start the set-up first: scan the QR code, then enter the code your app shows.' });
@@ -75,6 +80,7 @@ export const securityRoutes: FastifyPluginAsyncZod = async (app) => {
     const codes = await replaceRecoveryCodes(app.db, user.id);
     // Enrolling proves the factor: the next few minutes' sensitive changes need no second code.
     if (request.session) await recordSecondFactor(app.db, request.session);
+    await tellFactorChange(app, app.db, user.id, 'totp_on');
     request.log.info({ userId: user.id }, 'two-factor sign-in enabled');
     return ok({ recovery_codes: codes }, 'Two-factor sign-in is on. Keep your recovery codes somewhere safe: they are shown once.');
   });
@@ -87,11 +93,25 @@ export const securityRoutes: FastifyPluginAsyncZod = async (app) => {
     if (request.body.code !== undefined) await stepUp(request, { code: request.body.code });
     else await requireFreshSecondFactor(request);
     await disableTotp(app.db, user.id);
+    await tellFactorChange(app, app.db, user.id, 'totp_off');
     request.log.info({ userId: user.id }, 'two-factor sign-in disabled');
     return { status: 'OK' as const, message: 'Two-factor sign-in is off.' };
   });
 
+  app.post('/user/2fa/recovery-codes', { config: guard('user'), schema: { tags, response: { 200: recoveryCodesAnswer } } }, async (request) => {
+    const user = currentUser(request);
+    if (!(await totpEnabled(app.db, user.id))) throw new AppError('CONFLICT', 'Recovery codes come with two-factor sign-in. Turn it on first.');
+    // New codes replace the old ones: as sensitive as any other change of factors (issue 29).
+    await requireFreshProof(request);
+    await enforceRateLimit(app.db, `recovery-codes:${user.id}`, { limit: 5, windowSeconds: 3600 }, 'New recovery codes were made several times already.');
+    const codes = await replaceRecoveryCodes(app.db, user.id);
+    await tellFactorChange(app, app.db, user.id, 'recovery_codes');
+    request.log.info({ userId: user.id }, 'recovery codes replaced');
+    return ok({ recovery_codes: codes }, 'Here are your new recovery codes. The old ones no longer work. They are shown once.');
+  });
+
   app.post('/user/step-up', { config: guard('user'), schema: { tags, body: stepUpInput, response: { 200: okMessage } } }, async (request) => {
+    // A code, a recovery code, or (for an account with no second factor) the password.
     await stepUp(request, request.body);
     return { status: 'OK' as const, message: 'Thank you. You can go on.' };
   });

@@ -23,6 +23,7 @@ export async function listUserSessions(db: Db, userId: number, currentId: string
     created_at: row.createdAt.toISOString(),
     last_seen_at: row.lastSeenAt.toISOString(),
     ip_hint: row.ipHint,
+    second_factor: row.secondFactorAt !== null,
   }));
 }
 

@@ -63,7 +63,7 @@ export const siteAdminRoutes: FastifyPluginAsyncZod = async (app) => {
    */
   app.patch(
     '/settings',
-    { config: guard('admin'), schema: { tags: ['admin'], body: adminSettingsUpdate, response: { 200: okEnvelope(adminSettings) } } },
+    { config: { ...guard('admin'), stepUp: true }, schema: { tags: ['admin'], body: adminSettingsUpdate, response: { 200: okEnvelope(adminSettings) } } },
     async (request) => {
       const staffId = request.user!.id;
       const changes = Object.fromEntries(Object.entries(request.body).filter(([, v]) => v !== undefined));

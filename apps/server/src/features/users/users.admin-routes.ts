@@ -189,7 +189,10 @@ export const usersAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   /** Grants or revokes the staff role; nobody can revoke their own (the back office would lose its last door). */
   app.post(
     '/users/:id/role',
-    { config: guard('admin'), schema: { tags: ['admin'], params: adminIdParams, body: adminRoleInput, response: { 200: okEnvelope(adminUser) } } },
+    {
+      config: { ...guard('admin'), stepUp: true },
+      schema: { tags: ['admin'], params: adminIdParams, body: adminRoleInput, response: { 200: okEnvelope(adminUser) } },
+    },
     async (request) => {
       const staffId = request.user!.id;
       const { role } = request.body;

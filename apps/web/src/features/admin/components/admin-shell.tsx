@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import './admin.css';
+import { StaffStepUp } from './staff-step-up';
 
 const SECTIONS = [
   { to: '/admin', label: 'admin.nav_review', end: true },
@@ -33,6 +34,7 @@ export function AdminShell({ children }: { children: ReactNode }) {
         </nav>
       </header>
       {children}
+      <StaffStepUp />
     </div>
   );
 }

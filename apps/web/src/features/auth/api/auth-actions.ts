@@ -1,4 +1,14 @@
-import type { ForgotPasswordInput, LoginAnswer, LoginInput, LoginTwoFactorInput, RegisterInput, ResetPasswordInput, SiteSettings } from '@atelier/shared';
+import type {
+  ForgotPasswordInput,
+  LoginAnswer,
+  LoginInput,
+  LoginTwoFactorInput,
+  PasskeyOptions,
+  RegisterInput,
+  ResetPasswordInput,
+  SiteSettings,
+} from '@atelier/shared';
+import { type PublicKeyCredentialRequestOptionsJSON, startAuthentication } from '@simplewebauthn/browser';
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router';
 import { api, apiEnvelope, renewCsrfCookie } from '../../../lib/api-client';
@@ -75,6 +85,23 @@ export function useLoginTwoFactor() {
     mutationKey: signInKey,
     // quiet: an expired first step (401) is told in the form, which goes back to the password.
     mutationFn: (input: LoginTwoFactorInput) => apiEnvelope<Message>('/api/login/2fa', { method: 'POST', body: input, quiet: true }),
+    onSuccess: after,
+  });
+}
+
+/**
+ * The second step with a passkey (issue 29): the server offers this account's passkeys for the
+ * password step that just passed; the browser asks the user to confirm; the answer finishes sign-in.
+ */
+export function useLoginTwoFactorPasskey() {
+  const after = useAfterSignIn();
+  return useMutation({
+    mutationKey: signInKey,
+    mutationFn: async () => {
+      const options = await api<PasskeyOptions>('/api/login/2fa/passkey/options', { method: 'POST', quiet: true });
+      const response = await startAuthentication({ optionsJSON: options as unknown as PublicKeyCredentialRequestOptionsJSON });
+      return apiEnvelope<Message>('/api/login/2fa/passkey', { method: 'POST', body: { response }, quiet: true });
+    },
     onSuccess: after,
   });
 }

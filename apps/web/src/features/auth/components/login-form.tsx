@@ -1,3 +1,4 @@
+import type { SecondFactorMethod } from '@atelier/shared';
 import { type LoginInput, loginInput } from '@atelier/shared/auth';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
@@ -22,12 +23,13 @@ export function LoginForm() {
   const signedIn = Boolean(useAuth().data?.authenticated) && !login.isPending;
   const form = useForm<LoginInput>({ resolver: zodResolver(loginInput), defaultValues: { username: '', password: '' } });
   const { errors } = form.formState;
-  const [secondStep, setSecondStep] = useState(false);
+  // The methods of the account whose password was right, while its second factor is asked for.
+  const [secondStep, setSecondStep] = useState<SecondFactorMethod[] | null>(null);
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
       const answer = await login.mutateAsync(values);
-      if (answer.two_factor_required) setSecondStep(true);
+      if (answer.two_factor_required) setSecondStep(answer.methods?.length ? answer.methods : ['totp', 'recovery_code']);
     } catch (err) {
       if (err instanceof AlreadySignedInError) return toast.info(t('auth.already_signed_in'));
       // One message, once: the server's sentence under the field it names, or else a toast (SPEC §8).
@@ -40,8 +42,9 @@ export function LoginForm() {
   if (secondStep)
     return (
       <TwoFactorStep
+        methods={secondStep}
         onRestart={(message) => {
-          setSecondStep(false);
+          setSecondStep(null);
           form.setValue('password', '');
           toast.error(message);
         }}

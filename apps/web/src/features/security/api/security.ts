@@ -44,6 +44,15 @@ export function useTotpEnable() {
   });
 }
 
+/** New recovery codes replace the old ones (issue 29); shown once, like the first ones. */
+export function useNewRecoveryCodes() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api<{ recovery_codes: string[] }>('/api/user/2fa/recovery-codes', { method: 'POST' }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: securityKeys.status }),
+  });
+}
+
 export function useTotpDisable() {
   const queryClient = useQueryClient();
   return useMutation({

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { useToast } from '../../../components/ui/toast';
 import { ApiError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n-runtime';
-import { passkeyProblem } from '../api/passkey-errors';
+import { passkeyProblem } from '../../../lib/passkey-errors';
 import { usePasskeySignIn } from '../api/passkey-sign-in';
 import './security.css';
 

@@ -9,8 +9,10 @@ import { useToast } from '../../../components/ui/toast';
 import { applyServerErrors } from '../../../lib/form-errors';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
-import { passkeyProblem } from '../api/passkey-errors';
+import { passkeyProblem } from '../../../lib/passkey-errors';
 import { useAddPasskey, usePasskeys, useRemovePasskey, useRenamePasskey } from '../api/passkeys';
+import { isStepUpError } from '../api/security';
+import { useStepUp } from './step-up-dialog';
 import './security.css';
 
 const when = (iso: string) => formatDateTime(Math.floor(Date.parse(iso) / 1000));
@@ -56,29 +58,35 @@ function AddPasskeyForm() {
   const { t } = useTranslation();
   const toast = useToast();
   const add = useAddPasskey();
+  // Adding a passkey changes how the account signs in: a session must have proved itself lately (issue 29).
+  const stepUp = useStepUp();
   const form = useForm<RenamePasskeyInput>({ resolver: zodResolver(renamePasskeyInput), defaultValues: { name: '' } });
   const onSubmit = form.handleSubmit(async ({ name }) => {
     try {
-      await add.mutateAsync(name);
+      await stepUp.run(() => add.mutateAsync(name));
       form.reset({ name: '' });
       toast.success(t('passkeys.added'));
     } catch (err) {
+      if (isStepUpError(err)) return;
       if (applyServerErrors(err, form.setError, ['name'])) return;
       const problem = passkeyProblem(err);
       if (problem) toast.error('text' in problem ? problem.text : t(problem.key));
     }
   });
   return (
-    <form className="passkey-add" onSubmit={onSubmit} noValidate>
-      <Field
-        label={t('passkeys.name_label')}
-        placeholder={t('passkeys.name_placeholder')}
-        maxLength={60}
-        error={form.formState.errors.name?.message}
-        {...form.register('name')}
-      />
-      <SubmitButton pending={add.isPending} label={t('passkeys.add')} />
-    </form>
+    <>
+      <form className="passkey-add" onSubmit={onSubmit} noValidate>
+        <Field
+          label={t('passkeys.name_label')}
+          placeholder={t('passkeys.name_placeholder')}
+          maxLength={60}
+          error={form.formState.errors.name?.message}
+          {...form.register('name')}
+        />
+        <SubmitButton pending={add.isPending} label={t('passkeys.add')} />
+      </form>
+      {stepUp.dialog}
+    </>
   );
 }
 
@@ -87,24 +95,26 @@ function PasskeyRow({ passkey }: { passkey: Passkey }) {
   const toast = useToast();
   const rename = useRenamePasskey();
   const remove = useRemovePasskey();
+  const stepUp = useStepUp();
   const [mode, setMode] = useState<'view' | 'rename' | 'remove'>('view');
   const form = useForm<RenamePasskeyInput>({ resolver: zodResolver(renamePasskeyInput), defaultValues: { name: passkey.name } });
 
   const onRename = form.handleSubmit(async ({ name }) => {
     try {
-      await rename.mutateAsync({ id: passkey.id, name });
+      await stepUp.run(() => rename.mutateAsync({ id: passkey.id, name }));
       setMode('view');
       toast.success(t('passkeys.renamed'));
     } catch (err) {
+      if (isStepUpError(err)) return;
       if (!applyServerErrors(err, form.setError, ['name'])) toast.error(t('passkeys.failed'));
     }
   });
   const onRemove = async () => {
     try {
-      await remove.mutateAsync(passkey.id);
+      await stepUp.run(() => remove.mutateAsync(passkey.id));
       toast.success(t('passkeys.removed'));
-    } catch {
-      toast.error(t('passkeys.failed'));
+    } catch (err) {
+      if (!isStepUpError(err)) toast.error(t('passkeys.failed'));
     }
   };
 
@@ -159,6 +169,7 @@ function PasskeyRow({ passkey }: { passkey: Passkey }) {
           )}
         </>
       )}
+      {stepUp.dialog}
     </li>
   );
 }

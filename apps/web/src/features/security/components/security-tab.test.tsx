@@ -16,6 +16,7 @@ const sessions = [
     created_at: '2026-11-28T09:00:00Z',
     last_seen_at: '2026-11-28T09:30:00Z',
     ip_hint: '203.0.113.x',
+    second_factor: true,
   },
   {
     id: 'b'.repeat(24),
@@ -25,10 +26,45 @@ const sessions = [
     created_at: '2026-11-27T09:00:00Z',
     last_seen_at: '2026-11-27T10:00:00Z',
     ip_hint: '198.51.100.x',
+    second_factor: false,
   },
 ];
 
 describe('the Security tab (issue 21)', () => {
+  it('issue 29: a stale session setting up 2FA is asked for its password first, then the set-up goes on', async () => {
+    let proved = false;
+    const calls = fakeApi({
+      'GET /api/user/security': () => okAnswer({ totp_enabled: false, has_passkey: false, recovery_codes_left: 0, second_factor_fresh: false }),
+      'GET /api/user/sessions': () => okAnswer(sessions),
+      'GET /api/user/passkeys': () => okAnswer([]),
+      'POST /api/user/2fa/setup': () =>
+        proved
+          ? okAnswer({ secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', otpauth_url: 'otpauth://totp/Atelier:a?secret=JBSWY3DPEHPK3PXP', qr_svg: SVG })
+          : jsonAnswer(403, {
+              status: 'ERROR',
+              message: 'Please confirm it is you: enter your password.',
+              errors: { step_up: ['Please confirm it is you: enter your password.'] },
+            }),
+      'POST /api/user/step-up': ({ body }) => {
+        if ((body as { password?: string }).password !== 'violet-harbour-42')
+          return jsonAnswer(422, { status: 'ERROR', message: 'The password is incorrect.', errors: { password: ['The password is incorrect.'] } });
+        proved = true;
+        return jsonAnswer(200, { status: 'OK', message: 'Thank you. You can go on.' });
+      },
+    });
+    renderWithApp(<SecurityTab />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Set up two-factor sign-in' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm it is you' });
+    expect(within(dialog).getByText('Enter your password to confirm it is you.')).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText('Your password'), { target: { value: 'wrong-one-12' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    expect(await within(dialog).findByText('The password is incorrect.')).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText('Your password'), { target: { value: 'violet-harbour-42' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByRole('img', { name: 'QR code for your authenticator app' })).toBeTruthy();
+    expect(calls.filter((c) => c.path === '/api/user/2fa/setup')).toHaveLength(2);
+  });
+
   it('issue 21: sets up 2FA with the server’s QR code as an image and the manual key, then shows the recovery codes once', async () => {
     let enabled = false;
     const codes = Array.from({ length: 10 }, (_, i) => `abcd${i}-efgh${i}`);
@@ -96,6 +132,9 @@ describe('the Security tab (issue 21)', () => {
     expect(within(items[0]!).queryByRole('button', { name: 'Sign out' })).toBeNull();
     expect(within(items[1]!).getByText('Chrome on Windows')).toBeTruthy();
     expect(within(items[1]!).getByText(/198\.51\.100\.x/)).toBeTruthy();
+    // Issue 29: which sessions proved a second factor.
+    expect(within(items[0]!).getByText(/second factor proved/)).toBeTruthy();
+    expect(within(items[1]!).getByText(/password only/)).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Sign out everywhere else' })).toBeTruthy();
 
     fireEvent.click(within(items[1]!).getByRole('button', { name: 'Sign out' }));

@@ -4,7 +4,17 @@ import { useToast } from '../../../components/ui/toast';
 import { ApiError } from '../../../lib/api-client';
 import { messageOf } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n-runtime';
-import { useRevokeOtherSessions, useRevokeSession, useSecurityStatus, useSessions, useTotpDisable, useTotpEnable, useTotpSetup } from '../api/security';
+import {
+  isStepUpError,
+  useNewRecoveryCodes,
+  useRevokeOtherSessions,
+  useRevokeSession,
+  useSecurityStatus,
+  useSessions,
+  useTotpDisable,
+  useTotpEnable,
+  useTotpSetup,
+} from '../api/security';
 import { PasskeysSection } from './passkeys-section';
 import { useStepUp } from './step-up-dialog';
 import './security.css';
@@ -67,6 +77,7 @@ function TwoFactorSection() {
   const setup = useTotpSetup();
   const enable = useTotpEnable();
   const disable = useTotpDisable();
+  const newCodes = useNewRecoveryCodes();
   const stepUp = useStepUp();
   const [code, setCode] = useState('');
   const [codeError, setCodeError] = useState<string>();
@@ -79,12 +90,31 @@ function TwoFactorSection() {
     e.preventDefault();
     setCodeError(undefined);
     try {
-      const answer = await enable.mutateAsync(code);
+      const answer = await stepUp.run(() => enable.mutateAsync(code));
       setCodes(answer.recovery_codes);
       setCode('');
       setup.reset();
     } catch (err) {
+      if (isStepUpError(err)) return;
       setCodeError(err instanceof ApiError ? (err.field('code') ?? err.message) : t('security.failed'));
+    }
+  }
+
+  // Setting up the app and new recovery codes change how the account signs in: a fresh proof first (issue 29).
+  async function onSetUp() {
+    try {
+      await stepUp.run(() => setup.mutateAsync());
+    } catch (err) {
+      if (!isStepUpError(err)) toast.error(messageOf(err, t('security.failed')));
+    }
+  }
+
+  async function onNewCodes() {
+    try {
+      const answer = await stepUp.run(() => newCodes.mutateAsync());
+      setCodes(answer.recovery_codes);
+    } catch (err) {
+      if (!isStepUpError(err)) toast.error(messageOf(err, t('security.failed')));
     }
   }
 
@@ -114,7 +144,7 @@ function TwoFactorSection() {
         </p>
       )}
       {status.data && !on && !setup.data && (
-        <button type="button" className="button primary" disabled={setup.isPending} onClick={() => setup.mutate()}>
+        <button type="button" className="button primary" disabled={setup.isPending} onClick={() => void onSetUp()}>
           {t('security.set_up')}
         </button>
       )}
@@ -148,9 +178,14 @@ function TwoFactorSection() {
         </div>
       )}
       {on && !disabling && (
-        <button type="button" className="button" onClick={() => setDisabling(true)}>
-          {t('security.disable')}
-        </button>
+        <div className="actions">
+          <button type="button" className="button" disabled={newCodes.isPending} onClick={() => void onNewCodes()}>
+            {t('security.new_recovery_codes')}
+          </button>
+          <button type="button" className="button" onClick={() => setDisabling(true)}>
+            {t('security.disable')}
+          </button>
+        </div>
       )}
       {on && disabling && (
         <form className="form-grid" onSubmit={onDisable} noValidate>
@@ -201,6 +236,7 @@ function SessionsSection() {
             <div>
               <strong>{t('security.session_name', { browser: s.browser, os: s.os })}</strong>
               {s.current && <span className="session-current"> · {t('security.this_browser')}</span>}
+              <span className="muted"> · {s.second_factor ? t('security.session_second_factor') : t('security.session_password_only')}</span>
               <p className="muted">{t('security.session_details', { created: when(s.created_at), seen: when(s.last_seen_at), ip: s.ip_hint || '—' })}</p>
             </div>
             {!s.current && (

@@ -3,7 +3,7 @@ import { Field } from '../../../components/ui/field';
 import { Modal } from '../../../components/ui/modal';
 import { ApiError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n-runtime';
-import { passkeyProblem } from '../api/passkey-errors';
+import { passkeyProblem } from '../../../lib/passkey-errors';
 import { isStepUpError, stepUp, stepUpWithPasskey, useSecurityStatus } from '../api/security';
 import './security.css';
 
@@ -11,8 +11,9 @@ type Props = { onDone: () => void; onCancel: () => void };
 
 /**
  * Asks for the second factor again (issue 21): the passkey on this device when the user has one,
- * and a code from the app or a recovery code when 2FA is on (posted to /api/user/step-up). Shown by
- * `useStepUp` when a sensitive change answers with errors.step_up.
+ * and a code from the app or a recovery code when 2FA is on (posted to /api/user/step-up); an account
+ * with neither confirms with its password (issue 29). Shown by `useStepUp` when a sensitive change
+ * answers with errors.step_up.
  */
 export function StepUpDialog({ onDone, onCancel }: Props) {
   const { t } = useTranslation();
@@ -22,7 +23,9 @@ export function StepUpDialog({ onDone, onCancel }: Props) {
   const [pending, setPending] = useState(false);
   const status = useSecurityStatus().data;
   const hasPasskey = status?.has_passkey ?? false;
-  const hasCode = status?.totp_enabled ?? true;
+  // An account with no second factor proves itself with its password (issue 29).
+  const passwordOnly = status !== undefined && !status.totp_enabled && !status.has_passkey;
+  const hasCode = !passwordOnly && (status?.totp_enabled ?? true);
 
   async function withPasskey() {
     setPending(true);
@@ -43,10 +46,11 @@ export function StepUpDialog({ onDone, onCancel }: Props) {
     setPending(true);
     setError(undefined);
     try {
-      await stepUp(useRecovery ? { recovery_code: value } : { code: value });
+      await stepUp(passwordOnly ? { password: value } : useRecovery ? { recovery_code: value } : { code: value });
       onDone();
     } catch (err) {
-      const message = err instanceof ApiError ? (err.field(useRecovery ? 'recovery_code' : 'code') ?? err.field('code') ?? err.message) : t('security.failed');
+      const field = passwordOnly ? 'password' : useRecovery ? 'recovery_code' : 'code';
+      const message = err instanceof ApiError ? (err.field(field) ?? err.field('code') ?? err.message) : t('security.failed');
       setError(message);
     } finally {
       setPending(false);
@@ -74,6 +78,29 @@ export function StepUpDialog({ onDone, onCancel }: Props) {
             </div>
           )}
         </div>
+      )}
+      {passwordOnly && (
+        <>
+          <p className="muted">{t('security.step_up_password_text')}</p>
+          <form className="form-grid" onSubmit={submit} noValidate>
+            <Field
+              label={t('security.password')}
+              type="password"
+              autoComplete="current-password"
+              value={value}
+              error={error}
+              onChange={(e) => setValue(e.target.value)}
+            />
+            <div className="step-up-actions">
+              <button type="button" className="button" onClick={onCancel}>
+                {t('security.cancel')}
+              </button>
+              <button type="submit" className="button primary" disabled={pending || !value}>
+                {t('security.confirm')}
+              </button>
+            </div>
+          </form>
+        </>
       )}
       {hasCode && (
         <>

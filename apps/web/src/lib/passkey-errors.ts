@@ -1,4 +1,4 @@
-import { ApiError } from '../../../lib/api-client';
+import { ApiError } from './api-client';
 
 /**
  * What to tell the user when a passkey ceremony fails: the server's sentence (a refused answer), or
