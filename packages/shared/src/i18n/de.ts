@@ -681,6 +681,8 @@ export const de: Record<TranslationKey, string> = {
   'admin.publish_title': 'Produkt veröffentlichen',
   'admin.product_status_draft': 'Nicht gelistet',
   'admin.product_status_published': 'Veröffentlicht',
+  'admin.pack_flag': 'Nicht mehr verkäufliche Werke: {{ids}}. Das Paket verkauft sie nicht mehr.',
+  'admin.pack_stopped': 'Weniger als 2 seiner Werke sind verkäuflich: Das Paket wird nicht mehr verkauft.',
   'admin.product_status_hidden': 'Ausgeblendet',
   'admin.list_price': 'Listenpreis (EUR)',
   'admin.category': 'Kategorie',

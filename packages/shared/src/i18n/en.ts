@@ -680,6 +680,8 @@ export const en = {
   'admin.publish_title': 'Publish the product',
   'admin.product_status_draft': 'Unlisted',
   'admin.product_status_published': 'Published',
+  'admin.pack_flag': 'Works no longer for sale: {{ids}}. The pack no longer sells them.',
+  'admin.pack_stopped': 'Fewer than 2 of its works are for sale: the pack no longer sells.',
   'admin.product_status_hidden': 'Hidden',
   'admin.list_price': 'List price (EUR)',
   'admin.category': 'Category',
