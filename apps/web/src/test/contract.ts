@@ -225,6 +225,7 @@ export const contract: Record<string, z.ZodType> = {
   'POST /api/admin/offers/:id/decline': okEnvelope(offer),
   'GET /api/admin/payouts': okEnvelope(z.array(payout)),
   'POST /api/admin/payouts/:id/complete': okEnvelope(payout),
+  'POST /api/admin/payouts/:id/reconcile': okEnvelope(payout),
   'GET /api/admin/ledger/accounts': okEnvelope(z.array(ledgerAccountView)),
   'GET /api/admin/ledger/journal': okEnvelope(z.array(journalTransaction)),
   'GET /api/admin/ledger/reconciliation': okEnvelope(reconciliation),

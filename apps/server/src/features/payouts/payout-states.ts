@@ -1,9 +1,30 @@
 import type { PayoutStatus } from '@atelier/shared';
 
-/** Who ends a payout: the `payout.settle` job with the provider's answer, or staff in the back office. */
+/** Who ends a payout: the `payout.settle` and `payout.reconcile` jobs with the provider's answer, or staff in the back office. */
 export type PayoutActor = 'system' | 'staff';
 
-type Transition = { from: PayoutStatus; to: PayoutStatus; by: readonly PayoutActor[]; effects: string };
+/** What the provider said when asked by payout id (null: never asked). */
+export type ProviderState = 'unknown' | 'paid' | 'not_paid' | null;
+
+/** What a guard sees of the payout. */
+export type PayoutFacts = { providerState: ProviderState };
+
+type Transition = {
+  from: PayoutStatus;
+  to: PayoutStatus;
+  by: readonly PayoutActor[];
+  effects: string;
+  /** Why this move is refused now (a 409 with this sentence), or null when it may happen. */
+  guard?: (facts: PayoutFacts) => string | null;
+};
+
+export const PAYOUT_MESSAGES = {
+  providerNotAsked:
+    'The provider may have paid this payout: it can be marked failed only once the provider has said it did not pay. Ask the provider again, or wait for its answer.',
+} as const;
+
+/** A payout whose money may still leave, or may have left: it blocks a second payout and deleting the account. */
+export const PAYOUT_IN_FLIGHT: readonly PayoutStatus[] = ['processing', 'needs_review'];
 
 /**
  * A payout's whole life, one row per legal move, each with its effects. It starts `processing`, in the
@@ -13,7 +34,9 @@ type Transition = { from: PayoutStatus; to: PayoutStatus; by: readonly PayoutAct
  *
  * Who may end it: a payout with a provider token belongs to its job while the job waits or runs (staff
  * get 409, so a transfer in flight cannot also be marked by hand); one without a token (the manual
- * provider, the sandbox's SEPA transfers) or whose job gave up is staff's.
+ * provider, the sandbox's SEPA transfers) is staff's. When the job gives up, the provider may still
+ * have paid it (issue 30 finding 5): the payout waits in `needs_review` and `payout.reconcile` asks the
+ * provider by payout id; it is marked failed only after the provider said it did not pay.
  * What the effects are depends on what the payout pays for (`kind`, see payouts.ts `SETTLEMENTS`).
  */
 export const PAYOUT_TRANSITIONS: readonly Transition[] = [
@@ -35,8 +58,35 @@ export const PAYOUT_TRANSITIONS: readonly Transition[] = [
       'offer: offer → approved with the reason, so the creator can try again; e-mail and bell. ' +
       'withdrawal: ledger withdrawals:in-flight → earnings:available:<creator> (once, keyed withdrawal-returned:<id>); the reason kept; bell',
   },
+  {
+    from: 'processing',
+    to: 'needs_review',
+    by: ['system'],
+    // The payout.settle job gave up (the provider unreachable, or still pending): it may have paid. No money moves.
+    effects: 'provider_state → unknown; the payout.reconcile job is enqueued, keyed by the payout id; staff see it in the back office',
+  },
+  {
+    from: 'needs_review',
+    to: 'paid',
+    by: ['system', 'staff'],
+    // The provider says it paid (payout.reconcile), or staff saw the transfer with its reference.
+    effects: 'the same as processing → paid',
+  },
+  {
+    from: 'needs_review',
+    to: 'failed',
+    by: ['staff'],
+    // Only once the provider has said it did not pay: otherwise the money could go out twice.
+    effects: 'the same as processing → failed',
+    guard: (facts) => (facts.providerState === 'not_paid' ? null : PAYOUT_MESSAGES.providerNotAsked),
+  },
 ];
 
+/** The move from `from` to `to` by `actor`, if the table has it. */
+export function payoutMove(from: PayoutStatus, to: PayoutStatus, actor: PayoutActor): Transition | undefined {
+  return PAYOUT_TRANSITIONS.find((t) => t.from === from && t.to === to && t.by.includes(actor));
+}
+
 export function canSettle(from: PayoutStatus, to: PayoutStatus, actor: PayoutActor): boolean {
-  return PAYOUT_TRANSITIONS.some((t) => t.from === from && t.to === to && t.by.includes(actor));
+  return payoutMove(from, to, actor) !== undefined;
 }

@@ -108,6 +108,9 @@ export const useSettlePayout = () =>
     api<Payout>(`/api/admin/payouts/${id}/complete`, { method: 'POST', body }),
   );
 
+/** A payout that needs review: the provider is asked again, by payout id, whether it paid. */
+export const useReconcilePayout = () => useAdminAction((id: number) => api<Payout>(`/api/admin/payouts/${id}/reconcile`, { method: 'POST', body: {} }));
+
 /** The job queue: queued, running and failed jobs (state '' = all three), 50 a page. */
 export const useAdminJobs = (state: string, page: number) =>
   useQuery({
