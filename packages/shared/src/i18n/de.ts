@@ -998,6 +998,7 @@ export const de: Record<TranslationKey, string> = {
   'earnings.history_empty': 'Noch keine Auszahlungen.',
   'earnings.destination': 'An',
   'earnings.status_processing': 'In Bearbeitung',
+  'earnings.status_needs_review': 'Wird beim Auszahlungsanbieter geprüft',
   'earnings.status_paid': 'Ausgezahlt',
   'earnings.status_failed': 'Fehlgeschlagen',
   'dashboard.security': 'Sicherheit',

@@ -992,6 +992,7 @@ export const en = {
   'earnings.history_empty': 'No withdrawals yet.',
   'earnings.destination': 'To',
   'earnings.status_processing': 'Processing',
+  'earnings.status_needs_review': 'Being checked with the payout provider',
   'earnings.status_paid': 'Paid',
   'earnings.status_failed': 'Failed',
   'dashboard.security': 'Security',
