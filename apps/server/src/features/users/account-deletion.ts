@@ -115,6 +115,6 @@ export async function deletionBlockers(
 /** The refusal: 422, every sentence in the message (the web shows it), each under its own field. */
 export function deletionRefused(blockers: DeletionBlocker[]): AppError {
   const fields: Record<string, string[]> = {};
-  for (const b of blockers) (fields[b.field] ??= []).push(b.message);
+  for (const b of blockers) fields[b.field] = [...(fields[b.field] ?? []), b.message];
   return new AppError('VALIDATION', blockers.map((b) => b.message).join(' '), fields);
 }
