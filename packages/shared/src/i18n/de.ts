@@ -735,6 +735,8 @@ export const de: Record<TranslationKey, string> = {
   'admin.dispute_user': 'Nutzer',
   'admin.dispute_payment': 'Kartenzahlung',
   'admin.dispute_owed': 'Bereits ausgegeben (EUR)',
+  'admin.flagged_deposits_title': 'Einzahlungen mit abweichender Zahlung',
+  'admin.flagged_deposits_empty': 'Kein Zahlungsereignis wich von seiner Einzahlung ab.',
   'admin.receivables_title': 'Forderungen',
   'admin.receivables_empty': 'Niemand schuldet etwas.',
   'admin.disputed': 'Rückbuchung',

@@ -733,6 +733,8 @@ export const en = {
   'admin.dispute_user': 'User',
   'admin.dispute_payment': 'Card payment',
   'admin.dispute_owed': 'Already spent (EUR)',
+  'admin.flagged_deposits_title': 'Deposits whose payment did not match',
+  'admin.flagged_deposits_empty': 'No payment event disagreed with its deposit.',
   'admin.receivables_title': 'Receivables',
   'admin.receivables_empty': 'Nobody owes anything.',
   'admin.disputed': 'Disputed',
