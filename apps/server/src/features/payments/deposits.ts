@@ -243,7 +243,9 @@ export async function applyPaymentEvent(app: FastifyInstance, provider: string, 
   });
   if (credited !== null) app.log.info({ depositId: credited }, 'deposit credited');
   // Ids only: the amounts are on the flagged deposit, for staff.
-  if (refused) app.log.warn({ ...refused, provider }, 'payment event refused: its amount or currency does not match the deposit');
+  // (Set inside the transaction's callback, which the compiler does not follow.)
+  const refusal = refused as { depositId: number; eventId: string } | null;
+  if (refusal) app.log.warn({ ...refusal, provider }, 'payment event refused: its amount or currency does not match the deposit');
   return result;
 }
 
