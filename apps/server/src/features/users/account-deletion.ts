@@ -3,6 +3,7 @@ import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { disputes, ledgerAccounts, payouts, products, refundRequests } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
+import { PAYOUT_IN_FLIGHT } from '../payouts';
 
 /**
  * Deleting an account is refused while money remains on it or is owed (issue 30 finding 6): the
@@ -16,8 +17,6 @@ const euro = (minor: number) => `€${minorToAmount(Math.abs(minor)).toFixed(2)}
 
 /** Refund requests still to be decided (refund-states.ts: open, then responded by the creator). */
 const UNDECIDED_REFUNDS = ['open', 'responded'] as const;
-/** A payout whose money may still leave, or may have left (payout-states.ts PAYOUT_IN_FLIGHT). */
-const PAYOUT_IN_FLIGHT = ['processing', 'needs_review'] as const;
 
 export const deletionMessages = {
   balance: (minor: number, currency: string, support: string) =>
