@@ -1,5 +1,7 @@
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
+import { deposits } from '../src/db/schema';
 import { paymentProviderFor } from '../src/features/payments/card-payments';
 import { SANDBOX_SIGNATURE_HEADER, signSandboxEvent } from '../src/features/payments/sandbox/sandbox-provider';
 import { registerUser } from './accounts';
@@ -44,12 +46,13 @@ export function multipart(fields: Record<string, string>, file?: { name: string;
 export const sendChat = (c: TestClient, chatId: number, body: unknown) => c.post(`/api/chat/${chatId}/messages`, body);
 export const sendChatForm = (c: TestClient, chatId: number, f: ReturnType<typeof multipart>) => c.request('POST', `/api/chat/${chatId}/messages`, f);
 
-/** The sandbox provider reporting a paid card payment, signed as the webhook route expects. */
-export function cardPaidWebhook(app: FastifyInstance, depositId: number, eventId = `evt_${depositId}_${Math.random().toString(16).slice(2)}`) {
+/** The sandbox provider reporting a paid card payment (the deposit's amount and currency), signed as the webhook route expects. */
+export async function cardPaidWebhook(app: FastifyInstance, depositId: number, eventId = `evt_${depositId}_${Math.random().toString(16).slice(2)}`) {
+  const [deposit] = await app.db.select({ minor: deposits.currencyAmountMinor, currency: deposits.currency }).from(deposits).where(eq(deposits.id, depositId));
   const { raw, signature } = signSandboxEvent(app.config, {
     id: eventId,
     type: 'payment.succeeded',
-    data: { deposit_id: depositId, card: { brand: 'visa', last4: '4242' } },
+    data: { deposit_id: depositId, card: { brand: 'visa', last4: '4242' }, amount_minor: Number(deposit?.minor ?? 0), currency: deposit?.currency ?? 'EUR' },
   });
   return app.inject({
     method: 'POST',

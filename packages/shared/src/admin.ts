@@ -135,6 +135,24 @@ export const adminDispute = z.object({
 });
 export type AdminDispute = z.infer<typeof adminDispute>;
 
+/**
+ * GET /api/admin/deposits/flagged: deposits whose payment event did not match them (amount or
+ * currency; issue 30): nothing was credited, and staff look at each. Newest first.
+ */
+export const adminFlaggedDeposit = z.object({
+  id: z.number().int(),
+  provider: z.string(),
+  user: moneyUser,
+  status: z.string(),
+  /** What the deposit asked, in its currency's minor units and its code. */
+  currency_amount_minor: z.number().int(),
+  currency: z.string(),
+  /** What the provider reported against what was expected. */
+  reason: z.string(),
+  flagged_at: z.number().int(),
+});
+export type AdminFlaggedDeposit = z.infer<typeof adminFlaggedDeposit>;
+
 /** GET /api/admin/receivables: every receivable that is not zero (below zero: the user owes it), most owed first. */
 export const adminReceivable = z.object({
   account_id: z.number().int(),

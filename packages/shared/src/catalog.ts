@@ -171,6 +171,13 @@ export const adminProduct = z.object({
   description: z.string(),
   author: z.object({ id: z.number().int(), nickname: z.string() }),
   platform_owned: z.boolean(),
+  /**
+   * A pack only: its works no longer for sale (unlisted, hidden, author deleted), which it no longer
+   * sells; below 2 works still for sale the pack stops selling (issue 30). Staff see it flagged.
+   */
+  pack_items_not_for_sale: z.array(z.number().int()).optional(),
+  /** A pack only: whether it still sells (at least 2 of its works are for sale). */
+  pack_sells: z.boolean().optional(),
 });
 /** Back office: GET /api/admin/products?q=&status=&product_type= (newest first). */
 export const adminProductsQuery = z.object({

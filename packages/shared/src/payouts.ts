@@ -127,7 +127,8 @@ export const sepaPayoutFields = contactDetails.extend({
 export const sepaPayoutInput = sepaPayoutFields.extend({ id: offerId, paymentType: z.literal('sepa').default('sepa') });
 export type SepaPayoutInput = z.infer<typeof sepaPayoutInput>;
 
-export const PAYOUT_STATUSES = ['processing', 'paid', 'failed'] as const;
+/** needs_review: the job gave up and the provider may have paid it; staff wait for the provider's answer (issue 30). */
+export const PAYOUT_STATUSES = ['processing', 'needs_review', 'paid', 'failed'] as const;
 export const payoutStatus = z.enum(PAYOUT_STATUSES, { error: `The status must be one of: ${PAYOUT_STATUSES.join(', ')}.` });
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
@@ -150,6 +151,8 @@ export const payout = z.object({
   awaits_staff: z.boolean(),
   /** The bank transfer's reference staff gave when marking it paid. */
   transfer_reference: z.string().nullable(),
+  /** needs_review only: what the provider said when asked by payout id; unknown until it answers. */
+  provider_state: z.enum(['unknown', 'paid', 'not_paid']).nullable(),
   created_at: z.number().int(),
 });
 export type Payout = z.infer<typeof payout>;

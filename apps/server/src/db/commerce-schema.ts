@@ -192,6 +192,9 @@ export const deposits = pgTable(
     checkoutNonce: text('checkout_nonce'),
     cardBrand: text('card_brand'),
     cardLast4: text('card_last4'),
+    /** Why staff must look at it: a success event whose amount or currency did not match (issue 30); nothing was credited. */
+    flaggedReason: text('flagged_reason'),
+    flaggedAt: timestamp('flagged_at', { withTimezone: true }),
     ledgerTransactionId: bigint('ledger_transaction_id', { mode: 'number' }).references(() => ledgerTransactions.id),
     /**
      * What the card payment is for besides the balance, e.g. `{kind: "chat_unlock", chatId, messageId}`:
@@ -201,7 +204,7 @@ export const deposits = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('deposits_user_idx').on(t.userId, t.id)],
+  (t) => [index('deposits_user_idx').on(t.userId, t.id), index('deposits_flagged_idx').on(t.flaggedAt, t.id).where(sql`flagged_at IS NOT NULL`)],
 );
 
 export const paymentEvents = pgTable(

@@ -79,7 +79,13 @@ export const payouts = pgTable(
     provider: text('provider').notNull(),
     amountMinor: bigint('amount_minor', { mode: 'number' }).notNull(),
     currency: text('currency').notNull().default('EUR'),
-    status: text('status').$type<'processing' | 'paid' | 'failed'>().notNull().default('processing'),
+    status: text('status').$type<'processing' | 'needs_review' | 'paid' | 'failed'>().notNull().default('processing'),
+    /**
+     * What the provider said when asked by payout id (payout.reconcile, issue 30): null until a job gave
+     * up on the payout, then 'unknown' until the provider answers 'paid' or 'not_paid'.
+     */
+    providerState: text('provider_state').$type<'unknown' | 'paid' | 'not_paid'>(),
+    providerCheckedAt: timestamp('provider_checked_at', { withTimezone: true }),
     cardBrand: text('card_brand'),
     cardLast4: text('card_last4'),
     ibanMasked: text('iban_masked'),
@@ -100,9 +106,9 @@ export const payouts = pgTable(
   },
   (t) => [
     index('payouts_status_idx').on(t.status, t.id),
-    uniqueIndex('payouts_one_processing_idx').on(t.offerId).where(sql`status = 'processing'`),
+    uniqueIndex('payouts_one_processing_idx').on(t.offerId).where(sql`status IN ('processing', 'needs_review')`),
     index('payouts_user_provider_idx').on(t.userId, t.provider, t.id),
-    uniqueIndex('payouts_one_withdrawal_in_flight_idx').on(t.userId).where(sql`kind = 'withdrawal' and status = 'processing'`),
+    uniqueIndex('payouts_one_withdrawal_in_flight_idx').on(t.userId).where(sql`kind = 'withdrawal' and status IN ('processing', 'needs_review')`),
     index('payouts_user_kind_idx').on(t.userId, t.kind, t.id),
   ],
 );

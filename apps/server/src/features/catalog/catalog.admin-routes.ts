@@ -3,7 +3,8 @@ import { and, asc, desc, eq, ilike, inArray, or } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
-import { categories, products, productTags, tags, users } from '../../db/schema';
+import { categories, packItems, products, productTags, tags, users } from '../../db/schema';
+import { isVisibleProduct, PACK_MIN_ITEMS } from '../../db/visibility';
 import { notFound, validationError } from '../../lib/app-error';
 import { guard } from '../../lib/auth-guard';
 import { ok } from '../../lib/envelope';
@@ -31,7 +32,39 @@ async function authorOf(db: Db, authorId: number) {
   return author ?? { id: authorId, nickname: '' };
 }
 
-const productView = (row: ProductRow, tagList: string[], author: { id: number; nickname: string }) => ({
+type PackHealth = Map<number, { notForSale: number[]; forSale: number }>;
+
+/**
+ * For each pack among `rows`, its works no longer for sale and how many still are: unlisting or hiding a
+ * work (or its author leaving) flags its packs for staff, read from the works themselves so every way a
+ * work leaves the shop is seen (issue 30 finding 2).
+ */
+async function packHealth(db: Db, rows: ProductRow[]): Promise<PackHealth> {
+  const packIds = rows.filter((r) => r.productType === 'pack').map((r) => r.id);
+  const health: PackHealth = new Map(packIds.map((id) => [id, { notForSale: [], forSale: 0 }]));
+  if (!packIds.length) return health;
+  const items = await db
+    .select({ packId: packItems.packId, productId: packItems.productId, status: products.status, authorDeletedAt: users.deletedAt })
+    .from(packItems)
+    .innerJoin(products, eq(products.id, packItems.productId))
+    .innerJoin(users, eq(users.id, products.authorId))
+    .where(inArray(packItems.packId, packIds))
+    .orderBy(asc(packItems.packId), asc(packItems.position));
+  for (const item of items) {
+    const pack = health.get(Number(item.packId))!;
+    if (isVisibleProduct(item)) pack.forSale++;
+    else pack.notForSale.push(Number(item.productId));
+  }
+  return health;
+}
+
+const packFields = (row: ProductRow, health: PackHealth) => {
+  const pack = health.get(row.id);
+  return pack ? { pack_items_not_for_sale: pack.notForSale, pack_sells: pack.forSale >= PACK_MIN_ITEMS } : {};
+};
+
+const productView = (row: ProductRow, tagList: string[], author: { id: number; nickname: string }, health: PackHealth = new Map()) => ({
+  ...packFields(row, health),
   id: row.id,
   slug: row.slug,
   title: row.title,
@@ -106,12 +139,17 @@ export const catalogAdminRoutes: FastifyPluginAsyncZod = async (app) => {
             .where(inArray(productTags.productId, ids))
             .orderBy(asc(tags.name))
         : [];
+      const health = await packHealth(
+        app.db,
+        rows.map((r) => r.product),
+      );
       return ok(
         rows.map((r) =>
           productView(
             r.product,
             tagRows.filter((x) => x.productId === r.product.id).map((x) => x.name),
             r.author,
+            health,
           ),
         ),
       );
@@ -124,7 +162,7 @@ export const catalogAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const [row] = await app.db.select().from(products).where(eq(products.id, request.params.id));
       if (!row) throw notFound('This product does not exist.');
-      return ok(productView(row, await tagNames(app.db, row.id), await authorOf(app.db, row.authorId)));
+      return ok(productView(row, await tagNames(app.db, row.id), await authorOf(app.db, row.authorId), await packHealth(app.db, [row])));
     },
   );
 

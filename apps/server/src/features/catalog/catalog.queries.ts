@@ -12,7 +12,7 @@ import {
 import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { categories, favourites, packItems, products, productTags, tags, users } from '../../db/schema';
-import { visibleProductWhere } from '../../db/visibility';
+import { packStillSellsWhere, visibleProductWhere } from '../../db/visibility';
 import { type DisplayCurrency, displayAmount } from '../../lib/display-currency';
 import { previewSrcSet } from '../../lib/previews';
 
@@ -103,6 +103,7 @@ const visible = visibleProductWhere;
 const visibleProduct = and(
   eq(products.status, 'published'),
   sql`not exists (select 1 from ${users} where ${users.id} = ${products.authorId} and ${users.deletedAt} is not null)`,
+  packStillSellsWhere,
 );
 
 function selectProducts(db: Db) {

@@ -1,5 +1,5 @@
 import { minorToAmount, type Withdrawal } from '@atelier/shared';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client';
 import { payouts } from '../../db/schema';
@@ -58,7 +58,8 @@ export async function withdrawalInFlight(db: Db, userId: number): Promise<boolea
   const [row] = await db
     .select({ id: payouts.id })
     .from(payouts)
-    .where(and(eq(payouts.userId, userId), eq(payouts.kind, 'withdrawal'), eq(payouts.status, 'processing')))
+    // needs_review too (issue 30): the provider may have paid it, so it is still on its way.
+    .where(and(eq(payouts.userId, userId), eq(payouts.kind, 'withdrawal'), inArray(payouts.status, ['processing', 'needs_review'])))
     .limit(1);
   return Boolean(row);
 }

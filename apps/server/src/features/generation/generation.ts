@@ -5,6 +5,7 @@ import { generations } from '../../db/schema';
 import { enqueue } from '../../lib/jobs';
 import type { Storage } from '../../lib/storage';
 import { PLATFORM_REVENUE, systemAccountId, transfer, userAccountId } from '../ledger';
+import { generationLifecycle } from './generation-states';
 import type { ImageFormat, ImageGenerator } from './image-generator';
 
 /**
@@ -86,7 +87,7 @@ export async function findGeneration(db: Db, id: number): Promise<GenerationRow 
 /** One attempt: render, store, then mark done, unless the generation was settled meanwhile (then the image is dropped). */
 export async function renderGeneration(db: Db, generator: ImageGenerator, storage: Storage, id: number, signal?: AbortSignal) {
   const g = await findGeneration(db, id);
-  if (g?.status !== 'pending') return;
+  if (!g || !generationLifecycle.can(g.status, 'done', 'system')) return;
   const image = await generator.generate({ prompt: g.promptText, width: g.width, height: g.height, format: g.format as ImageFormat, signal });
   const key = generationKey(id, image.format);
   await storage.putPrivate(key, image.data);
@@ -106,9 +107,12 @@ export async function renderGeneration(db: Db, generator: ImageGenerator, storag
 export async function refundGeneration(db: Db, id: number): Promise<void> {
   await db.transaction(async (tx) => {
     const [g] = await tx.select().from(generations).where(eq(generations.id, id)).for('update');
-    if (g?.status !== 'pending') return;
+    if (!g) return;
+    const paid = g.priceMinor > 0 && g.userId !== null;
+    // A paid one is refunded, a free one (or one without a buyer) failed: the table's guards say which.
+    if (generationLifecycle.refusal(g.status, paid ? 'refunded' : 'failed', 'system', { priceMinor: paid ? g.priceMinor : 0 }) !== null) return;
     let refundId: number | null = null;
-    if (g.priceMinor > 0 && g.userId !== null) {
+    if (paid && g.userId !== null) {
       const buyer = await userAccountId(tx, g.userId);
       const revenue = await systemAccountId(tx, PLATFORM_REVENUE);
       const { transactionId } = await transfer(tx, {

@@ -1,11 +1,13 @@
 import { OFFER_STATUSES } from '@atelier/shared';
 import { describe, expect, it } from 'vitest';
-import { canTransition, illegalMoveMessage, OFFER_TRANSITIONS, priceChangeNeedsReview } from './offer-states';
+import { allowedMoves } from '../../lib/lifecycle';
+import { canTransition, illegalMoveMessage, OFFER_TRANSITIONS, offerLifecycles, priceChangeNeedsReview } from './offer-states';
 
 describe('offer transition table', () => {
   it('lists exactly the moves of the offer life', () => {
     expect(OFFER_TRANSITIONS.map((t) => `${t.from}>${t.to}`).sort()).toEqual(
       [
+        'null>pending',
         'pending>offer',
         'pending>declined_by_service',
         'pending>declined',
@@ -23,6 +25,33 @@ describe('offer transition table', () => {
         'unlisted>approved',
         'approved>pending',
         'unlisted>pending',
+      ].sort(),
+    );
+  });
+
+  it('walks every move of each deal type and refuses every other (state × state × actor)', () => {
+    const actors = ['creator', 'staff', 'system'] as const;
+    const both = [
+      'new>pending:creator',
+      'pending>offer:staff',
+      'pending>declined_by_service:staff',
+      'pending>declined:staff',
+      'offer>approved:creator',
+      'offer>declined_by_user:creator',
+      'payout_processing>paid:system',
+      'payout_processing>paid:staff',
+      'payout_processing>approved:system',
+      'payout_processing>approved:staff',
+    ];
+    expect(allowedMoves(offerLifecycles.buyout, actors)).toEqual([...both, 'approved>payout_processing:creator'].sort());
+    expect(allowedMoves(offerLifecycles.listing, actors)).toEqual(
+      [
+        ...both,
+        'pending>approved:staff',
+        'approved>unlisted:creator',
+        'unlisted>approved:creator',
+        'approved>pending:creator',
+        'unlisted>pending:creator',
       ].sort(),
     );
   });

@@ -1,9 +1,9 @@
 import { formatPrice, type Order, type ProductType, shortfallAmount } from '@atelier/shared';
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { memoPerHandle } from '../../db/memo-per-handle';
 import { packItems, products, userProducts, users } from '../../db/schema';
-import { isVisibleProduct } from '../../db/visibility';
+import { isVisibleProduct, PACK_MIN_ITEMS, visibleProductWhere } from '../../db/visibility';
 import { validationError } from '../../lib/app-error';
 import type { DisplayCurrency } from '../../lib/display-currency';
 import { enqueueSql } from '../../lib/jobs';
@@ -26,6 +26,7 @@ export const MESSAGES = {
   own: 'You cannot buy your own product.',
   owned: 'You already own this product.',
   emptyCart: 'Your cart is empty.',
+  packBroken: `This pack is no longer for sale: fewer than ${PACK_MIN_ITEMS} of its works are still available.`,
 } as const;
 
 /** The shortfall is shown rounded up (`shortfallAmount`): adding the amount shown always covers it. */
@@ -286,12 +287,12 @@ export async function purchaseProducts(
       .from(packItems)
       .innerJoin(products, eq(products.id, packItems.productId))
       .innerJoin(users, eq(users.id, products.authorId))
-      .where(eq(packItems.packId, p.id))
+      // Only the works still for sale (issue 30 finding 2): one unlisted, hidden or by a deleted author is
+      // neither sold, delivered nor paid for; the pack's price is split over those that remain.
+      .where(and(eq(packItems.packId, p.id), visibleProductWhere))
       .orderBy(asc(packItems.position));
-    if (!contents.length) {
-      rows.push(whole);
-      shown.push({ productId: p.id, priceMinor: p.priceMinor, ...own });
-      continue;
+    if (contents.length < PACK_MIN_ITEMS) {
+      throw validationError({ [field]: bought.length > 1 ? `${p.title}: ${MESSAGES.packBroken}` : MESSAGES.packBroken });
     }
     // Each item's author earns the item's share of the pack's price (a platform-owned item's goes to revenue).
     const shares = allocate(

@@ -157,8 +157,9 @@ async function paidLabel(db: Db, deposit: { currency: string; currencyAmountMino
  * replayed or duplicated event changes nothing. A success credits the deposit to the user's balance
  * from the provider's clearing account (the transfer is keyed by the deposit, so it happens once).
  */
-export async function applyPaymentEvent(app: FastifyInstance, provider: string, event: PaymentEvent): Promise<'applied' | 'duplicate' | 'ignored'> {
+export async function applyPaymentEvent(app: FastifyInstance, provider: string, event: PaymentEvent): Promise<'applied' | 'duplicate' | 'ignored' | 'refused'> {
   let credited: number | null = null;
+  let refused: { depositId: number; eventId: string } | null = null;
   const result = await app.db.transaction(async (txRaw) => {
     const tx = txRaw as unknown as Db;
     const fresh = await tx
@@ -186,6 +187,14 @@ export async function applyPaymentEvent(app: FastifyInstance, provider: string, 
     const next = nextDepositStatus(deposit.status, event.outcome);
     if (!next) return 'ignored' as const;
     const card = event.card ? { cardBrand: event.card.brand, cardLast4: event.card.last4 } : {};
+    // The provider must say it was paid what the deposit asked, in its currency (issue 30): otherwise
+    // nothing is credited, and staff see the deposit flagged with what the provider reported.
+    const mismatch = next === 'success' ? paidMismatch(deposit, event.paid) : null;
+    if (mismatch) {
+      await tx.update(deposits).set({ flaggedReason: mismatch, flaggedAt: new Date(), updatedAt: new Date() }).where(eq(deposits.id, deposit.id));
+      refused = { depositId: deposit.id, eventId: event.id };
+      return 'refused' as const;
+    }
     if (next === 'success') {
       const clearing = await systemAccountId(tx, clearingAccountCode(provider));
       const buyerAccount = await userAccountId(tx, deposit.userId);
@@ -233,7 +242,24 @@ export async function applyPaymentEvent(app: FastifyInstance, provider: string, 
     return 'applied' as const;
   });
   if (credited !== null) app.log.info({ depositId: credited }, 'deposit credited');
+  // Ids only: the amounts are on the flagged deposit, for staff.
+  // (Set inside the transaction's callback, which the compiler does not follow.)
+  const refusal = refused as { depositId: number; eventId: string } | null;
+  if (refusal) app.log.warn({ ...refusal, provider }, 'payment event refused: its amount or currency does not match the deposit');
   return result;
+}
+
+/**
+ * Why a success event does not pay this deposit, as staff read it, or null when it does: the amount in
+ * the currency's minor units and the currency must both be the deposit's. An event that does not say
+ * what was paid pays nothing.
+ */
+export function paidMismatch(deposit: { currency: string; currencyAmountMinor: number }, paid: PaymentEvent['paid']): string | null {
+  const expected = `${Number(deposit.currencyAmountMinor)} ${deposit.currency.toUpperCase()}`;
+  if (!paid) return `The provider did not say what was paid; the deposit expects ${expected} (minor units). Nothing was credited.`;
+  const got = `${paid.amountMinor} ${paid.currency.toUpperCase()}`;
+  if (got === expected) return null;
+  return `The provider reported ${got} paid; the deposit expects ${expected} (minor units). Nothing was credited.`;
 }
 
 /**

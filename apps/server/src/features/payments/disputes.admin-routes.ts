@@ -1,8 +1,8 @@
-import { adminDispute, adminDisputesQuery, okEnvelope } from '@atelier/shared';
-import { desc, eq } from 'drizzle-orm';
+import { adminDispute, adminDisputesQuery, adminFlaggedDeposit, okEnvelope } from '@atelier/shared';
+import { desc, eq, isNotNull } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { disputes, users } from '../../db/schema';
+import { deposits, disputes, users } from '../../db/schema';
 import { guard } from '../../lib/auth-guard';
 import { requestedCurrency, resolveDisplayCurrency } from '../../lib/display-currency';
 import { ok } from '../../lib/envelope';
@@ -38,6 +38,33 @@ export const disputesAdminRoutes: FastifyPluginAsyncZod = async (app) => {
           from_receivable_minor: Number(d.fromReceivableMinor),
           created_at: seconds(d.createdAt)!,
           closed_at: seconds(d.closedAt),
+        })),
+      );
+    },
+  );
+
+  /** Deposits whose payment event did not match their amount or currency (issue 30): not credited, for staff to look at. */
+  app.get(
+    '/deposits/flagged',
+    { config: guard('admin'), schema: { tags: ['admin'], response: { 200: okEnvelope(z.array(adminFlaggedDeposit)) } } },
+    async () => {
+      const rows = await app.db
+        .select({ d: deposits, user: { id: users.id, nickname: users.nickname, email: users.email } })
+        .from(deposits)
+        .innerJoin(users, eq(users.id, deposits.userId))
+        .where(isNotNull(deposits.flaggedAt))
+        .orderBy(desc(deposits.flaggedAt), desc(deposits.id))
+        .limit(200);
+      return ok(
+        rows.map(({ d, user }) => ({
+          id: d.id,
+          provider: d.provider,
+          user,
+          status: d.status,
+          currency_amount_minor: Number(d.currencyAmountMinor),
+          currency: d.currency,
+          reason: d.flaggedReason ?? '',
+          flagged_at: seconds(d.flaggedAt)!,
         })),
       );
     },

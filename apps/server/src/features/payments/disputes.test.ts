@@ -335,7 +335,16 @@ describe('disputes through signed Stripe events', () => {
       await send({
         id: `evt_paid_${row!.id}`,
         type: 'checkout.session.completed',
-        data: { object: { object: 'checkout.session', payment_status: 'paid', payment_intent: pi, metadata: { deposit_id: String(row!.id) } } },
+        data: {
+          object: {
+            object: 'checkout.session',
+            payment_status: 'paid',
+            payment_intent: pi,
+            amount_total: minor,
+            currency: 'eur',
+            metadata: { deposit_id: String(row!.id) },
+          },
+        },
       }),
     ).toBe('applied');
     return { depositId: row!.id, pi };

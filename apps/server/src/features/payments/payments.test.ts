@@ -265,7 +265,11 @@ describe('webhooks', () => {
   it('a replayed event is answered 200 and applied once', async () => {
     const u = await user();
     const started = await checkout(u.client, 50);
-    const event = { id: 'evt_replay_1', type: 'payment.succeeded' as const, data: { deposit_id: started.order_id, card: { brand: 'visa', last4: '4242' } } };
+    const event = {
+      id: 'evt_replay_1',
+      type: 'payment.succeeded' as const,
+      data: { deposit_id: started.order_id, card: { brand: 'visa', last4: '4242' }, amount_minor: 5000, currency: 'EUR' },
+    };
     const { raw, signature } = signSandboxEvent(t.app.config, event);
     const first = await webhook(raw, signature);
     const second = await webhook(raw, signature);
@@ -281,7 +285,7 @@ describe('webhooks', () => {
   it('a bad signature or a stale timestamp is a 400 and changes nothing', async () => {
     const u = await user();
     const started = await checkout(u.client, 20);
-    const event = { id: 'evt_bad_1', type: 'payment.succeeded' as const, data: { deposit_id: started.order_id } };
+    const event = { id: 'evt_bad_1', type: 'payment.succeeded' as const, data: { deposit_id: started.order_id, amount_minor: 2000, currency: 'EUR' } };
     const { raw, signature } = signSandboxEvent(t.app.config, event);
     const tampered = raw.replace('"deposit_id"', '"deposit_id" ');
     expect((await webhook(tampered, signature)).statusCode).toBe(400);
@@ -319,7 +323,11 @@ describe('webhooks', () => {
     });
     // The hosted page no longer takes a card.
     expect((await postForm(new URL(started.redirect_url!).pathname, card('4242424242424242'))).statusCode).toBe(410);
-    const late = signSandboxEvent(t.app.config, { id: 'evt_late', type: 'payment.succeeded', data: { deposit_id: started.order_id } });
+    const late = signSandboxEvent(t.app.config, {
+      id: 'evt_late',
+      type: 'payment.succeeded',
+      data: { deposit_id: started.order_id, amount_minor: 1000, currency: 'EUR' },
+    });
     expect((await webhook(late.raw, late.signature)).statusCode).toBe(200);
     expect((await status(u.client, started.order_id)).status).toBe('success');
     expect(await balanceMinor(t.app, u.id)).toBe(1000);

@@ -49,6 +49,11 @@ export type PaymentEvent = {
   dispute?: { id: string; reason?: string };
   errorMessage?: string;
   card?: { brand: string; last4: string };
+  /**
+   * What the provider says was paid (a success): in the currency's minor units, as the deposit's
+   * `currencyAmountMinor`, and the ISO code. It must match the deposit, or nothing is credited (issue 30).
+   */
+  paid?: { amountMinor: number; currency: string };
 };
 
 /** Seconds a webhook's timestamp may differ from our clock. */

@@ -43,6 +43,12 @@ export type PayoutOutcome =
   | { state: 'pending'; providerRef?: string; account?: string };
 
 /**
+ * What the provider says when asked by payout id whether it paid (issue 30 finding 5). `not_paid`: it
+ * has no transfer for this payout and will make none; `unknown`: it cannot say now (ask again later).
+ */
+export type PayoutLookup = { state: 'paid'; providerRef: string } | { state: 'not_paid' } | { state: 'unknown' };
+
+/**
  * Sends a creator's money out (PAYOUT_PROVIDER). Two steps, as real providers work:
  * `registerDestination` runs before the database transaction and is the one place a card number or
  * IBAN is handed over (the answer is what may be stored); `sendPayout` runs in the `payout.settle`
@@ -57,6 +63,8 @@ export interface PayoutProvider {
   readonly sendDelayMs: number;
   registerDestination(input: DestinationInput, who: { userId: number; email: string }): Promise<RegisteredDestination>;
   sendPayout(order: PayoutOrder): Promise<PayoutOutcome>;
+  /** Whether the provider paid the payout `payoutId` (the key `sendPayout` was given); read-only, safe to repeat. */
+  lookup(payoutId: number): Promise<PayoutLookup>;
 }
 
 export function cardBrand(number: string): string {
@@ -77,6 +85,8 @@ export const SANDBOX_CARD_FAILURE = 'The card issuer declined the payout.';
  * request. SEPA transfers wait for staff, as a real bank transfer from the platform's account would.
  */
 export function createSandboxPayoutProvider(opts: { delaySeconds: number }): PayoutProvider {
+  /** The payouts this sandbox paid, by payout id: what `lookup` answers from (this process only). */
+  const paid = new Map<number, string>();
   return {
     name: 'sandbox',
     sendDelayMs: opts.delaySeconds * 1000,
@@ -89,9 +99,16 @@ export function createSandboxPayoutProvider(opts: { delaySeconds: number }): Pay
     },
     async sendPayout(order) {
       const providerRef = `sbx_po_${order.payoutId}`;
-      if (order.token.startsWith('sbx_card_ok_')) return { state: 'paid', providerRef };
+      if (order.token.startsWith('sbx_card_ok_')) {
+        paid.set(order.payoutId, providerRef);
+        return { state: 'paid', providerRef };
+      }
       if (order.token.startsWith('sbx_card_fail_')) return { state: 'failed', reason: SANDBOX_CARD_FAILURE, providerRef };
       return { state: 'failed', reason: 'The sandbox does not know this card token.', providerRef };
+    },
+    async lookup(payoutId) {
+      const providerRef = paid.get(payoutId);
+      return providerRef ? { state: 'paid', providerRef } : { state: 'not_paid' };
     },
   };
 }
@@ -112,6 +129,10 @@ export function createManualPayoutProvider(): PayoutProvider {
     },
     async sendPayout() {
       throw new Error('Manual payouts are ended by staff in the back office.');
+    },
+    async lookup() {
+      // Nothing is sent through a provider here: only staff know whether their bank transfer went out.
+      return { state: 'unknown' };
     },
   };
 }

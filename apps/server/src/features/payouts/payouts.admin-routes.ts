@@ -6,7 +6,7 @@ import { payouts } from '../../db/schema';
 import { guard } from '../../lib/auth-guard';
 import { ok } from '../../lib/envelope';
 import { recordAudit } from '../audit';
-import { assertAwaitsStaff, listPayouts, settlePayout, toPayout } from './payouts';
+import { askProviderAgain, assertAwaitsStaff, listPayouts, settlePayout, toPayout } from './payouts';
 import { sepaCreditTransferXml } from './sepa-export';
 
 const payoutIdParams = z.object({
@@ -35,7 +35,10 @@ export const payoutsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       const staffId = request.user!.id;
       const { outcome, reason, reference } = request.body;
       const row = await app.db.transaction(async (tx) => {
-        const [current] = await tx.select({ provider: payouts.provider }).from(payouts).where(eq(payouts.id, request.params.id));
+        const [current] = await tx
+          .select({ provider: payouts.provider, status: payouts.status, providerState: payouts.providerState })
+          .from(payouts)
+          .where(eq(payouts.id, request.params.id));
         if (current) await assertAwaitsStaff(tx, request.params.id, current.provider);
         const settled = await settlePayout(tx, {
           payoutId: request.params.id,
@@ -45,19 +48,29 @@ export const payoutsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
           actorId: staffId,
           transferReference: outcome === 'paid' ? reference : undefined,
         });
-        // settlePayout refused anything but a processing payout, so that was its state before.
         await recordAudit(tx, {
           staffId,
           action: 'payout.complete',
           subjectType: 'payout',
           subjectId: request.params.id,
-          before: { status: 'processing' },
+          before: { status: current!.status, provider_state: current!.providerState },
           after: { status: settled!.status, failure_reason: settled!.failureReason, transfer_reference: settled!.transferReference },
         });
         return settled;
       });
       request.log.info({ payoutId: request.params.id, outcome, by: staffId }, 'payout settled by staff');
       return ok(toPayout(row!, { awaitsStaff: false }), outcome === 'paid' ? 'The payout is marked paid.' : 'The payout is marked failed.');
+    },
+  );
+
+  /** A payout that needs review: the provider is asked again, by payout id, whether it paid (202-like: the job answers). */
+  app.post(
+    '/payouts/:id/reconcile',
+    { config: guard('admin'), schema: { tags: ['admin'], params: payoutIdParams, response: { 200: okEnvelope(payout) } } },
+    async (request) => {
+      const row = await askProviderAgain(app.db, request.params.id);
+      request.log.info({ payoutId: row.id, by: request.user!.id }, 'payout: provider asked again');
+      return ok(toPayout(row, { awaitsStaff: false }), 'The provider is asked again; its answer shows here in a moment.');
     },
   );
 

@@ -18,7 +18,7 @@ import { ok } from '../../lib/envelope';
 import { canTransition, findOwnOffer, illegalMoveMessage, moveOffer, toOffer } from '../offers';
 import { requireFreshSecondFactor } from '../security';
 import { type PayoutProvider, payoutProviderFor } from './payout-provider';
-import { insertPayout, PAYOUT_SETTLE, preparePayoutDestination, sendPayout } from './payouts';
+import { insertPayout, markPayoutNeedsReview, PAYOUT_RECONCILE, PAYOUT_SETTLE, preparePayoutDestination, reconcilePayout, sendPayout } from './payouts';
 
 const NO_PRICE = 'This offer has no accepted price to pay out.';
 
@@ -78,6 +78,13 @@ export const payoutsRoutes: FastifyPluginAsyncZod<PayoutsRoutesOptions> = async 
   app.jobs.register<{ payoutId: number }>(PAYOUT_SETTLE, async ({ payoutId }, { db, log }) => sendPayout(db, provider, payoutId, log), {
     attempts: 10,
     backoffMs: 30_000,
+    // Given up: the provider may have paid it, so it is neither failed nor paid but asked about (issue 30).
+    onFailed: async ({ payoutId }, { db, log }) => markPayoutNeedsReview(db, payoutId, log),
+  });
+  /** Asks the provider, by payout id, whether a payout whose settle job gave up was paid. */
+  app.jobs.register<{ payoutId: number }>(PAYOUT_RECONCILE, async ({ payoutId }, { db, log }) => reconcilePayout(db, provider, payoutId, log), {
+    attempts: 8,
+    backoffMs: 60_000,
   });
 
   /** Prefills the contact dialog: remembered from the last payout, else taken from the profile. */

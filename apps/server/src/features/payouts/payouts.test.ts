@@ -42,6 +42,9 @@ function slowProvider(opts: { failFirst?: boolean } = {}) {
       }
       return { state: 'paid', providerRef: `tr_${order.idempotencyKey}`, account: 'acct_test_creator' };
     },
+    async lookup() {
+      return { state: 'unknown' };
+    },
   };
   return {
     provider,

@@ -10,7 +10,7 @@ import { clearingAccountCode, payWithdrawal, returnWithdrawal, systemAccountId, 
 import { notify } from '../notifications';
 import { moveOffer } from '../offers';
 import { cardBrand, type PayoutOrder, type PayoutProvider, type RegisteredDestination } from './payout-provider';
-import { canSettle, type PayoutActor } from './payout-states';
+import { canSettle, type PayoutActor, payoutMove } from './payout-states';
 
 /** The platform's spending on bought works (a system account that may go below zero). */
 export const OFFER_ACQUISITIONS = 'expense:offer-acquisitions';
@@ -19,6 +19,9 @@ export type PayoutRow = typeof payouts.$inferSelect;
 /** The job that sends a payout through its provider and records the answer; one per payout, keyed by its id. */
 export const PAYOUT_SETTLE = 'payout.settle';
 export const payoutJobKey = (payoutId: number) => `payout:${payoutId}`;
+/** The job that asks the provider, by payout id, whether a payout its settle job gave up on was paid. */
+export const PAYOUT_RECONCILE = 'payout.reconcile';
+export const payoutReconcileKey = (payoutId: number) => `payout-reconcile:${payoutId}`;
 
 /** The IBAN is kept encrypted (AES-256-GCM, a key derived from the session secret) and shown masked. */
 export const encryptIban = (iban: string, secret: string) => sealSecret(iban, secret, 'iban');
@@ -37,8 +40,9 @@ export function toPayout(row: PayoutRow, opts: { awaitsStaff: boolean }): Payout
     destination: row.method === 'card' ? `${row.cardBrand ?? 'card'} •••• ${row.cardLast4 ?? ''}` : (row.ibanMasked ?? ''),
     failure_reason: row.failureReason,
     provider: row.provider,
-    awaits_staff: row.status === 'processing' && opts.awaitsStaff,
+    awaits_staff: (row.status === 'processing' && opts.awaitsStaff) || row.status === 'needs_review',
     transfer_reference: row.transferReference,
+    provider_state: row.providerState ?? null,
     created_at: Math.floor(row.createdAt.getTime() / 1000),
   };
 }
@@ -135,6 +139,11 @@ export async function settlePayout(
       if (opts.actor === 'staff') throw new AppError('CONFLICT', `This payout is already ${payout?.status ?? 'gone'}.`);
       return null;
     }
+    const refused = payoutMove(payout.status, opts.outcome, opts.actor)?.guard?.({ providerState: payout.providerState ?? null });
+    if (refused) {
+      if (opts.actor === 'staff') throw new AppError('CONFLICT', refused);
+      return null;
+    }
     const reason = opts.reason || 'The payout failed.';
     const [updated] = await tx
       .update(payouts)
@@ -200,6 +209,55 @@ export async function sendPayout(db: Db, provider: PayoutProvider, payoutId: num
     providerAccount: outcome.account,
   });
   log.info({ payoutId, outcome: outcome.state, provider: provider.name }, 'payout sent');
+}
+
+/**
+ * The `payout.settle` job gave up: the provider may have paid the payout (a timeout after it executed,
+ * a pending answer that never ended). The payout waits in needs_review with the provider's state
+ * unknown, and `payout.reconcile` asks the provider by payout id. Safe to repeat.
+ */
+export async function markPayoutNeedsReview(db: Db, payoutId: number, log: FastifyBaseLogger): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [seen] = await tx.select().from(payouts).where(eq(payouts.id, payoutId));
+    if (!seen) return;
+    await SETTLEMENTS[seen.kind].lock(tx, seen);
+    const [payout] = await tx.select().from(payouts).where(eq(payouts.id, payoutId)).for('update');
+    if (!payout || !canSettle(payout.status, 'needs_review', 'system')) return;
+    await tx.update(payouts).set({ status: 'needs_review', providerState: 'unknown' }).where(eq(payouts.id, payoutId));
+    await enqueue(tx, PAYOUT_RECONCILE, { payoutId }, { singletonKey: payoutReconcileKey(payoutId) });
+  });
+  log.warn({ payoutId }, 'payout needs review: the provider may have paid it');
+}
+
+/**
+ * The `payout.reconcile` job: asks the provider whether it paid this payout. Paid: the payout is paid
+ * (its effects run, once). Not paid: the answer is kept, and staff may now mark it failed. Unknown:
+ * the job throws and asks again later.
+ */
+export async function reconcilePayout(db: Db, provider: PayoutProvider, payoutId: number, log: FastifyBaseLogger): Promise<void> {
+  const [row] = await db.select().from(payouts).where(eq(payouts.id, payoutId));
+  if (row?.status !== 'needs_review') return;
+  if (row.provider !== provider.name) throw new Error(`This payout was sent by ${row.provider}; PAYOUT_PROVIDER is now ${provider.name}.`);
+  const answer = await provider.lookup(payoutId);
+  log.info({ payoutId, provider: provider.name, answer: answer.state }, 'payout looked up at the provider');
+  if (answer.state === 'paid') {
+    await settlePayout(db, { payoutId, outcome: 'paid', actor: 'system', providerRef: answer.providerRef });
+    return;
+  }
+  await db
+    .update(payouts)
+    .set({ providerState: answer.state, providerCheckedAt: new Date() })
+    .where(and(eq(payouts.id, payoutId), eq(payouts.status, 'needs_review')));
+  if (answer.state === 'unknown') throw new Error('The provider could not say whether it paid this payout.');
+}
+
+/** Staff ask the provider again (the reconcile job's retries ran out, or they want a fresh answer). */
+export async function askProviderAgain(db: Db, payoutId: number): Promise<PayoutRow> {
+  const [row] = await db.select().from(payouts).where(eq(payouts.id, payoutId));
+  if (!row) throw notFound('This payout does not exist.');
+  if (row.status !== 'needs_review') throw new AppError('CONFLICT', `Only a payout that needs review is asked again; this one is ${row.status}.`);
+  await enqueue(db, PAYOUT_RECONCILE, { payoutId }, { singletonKey: payoutReconcileKey(payoutId) });
+  return row;
 }
 
 /** The creator's account at this provider from an earlier payout (Stripe Connect reuses it). */

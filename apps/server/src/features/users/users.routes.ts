@@ -18,15 +18,16 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import sharp from 'sharp';
 import { z } from 'zod';
 import { products, sessions, users } from '../../db/schema';
-import { AppError, notFound, validationError } from '../../lib/app-error';
+import { notFound, validationError } from '../../lib/app-error';
 import { currentUser, guard } from '../../lib/auth-guard';
 import { requestedCurrency, resolveDisplayCurrency } from '../../lib/display-currency';
 import { ok } from '../../lib/envelope';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
 import { enforceRateLimit } from '../../lib/rate-limit';
 import { startSession } from '../../lib/session';
-import { balanceAnswer, lockedBalanceOf } from '../ledger';
+import { balanceAnswer } from '../ledger';
 import { requireFreshSecondFactor, revokeOtherSessions } from '../security';
+import { deletionBlockers, deletionRefused } from './account-deletion';
 import { sendVerificationMail } from './users.mail';
 import {
   creatorStats,
@@ -38,20 +39,6 @@ import {
   toProfile,
   toPublicProfile,
 } from './users.queries';
-
-/**
- * Deleting an account with money on it would strand the money (Operations, issue 17): the 422 says how
- * much is left and how to use it up first. Withdrawals of earnings come later; until then support pays out.
- */
-function balanceLeftError(balanceMinor: number, settings: { internal_currency_name: string; support_email: string }): AppError {
-  const amount = `€${(Math.abs(balanceMinor) / 100).toFixed(2)}`;
-  const support = settings.support_email ? `write to ${settings.support_email}` : 'write to us through the contact page';
-  const message =
-    balanceMinor > 0
-      ? `Your account still holds ${amount} (your ${settings.internal_currency_name} balance). Spend it in the shop on works, packs or chat deals, or ${support} to have it paid out to you; then delete your account.`
-      : `Your account owes ${amount}. Add funds to settle it, then delete your account.`;
-  return new AppError('VALIDATION', message, { balance: [message] });
-}
 
 /** New e-mail addresses a user may try per hour. */
 const EMAIL_CHANGE_TRIES = { limit: 5, windowSeconds: 3600 };
@@ -145,10 +132,11 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       const oldAvatar = user.avatarPath;
       // Anonymise rather than delete: orders, chats and products of other people keep their rows.
       await app.db.transaction(async (tx) => {
-        // The user's row first, then their balance account (ledger last): a deposit credited meanwhile waits, then is seen.
+        // The user's row first, then their ledger accounts (last): a deposit credited meanwhile waits, then is seen.
         await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for('update');
-        const balanceMinor = await lockedBalanceOf(tx, user.id);
-        if (balanceMinor !== 0) throw balanceLeftError(balanceMinor, await app.settings.get());
+        // Refused while money remains or is owed, each case with its own sentence (issue 30 finding 6).
+        const blockers = await deletionBlockers(tx, user.id, await app.settings.get());
+        if (blockers.length) throw deletionRefused(blockers);
         await tx
           .update(users)
           .set({

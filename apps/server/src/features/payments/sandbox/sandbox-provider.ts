@@ -23,6 +23,12 @@ export const sandboxEvent = z.object({
     dispute_id: z.string().min(1).max(100).optional(),
     dispute_status: z.enum(['won', 'lost']).optional(),
     dispute_reason: z.string().max(100).optional(),
+    /** A payment's amount in the currency's minor units and its ISO code (the deposit's), as Stripe states them. */
+    amount_minor: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
+    currency: z
+      .string()
+      .regex(/^[A-Za-z]{3}$/)
+      .optional(),
   }),
 });
 export type SandboxEvent = z.infer<typeof sandboxEvent>;
@@ -106,6 +112,9 @@ export function createSandboxProvider(config: Config): PaymentProvider {
             outcome: parsed.type === 'payment.succeeded' ? 'succeeded' : 'failed',
             errorMessage: parsed.data.error_message,
             card: parsed.data.card,
+            ...(parsed.data.amount_minor !== undefined && parsed.data.currency
+              ? { paid: { amountMinor: parsed.data.amount_minor, currency: parsed.data.currency.toUpperCase() } }
+              : {}),
           };
       }
     },

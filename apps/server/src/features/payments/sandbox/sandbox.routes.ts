@@ -158,7 +158,7 @@ export const sandboxRoutes: FastifyPluginAsyncZod = async (app) => {
         await deliver(
           app,
           deposit.id,
-          complete ? { type: 'payment.succeeded', card } : { type: 'payment.failed', card, error_message: THREE_DS_FAILED_MESSAGE },
+          complete ? { type: 'payment.succeeded', card, ...paidOf(deposit) } : { type: 'payment.failed', card, error_message: THREE_DS_FAILED_MESSAGE },
         );
         return finished(complete, complete ? undefined : THREE_DS_FAILED_MESSAGE);
       }
@@ -179,7 +179,11 @@ export const sandboxRoutes: FastifyPluginAsyncZod = async (app) => {
         return html(reply, threeDsPage({ action, amount, mode }));
       }
       const paid = kind === 'success' || kind === 'dispute';
-      await deliver(app, deposit.id, paid ? { type: 'payment.succeeded', card } : { type: 'payment.failed', card, error_message: DECLINED_MESSAGE });
+      await deliver(
+        app,
+        deposit.id,
+        paid ? { type: 'payment.succeeded', card, ...paidOf(deposit) } : { type: 'payment.failed', card, error_message: DECLINED_MESSAGE },
+      );
       // After the payment, the dispute: its id is the sandbox's own for this deposit (a test closes it
       // with a signed `dispute.closed` event naming it, as the provider would).
       if (kind === 'dispute')
@@ -204,6 +208,12 @@ export const sandboxRoutes: FastifyPluginAsyncZod = async (app) => {
 export const sandboxDisputeId = (depositId: number) => `dp_sandbox_${depositId}`;
 
 /** Sends the outcome as the provider would: a signed webhook to our own webhook route. */
+/** What the sandbox's card was charged: the deposit's amount and currency, as a provider's event states them. */
+const paidOf = (deposit: { currencyAmountMinor: number; currency: string }) => ({
+  amount_minor: Number(deposit.currencyAmountMinor),
+  currency: deposit.currency,
+});
+
 async function deliver(
   app: FastifyInstance,
   depositId: number,

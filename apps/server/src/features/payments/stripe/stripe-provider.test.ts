@@ -55,6 +55,27 @@ describe('Stripe webhooks', () => {
     expect(await provider.parseWebhook(other.raw, other.headers)).toMatchObject({ outcome: 'ignored', depositId: null });
   });
 
+  it('issue 30: a paid Checkout Session and a PaymentIntent say what was paid, in minor units and the ISO code', async () => {
+    const session = signed({
+      id: 'evt_amt_1',
+      object: 'event',
+      type: 'checkout.session.completed',
+      data: { object: { object: 'checkout.session', payment_status: 'paid', amount_total: 5000, currency: 'eur', metadata: { deposit_id: '21' } } },
+    });
+    expect(await provider.parseWebhook(session.raw, session.headers)).toMatchObject({
+      outcome: 'succeeded',
+      depositId: 21,
+      paid: { amountMinor: 5000, currency: 'EUR' },
+    });
+    const intent = signed({
+      id: 'evt_amt_2',
+      object: 'event',
+      type: 'payment_intent.succeeded',
+      data: { object: { object: 'payment_intent', id: 'pi_1', amount: 900, amount_received: 900, currency: 'jpy', metadata: { deposit_id: '22' } } },
+    });
+    expect(await provider.parseWebhook(intent.raw, intent.headers)).toMatchObject({ depositId: 22, paid: { amountMinor: 900, currency: 'JPY' } });
+  });
+
   it('a bad signature or a stale timestamp is refused with a 400', async () => {
     const event = { id: 'evt_4', object: 'event', type: 'payment_intent.succeeded', data: { object: { metadata: { deposit_id: '5' } } } };
     const good = signed(event);

@@ -21,6 +21,11 @@ function depositIdOf(metadata: Stripe.Metadata | null | undefined): number | nul
   return Number.isSafeInteger(id) && id > 0 ? id : null;
 }
 
+/** What Stripe says was paid, in the currency's minor units (as `stripeAmount` sent it); nothing when it does not say. */
+function paidOf(amount: number | null | undefined, currency: string | null | undefined): { paid?: { amountMinor: number; currency: string } } {
+  return typeof amount === 'number' && typeof currency === 'string' && currency ? { paid: { amountMinor: amount, currency: currency.toUpperCase() } } : {};
+}
+
 /**
  * Stripe: Checkout Sessions for the redirect method, a PaymentIntent for the Payment Element widget.
  * Webhooks are verified with stripe.webhooks.constructEvent on the raw body (300 s tolerance).
@@ -86,13 +91,25 @@ export function createStripeProvider(config: Config, client?: Stripe): PaymentPr
         case 'checkout.session.async_payment_succeeded': {
           const session = event.data.object;
           const paid = session.payment_status === 'paid' || session.payment_status === 'no_payment_required';
-          return { ...base, outcome: paid ? 'succeeded' : 'ignored', depositId: depositIdOf(session.metadata), paymentRef: idOf(session.payment_intent) };
+          return {
+            ...base,
+            outcome: paid ? 'succeeded' : 'ignored',
+            depositId: depositIdOf(session.metadata),
+            paymentRef: idOf(session.payment_intent),
+            ...paidOf(session.amount_total, session.currency),
+          };
         }
         case 'checkout.session.async_payment_failed':
         case 'checkout.session.expired':
           return { ...base, outcome: 'failed', depositId: depositIdOf(event.data.object.metadata), errorMessage: 'Payment failed' };
         case 'payment_intent.succeeded':
-          return { ...base, outcome: 'succeeded', depositId: depositIdOf(event.data.object.metadata), paymentRef: event.data.object.id };
+          return {
+            ...base,
+            outcome: 'succeeded',
+            depositId: depositIdOf(event.data.object.metadata),
+            paymentRef: event.data.object.id,
+            ...paidOf(event.data.object.amount_received, event.data.object.currency),
+          };
         case 'payment_intent.payment_failed': {
           const intent = event.data.object;
           return { ...base, outcome: 'failed', depositId: depositIdOf(intent.metadata), errorMessage: intent.last_payment_error?.message ?? 'Payment failed' };

@@ -11,7 +11,7 @@ import { createStripePayoutProvider } from './stripe-payout-provider';
  * Offline, as the payment adapter is tested: a real Stripe client whose HTTP client is a fake that
  * records each request (path, form body, idempotency key) and answers as Stripe's API would.
  */
-type Sent = { method: string; path: string; body: URLSearchParams; idempotencyKey: string | null };
+type Sent = { method: string; path: string; query: URLSearchParams; body: URLSearchParams; idempotencyKey: string | null };
 type Answer = { status: number; body: unknown } | 'network-down';
 
 function fakeStripe(answer: (req: Sent) => Answer) {
@@ -21,6 +21,7 @@ function fakeStripe(answer: (req: Sent) => Answer) {
     const req: Sent = {
       method: init?.method ?? 'GET',
       path: new URL(String(url)).pathname,
+      query: new URL(String(url)).searchParams,
       body: new URLSearchParams(typeof init?.body === 'string' ? init.body : ''),
       idempotencyKey: headers.get('idempotency-key'),
     };
@@ -166,6 +167,25 @@ describe('hole 2: Stripe Connect payouts (offline)', () => {
         : stripeApi(req),
     );
     await expect(createStripePayoutProvider(config, short.client).sendPayout(order())).rejects.toThrow('Insufficient funds.');
+  });
+
+  it('issue 30: looks a payout up by its transfer group: a live transfer is paid, none is not paid, a reversed one is not paid, an outage unknown', async () => {
+    const transfers = (data: unknown[]) =>
+      fakeStripe((req) =>
+        req.method === 'GET' && req.path === '/v1/transfers'
+          ? { status: 200, body: { object: 'list', data, has_more: false, url: '/v1/transfers' } }
+          : stripeApi(req),
+      );
+    const found = transfers([{ id: 'tr_9', object: 'transfer', amount: 4000, amount_reversed: 0, reversed: false, transfer_group: 'payout-7' }]);
+    expect(await createStripePayoutProvider(config, found.client).lookup(7)).toEqual({ state: 'paid', providerRef: 'tr_9' });
+    expect(found.sent[0]).toMatchObject({ method: 'GET', path: '/v1/transfers' });
+    expect(found.sent[0]!.query.get('transfer_group')).toBe('payout-7');
+
+    expect(await createStripePayoutProvider(config, transfers([]).client).lookup(7)).toEqual({ state: 'not_paid' });
+    const reversed = transfers([{ id: 'tr_8', object: 'transfer', amount: 4000, amount_reversed: 4000, reversed: true, transfer_group: 'payout-7' }]);
+    expect(await createStripePayoutProvider(config, reversed.client).lookup(7)).toEqual({ state: 'not_paid' });
+    const down = fakeStripe(() => 'network-down');
+    expect(await createStripePayoutProvider(config, down.client).lookup(7)).toEqual({ state: 'unknown' });
   });
 
   it('a card Stripe refuses while tokenizing is a 422 on the card number; Stripe out of reach is a 503', async () => {

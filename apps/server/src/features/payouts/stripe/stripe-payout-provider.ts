@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
 import type { Config } from '../../../config';
 import { AppError } from '../../../lib/app-error';
-import type { DestinationInput, PayoutOrder, PayoutOutcome, PayoutProvider, RegisteredDestination } from '../payout-provider';
+import type { DestinationInput, PayoutLookup, PayoutOrder, PayoutOutcome, PayoutProvider, RegisteredDestination } from '../payout-provider';
 
 /** A Stripe error that asking again will not change (a refused card, a bad request); anything else is retried by the job. */
 function isFinal(err: unknown): err is Stripe.errors.StripeError {
@@ -106,6 +106,22 @@ export function createStripePayoutProvider(config: Config, client?: Stripe): Pay
       } catch (err) {
         if (isFinal(err)) return { state: 'failed', reason: `Stripe refused the payout: ${err.message}`, ...(account ? { account } : {}) };
         throw err;
+      }
+    },
+
+    /**
+     * The transfer `sendPayout` made carries the payout's key as its transfer group: one that exists and
+     * was not reversed in full means Stripe paid. None means it made no transfer (and, its idempotency
+     * keys aside, will make none unless the job sends again). Stripe unreachable: unknown.
+     */
+    async lookup(payoutId: number): Promise<PayoutLookup> {
+      try {
+        const found = await stripe.transfers.list({ transfer_group: `payout-${payoutId}`, limit: 10 });
+        const live = found.data.find((t) => !t.reversed && (t.amount_reversed ?? 0) < t.amount);
+        if (live) return { state: 'paid', providerRef: live.id };
+        return { state: 'not_paid' };
+      } catch {
+        return { state: 'unknown' };
       }
     },
   };

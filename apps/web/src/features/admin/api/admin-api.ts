@@ -2,6 +2,7 @@ import type {
   AdjustmentInput,
   AdminCurrency,
   AdminDispute,
+  AdminFlaggedDeposit,
   AdminJob,
   AdminJobsPage,
   AdminOffer,
@@ -43,6 +44,7 @@ export const adminKeys = {
   reconciliation: ['admin', 'ledger', 'reconciliation'] as const,
   disputes: (status: string, currency: string | null) => ['admin', 'disputes', status, currency] as const,
   receivables: (currency: string | null) => ['admin', 'receivables', currency] as const,
+  flaggedDeposits: ['admin', 'deposits', 'flagged'] as const,
   audit: (filters: AuditFilters) => ['admin', 'audit', filters] as const,
   users: (q: string) => ['admin', 'users', q] as const,
   user: (id: number) => ['admin', 'user', id] as const,
@@ -108,6 +110,9 @@ export const useSettlePayout = () =>
     api<Payout>(`/api/admin/payouts/${id}/complete`, { method: 'POST', body }),
   );
 
+/** A payout that needs review: the provider is asked again, by payout id, whether it paid. */
+export const useReconcilePayout = () => useAdminAction((id: number) => api<Payout>(`/api/admin/payouts/${id}/reconcile`, { method: 'POST', body: {} }));
+
 /** The job queue: queued, running and failed jobs (state '' = all three), 50 a page. */
 export const useAdminJobs = (state: string, page: number) =>
   useQuery({
@@ -140,6 +145,10 @@ export function useAdminDisputes(status: '' | 'open' | 'won' | 'lost') {
 }
 
 /** Receivables that are not zero (below zero: owed), in the visitor's currency with the EUR cents. */
+/** Deposits whose payment event did not match them (issue 30): nothing credited, for staff to look at. */
+export const useFlaggedDeposits = () =>
+  useQuery({ queryKey: adminKeys.flaggedDeposits, queryFn: ({ signal }) => api<AdminFlaggedDeposit[]>('/api/admin/deposits/flagged', { signal }) });
+
 export function useAdminReceivables() {
   const currency = useSelectedCurrency();
   return useQuery({

@@ -111,6 +111,12 @@ function ProductRow({ product }: { product: AdminProduct }) {
           {t(`admin.product_status_${product.status}`)}
         </span>
       </header>
+      {product.pack_items_not_for_sale && product.pack_items_not_for_sale.length > 0 && (
+        <p className="admin-flag" role="status" data-flag="pack-items-not-for-sale">
+          {t('admin.pack_flag', { ids: product.pack_items_not_for_sale.map((id) => `#${id}`).join(', ') })}
+          {product.pack_sells === false && ` ${t('admin.pack_stopped')}`}
+        </p>
+      )}
       <p className="muted small">
         {product.product_type} · @{product.author.nickname} · {formatMinor(product.price_minor)}
         {product.tags.length > 0 && ` · ${product.tags.map((x) => `#${x}`).join(' ')}`}

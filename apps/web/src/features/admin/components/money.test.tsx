@@ -47,6 +47,34 @@ describe('Money screen: disputes and receivables (issue 19)', () => {
     await waitFor(() => expect(calls.some((c) => c.path === '/api/admin/disputes' && c.headers['X-Currency'] === 'EUR')).toBe(true));
   });
 
+  it('issue 30: lists deposits whose payment event did not match them, with what the provider reported', async () => {
+    const reason = 'The provider reported 100 EUR paid; the deposit expects 2500 EUR (minor units). Nothing was credited.';
+    fakeApi({
+      'GET /api/admin/disputes': () => okAnswer([]),
+      'GET /api/admin/receivables': () => okAnswer([]),
+      'GET /api/admin/deposits/flagged': () =>
+        okAnswer([
+          {
+            id: 77,
+            provider: 'stripe',
+            user: dispute.user,
+            status: 'processing',
+            currency_amount_minor: 2500,
+            currency: 'EUR',
+            reason,
+            flagged_at: 1_790_000_000,
+          },
+        ]),
+      'GET /api/admin/ledger/accounts': () => okAnswer([]),
+      'GET /api/admin/ledger/journal': () => okAnswer([]),
+    });
+    renderWithApp(<Money />);
+    const table = await screen.findByRole('table', { name: 'Deposits whose payment did not match' });
+    const row = (await within(table).findByText(reason)).closest('tr')!;
+    expect(within(row).getByText('@ines', { exact: false })).toBeTruthy();
+    expect(within(row).getByText('processing')).toBeTruthy();
+  });
+
   it('says when a table cannot be loaded, as an alert, and when one has nothing to list', async () => {
     fakeApi({
       'GET /api/admin/disputes': () => okAnswer([]),

@@ -4,7 +4,16 @@ import { useToast } from '../../../components/ui/toast';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { useMoney } from '../../currency';
-import { type JournalFilters, useAdjustment, useAdminDisputes, useAdminReceivables, useFormatMinor, useJournal, useLedgerAccounts } from '../api/admin-api';
+import {
+  type JournalFilters,
+  useAdjustment,
+  useAdminDisputes,
+  useAdminReceivables,
+  useFlaggedDeposits,
+  useFormatMinor,
+  useJournal,
+  useLedgerAccounts,
+} from '../api/admin-api';
 import { ActionError } from './action-error';
 import { AdminRows, AdminTable } from './admin-table';
 import { ReconciliationTile } from './reconciliation-tile';
@@ -20,6 +29,7 @@ export function Money() {
         <Adjustment />
       </div>
       <Disputes />
+      <FlaggedDeposits />
       <Receivables />
       <Accounts />
       <Journal />
@@ -93,6 +103,36 @@ function Disputes() {
                 </td>
                 <MoneyCell amount={d.amount} />
                 <td className="num">{formatMinor(d.from_receivable_minor)}</td>
+              </tr>
+            ))}
+          </AdminTable>
+        )}
+      </AdminRows>
+    </div>
+  );
+}
+
+/** Deposits a payment event did not match (amount or currency): nothing was credited; staff look at each. */
+function FlaggedDeposits() {
+  const { t } = useTranslation();
+  const flagged = useFlaggedDeposits();
+  return (
+    <div className="admin-block">
+      <h3 id="flagged-deposits-title">{t('admin.flagged_deposits_title')}</h3>
+      <AdminRows query={flagged} empty={t('admin.flagged_deposits_empty')}>
+        {(rows) => (
+          <AdminTable labelledBy="flagged-deposits-title" columns={['#', t('admin.dispute_user'), t('admin.status'), t('admin.reason'), t('admin.date')]}>
+            {rows.map((d) => (
+              <tr key={d.id} data-testid="flagged-deposit">
+                <td>
+                  {d.id} <span className="muted small">{d.provider}</span>
+                </td>
+                <td>
+                  @{d.user.nickname} <span className="muted small">{d.user.email}</span>
+                </td>
+                <td>{d.status}</td>
+                <td>{d.reason}</td>
+                <td>{formatDateTime(d.flagged_at)}</td>
               </tr>
             ))}
           </AdminTable>

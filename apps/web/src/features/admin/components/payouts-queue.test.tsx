@@ -2,7 +2,7 @@ import type { Payout } from '@atelier/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, okAnswer } from '../../../test/fake-api';
-import { renderWithApp } from '../../../test/render';
+import { jsonAnswer, renderWithApp } from '../../../test/render';
 import { PayoutsQueue } from './payouts-queue';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -20,6 +20,7 @@ const payout: Payout = {
   provider: 'manual',
   awaits_staff: true,
   transfer_reference: null,
+  provider_state: null,
   created_at: 1_790_000_000,
 };
 
@@ -65,6 +66,38 @@ describe('Payouts queue', () => {
     const sending = screen.getByText('visa •••• 4242').closest('tr')!;
     expect(within(sending).getByText('Being sent by stripe')).toBeTruthy();
     expect(within(sending).queryByRole('button')).toBeNull();
+  });
+
+  it('issue 30: a payout that needs review shows the provider state, asks the provider again, and shows why it cannot be failed yet', async () => {
+    const review = {
+      ...payout,
+      id: 8,
+      method: 'card' as const,
+      provider: 'stripe',
+      status: 'needs_review' as const,
+      provider_state: 'unknown' as const,
+      destination: 'visa •••• 1881',
+    };
+    const calls = fakeApi({
+      'GET /api/admin/payouts': () => okAnswer([review]),
+      'POST /api/admin/payouts/8/reconcile': () => okAnswer(review),
+      'POST /api/admin/payouts/8/complete': () =>
+        jsonAnswer(409, {
+          status: 'ERROR',
+          message:
+            'The provider may have paid this payout: it can be marked failed only once the provider has said it did not pay. Ask the provider again, or wait for its answer.',
+        }),
+    });
+    renderWithApp(<PayoutsQueue />);
+    const row = (await screen.findByText('visa •••• 1881')).closest('tr')!;
+    expect(within(row).getByText('Needs review')).toBeTruthy();
+    expect(within(row).getByText('The job gave up: the provider may have paid. Its answer is not known yet.')).toBeTruthy();
+    fireEvent.click(within(row).getByRole('button', { name: 'Ask the provider again' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST' && c.path === '/api/admin/payouts/8/reconcile')).toBe(true));
+    fireEvent.click(within(row).getByRole('button', { name: 'Mark failed' }));
+    fireEvent.change(within(row).getByLabelText('Why it failed'), { target: { value: 'Gave up' } });
+    fireEvent.click(within(row).getByRole('button', { name: 'Mark failed' }));
+    expect(await within(row).findByText(/it can be marked failed only once the provider has said it did not pay/)).toBeTruthy();
   });
 
   it('links the SEPA export with the platform IBAN', async () => {

@@ -4,7 +4,7 @@ import { useToast } from '../../../components/ui/toast';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { useMoney } from '../../currency';
-import { useAdminPayouts, useSettlePayout } from '../api/admin-api';
+import { useAdminPayouts, useReconcilePayout, useSettlePayout } from '../api/admin-api';
 import { ActionError } from './action-error';
 import { AdminRows, AdminTable } from './admin-table';
 
@@ -63,6 +63,8 @@ function PayoutRow({ payout }: { payout: Payout }) {
   const { t } = useTranslation();
   const toast = useToast();
   const settle = useSettlePayout();
+  const reconcile = useReconcilePayout();
+  const open = payout.status === 'processing' || payout.status === 'needs_review';
   const [asking, setAsking] = useState<'paid' | 'failed' | null>(null);
   const [reason, setReason] = useState('');
   const [reference, setReference] = useState('');
@@ -87,14 +89,29 @@ function PayoutRow({ payout }: { payout: Payout }) {
         </span>
         {payout.failure_reason && <div className="muted small">{payout.failure_reason}</div>}
         {payout.transfer_reference && <div className="muted small">{t('admin.payout_reference', { reference: payout.transfer_reference })}</div>}
+        {payout.status === 'needs_review' && payout.provider_state && (
+          <div className="muted small" data-provider-state={payout.provider_state}>
+            {t(`admin.payout_provider_state_${payout.provider_state}`)}
+          </div>
+        )}
       </td>
       <td>{formatDateTime(payout.created_at)}</td>
       <td>
         {payout.status === 'processing' && !payout.awaits_staff && (
           <span className="muted small">{t('admin.payout_sending', { provider: payout.provider })}</span>
         )}
-        {payout.status === 'processing' && payout.awaits_staff && (
+        {open && payout.awaits_staff && (
           <div className="admin-inline-actions">
+            {payout.status === 'needs_review' && (
+              <button
+                type="button"
+                className="button small-button"
+                disabled={reconcile.isPending}
+                onClick={() => reconcile.mutate(payout.id, { onSuccess: () => toast.success(t('admin.saved')) })}
+              >
+                {t('admin.payout_ask_again')}
+              </button>
+            )}
             {asking === 'paid' ? (
               <form onSubmit={onPaid} className="admin-inline-actions">
                 <input
@@ -127,7 +144,7 @@ function PayoutRow({ payout }: { payout: Payout }) {
                 {t('admin.mark_failed')}
               </button>
             )}
-            <ActionError error={settle.error} />
+            <ActionError error={settle.error ?? reconcile.error} />
           </div>
         )}
       </td>
