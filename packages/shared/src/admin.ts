@@ -301,7 +301,12 @@ export const adminSettingsUpdate = z
     is_reg_enabled: z.boolean({ error: 'Registration must be on or off.' }),
     is_email_verification_enabled: z.boolean({ error: 'E-mail verification must be on or off.' }),
     internal_currency_name: requiredText('internal currency name', 40),
-    support_email: text('support e-mail').trim().max(254, 'The support e-mail may have at most 254 characters.'),
+    // Shown to blocked users and in e-mails as the address to write to: it must be one (issue 29).
+    support_email: text('support e-mail')
+      .trim()
+      .min(1, 'The support e-mail is required: an address such as support@example.com.')
+      .max(254, 'The support e-mail may have at most 254 characters.')
+      .pipe(z.email({ error: 'The support e-mail must be an e-mail address, such as support@example.com.' })),
     copyright: text('copyright').trim().max(200, 'The copyright may have at most 200 characters.'),
     commission_percent: z
       .number({ error: 'The commission must be a number.' })
