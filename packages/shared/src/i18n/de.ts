@@ -719,6 +719,8 @@ export const de: Record<TranslationKey, string> = {
   'admin.reco_earnings':
     'Einnahmen und Forderung von Nutzer #{{id}} zeigen {{cached}}, aber Verkäufe, Erstattungen, Auszahlungen und Rückbuchungen ergeben {{flowed}}.',
   'admin.reco_dispute_hold': 'Der Rückbuchungs-Einbehalt zeigt {{held}}, aber die offenen Rückbuchungen ergeben {{open}}.',
+  'admin.reco_dispute':
+    'Rückbuchung #{{id}} hat {{held}} einbehalten, ihr Betrag ist aber {{amount}}, sie hält nach dem Abschluss noch Geld, oder ihre Zahlung ist über ihren Betrag hinaus einbehalten.',
   'admin.eur_minor': '{{minor}} EUR-Cent',
   'admin.disputes_title': 'Rückbuchungen (Chargebacks)',
   'admin.disputes_empty': 'Keine Rückbuchungen.',

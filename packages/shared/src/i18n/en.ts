@@ -717,6 +717,8 @@ export const en = {
   'admin.reco_generation': 'Image generation {{id}} was charged {{sum}} but has neither an image nor a refund.',
   'admin.reco_earnings': "User #{{id}}'s earnings and receivable show {{cached}}, but their sales, refunds, withdrawals and disputes add up to {{flowed}}.",
   'admin.reco_dispute_hold': 'The disputes hold shows {{held}}, but the open disputes add up to {{open}}.',
+  'admin.reco_dispute':
+    'Dispute #{{id}} put {{held}} on hold, but its amount is {{amount}}, it still holds money after it closed, or its payment is held beyond its amount.',
   'admin.eur_minor': '{{minor}} EUR cents',
   'admin.disputes_title': 'Disputes (chargebacks)',
   'admin.disputes_empty': 'No disputes.',

@@ -23,6 +23,8 @@ export const sandboxEvent = z.object({
     dispute_id: z.string().min(1).max(100).optional(),
     dispute_status: z.enum(['won', 'lost']).optional(),
     dispute_reason: z.string().max(100).optional(),
+    /** What the dispute claims, in the payment currency's minor units (as Stripe's `dispute.amount`); unset: the whole payment. */
+    dispute_amount: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
   }),
 });
 export type SandboxEvent = z.infer<typeof sandboxEvent>;
@@ -90,7 +92,9 @@ export function createSandboxProvider(config: Config): PaymentProvider {
         throw invalidSignature();
       }
       const base = { id: parsed.id, type: parsed.type, depositId: parsed.data.deposit_id };
-      const dispute = parsed.data.dispute_id ? { id: parsed.data.dispute_id, reason: parsed.data.dispute_reason } : undefined;
+      const dispute = parsed.data.dispute_id
+        ? { id: parsed.data.dispute_id, reason: parsed.data.dispute_reason, amountMinor: parsed.data.dispute_amount }
+        : undefined;
       switch (parsed.type) {
         case 'dispute.created':
           return dispute ? { ...base, outcome: 'dispute_opened', dispute } : { ...base, outcome: 'ignored' };
