@@ -1,8 +1,10 @@
 import type { Generation } from '@atelier/shared';
-import { screen, within } from '@testing-library/react';
+import { QueryClient } from '@tanstack/react-query';
+import { act, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, okAnswer } from '../../../test/fake-api';
 import { renderWithApp } from '../../../test/render';
+import { applyLiveEvent } from '../../notifications';
 import { OrderHistory } from './order-history';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -57,5 +59,14 @@ describe('Generated images in the order history (issue 29)', () => {
     fakeApi({ 'GET /api/purchase/history': () => okAnswer([]) });
     renderWithApp(<OrderHistory />);
     expect((await screen.findByRole('alert')).textContent).toBe('Failed to load your generated images');
+  });
+
+  it('the live event generation_finished makes the cached list stale, so an open order history fetches it again', async () => {
+    fakeApi({ 'GET /api/user/generations': () => okAnswer([generation(9, 'processing')]) });
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    await queryClient.fetchQuery({ queryKey: ['generations'], queryFn: async () => (await (await fetch('/api/user/generations')).json()).payload });
+    expect(queryClient.getQueryState(['generations'])?.isInvalidated).toBe(false);
+    act(() => applyLiveEvent(queryClient, { kind: 'generation_finished', chatId: null, notificationId: 3 }));
+    expect(queryClient.getQueryState(['generations'])?.isInvalidated).toBe(true);
   });
 });
