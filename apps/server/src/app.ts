@@ -225,7 +225,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  // The route map is for developers: off in production unless API_DOCS=true (issue 29).
+  if (config.apiDocs) await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
   registerSessions(app);
   registerGuards(app);
@@ -235,7 +236,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       api.addHook('preHandler', rejectNulCharacters);
-      api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+      if (config.apiDocs) api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
       await api.register(siteRoutes);
       await api.register(catalogRoutes);
       await api.register(authRoutes);

@@ -66,6 +66,8 @@ const envSchema = z.object({
   IMAGE_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL of an OpenAI-compatible API' }).optional(),
   IMAGE_API_KEY: z.string().min(1).optional(),
   IMAGE_API_MODEL: z.string().min(1).optional(),
+  /** The OpenAPI document and its docs page: on unless production; `true` turns them on there too. */
+  API_DOCS: z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }).optional(),
   BODY_LIMIT_BYTES: z.coerce
     .number()
     .int()
@@ -87,6 +89,8 @@ export type Config = {
   webDist: string;
   bodyLimit: number;
   isProduction: boolean;
+  /** Serve `/api/openapi.json` and `/api/docs` (API_DOCS; default: everywhere but production). */
+  apiDocs: boolean;
   /**
    * Behind reverse proxies: the client address is read from X-Forwarded-For, skipping this many hops
    * from the right, or every hop from these addresses/ranges (rate limits key on it). false: the socket's.
@@ -262,6 +266,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     webDist: e.WEB_DIST ? path.resolve(cwd, e.WEB_DIST) : findWebDist(),
     bodyLimit: e.BODY_LIMIT_BYTES,
     isProduction,
+    apiDocs: e.API_DOCS ? e.API_DOCS === 'true' || e.API_DOCS === '1' : !isProduction,
     trustProxy: e.TRUST_PROXY,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,

@@ -562,9 +562,17 @@ describe('fuzzing every API route', () => {
   it('answers malformed requests, as a guest and signed in, with no 5xx and always in the envelope', { timeout: 360_000 }, async () => {
     const routes = await discoverRoutes(t.app);
     expect(routes.length).toBeGreaterThan(25);
-    // Seller analytics (issue 20) and its export are among them; the staff view in the next test.
+    // Seller analytics (issue 20) and its export are among them; the staff view in the next test. So
+    // are the buyer's generated images and their downloads (issue 29).
     expect(routes.map((r) => `${r.method} ${r.path}`)).toEqual(
-      expect.arrayContaining(['GET /seller/analytics', 'GET /seller/analytics.csv', 'GET /admin/analytics', 'GET /admin/analytics.csv']),
+      expect.arrayContaining([
+        'GET /seller/analytics',
+        'GET /seller/analytics.csv',
+        'GET /admin/analytics',
+        'GET /admin/analytics.csv',
+        'GET /user/generations',
+        'GET /user/generations/{id}/download',
+      ]),
     );
     const identities = [new Identity('guest', t.app), new Identity('user', t.app)];
     for (const identity of identities) await identity.start();

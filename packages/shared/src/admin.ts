@@ -84,21 +84,26 @@ export const reconciliation = z.object({
   unbalanced_earnings: z.array(z.number().int()),
   /** The disputes hold differs from the sum of the open disputes (chargebacks). */
   dispute_hold_minor: z.number().int(),
+  /**
+   * Disputes (by id) whose own hold is wrong: its opening moved another amount than it holds, it holds
+   * money while closed (or not all of it while open), or its payment is held beyond its amount (issue 29).
+   */
+  mismatched_disputes: z.array(z.number().int()),
   /** Sum of every balance (0 when money was only moved). */
   total_minor: z.number().int(),
   first_mismatch: z
     .object({
-      kind: z.enum(['transaction', 'account', 'earnings', 'total', 'dispute_hold', 'generation']),
+      kind: z.enum(['transaction', 'account', 'earnings', 'total', 'dispute_hold', 'dispute', 'generation']),
       id: z.number().int().nullable(),
       /**
        * transaction: the sum of its entries; account: its cached balance; earnings (id: the user): their
        * pending + available + receivable; total: the sum of balances; dispute_hold (id: the account):
-       * its balance; generation: its charge.
+       * its balance; dispute (id: the dispute): what its opening moved to the hold; generation: its charge.
        */
       actual_minor: z.number().int(),
       /**
        * transaction and total: 0; account: the sum of its journal entries; earnings: what the other side
-       * of their journal lines adds up to; dispute_hold: the open disputes' amounts; generation: 0 (an
+       * of their journal lines adds up to; dispute_hold: the open disputes' amounts; dispute: its amount; generation: 0 (an
        * image or a refund was due).
        */
       expected_minor: z.number().int(),
@@ -319,7 +324,12 @@ export const adminSettingsUpdate = z
     is_reg_enabled: z.boolean({ error: 'Registration must be on or off.' }),
     is_email_verification_enabled: z.boolean({ error: 'E-mail verification must be on or off.' }),
     internal_currency_name: requiredText('internal currency name', 40),
-    support_email: text('support e-mail').trim().max(254, 'The support e-mail may have at most 254 characters.'),
+    // Shown to blocked users and in e-mails as the address to write to: it must be one (issue 29).
+    support_email: text('support e-mail')
+      .trim()
+      .min(1, 'The support e-mail is required: an address such as support@example.com.')
+      .max(254, 'The support e-mail may have at most 254 characters.')
+      .pipe(z.email({ error: 'The support e-mail must be an e-mail address, such as support@example.com.' })),
     copyright: text('copyright').trim().max(200, 'The copyright may have at most 200 characters.'),
     commission_percent: z
       .number({ error: 'The commission must be a number.' })

@@ -10,6 +10,7 @@ export * from './earnings';
 export * from './envelope';
 export * from './favourites';
 export * from './fields';
+export * from './generations';
 export * from './health';
 export { de } from './i18n/de';
 export { en, type TranslationKey } from './i18n/en';

@@ -24,6 +24,8 @@ export const NOTIFICATION_KINDS = [
   /** To staff: a card payment was disputed (a chargeback, issue 19). */
   'dispute_opened',
   'refund_status',
+  /** To a buyer: an image they paid for finished (or was refunded) after their request had ended (issue 29). */
+  'generation_finished',
 ] as const;
 
 /**

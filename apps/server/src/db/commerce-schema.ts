@@ -235,12 +235,22 @@ export const disputes = pgTable(
       .references(() => users.id),
     status: text('status').$type<DisputeStatus>().notNull().default('open'),
     reason: text('reason'),
-    /** EUR cents held: from the balance, and from the receivable for what was already spent. */
+    /**
+     * EUR cents held: from the balance, and from the receivable for what was already spent. The event's
+     * disputed amount, never more than what of the payment no other dispute holds (0: nothing left, 0035).
+     */
     amountMinor: bigint('amount_minor', { mode: 'number' }).notNull(),
+    /** The amount the provider's event disputed, in its currency's minor units, as it came (null: the event named none). */
+    disputedMinor: bigint('disputed_minor', { mode: 'number' }),
+    disputedCurrency: text('disputed_currency'),
     fromBalanceMinor: bigint('from_balance_minor', { mode: 'number' }).notNull(),
     fromReceivableMinor: bigint('from_receivable_minor', { mode: 'number' }).notNull(),
     createdAt: createdAt(),
     closedAt: timestamp('closed_at', { withTimezone: true }),
   },
-  (t) => [uniqueIndex('disputes_provider_dispute_idx').on(t.provider, t.providerDisputeId), index('disputes_status_idx').on(t.status, t.id)],
+  (t) => [
+    uniqueIndex('disputes_provider_dispute_idx').on(t.provider, t.providerDisputeId),
+    index('disputes_status_idx').on(t.status, t.id),
+    index('disputes_deposit_idx').on(t.depositId),
+  ],
 );

@@ -344,8 +344,10 @@ export const generations = pgTable(
     settleBy: timestamp('settle_by', { withTimezone: true }).notNull(),
     createdAt: createdAt(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
+    /** When the buyer was told by a notification that it finished after their request had ended (migration 0035). */
+    buyerToldAt: timestamp('buyer_told_at', { withTimezone: true }),
   },
-  (t) => [index('generations_pending_idx').on(t.settleBy).where(sql`${t.status} = 'pending'`), index('generations_user_idx').on(t.userId)],
+  (t) => [index('generations_pending_idx').on(t.settleBy).where(sql`${t.status} = 'pending'`), index('generations_user_list_idx').on(t.userId, t.id.desc())],
 );
 export * from './analytics-schema';
 export * from './audit-schema';

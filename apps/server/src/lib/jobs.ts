@@ -87,6 +87,7 @@ export function enqueueSql(name: string, payload: SQL, from: SQL): SQL {
   return sql`insert into jobs (name, payload, run_at) select ${name}, ${payload}, now() from ${from} returning id`;
 }
 
+const LEASE_LAPSED = 'The attempt did not finish before its timeout (its server stopped or it ran too long).';
 /** Finished jobs are kept this long for inspection, then deleted; failed ones stay until someone looks. */
 const KEEP_DONE_DAYS = 7;
 const MAINTENANCE_EVERY_MS = 60_000;
@@ -112,15 +113,23 @@ export function createJobs(db: Db, log: FastifyBaseLogger, opts: { leaseMs?: num
   let wake: (() => void)[] = [];
   let lastMaintenance = 0;
 
-  /** Marks the next due job as ours in one statement; SKIP LOCKED lets other servers take the next one meanwhile. */
+  /**
+   * Marks the next due job as ours in one statement; SKIP LOCKED lets other servers take the next one
+   * meanwhile. A job still `running` past its lease (`timeout_at`: its server died, or it hung) is due
+   * too, so the next poll after the lease takes it up, not the next maintenance round (issue 29).
+   */
   async function claim(at: Date | undefined, id?: number) {
     const names = [...handlers.keys()];
     if (names.length === 0) return null;
     const due = at ? sql`${at.toISOString()}::timestamptz` : sql`now()`;
+    const dueNow =
+      id === undefined
+        ? sql`((${jobs.state} = 'pending' and ${jobs.runAt} <= ${due}) or (${jobs.state} = 'running' and ${jobs.timeoutAt} < now()))`
+        : and(eq(jobs.state, 'pending'), eq(jobs.id, id));
     const next = db
       .select({ id: jobs.id })
       .from(jobs)
-      .where(and(eq(jobs.state, 'pending'), inArray(jobs.name, names), id === undefined ? sql`${jobs.runAt} <= ${due}` : eq(jobs.id, id)))
+      .where(and(inArray(jobs.name, names), dueNow))
       .orderBy(asc(jobs.runAt), asc(jobs.id))
       .limit(1)
       .for('update', { skipLocked: true });
@@ -137,6 +146,7 @@ export function createJobs(db: Db, log: FastifyBaseLogger, opts: { leaseMs?: num
         lockedAt: sql`now()`,
         lockedBy: workerId,
         timeoutAt: sql`now() + make_interval(secs => (${timeoutSecs})::double precision)`,
+        lastError: sql`case when ${jobs.state} = 'running' then ${LEASE_LAPSED} else ${jobs.lastError} end`,
       })
       .where(sql`${jobs.id} = (${next})`)
       .returning({ id: jobs.id, name: jobs.name, payload: jobs.payload, attempts: jobs.attempts, lastError: jobs.lastError });
@@ -268,7 +278,7 @@ export function createJobs(db: Db, log: FastifyBaseLogger, opts: { leaseMs?: num
         lockedBy: null,
         timeoutAt: null,
         runAt: sql`now()`,
-        lastError: 'The attempt did not finish before its timeout (its server stopped or it ran too long).',
+        lastError: LEASE_LAPSED,
       })
       .where(and(eq(jobs.state, 'running'), sql`coalesce(${jobs.timeoutAt}, ${jobs.lockedAt} + make_interval(secs => ${defaultTimeoutMs / 1000})) < now()`));
     await tickSchedules(at);

@@ -422,6 +422,14 @@ export const de: Record<TranslationKey, string> = {
   'orders.status_Pending': 'Ausstehend',
   'orders.status_Failed': 'Fehlgeschlagen',
   'orders.status_Refunded': 'Erstattet',
+  'orders.generations_title': 'Generierte Bilder',
+  'orders.generation_fallback': 'Generiertes Bild #{{id}}',
+  'orders.generation_processing': 'Wird generiert',
+  'orders.generation_ready': 'Fertig',
+  'orders.generation_failed': 'Fehlgeschlagen',
+  'orders.generation_refunded': 'Erstattet',
+  'orders.generation_processing_note': 'Du wirst benachrichtigt, sobald es fertig ist.',
+  'orders.generations_load_failed': 'Deine generierten Bilder konnten nicht geladen werden',
   'refunds.request': 'Erstattung anfordern',
   'refunds.request_title': 'Erstattung anfordern',
   'refunds.reason': 'Grund',
@@ -726,6 +734,8 @@ export const de: Record<TranslationKey, string> = {
   'admin.reco_earnings':
     'Einnahmen und Forderung von Nutzer #{{id}} zeigen {{cached}}, aber Verkäufe, Erstattungen, Auszahlungen und Rückbuchungen ergeben {{flowed}}.',
   'admin.reco_dispute_hold': 'Der Rückbuchungs-Einbehalt zeigt {{held}}, aber die offenen Rückbuchungen ergeben {{open}}.',
+  'admin.reco_dispute':
+    'Rückbuchung #{{id}} hat {{held}} einbehalten, ihr Betrag ist aber {{amount}}, sie hält nach dem Abschluss noch Geld, oder ihre Zahlung ist über ihren Betrag hinaus einbehalten.',
   'admin.eur_minor': '{{minor}} EUR-Cent',
   'admin.disputes_title': 'Rückbuchungen (Chargebacks)',
   'admin.disputes_empty': 'Keine Rückbuchungen.',

@@ -93,7 +93,7 @@ export async function listJournal(db: Db, query: JournalQuery): Promise<JournalT
  * The reconciliation tile, checked afresh on every call: every journal transaction sums to zero,
  * every cached balance equals the sum of its entries, every user's earnings accounts add up to what
  * flowed in and out of them, all balances together are zero, the disputes hold equals the open
- * disputes, and every
+ * disputes (in all and each on its own, no payment held beyond its amount), and every
  * image generation's charge has ended as an image or a refund once its jobs' time is up. The first
  * mismatch (the lowest transaction id, then the lowest account id, then the total) is named.
  */
@@ -143,6 +143,31 @@ export async function reconcile(db: Db): Promise<Reconciliation> {
   const hold = (await db.execute(sql`
     select a.id, a.balance_minor as held, (select coalesce(sum(amount_minor), 0) from disputes where status = 'open') as open
     from ledger_accounts a where a.kind = 'dispute_hold'`)) as unknown as { rows: { id: string | number; held: string | number; open: string | number }[] };
+  // Each dispute on its own (issue 29): the hold its opening moved equals its amount, what it still
+  // holds equals its amount while open and nothing once closed, and a payment's open and lost
+  // disputes together hold no more than the payment. Found by the ledger moves' keys, never their reasons.
+  const disputeRows = (await db.execute(sql`
+    with moves as (
+      select t.idempotency_key as key, sum(e.amount_minor) as held
+      from ledger_transactions t join ledger_entries e on e.transaction_id = t.id join ledger_accounts a on a.id = e.account_id and a.kind = 'dispute_hold'
+      where t.idempotency_key like 'dispute-%'
+      group by t.idempotency_key),
+    per_dispute as (
+      select d.id, d.deposit_id, d.status, d.amount_minor,
+        coalesce((select held from moves where key = 'dispute-opened:' || d.id), 0) as opened,
+        coalesce((select sum(held) from moves where key in ('dispute-opened:' || d.id, 'dispute-won:' || d.id, 'dispute-lost:' || d.id)), 0) as holding
+      from disputes d),
+    over_held as (
+      select p.deposit_id from per_dispute p join deposits dep on dep.id = p.deposit_id
+      where p.status in ('open', 'lost') group by p.deposit_id, dep.amount_minor having sum(p.amount_minor) > dep.amount_minor)
+    select p.id, p.amount_minor, p.opened, p.holding, p.status from per_dispute p
+    where p.opened <> p.amount_minor
+       or p.holding <> case when p.status = 'open' then p.amount_minor else 0 end
+       or p.deposit_id in (select deposit_id from over_held)
+    order by p.id`)) as unknown as {
+    rows: { id: string | number; amount_minor: string | number; opened: string | number; holding: string | number; status: string }[];
+  };
+  const firstDispute = disputeRows.rows[0];
   const holdRow = hold.rows[0];
   const holdMismatch = holdRow && Number(holdRow.held) !== Number(holdRow.open) ? holdRow : null;
   const c = counts.rows[0]!;
@@ -161,9 +186,16 @@ export async function reconcile(db: Db): Promise<Reconciliation> {
           ? { kind: 'total' as const, id: null, actual_minor: total, expected_minor: 0 }
           : holdMismatch
             ? { kind: 'dispute_hold' as const, id: Number(holdMismatch.id), actual_minor: Number(holdMismatch.held), expected_minor: Number(holdMismatch.open) }
-            : firstGeneration
-              ? { kind: 'generation' as const, id: Number(firstGeneration.id), actual_minor: Number(firstGeneration.price_minor), expected_minor: 0 }
-              : null;
+            : firstDispute
+              ? {
+                  kind: 'dispute' as const,
+                  id: Number(firstDispute.id),
+                  actual_minor: Number(firstDispute.opened),
+                  expected_minor: Number(firstDispute.amount_minor),
+                }
+              : firstGeneration
+                ? { kind: 'generation' as const, id: Number(firstGeneration.id), actual_minor: Number(firstGeneration.price_minor), expected_minor: 0 }
+                : null;
   return {
     ok: first_mismatch === null,
     checked_at: Math.floor(Date.now() / 1000),
@@ -174,6 +206,7 @@ export async function reconcile(db: Db): Promise<Reconciliation> {
     unsettled_generations: unsettled.rows.map((r) => Number(r.id)),
     unbalanced_earnings: earnings.rows.map((r) => Number(r.id)),
     dispute_hold_minor: holdRow ? Number(holdRow.held) : 0,
+    mismatched_disputes: disputeRows.rows.map((r) => Number(r.id)),
     total_minor: total,
     first_mismatch,
   };

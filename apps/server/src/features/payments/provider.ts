@@ -45,8 +45,11 @@ export type PaymentEvent = {
   depositId: number | null;
   /** The provider's id of the payment itself (stored on success, so its later disputes and refunds find it). */
   paymentRef?: string;
-  /** The provider's dispute id (dispute events only) and its reason when it opens. */
-  dispute?: { id: string; reason?: string };
+  /**
+   * The provider's dispute id (dispute events only), its reason when it opens, and the amount it
+   * disputes in the payment currency's minor units (a dispute may be for part of the payment).
+   */
+  dispute?: { id: string; reason?: string; amountMinor?: number; currency?: string };
   errorMessage?: string;
   card?: { brand: string; last4: string };
   /**

@@ -100,6 +100,22 @@ describe('contact messages in the back office', () => {
   });
 });
 
+describe('the support e-mail setting (issue 29)', () => {
+  it('must be an e-mail address: anything else is a 422 naming the field, and the saved address stays', async () => {
+    const admin = await staff();
+    const saved = await admin.client.request('PATCH', '/api/admin/settings', { body: { support_email: '  help@atelier.example ' } });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json().payload.support_email).toBe('help@atelier.example');
+    for (const value of ['not an address', 'help@', '@atelier.example', 'a b@atelier.example', '', 'javascript:alert(1)', 42]) {
+      const res = await admin.client.request('PATCH', '/api/admin/settings', { body: { support_email: value } });
+      expect(res.statusCode, String(value)).toBe(422);
+      expect(res.json().errors.support_email[0], String(value)).toMatch(/support e-mail/);
+    }
+    expect((await admin.client.get('/api/admin/settings')).json().payload.support_email).toBe('help@atelier.example');
+    expect((await t.app.inject({ method: 'GET', url: '/api/settings' })).json().payload.support_email).toBe('help@atelier.example');
+  });
+});
+
 describe('settings that look like JSON', () => {
   it('hole 10: a copyright saved as "2026", "true", "null", "{}" or "[1]" comes back as that text, and the site and back office keep answering', async () => {
     const admin = await staff();

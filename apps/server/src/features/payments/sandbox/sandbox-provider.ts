@@ -29,6 +29,8 @@ export const sandboxEvent = z.object({
       .string()
       .regex(/^[A-Za-z]{3}$/)
       .optional(),
+    /** What the dispute claims, in the payment currency's minor units (as Stripe's `dispute.amount`); unset: the whole payment. */
+    dispute_amount: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
   }),
 });
 export type SandboxEvent = z.infer<typeof sandboxEvent>;
@@ -96,7 +98,9 @@ export function createSandboxProvider(config: Config): PaymentProvider {
         throw invalidSignature();
       }
       const base = { id: parsed.id, type: parsed.type, depositId: parsed.data.deposit_id };
-      const dispute = parsed.data.dispute_id ? { id: parsed.data.dispute_id, reason: parsed.data.dispute_reason } : undefined;
+      const dispute = parsed.data.dispute_id
+        ? { id: parsed.data.dispute_id, reason: parsed.data.dispute_reason, amountMinor: parsed.data.dispute_amount }
+        : undefined;
       switch (parsed.type) {
         case 'dispute.created':
           return dispute ? { ...base, outcome: 'dispute_opened', dispute } : { ...base, outcome: 'ignored' };

@@ -91,7 +91,19 @@ describe('Stripe webhooks', () => {
         id: `evt_${type}_${status}`,
         object: 'event',
         type,
-        data: { object: { object: 'dispute', id: 'du_1', payment_intent: 'pi_9', charge: 'ch_9', status, reason: 'fraudulent', metadata: {} } },
+        data: {
+          object: {
+            object: 'dispute',
+            id: 'du_1',
+            payment_intent: 'pi_9',
+            charge: 'ch_9',
+            status,
+            reason: 'fraudulent',
+            amount: 1500,
+            currency: 'eur',
+            metadata: {},
+          },
+        },
       });
     const parse = (e: ReturnType<typeof signed>) => provider.parseWebhook(e.raw, e.headers);
     expect(await parse(dispute('charge.dispute.created', 'needs_response'))).toEqual({
@@ -100,7 +112,7 @@ describe('Stripe webhooks', () => {
       outcome: 'dispute_opened',
       depositId: null,
       paymentRef: 'pi_9',
-      dispute: { id: 'du_1', reason: 'fraudulent' },
+      dispute: { id: 'du_1', reason: 'fraudulent', amountMinor: 1500, currency: 'EUR' },
     });
     expect(await parse(dispute('charge.dispute.closed', 'won'))).toMatchObject({ outcome: 'dispute_won', paymentRef: 'pi_9', dispute: { id: 'du_1' } });
     expect(await parse(dispute('charge.dispute.closed', 'warning_closed'))).toMatchObject({ outcome: 'dispute_won' });

@@ -123,7 +123,7 @@ export function createStripeProvider(config: Config, client?: Stripe): PaymentPr
           const found = {
             depositId: depositIdOf(charge?.metadata ?? dispute.metadata),
             paymentRef: idOf(dispute.payment_intent),
-            dispute: { id: dispute.id, reason: dispute.reason },
+            dispute: { id: dispute.id, reason: dispute.reason, amountMinor: dispute.amount, currency: dispute.currency?.toUpperCase() },
           };
           if (event.type === 'charge.dispute.created') return { ...base, outcome: 'dispute_opened', ...found };
           // `warning_closed`: an inquiry that never became a chargeback, so the money stays ours.

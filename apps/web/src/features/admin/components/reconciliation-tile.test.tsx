@@ -16,6 +16,7 @@ const green = {
   unsettled_generations: [],
   unbalanced_earnings: [],
   dispute_hold_minor: 0,
+  mismatched_disputes: [],
   total_minor: 0,
   first_mismatch: null,
 };
@@ -87,5 +88,16 @@ describe('Reconciliation tile', () => {
     });
     renderWithApp(<ReconciliationTile />);
     expect((await screen.findByRole('alert')).textContent).toBe('The disputes hold shows €5.00, but the open disputes add up to €0.00.');
+  });
+
+  it('names a dispute whose own hold is wrong (issue 29)', async () => {
+    fakeApi({
+      'GET /api/admin/ledger/reconciliation': () =>
+        okAnswer({ ...green, ok: false, mismatched_disputes: [6], first_mismatch: { kind: 'dispute', id: 6, actual_minor: 3000, expected_minor: 1500 } }),
+    });
+    renderWithApp(<ReconciliationTile />);
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Dispute #6 put €30.00 on hold, but its amount is €15.00, it still holds money after it closed, or its payment is held beyond its amount.',
+    );
   });
 });

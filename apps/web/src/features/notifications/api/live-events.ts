@@ -51,6 +51,11 @@ export function applyLiveEvent(queryClient: QueryClient, event: LiveEvent) {
   void queryClient.invalidateQueries({ queryKey: ['notifications'] });
   if (event.kind === 'image_unlocked' || event.kind === 'deposit_succeeded' || event.kind === 'sale_made' || event.kind === 'payout_paid')
     void queryClient.invalidateQueries({ queryKey: ['balance'] });
+  // A generated image finished (or was refunded) after its request had ended (issue 29).
+  if (event.kind === 'generation_finished') {
+    void queryClient.invalidateQueries({ queryKey: ['generations'] });
+    void queryClient.invalidateQueries({ queryKey: ['balance'] });
+  }
 }
 
 /** Opens the stream for a signed-in user and closes it when they sign out (userId becomes null). */

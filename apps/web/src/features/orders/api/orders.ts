@@ -70,6 +70,10 @@ export function useGenerateImage() {
       }
       return saveAnswer(res, 'generated-image.zip');
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['balance'] }),
+    onSettled: () => {
+      // Whatever the answer, the image is in the buyer's list (issue 29).
+      void queryClient.invalidateQueries({ queryKey: ['generations'] });
+      return queryClient.invalidateQueries({ queryKey: ['balance'] });
+    },
   });
 }

@@ -9,6 +9,7 @@ import { RefundRequestDialog, RefundThread, useRefundRequests } from '../../refu
 import { useOrders } from '../api/orders';
 import { DownloadButton } from './download-button';
 import { GenerateImage } from './generate-image';
+import { GeneratedImages } from './generated-images';
 import './orders.css';
 
 const imageOf = (docUrl: string | null) => (docUrl ? `/storage/${docUrl}` : null);
@@ -98,7 +99,8 @@ function OrderCard({ order, requests }: { order: Order; requests: RefundRequest[
 
 /**
  * SPEC §2 Order history: the bought items with a download for each item of a successful order.
- * An owned prompt can also generate images (format and size from the settings).
+ * An owned prompt can also generate images (format and size from the settings); the generated
+ * images follow the orders, each with its download (issue 29).
  */
 export function OrderHistory() {
   const { t } = useTranslation();
@@ -125,18 +127,24 @@ export function OrderHistory() {
     );
   if (!orders.data.length)
     return (
-      <div className="state-block">
-        <p className="state-title">{t('orders.empty')}</p>
-        <Link className="button primary" to="/products">
-          {t('orders.browse')}
-        </Link>
-      </div>
+      <>
+        <div className="state-block">
+          <p className="state-title">{t('orders.empty')}</p>
+          <Link className="button primary" to="/products">
+            {t('orders.browse')}
+          </Link>
+        </div>
+        <GeneratedImages />
+      </>
     );
   return (
-    <ul className="order-list" aria-label={t('dashboard.order_history')}>
-      {orders.data.map((order) => (
-        <OrderCard key={order.id} order={order} requests={requests} />
-      ))}
-    </ul>
+    <>
+      <ul className="order-list" aria-label={t('dashboard.order_history')}>
+        {orders.data.map((order) => (
+          <OrderCard key={order.id} order={order} requests={requests} />
+        ))}
+      </ul>
+      <GeneratedImages />
+    </>
   );
 }
