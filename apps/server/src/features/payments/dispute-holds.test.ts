@@ -80,7 +80,16 @@ async function paidDeposit(userId: number, eurMinor: number, currency = 'EUR', c
   const paid = await send({
     id: `evt_hold_paid_${row!.id}`,
     type: 'checkout.session.completed',
-    data: { object: { object: 'checkout.session', payment_status: 'paid', payment_intent: pi, metadata: { deposit_id: String(row!.id) } } },
+    data: {
+      object: {
+        object: 'checkout.session',
+        payment_status: 'paid',
+        payment_intent: pi,
+        amount_total: charged,
+        currency: currency.toLowerCase(),
+        metadata: { deposit_id: String(row!.id) },
+      },
+    },
   });
   expect(paid).toBe('applied');
   return { depositId: row!.id, pi };
