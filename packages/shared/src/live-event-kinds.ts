@@ -24,6 +24,8 @@ export const NOTIFICATION_KINDS = [
   /** To staff: a card payment was disputed (a chargeback, issue 19). */
   'dispute_opened',
   'refund_status',
+  /** Notice and action (issue 33): the author's statement of reasons, and the reporter's outcome. */
+  'report_decision',
 ] as const;
 
 /**
