@@ -40,7 +40,7 @@ export const sellerAddress = z.object({
     .trim()
     .min(1, 'The post code field is required.')
     .max(12, 'The post code may have at most 12 characters.')
-    .regex(/^[A-Za-z0-9][A-Za-z0-9 -]*$/, 'The post code may have letters, digits, spaces and dashes only.'),
+    .regex(/^([A-Za-z0-9][A-Za-z0-9 -]*)?$/, 'The post code may have letters, digits, spaces and dashes only.'),
   country,
 });
 export type SellerAddress = z.infer<typeof sellerAddress>;
@@ -56,7 +56,7 @@ export const sellerDetailsInput = z
       .trim()
       .min(1, 'The tax id field is required.')
       .max(30, 'The tax id may have at most 30 characters.')
-      .regex(/^[A-Za-z0-9][A-Za-z0-9 ./-]*$/, 'The tax id may have letters, digits, spaces, dots, dashes and slashes only.'),
+      .regex(/^([A-Za-z0-9][A-Za-z0-9 ./-]*)?$/, 'The tax id may have letters, digits, spaces, dots, dashes and slashes only.'),
     vat_id: text('VAT number')
       .trim()
       .transform((v) => v.replace(/[\s.-]/g, '').toUpperCase())
