@@ -87,13 +87,13 @@ export function ReportDialog({ subjectType, subjectId, title, onClose }: Props) 
               placeholder={t('reports.explanation_hint')}
               aria-invalid={errors.explanation ? true : undefined}
             />
-            {errors.explanation && <span className="error-text small">{errors.explanation}</span>}
           </label>
+          {errors.explanation && <span className="error-text small">{errors.explanation}</span>}
           <label className="field">
             <span>{reason === 'copyright' ? t('reports.name_required') : t('reports.name')}</span>
             <input value={name} onChange={(e) => setName(e.target.value)} maxLength={200} autoComplete="name" aria-invalid={errors.name ? true : undefined} />
-            {errors.name && <span className="error-text small">{errors.name}</span>}
           </label>
+          {errors.name && <span className="error-text small">{errors.name}</span>}
           {!signedIn && (
             <label className="field">
               <span>{t('reports.email')}</span>
@@ -104,9 +104,9 @@ export function ReportDialog({ subjectType, subjectId, title, onClose }: Props) 
                 autoComplete="email"
                 aria-invalid={errors.email ? true : undefined}
               />
-              {errors.email && <span className="error-text small">{errors.email}</span>}
             </label>
           )}
+          {errors.email && <span className="error-text small">{errors.email}</span>}
           <label className="checkbox-field">
             <input type="checkbox" checked={goodFaith} onChange={(e) => setGoodFaith(e.target.checked)} />
             <span>{t('reports.good_faith')}</span>

@@ -96,11 +96,13 @@ function DetailsForm({ initial, given }: { initial: Fields; given: boolean }) {
   }
 
   const field = (k: keyof Fields, label: string, extra: Record<string, unknown> = {}) => (
-    <label className="field">
-      <span>{label}</span>
-      <input name={k} value={f[k]} onChange={set(k)} aria-invalid={errors[k] ? true : undefined} {...extra} />
+    <>
+      <label className="field">
+        <span>{label}</span>
+        <input name={k} value={f[k]} onChange={set(k)} aria-invalid={errors[k] ? true : undefined} {...extra} />
+      </label>
       {errors[k] && <span className="error-text small">{errors[k]}</span>}
-    </label>
+    </>
   );
 
   return (
