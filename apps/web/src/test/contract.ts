@@ -12,6 +12,7 @@ import {
   adminReceivable,
   adminRefundRequest,
   adminReportGroup,
+  adminSellerDetails,
   adminSettings,
   adminStaticPage,
   adminUser,
@@ -271,4 +272,5 @@ export const contract: Record<string, z.ZodType> = {
   'POST /api/admin/reports/:id/appeal-decide': okEnvelope(report),
   'GET /api/user/seller-details': sellerDetailsAnswer,
   'PUT /api/user/seller-details': okEnvelope(sellerDetails),
+  'GET /api/admin/users/:id/seller-details': okEnvelope(adminSellerDetails),
 };

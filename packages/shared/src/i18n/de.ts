@@ -1214,6 +1214,7 @@ export const de: Record<TranslationKey, string> = {
   'sellers.save': 'Speichern',
   'sellers.saved': 'Ihre Händlerangaben sind gespeichert.',
   'sellers.save_failed': 'Ihre Angaben konnten nicht gespeichert werden. Bitte versuchen Sie es erneut.',
+  'sellers.replaced_on': 'Bis {{date}}:',
   'sellers.give_details': 'Händlerangaben machen',
   'footer.transparency': 'Transparenz',
 };

@@ -1205,6 +1205,7 @@ export const en = {
   'sellers.save': 'Save',
   'sellers.saved': 'Your trader details are saved.',
   'sellers.save_failed': 'Your details could not be saved. Please try again.',
+  'sellers.replaced_on': 'Until {{date}}:',
   'sellers.give_details': 'Give your trader details',
   'footer.transparency': 'Transparency',
 } as const;
