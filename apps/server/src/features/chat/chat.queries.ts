@@ -284,10 +284,13 @@ export function toChatMessage(
 
 async function productsById(db: Db, ids: number[]) {
   if (!ids.length) return [];
-  return db
-    .select({ id: products.id, slug: products.slug, title: products.title, previewPath: products.previewPath })
-    .from(products)
-    .where(inArray(products.id, ids));
+  return (
+    db
+      .select({ id: products.id, slug: products.slug, title: products.title, previewPath: products.previewPath })
+      .from(products)
+      // A work staff removed after a report (issue 33) leaves the chat history's product cards too.
+      .where(and(inArray(products.id, ids), or(isNull(products.moderation), ne(products.moderation, 'removed'))))
+  );
 }
 
 /** Page `page` of a chat, counted from the newest; each page in time order. */

@@ -50,6 +50,16 @@ describe('reports', () => {
     await fund(t.app, buyer.id, 5000);
     expect((await buyer.client.post('/api/purchase/prompt', { prompt_id: product.id })).statusCode).toBe(200);
 
+    // The buyer asked the creator about the work: the chat shows its card.
+    const chat = await buyer.client.post('/api/chat', { product_id: product.id });
+    expect(chat.statusCode).toBe(200);
+    const chatId = chat.json().payload.id as number;
+    const card = async () =>
+      ((await buyer.client.get(`/api/chat/${chatId}/messages`)).json().payload as { type: string; product: { id: number } | null }[]).find(
+        (m) => m.type === 'product',
+      )?.product;
+    expect(await card()).toMatchObject({ id: product.id });
+
     const guest = new TestClient(t.app);
     const filed = await guest.post('/api/reports', guestReport({ subject_type: 'product', subject_id: product.id }));
     expect(filed.statusCode).toBe(200);
@@ -93,6 +103,7 @@ describe('reports', () => {
     expect(sitemap.body).not.toContain(product.slug);
     const orderId = (await buyer.client.get('/api/purchase/history')).json().payload[0].id;
     expect((await buyer.client.get(`/api/user/media/download?id=${orderId}&product_id=${product.id}`)).statusCode).toBe(410);
+    expect(await card()).toBeNull();
 
     // The audit log has the decision.
     const [audit] = await t.app.db.select().from(auditLog).where(eq(auditLog.subjectType, 'report')).orderBy(desc(auditLog.id)).limit(1);
