@@ -75,6 +75,18 @@ describe('creator earnings in the browser (issue 19)', () => {
     const image = await sharp({ create: { width: 480, height: 360, channels: 3, background: '#9c4a1a' } })
       .png()
       .toBuffer();
+    // A listing is sold under the creator's name: their trader details come first (issue 33).
+    const details = await creator.context().request.put(`${base()}/api/user/seller-details`, {
+      headers: await xsrf(creator.context()),
+      data: {
+        kind: 'individual',
+        legal_name: 'Lena Voss',
+        date_of_birth: '1988-03-14',
+        address: { line1: 'Hafenstraße 3', city: 'Hamburg', post_code: '20459', country: 'DE' },
+        tax_id: '12345678901',
+      },
+    });
+    expect(details.status()).toBe(200);
     const created = await creator.context().request.post(`${base()}/api/offer/create`, {
       headers: await xsrf(creator.context()),
       multipart: {

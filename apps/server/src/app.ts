@@ -30,8 +30,10 @@ import { passkeysRoutes } from './features/passkeys';
 import { disputesAdminRoutes, paymentsRoutes } from './features/payments';
 import { type PayoutProvider, payoutsAdminRoutes, payoutsRoutes } from './features/payouts';
 import { refundsAdminRoutes, refundsRoutes } from './features/refunds';
+import { reportsAdminRoutes, reportsRoutes } from './features/reports';
 import { reviewsAdminRoutes, reviewsRoutes } from './features/reviews';
 import { requireStaffSecondFactor, securityRoutes } from './features/security';
+import { sellersAdminRoutes, sellersRoutes } from './features/sellers';
 import { registerWebApp } from './features/seo/web-app';
 import { siteAdminRoutes } from './features/site/site.admin-routes';
 import { siteRoutes } from './features/site/site.routes';
@@ -259,6 +261,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(followsRoutes);
       await api.register(analyticsRoutes);
       await api.register(refundsRoutes);
+      await api.register(reportsRoutes);
+      await api.register(sellersRoutes);
       // Staff calls: every route in this scope declares guard('admin').
       await api.register(
         async (admin) => {
@@ -278,6 +282,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
           await admin.register(siteContentAdminRoutes);
           await admin.register(reviewsAdminRoutes);
           await admin.register(refundsAdminRoutes);
+          await admin.register(reportsAdminRoutes);
+          await admin.register(sellersAdminRoutes);
         },
         { prefix: '/admin' },
       );

@@ -574,6 +574,10 @@ describe('fuzzing every API route', () => {
         'GET /user/generations/{id}/download',
       ]),
     );
+    // Notice and action and trader details (issue 33), guests' report included.
+    expect(routes.map((r) => `${r.method} ${r.path}`)).toEqual(
+      expect.arrayContaining(['POST /reports', 'GET /reports/{id}', 'POST /reports/{id}/appeal', 'GET /transparency', 'PUT /user/seller-details']),
+    );
     const identities = [new Identity('guest', t.app), new Identity('user', t.app)];
     for (const identity of identities) await identity.start();
 
@@ -600,6 +604,17 @@ describe('fuzzing the staff routes signed in as staff', () => {
     expect(routes.length).toBeGreaterThan(25);
     // The money screen's disputes and receivables (issue 19) are among them.
     expect(routes.map((r) => `${r.method} ${r.path}`)).toEqual(expect.arrayContaining(['GET /admin/disputes', 'GET /admin/receivables']));
+    // The report queue, decisions, appeals and DAC7 (issue 33).
+    expect(routes.map((r) => `${r.method} ${r.path}`)).toEqual(
+      expect.arrayContaining([
+        'GET /admin/reports',
+        'POST /admin/reports/{id}/decide',
+        'POST /admin/reports/{id}/appeal-decide',
+        'GET /admin/dac7',
+        'GET /admin/dac7.csv',
+        'GET /admin/users/{id}/seller-details',
+      ]),
+    );
     const staff = new Identity('staff', t.app);
     await staff.start();
     const { failures, send, sent } = fuzzer();

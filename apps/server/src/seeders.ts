@@ -4,11 +4,20 @@ import type { SeedImageSize } from './db/seed-images';
 import { adoptTemplate, runSeeders, type Seeder } from './db/seeding';
 import { categoriesSeeder, demoCatalogSeeder, demoSignIns } from './features/catalog';
 import { commerceSettingsSeeder } from './features/ledger';
+import { demoSellersSeeder } from './features/sellers';
 import { demoSiteSeeder, dictionariesSeeder, siteSeeder } from './features/site/site.seed';
 import type { Storage } from './lib/storage';
 
 /** Every feature's seeder, in order; like app.ts, the one place that lists them. */
-export const seeders: Seeder[] = [siteSeeder, dictionariesSeeder, commerceSettingsSeeder, categoriesSeeder, demoSiteSeeder, demoCatalogSeeder];
+export const seeders: Seeder[] = [
+  siteSeeder,
+  dictionariesSeeder,
+  commerceSettingsSeeder,
+  categoriesSeeder,
+  demoSiteSeeder,
+  demoCatalogSeeder,
+  demoSellersSeeder,
+];
 
 /** Seeders whose rows a database seeded under the old single marker already has. */
 const legacyNames = ['site', 'categories', 'demo-site', 'demo-catalog'];

@@ -68,3 +68,20 @@ export function multipartFile(field: string, filename: string, contentType: stri
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   return { payload: Buffer.concat([head, data, tail]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
+
+/** Trader details as a seller gives them (issue 33): the gate before a first listing or withdrawal. */
+export const sellerDetailsBody = {
+  kind: 'individual',
+  legal_name: 'Ines Duarte',
+  date_of_birth: '1991-05-20',
+  address: { line1: 'Rua Augusta 100', city: 'Lisboa', post_code: '1100-053', country: 'PT' },
+  tax_id: '234567890',
+};
+
+/** A newly registered, signed-in creator who gave their trader details, so they may list and withdraw. */
+export async function registerSeller(app: FastifyInstance, overrides: Record<string, unknown> = {}) {
+  const seller = await registerPerson(app, overrides);
+  const res = await seller.client.put('/api/user/seller-details', sellerDetailsBody);
+  if (res.statusCode !== 200) throw new Error(`seller details failed: ${res.statusCode} ${res.body}`);
+  return seller;
+}

@@ -195,6 +195,8 @@ export const AUDIT_SUBJECTS = [
   'job',
   'review',
   'refund_request',
+  'report',
+  'seller_details',
 ] as const;
 export type AuditSubject = (typeof AUDIT_SUBJECTS)[number];
 

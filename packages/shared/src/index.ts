@@ -23,6 +23,8 @@ export * from './orders';
 export * from './passkeys';
 export * from './payouts';
 export * from './refunds';
+export * from './reports';
 export * from './reviews';
 export * from './security';
+export * from './sellers';
 export * from './settings';

@@ -26,6 +26,8 @@ export const NOTIFICATION_KINDS = [
   'refund_status',
   /** To a buyer: an image they paid for finished (or was refunded) after their request had ended (issue 29). */
   'generation_finished',
+  /** Notice and action (issue 33): the author's statement of reasons, and the reporter's outcome. */
+  'report_decision',
 ] as const;
 
 /**

@@ -66,6 +66,8 @@ export const chatMessages = pgTable(
     readAt: timestamp('read_at', { withTimezone: true }),
     /** When an unread-messages digest mentioned it (one e-mail per batch). */
     digestedAt: timestamp('digested_at', { withTimezone: true }),
+    /** Removed by staff after a report (migration 0041): the history shows that it was, not what it said. */
+    moderation: text('moderation').$type<'removed'>(),
     createdAt: createdAt(),
   },
   (t) => [index('chat_messages_chat_idx').on(t.chatId, t.id), index('chat_messages_unread_idx').on(t.chatId).where(sql`read_at is null`)],

@@ -38,6 +38,8 @@ export const users = pgTable(
     weeklyDigest: boolean('weekly_digest').notNull().default(true),
     /** When the last weekly digest went out: the next one lists only what came after. */
     digestSentAt: timestamp('digest_sent_at', { withTimezone: true }),
+    /** Staff removed the profile after a report (migration 0041): hidden with the creator's works. */
+    moderation: text('moderation').$type<'removed'>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -87,6 +89,8 @@ export const products = pgTable(
     ratingCount: integer('rating_count').notNull().default(0),
     /** Owned by the platform (after an offer buy-out): a sale credits platform revenue in full. */
     platformOwned: boolean('platform_owned').notNull().default(false),
+    /** A staff decision after a report (migration 0041): removed (hidden everywhere) or restricted (its buyers only). */
+    moderation: text('moderation').$type<'removed' | 'restricted'>(),
     /** Weighted: title A, tag names B, author C, description D; kept current by triggers. */
     searchDocument: tsvector('search_document').notNull().default(sql`''::tsvector`),
     createdAt: createdAt(),
@@ -356,5 +360,6 @@ export * from './commerce-schema';
 export * from './offers-schema';
 export * from './passkeys-schema';
 export * from './refunds-schema';
+export * from './reports-schema';
 export * from './security-schema';
 export * from './trust-schema';

@@ -24,6 +24,8 @@ export const reviews = pgTable(
     hiddenAt: timestamp('hidden_at', { withTimezone: true }),
     hiddenReason: text('hidden_reason'),
     replyText: text('reply_text'),
+    /** Removed by staff after a report (migration 0041): out of the list and the aggregate, like hidden. */
+    moderation: text('moderation').$type<'removed'>(),
     replyAt: timestamp('reply_at', { withTimezone: true }),
   },
   (t) => [

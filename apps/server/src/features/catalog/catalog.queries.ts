@@ -12,7 +12,7 @@ import {
 import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { categories, favourites, packItems, products, productTags, tags, users } from '../../db/schema';
-import { packStillSellsWhere, visibleProductWhere } from '../../db/visibility';
+import { visibleProductAloneWhere, visibleProductWhere } from '../../db/visibility';
 import { type DisplayCurrency, displayAmount } from '../../lib/display-currency';
 import { previewSrcSet } from '../../lib/previews';
 
@@ -100,11 +100,7 @@ const visible = visibleProductWhere;
  * search index, the sort index), never one index probe per author as a join under a LIMIT can be
  * planned when there are few authors.
  */
-const visibleProduct = and(
-  eq(products.status, 'published'),
-  sql`not exists (select 1 from ${users} where ${users.id} = ${products.authorId} and ${users.deletedAt} is not null)`,
-  packStillSellsWhere,
-);
+const visibleProduct = visibleProductAloneWhere;
 
 function selectProducts(db: Db) {
   return db.select(productFields).from(products).innerJoin(users, eq(users.id, products.authorId));
@@ -138,7 +134,7 @@ function inCategoryTrees(ids: number[]): SQL {
 /** A pack with at least one published item of the type. */
 function holdsItemsOf(type: ProductType): SQL {
   return sql`exists (select 1 from ${packItems} pi join ${products} item on item.id = pi.product_id
-    where pi.pack_id = ${products.id} and item.product_type = ${type} and item.status = 'published')`;
+    where pi.pack_id = ${products.id} and item.product_type = ${type} and item.status = 'published' and item.moderation is null)`;
 }
 
 export type ListFilter = {

@@ -17,14 +17,24 @@ import { recordAudit } from '../audit';
  */
 async function checkItems(tx: Db, ids: number[]) {
   const rows = await tx
-    .select({ product: products, authorDeletedAt: users.deletedAt })
+    .select({ product: products, authorDeletedAt: users.deletedAt, authorModeration: users.moderation })
     .from(products)
     .innerJoin(users, eq(users.id, products.authorId))
     .where(inArray(products.id, ids));
   const missing = ids.filter((id) => !rows.some((r) => r.product.id === id));
   if (missing.length) throw validationError({ product_ids: `These products do not exist: ${missing.join(', ')}.` });
   if (rows.some((r) => r.product.productType === 'pack')) throw validationError({ product_ids: 'A pack cannot hold another pack.' });
-  const unlisted = rows.filter((r) => !isVisibleProduct({ status: r.product.status, authorDeletedAt: r.authorDeletedAt })).map((r) => r.product.id);
+  const unlisted = rows
+    .filter(
+      (r) =>
+        !isVisibleProduct({
+          status: r.product.status,
+          authorDeletedAt: r.authorDeletedAt,
+          moderation: r.product.moderation,
+          authorModeration: r.authorModeration,
+        }),
+    )
+    .map((r) => r.product.id);
   if (unlisted.length) {
     throw validationError({ product_ids: `Only published works can go into a pack; these are not for sale: ${unlisted.join(', ')}.` });
   }

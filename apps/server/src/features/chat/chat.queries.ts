@@ -13,6 +13,7 @@ import {
 import { and, count, desc, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { chatMessages, chats, products, users } from '../../db/schema';
+import { isRemovedMessage, REMOVED_MESSAGE_TEXT } from '../../db/visibility';
 import { type DisplayCurrency, displayAmount } from '../../lib/display-currency';
 import { publicUrl } from '../../lib/storage';
 import { notify, publishEvent } from '../notifications';
@@ -146,7 +147,8 @@ function toParty(u: UserRow, currency: DisplayCurrency, now: number): ChatParty 
 }
 
 /** What the chat list shows as a message's text. */
-function previewText(row: Pick<MessageRow, 'kind' | 'body' | 'attachmentName'>): string | null {
+function previewText(row: Pick<MessageRow, 'kind' | 'body' | 'attachmentName' | 'moderation'>): string | null {
+  if (isRemovedMessage(row)) return REMOVED_MESSAGE_TEXT;
   if (row.body) return row.body;
   if (row.kind === 'locked_image') return 'Locked image';
   if (row.kind === 'attachment') return row.attachmentName ?? 'Attachment';
@@ -179,6 +181,7 @@ export async function listChats(db: Db, userId: number, currency: DisplayCurrenc
       kind: chatMessages.kind,
       body: chatMessages.body,
       attachmentName: chatMessages.attachmentName,
+      moderation: chatMessages.moderation,
     })
     .from(chatMessages)
     .where(inArray(chatMessages.chatId, ids))
@@ -237,6 +240,22 @@ export function toChatMessage(
   currency: DisplayCurrency,
   product?: { id: number; slug: string; title: string; previewPath: string | null } | null,
 ): ChatMessage {
+  // Removed by staff after a report (issue 33): the history keeps its place, not its content.
+  if (isRemovedMessage(row)) {
+    return {
+      id: row.id,
+      message: REMOVED_MESSAGE_TEXT,
+      created_at: row.createdAt.toISOString(),
+      user: { id: row.userId },
+      type: 'text',
+      attachment_url: null,
+      attachment_name: null,
+      is_locked: false,
+      is_preview: false,
+      price: null,
+      product: null,
+    };
+  }
   let attachmentUrl: string | null = null;
   let isPreview = false;
   if (row.kind === 'attachment' && row.attachmentKey) attachmentUrl = attachmentPath(row.chatId, row.id);
@@ -265,10 +284,13 @@ export function toChatMessage(
 
 async function productsById(db: Db, ids: number[]) {
   if (!ids.length) return [];
-  return db
-    .select({ id: products.id, slug: products.slug, title: products.title, previewPath: products.previewPath })
-    .from(products)
-    .where(inArray(products.id, ids));
+  return (
+    db
+      .select({ id: products.id, slug: products.slug, title: products.title, previewPath: products.previewPath })
+      .from(products)
+      // A work staff removed after a report (issue 33) leaves the chat history's product cards too.
+      .where(and(inArray(products.id, ids), or(isNull(products.moderation), ne(products.moderation, 'removed'))))
+  );
 }
 
 /** Page `page` of a chat, counted from the newest; each page in time order. */

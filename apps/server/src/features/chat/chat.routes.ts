@@ -18,7 +18,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { chats, products, users } from '../../db/schema';
-import { visibleProductWhere } from '../../db/visibility';
+import { isRemovedMessage, visibleProductWhere } from '../../db/visibility';
 import { AppError, notFound, validationError } from '../../lib/app-error';
 
 import { currentUser, guard } from '../../lib/auth-guard';
@@ -262,7 +262,7 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
       const chat = await participantChat(request.params.chatId, me.id);
       const message = await findMessage(app.db, chat.id, request.params.messageId);
       const missing = () => notFound('This file was not found.');
-      if (!message?.attachmentKey) throw missing();
+      if (!message?.attachmentKey || isRemovedMessage(message)) throw missing();
       if (message.kind === 'locked_image' && message.unlockedAt === null && message.userId !== me.id) throw missing();
       // A refunded unlock (features/refunds): the buyer has their money back and no longer the original.
       if (message.kind === 'locked_image' && message.refundedAt !== null && message.userId !== me.id) throw new AppError('GONE', REFUNDED_ORIGINAL);

@@ -19,6 +19,7 @@ import {
 } from '../ledger';
 import { insertPayout, type PayoutProvider, payoutProviderFor, preparePayoutDestination } from '../payouts';
 import { requireFreshSecondFactor } from '../security';
+import { requireSellerDetails } from '../sellers';
 import { listWithdrawals, registerEarningsJobs, toWithdrawal, withdrawalInFlight, withdrawalMessages } from './earnings';
 
 /** No single withdrawal is above this (1,000,000 €): a bound for the arithmetic, far above any earnings. */
@@ -69,6 +70,8 @@ export const earningsRoutes: FastifyPluginAsyncZod<EarningsRoutesOptions> = asyn
     { config: guard('verified'), schema: { tags: ['earnings'], body: withdrawInput, response: { 200: okEnvelope(withdrawResult) } } },
     async (request) => {
       const user = currentUser(request);
+      // Money paid out to a trader: the law asks for their trader details first (issue 33).
+      await requireSellerDetails(app.db, user.id);
       const input = request.body;
       const currency = await resolveDisplayCurrency(app, requestedCurrency(request));
       let amountMinor: number;

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerPerson, registerStaff } from '../../../test/accounts';
+import { registerPerson, registerSeller, registerStaff } from '../../../test/accounts';
 import { availableMinor, balanceMinor, fund, pendingMinor, seededProducts } from '../../../test/commerce';
 import { payoutContact } from '../../../test/payouts';
 import { createTestApp, type TestApp } from '../../../test/test-app';
@@ -46,7 +46,7 @@ async function sell(creatorId: number, priceMinor: number, opts: { clearingDays?
 
 /** A creator whose sales have cleared: `earnedMinor` available. */
 async function creatorWithAvailable(earnedMinor: number) {
-  const creator = await registerPerson(t.app);
+  const creator = await registerSeller(t.app);
   await sell(creator.id, earnedMinor, { clearingDays: 0 });
   return creator;
 }
@@ -55,7 +55,7 @@ const earnings = async (client: Awaited<ReturnType<typeof registerPerson>>['clie
 
 describe('earnings with a clearing period', () => {
   it('a sale credits pending earnings; the release job makes them available after 7 days, once per sale line', async () => {
-    const creator = await registerPerson(t.app);
+    const creator = await registerSeller(t.app);
     const soldAt = Date.now();
     await sell(creator.id, 5000);
     await sell(creator.id, 1000);
@@ -94,7 +94,7 @@ describe('earnings with a clearing period', () => {
 
   it('staff set the clearing period to 0: new sales are available at once, and the job releases what waited', async () => {
     const admin = await registerStaff(t.app);
-    const creator = await registerPerson(t.app);
+    const creator = await registerSeller(t.app);
     await sell(creator.id, 1000);
     expect((await admin.client.request('PATCH', '/api/admin/settings', { body: { earnings_clearing_days: -1 } })).statusCode).toBe(422);
     const res = await admin.client.request('PATCH', '/api/admin/settings', { body: { earnings_clearing_days: 0 } });
@@ -146,7 +146,7 @@ describe('earnings with a clearing period', () => {
 
   it('the reconciliation turns red when a pending earnings balance is corrupted', async () => {
     const admin = await registerStaff(t.app);
-    const creator = await registerPerson(t.app);
+    const creator = await registerSeller(t.app);
     await sell(creator.id, 1000);
     expect((await admin.client.get('/api/admin/ledger/reconciliation')).json().payload.ok).toBe(true);
     const [account] = await t.app.db

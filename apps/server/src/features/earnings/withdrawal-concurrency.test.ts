@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerPerson, registerStaff } from '../../../test/accounts';
+import { registerPerson, registerSeller, registerStaff } from '../../../test/accounts';
 import { availableMinor, fund } from '../../../test/commerce';
 import { payoutContact } from '../../../test/payouts';
 import { createTestApp, type TestApp } from '../../../test/test-app';
@@ -35,7 +35,7 @@ const sepa = () => ({
 
 describe('withdrawals in parallel', () => {
   it('30 parallel withdrawals: one accepted at a time, exactly 3 paid in all, available never below zero', async () => {
-    const creator = await registerPerson(t.app);
+    const creator = await registerSeller(t.app);
     const admin = await registerStaff(t.app);
     const buyer = await registerPerson(t.app);
     await fund(t.app, buyer.id, 3750);

@@ -43,7 +43,7 @@ async function nextRecipients(db: Db, afterId: number): Promise<Recipient[]> {
 async function newWorksFor(db: Db, userId: number, since: string): Promise<Work[]> {
   const result = await db.execute(sql`
     select p.title, p.slug, p.product_type, a.nickname from products p join users a on a.id = p.author_id
-    where p.status = 'published' and a.deleted_at is null and p.id in (
+    where p.status = 'published' and p.moderation is null and a.deleted_at is null and a.moderation is null and p.id in (
       select (n.data->>'productId')::bigint from notifications n
       where n.user_id = ${userId} and n.kind = 'new_work' and n.created_at > ${since}::timestamptz
     )

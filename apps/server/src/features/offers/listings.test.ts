@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { registerPerson, registerStaff } from '../../../test/accounts';
+import { registerPerson, registerSeller, registerStaff } from '../../../test/accounts';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
 import { auditLog, categories, offers, products } from '../../db/schema';
 
@@ -47,7 +47,7 @@ async function createOffer(client: TestClient, over: Record<string, string> = {}
 
 describe('listings', () => {
   it('without deal_type an offer is a buyout; a bad deal_type is a 422 with a message', async () => {
-    const me = await registerPerson(t.app);
+    const me = await registerSeller(t.app);
     const res = await createOffer(me.client);
     expect(res.statusCode).toBe(200);
     expect(res.json().payload).toMatchObject({ deal_type: 'buyout', status: 'pending' });
@@ -57,7 +57,7 @@ describe('listings', () => {
   });
 
   it("staff approve a listing as it is: published as the creator's own product at their price, no payout", async () => {
-    const me = await registerPerson(t.app);
+    const me = await registerSeller(t.app);
     const created = await createOffer(me.client, { deal_type: 'listing' });
     expect(created.json().payload).toMatchObject({ deal_type: 'listing', status: 'pending' });
     const id = created.json().payload.id;
@@ -97,7 +97,7 @@ describe('listings', () => {
   });
 
   it('staff suggest another price; the creator accepts and the listing is published at it', async () => {
-    const me = await registerPerson(t.app);
+    const me = await registerSeller(t.app);
     const id = (await createOffer(me.client, { deal_type: 'listing' })).json().payload.id;
     const admin = await registerStaff(t.app);
     expect((await admin.client.post(`/api/admin/offers/${id}/counter`, { service_price: 39, note: 'A little lower sells better.' })).statusCode).toBe(200);
@@ -110,7 +110,7 @@ describe('listings', () => {
   });
 
   it('the creator may decline a suggested price, and staff may decline a listing', async () => {
-    const me = await registerPerson(t.app);
+    const me = await registerSeller(t.app);
     const admin = await registerStaff(t.app);
     const first = (await createOffer(me.client, { deal_type: 'listing' })).json().payload.id;
     await admin.client.post(`/api/admin/offers/${first}/counter`, { service_price: 20, note: 'Lower?' });
@@ -140,7 +140,7 @@ const auditOf = async (offerId: number) =>
 
 describe('listing management from My projects (issue 19)', () => {
   it('a price within 50% of the approved one is live at once, stays listed and is audited', async () => {
-    const me = await registerPerson(t.app);
+    const me = await registerSeller(t.app);
     const { id, productId, slug } = await approvedListing(me.client);
     const res = await patch(me.client, `/api/offer/${id}/listing`, { price: 60 });
     expect(res.statusCode).toBe(200);
@@ -160,7 +160,7 @@ describe('listing management from My projects (issue 19)', () => {
   });
 
   it('a price more than 50% away goes back to review, hidden; staff approve it and the same product is published at it', async () => {
-    const me = await registerPerson(t.app);
+    const me = await registerSeller(t.app);
     const { id, admin, productId, slug } = await approvedListing(me.client);
     const res = await patch(me.client, `/api/offer/${id}/listing`, { price: 19.99 });
     expect(res.statusCode).toBe(200);
@@ -185,7 +185,7 @@ describe('listing management from My projects (issue 19)', () => {
   });
 
   it('unlist hides the work, relist shows it again; each once, each audited', async () => {
-    const me = await registerPerson(t.app);
+    const me = await registerSeller(t.app);
     const { id, productId, slug } = await approvedListing(me.client);
     const off = await me.client.post(`/api/offer/${id}/unlist`);
     expect(off.statusCode).toBe(200);
@@ -206,7 +206,7 @@ describe('listing management from My projects (issue 19)', () => {
   });
 
   it("a second user cannot change, unlist or relist the first user's listing (404, nothing changes); a guest gets 401", async () => {
-    const me = await registerPerson(t.app);
+    const me = await registerSeller(t.app);
     const { id, productId } = await approvedListing(me.client);
     const other = await registerPerson(t.app);
     for (const res of [
@@ -225,7 +225,7 @@ describe('listing management from My projects (issue 19)', () => {
   });
 
   it('4xx: a bad price per field, an unknown or malformed id, a buyout, a listing still in review', async () => {
-    const me = await registerPerson(t.app);
+    const me = await registerSeller(t.app);
     const { id } = await approvedListing(me.client);
     for (const [body, message] of [
       [{ price: 0 }, 'The price must be above zero.'],

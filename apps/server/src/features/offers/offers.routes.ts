@@ -7,6 +7,7 @@ import { categories, offers } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { currentUser, guard } from '../../lib/auth-guard';
 import { ok } from '../../lib/envelope';
+import { requireSellerDetails } from '../sellers';
 import { type CheckedFile, checkOfferFile, storeOfferFile } from './offer-file';
 import { createProductFromOffer, insertOffer, listUserOffers, moveOffer, toOffer } from './offers.queries';
 
@@ -98,6 +99,8 @@ export const offersRoutes: FastifyPluginAsyncZod = async (app) => {
         throw new AppError('VALIDATION', Object.values(errors)[0]?.[0] ?? 'The given data was invalid.', errors);
       }
       const input = parsed.data;
+      // A listing is sold under the creator's name: the law asks for their trader details first (issue 33).
+      if (input.deal_type === 'listing') await requireSellerDetails(app.db, user.id);
       let stored: Awaited<ReturnType<typeof storeOfferFile>>;
       try {
         stored = await storeOfferFile(app.storage, { data: form.file.data, checked, title: input.title });

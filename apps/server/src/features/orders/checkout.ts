@@ -61,6 +61,8 @@ function buildSellablesQuery(db: Db, forBuyer: boolean) {
         previewPath: products.previewPath,
         status: products.status,
         authorDeletedAt: users.deletedAt,
+        moderation: products.moderation,
+        authorModeration: users.moderation,
         authorNickname: users.nickname,
         tags: forBuyer ? productTagNames : sql<null>`null`,
         categoryUrl: forBuyer ? productCategoryUrl : sql<null>`null`,

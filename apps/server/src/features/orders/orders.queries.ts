@@ -155,6 +155,7 @@ export async function findDownload(db: Db, buyerId: number, orderId: number, pro
       originalName: products.originalName,
       promptText: products.promptText,
       refundedAt: orderItems.refundedAt,
+      moderation: products.moderation,
     })
     .from(orderItems)
     .innerJoin(orders, eq(orders.id, orderItems.orderId))

@@ -136,6 +136,8 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!item) throw missing;
     // Refunded (features/refunds): the buyer has their money back and no longer the file.
     if (item.refundedAt) throw new AppError('GONE', 'This item was refunded: its download is no longer available.');
+    // Removed by staff after a report (issue 33): gone for everyone; a restricted work stays with its buyers.
+    if (item.moderation === 'removed') throw new AppError('GONE', 'This work was removed after a report: its download is no longer available.');
     if (item.productType === 'prompt') {
       const text = item.promptText ?? '';
       return sendAttachment(request, reply, { ...bufferFile(Buffer.from(`${text}\n`, 'utf8')), fileName: cleanFileName(item.title, 'txt'), ext: 'txt' });

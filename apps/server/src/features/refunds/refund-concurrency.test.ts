@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerPerson, registerStaff } from '../../../test/accounts';
+import { registerPerson, registerSeller, registerStaff } from '../../../test/accounts';
 import { availableMinor, balanceMinor, fund } from '../../../test/commerce';
 import { payoutContact } from '../../../test/payouts';
 import { createTestApp, type TestApp } from '../../../test/test-app';
@@ -27,7 +27,7 @@ afterAll(() => t.close());
 const sepa = { ...payoutContact, method: 'sepa', amount: 16, account_number: 'DE89370400440532013000', recipient_full_name: 'Ines Duarte' };
 
 async function soldAndAsked(n: number) {
-  const creator = await registerPerson(t.app);
+  const creator = await registerSeller(t.app);
   const [product] = await t.app.db
     .insert(products)
     .values({ slug: `race-${n}-${creator.id}`, title: `Race ${n}`, productType: 'prompt', promptText: 'A heron', authorId: creator.id, priceMinor: 2000 })

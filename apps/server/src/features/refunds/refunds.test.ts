@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lastMailTo, registerPerson, registerStaff } from '../../../test/accounts';
+import { lastMailTo, registerPerson, registerSeller, registerStaff } from '../../../test/accounts';
 import { chatPair, multipart, sendChat, sendChatForm, testPng } from '../../../test/chat';
 import { availableMinor, balanceMinor, fund, pendingMinor, revenueMinor } from '../../../test/commerce';
 import { payoutContact } from '../../../test/payouts';
@@ -62,7 +62,7 @@ const historyOf = async (client: TestClient) =>
 
 describe('refund requests', () => {
   it('a product: asked, answered by the creator, refunded by staff; the ledger is exact, the download 410, the history Refunded', async () => {
-    const creator = await registerPerson(t.app);
+    const creator = await registerSeller(t.app);
     const staff = await registerStaff(t.app);
     const stranger = await registerPerson(t.app);
     const productId = await prompt(creator.id, 1000);
@@ -176,7 +176,7 @@ describe('refund requests', () => {
   });
 
   it('staff may reject: no money moves and the buyer keeps the file; past 14 days it is a 422', async () => {
-    const creator = await registerPerson(t.app);
+    const creator = await registerSeller(t.app);
     const staff = await registerStaff(t.app);
     const productId = await prompt(creator.id, 500);
     const { buyer, orderId } = await boughtPrompt(productId, 500);
@@ -271,7 +271,7 @@ describe('refund requests', () => {
   });
 
   it('a refund after the creator withdrew everything makes a receivable: no withdrawal until the next sale pays it off', async () => {
-    const creator = await registerPerson(t.app);
+    const creator = await registerSeller(t.app);
     const staff = await registerStaff(t.app);
     const first = await prompt(creator.id, 2000);
     const { buyer, orderId } = await boughtPrompt(first, 2000);

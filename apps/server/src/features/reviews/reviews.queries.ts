@@ -174,6 +174,25 @@ export async function hideReview(db: Db, staffId: number, reviewId: number, reas
   });
 }
 
+/**
+ * A staff decision after a report (features/reports, issue 33): a removed review leaves the list and
+ * the aggregate as a hidden one does; a reversed removal brings it back. Runs in the caller's transaction.
+ */
+export async function setReviewRemoved(tx: Db, reviewId: number, removed: boolean): Promise<void> {
+  const [old] = await tx.select().from(reviews).where(eq(reviews.id, reviewId)).for('update').limit(1);
+  if (!old || (old.moderation === 'removed') === removed) return;
+  if (removed) {
+    await tx
+      .update(reviews)
+      .set({ moderation: 'removed', hiddenAt: old.hiddenAt ?? new Date() })
+      .where(eq(reviews.id, reviewId));
+    if (old.hiddenAt === null) await moveAggregate(tx, old.productId, -old.rating, -1);
+  } else {
+    await tx.update(reviews).set({ moderation: null, hiddenAt: null }).where(eq(reviews.id, reviewId));
+    await moveAggregate(tx, old.productId, old.rating, 1);
+  }
+}
+
 const reviewOrder: Record<ReviewSort, SQL[]> = {
   newest: [desc(reviews.createdAt), desc(reviews.id)],
   highest: [desc(reviews.rating), desc(reviews.createdAt), desc(reviews.id)],

@@ -99,7 +99,7 @@ export async function profilePageMeta(db: Db, key: string): Promise<PageMeta | n
   const [row] = await db
     .select({ nickname: users.nickname, name: users.name, surname: users.surname, about: users.aboutMe, avatarPath: users.avatarPath })
     .from(users)
-    .where(and(isNull(users.deletedAt), byIdOr(users.id, key, sql`lower(${users.nickname}) = lower(${key})`)))
+    .where(and(isNull(users.deletedAt), isNull(users.moderation), byIdOr(users.id, key, sql`lower(${users.nickname}) = lower(${key})`)))
     .limit(1);
   if (!row) return null;
   return {
@@ -140,7 +140,8 @@ export async function listSitemapEntries(db: Db, max = 50_000): Promise<SitemapE
   const people = await db
     .select({ nickname: users.nickname, updatedAt: users.updatedAt })
     .from(users)
-    .where(isNull(users.deletedAt))
+    // A profile staff removed after a report (issue 33) is out of the sitemap too.
+    .where(and(isNull(users.deletedAt), isNull(users.moderation)))
     .orderBy(asc(users.id))
     .limit(max);
   const pages = await db

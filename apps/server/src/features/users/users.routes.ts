@@ -219,7 +219,8 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags: ['profile'], params: publicProfileParams, response: { 200: okEnvelope(publicProfile) } } },
     async (request) => {
       const user = await findUserByIdOrNickname(app.db, request.params.id);
-      if (!user) throw notFound('This creator does not exist.');
+      // A profile staff removed after a report (issue 33) is gone from public view, like a deleted one.
+      if (!user || user.moderation === 'removed') throw notFound('This creator does not exist.');
       return ok(toPublicProfile(user, await creatorStats(app.db, user.id, request.session?.userId ?? null)));
     },
   );

@@ -107,6 +107,9 @@ export function Footer() {
             <li>
               <Link to="/contact">{t('nav.contact_us')}</Link>
             </li>
+            <li>
+              <Link to="/transparency">{t('footer.transparency')}</Link>
+            </li>
             {(pages.data ?? []).map((p) => (
               <li key={p.id}>
                 <Link to={`/page/${p.slug}`}>{staticPageTitle(t, i18n.language, p)}</Link>

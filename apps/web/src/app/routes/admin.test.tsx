@@ -33,6 +33,7 @@ describe('the back office at /admin', () => {
       '/admin',
       '/admin/payouts',
       '/admin/refunds',
+      '/admin/reports',
       '/admin/money',
       '/admin/catalog',
       '/admin/users',

@@ -69,6 +69,8 @@ export function Component() {
           <NavLink to="/dashboard/statement">{t('dashboard.statement')}</NavLink>
           <NavLink to="/dashboard/earnings">{t('dashboard.earnings')}</NavLink>
           <NavLink to="/dashboard/refunds">{t('refunds.creator_title')}</NavLink>
+          <NavLink to="/dashboard/reports">{t('reports.statements_title')}</NavLink>
+          <NavLink to="/dashboard/seller-details">{t('sellers.title')}</NavLink>
           <NavLink to="/dashboard/contact">{t('dashboard.contact_information')}</NavLink>
           <NavLink to="/dashboard/chat">{t('dashboard.chat')}</NavLink>
           <NavLink to="/dashboard/security">{t('dashboard.security')}</NavLink>

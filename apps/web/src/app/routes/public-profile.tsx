@@ -7,6 +7,7 @@ import { ContactCreatorButton } from '../../features/chat';
 import { useMoney } from '../../features/currency';
 import { FollowButton } from '../../features/favourites';
 import { DEFAULT_AVATAR, usePublicProfile } from '../../features/profile';
+import { ReportLink } from '../../features/reports';
 import { useTranslation } from '../../lib/i18n-runtime';
 import '../../features/profile/components/profile.css';
 import { usePageTitle } from '../../lib/page-title';
@@ -46,6 +47,7 @@ export function Component() {
           <RatingStars average={p.rating_average} count={p.rating_count} />
           <FollowButton profile={p} profileKey={['public-profile', username]} />
           <ContactCreatorButton target={{ recipient_id: p.id }} className="button primary" />
+          <ReportLink subjectType="user" subjectId={p.id} title={`@${p.nickname}`} />
         </div>
       </header>
       <section className="panel">

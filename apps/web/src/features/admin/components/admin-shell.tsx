@@ -8,6 +8,7 @@ const SECTIONS = [
   { to: '/admin', label: 'admin.nav_review', end: true },
   { to: '/admin/payouts', label: 'admin.nav_payouts' },
   { to: '/admin/refunds', label: 'admin.nav_refunds' },
+  { to: '/admin/reports', label: 'reports.queue_title' },
   { to: '/admin/money', label: 'admin.nav_money' },
   { to: '/admin/catalog', label: 'admin.nav_catalog' },
   { to: '/admin/users', label: 'admin.nav_users' },

@@ -8,6 +8,7 @@ import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { useAuth } from '../../auth';
 import { Modal } from '../../offers';
+import { StaffSellerDetails } from '../../sellers';
 import { useAdminUser, useAdminUsers, useFormatMinor, useUserAction } from '../api/admin-api';
 import { ActionError } from './action-error';
 import { AdminRows } from './admin-table';
@@ -124,6 +125,7 @@ function UserDetail({ id }: { id: number }) {
         )}
       </div>
       <ActionError error={action.error} />
+      <StaffSellerDetails userId={user.id} />
       <h4>{t('admin.orders')}</h4>
       {orders.length === 0 ? (
         <p className="muted small">{t('admin.none')}</p>

@@ -1,6 +1,7 @@
 import type { ChatMessage } from '@atelier/shared';
 import { Link } from 'react-router';
 import { useTranslation } from '../../../lib/i18n-runtime';
+import { ReportLink } from '../../reports';
 import { formatMessageTime } from './chat-format';
 import { useChatPrice } from './chat-price';
 
@@ -120,6 +121,9 @@ export function MessageBubble({ message, own, payable = true, onUnlock, onImageL
     <li className={`bubble ${own ? 'own' : 'other'}${message.type === 'price_proposal' ? ' proposal' : ''}`} data-testid="chat-message">
       {body}
       {time}
+      {!own && message.type !== 'system' && (
+        <ReportLink subjectType="message" subjectId={message.id} title={t('chat.report_message_title')} className="bubble-report" />
+      )}
     </li>
   );
 }

@@ -1,6 +1,8 @@
-import type { Balance, Withdrawal } from '@atelier/shared';
+import { type Balance, SELLER_DETAILS_PATH, type Withdrawal } from '@atelier/shared';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router';
 import { Field, FormError } from '../../../components/ui/field';
+import { ApiError } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { newIdempotencyKey } from '../../../lib/idempotency-key';
@@ -153,7 +155,9 @@ type Step =
   | { kind: 'amount'; amount: string }
   | { kind: 'contact'; amount: string; contact: Contact | null; method: PayoutMethod }
   | { kind: 'payment'; amount: string; contact: Contact; method: PayoutMethod }
-  | { kind: 'done'; method: PayoutMethod };
+  | { kind: 'done'; method: PayoutMethod }
+  /** The server asks for trader details first (issue 33): its sentence, and the way to the form. */
+  | { kind: 'details'; message: string };
 
 /**
  * The withdrawal in the offer payout's steps: the amount (EUR, at most what is available), the
@@ -194,7 +198,15 @@ function WithdrawDialog({ availableMinor, onClose }: { availableMinor: number; o
       const back = () => setStep({ kind: 'contact', amount: step.amount, contact: step.contact, method: step.method });
       const send = async (body: PayoutBody) => {
         const { paymentType, id: _offer, ...details } = body;
-        await withdraw.mutateAsync({ body: { ...details, method: paymentType, amount: step.amount }, idempotencyKey: key.current });
+        try {
+          await withdraw.mutateAsync({ body: { ...details, method: paymentType, amount: step.amount }, idempotencyKey: key.current });
+        } catch (err) {
+          if (err instanceof ApiError && err.field('seller_details')) {
+            setStep({ kind: 'details', message: err.message });
+            return new Promise<never>(() => {});
+          }
+          throw err;
+        }
       };
       const props = {
         amount: money.format(Number(step.amount), 'EUR'),
@@ -210,6 +222,17 @@ function WithdrawDialog({ availableMinor, onClose }: { availableMinor: number; o
         </Modal>
       );
     }
+    case 'details':
+      return (
+        <Modal title={t('sellers.title')} onClose={onClose}>
+          <p role="alert">{step.message}</p>
+          <div className="modal-actions">
+            <Link className="button primary" to={SELLER_DETAILS_PATH} onClick={onClose}>
+              {t('sellers.give_details')}
+            </Link>
+          </div>
+        </Modal>
+      );
     case 'done':
       return (
         <Modal title={t('earnings.withdraw_sent')} onClose={onClose}>

@@ -1,8 +1,9 @@
 import type { Category, CreateOfferFields } from '@atelier/shared';
-import { OFFER_FILE_EXTENSIONS } from '@atelier/shared';
+import { OFFER_FILE_EXTENSIONS, SELLER_DETAILS_PATH } from '@atelier/shared';
 import { OFFER_FILE_MAX_BYTES } from '@atelier/shared/constants';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { Link } from 'react-router';
 import { Field, FormError, InlineError, TextAreaField } from '../../../components/ui/field';
 import { ProgressBar } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toast';
@@ -62,6 +63,8 @@ export function CreateOfferDialog({ onClose }: { onClose: () => void }) {
   const [fileError, setFileError] = useState<string | undefined>();
   const [progress, setProgress] = useState(0);
   const [formError, setFormError] = useState<string | null>(null);
+  /** The server asked for trader details first (issue 33): the form error links to them. */
+  const [needsDetails, setNeedsDetails] = useState(false);
   const [sent, setSent] = useState(false);
   const errorsShown = useRevealErrors<HTMLFormElement>();
   const {
@@ -118,6 +121,7 @@ export function CreateOfferDialog({ onClose }: { onClose: () => void }) {
       }
       if (placed) errorsShown.reveal();
       else {
+        setNeedsDetails(err instanceof ApiError && Boolean(err.field('seller_details')));
         const message = offerErrorMessage(err, t('offers.create_error'));
         setFormError(message);
         toast.error(message);
@@ -256,6 +260,13 @@ export function CreateOfferDialog({ onClose }: { onClose: () => void }) {
           </div>
         )}
         <FormError message={formError} />
+        {needsDetails && (
+          <p>
+            <Link to={SELLER_DETAILS_PATH} onClick={onClose}>
+              {t('sellers.give_details')}
+            </Link>
+          </p>
+        )}
         <div className="modal-actions">
           <button type="button" className="button" onClick={onClose} disabled={busy}>
             {t('offers.cancel')}

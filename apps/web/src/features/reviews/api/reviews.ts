@@ -47,7 +47,3 @@ export function useReplyToReview(productId: number) {
     api<Review>(`/api/reviews/${id}/reply`, { method: 'POST', body: { text } }),
   );
 }
-
-export function useReportReview() {
-  return useMutation({ mutationFn: (id: number) => apiEnvelope(`/api/reviews/${id}/report`, { method: 'POST', body: {} }) });
-}

@@ -5,7 +5,8 @@ import { TextAreaField } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toast';
 import { serverMessageOr } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n-runtime';
-import { useDeleteReview, useReplyToReview, useReportReview, useReviews } from '../api/reviews';
+import { ReportLink } from '../../reports';
+import { useDeleteReview, useReplyToReview, useReviews } from '../api/reviews';
 import './reviews.css';
 
 // The form (react-hook-form and the zod schema) loads only for a buyer who may review: the list and
@@ -112,8 +113,6 @@ export function ReviewsSection({ productId }: { productId: number }) {
 
 function ReviewItem({ review, productId, canReply }: { review: Review; productId: number; canReply: boolean }) {
   const { t } = useTranslation();
-  const toast = useToast();
-  const report = useReportReview();
   return (
     <li className="review" data-testid="review">
       <div className="review-meta">
@@ -123,19 +122,8 @@ function ReviewItem({ review, productId, canReply }: { review: Review; productId
           {review.created_at.slice(0, 10)}
         </time>
         {review.edited_at && <span className="muted small">({t('reviews.edited')})</span>}
-        <button
-          type="button"
-          className="link-button small"
-          disabled={report.isPending || report.isSuccess}
-          onClick={() =>
-            report.mutate(review.id, {
-              onSuccess: () => toast.success(t('reviews.reported')),
-              onError: (e) => toast.error(serverMessageOr(e, t('reviews.failed'))),
-            })
-          }
-        >
-          {report.isSuccess ? t('reviews.reported') : t('reviews.report')}
-        </button>
+        {/* Notice and action (issue 33): anyone, guests included, reports with a reason and an explanation. */}
+        <ReportLink subjectType="review" subjectId={review.id} title={t('reviews.report_title', { nickname: review.author.nickname })} />
       </div>
       {review.text && <p className="review-text">{review.text}</p>}
       {review.reply && (
