@@ -22,7 +22,7 @@ async function openAndMigrate(config: Config): Promise<{ database: Database; tem
     if (!config.databaseUrl) {
       template = await copyDbTemplate({ pgliteDir: path.join(config.dataDir, 'db'), demo: config.seedDemo, version: builtTemplateVersion });
     }
-    database = await openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'db') });
+    database = await openDatabase({ url: config.databaseUrl, ...config.database, pgliteDir: path.join(config.dataDir, 'db') });
   } catch (err) {
     const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message?.split('\n')[0]?.slice(0, 200) ?? 'unknown error';
     throw new StartError(
