@@ -27,7 +27,9 @@ const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
     .optional(),
   /** `transaction`: DATABASE_URL is a PgBouncer in transaction pooling mode. */
-  DATABASE_POOL_MODE: z.enum(['session', 'transaction'], { error: 'must be session (a direct connection) or transaction (PgBouncer transaction pooling)' }).default('session'),
+  DATABASE_POOL_MODE: z
+    .enum(['session', 'transaction'], { error: 'must be session (a direct connection) or transaction (PgBouncer transaction pooling)' })
+    .default('session'),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),

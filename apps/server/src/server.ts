@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
+import { serveEmbeddedBackups } from './backup';
 import { type Config, ConfigError, loadConfig } from './config';
 import { type Database, openDatabase } from './db/client';
 import { runMigrations } from './db/migrate';
@@ -49,6 +50,11 @@ export type RunningApp = { app: FastifyInstance; database: Database; shutdown: (
 export async function startServer(config: Config, opts: { logStream?: { write(line: string): void } } = {}): Promise<RunningApp> {
   const { database, template } = await openAndMigrate(config);
   const app = await buildApp({ config, database, logStream: opts.logStream });
+  // `npm run backup` copies the embedded database through the running server (see backup.ts).
+  if (database.kind === 'pglite') {
+    const stopBackups = await serveEmbeddedBackups(config.dataDir, database);
+    app.addHook('onClose', stopBackups);
+  }
   // A test path configured on a start others can reach (the sandbox, demo data) is said at every start.
   for (const warning of config.warnings) app.log.warn(warning);
   if (template?.used) app.log.info("database created from the build's template");

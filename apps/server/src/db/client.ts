@@ -34,6 +34,8 @@ export type Database = {
    * which must not go through a transaction-pooling PgBouncer.
    */
   direct<T>(fn: (db: Db) => Promise<T>): Promise<T>;
+  /** The embedded database only: its data folder as a gzipped tar, taken while no statement runs (a consistent copy). */
+  dumpEmbedded?: () => Promise<Blob>;
   /**
    * Calls `onMessage` for every NOTIFY on `channel` (from any app server on this database), and
    * `onReconnect` after a lost listening connection is back, since messages may have been missed.
@@ -217,6 +219,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
     read: db,
     kind: 'pglite',
     direct: (fn) => fn(db),
+    dumpEmbedded: () => client.dumpDataDir('gzip'),
     listen: async (channel, onMessage) => {
       const unlisten = await client.listen(channel, onMessage);
       return async () => {
@@ -225,6 +228,13 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
     },
     close: () => client.close(),
   };
+}
+
+/** Makes the embedded database at `pgliteDir` from a `dumpEmbedded` tarball. */
+export async function restoreEmbedded(pgliteDir: string, dump: Blob): Promise<void> {
+  const client = await PGlite.create(pgliteDir, { extensions: { pg_trgm, fuzzystrmatch }, loadDataDir: dump });
+  await client.query('select 1');
+  await client.close();
 }
 
 export { schema };
