@@ -56,7 +56,8 @@ beforeAll(async () => {
   replica = await startReplica(PG_BASE, await freePort());
   process.env.DATABASE_URL = PG_BASE;
   t = await createTestApp({ seed: true, readServerUrl: replica.url });
-  scratch = (await t.app.db.execute<{ d: string }>(sql`select current_database() as d`)).rows[0]!.d;
+  const found = (await t.app.db.execute(sql`select current_database() as d`)) as unknown as { rows: { d: string }[] };
+  scratch = found.rows[0]!.d;
   await caughtUp();
 }, 300_000);
 
