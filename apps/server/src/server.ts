@@ -52,8 +52,12 @@ export async function startServer(config: Config, opts: { logStream?: { write(li
   const app = await buildApp({ config, database, logStream: opts.logStream });
   // `npm run backup` copies the embedded database through the running server (see backup.ts).
   if (database.kind === 'pglite') {
-    const stopBackups = await serveEmbeddedBackups(config.dataDir, database);
-    app.addHook('onClose', stopBackups);
+    try {
+      app.addHook('onClose', await serveEmbeddedBackups(config.dataDir, database));
+    } catch (err) {
+      // A DATA_DIR path too long for a socket: the server runs, and a backup needs it stopped.
+      app.log.warn(`npm run backup cannot reach this server (${(err as NodeJS.ErrnoException).code ?? 'error'}): stop it before a backup`);
+    }
   }
   // A test path configured on a start others can reach (the sandbox, demo data) is said at every start.
   for (const warning of config.warnings) app.log.warn(warning);

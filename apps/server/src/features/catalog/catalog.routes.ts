@@ -165,7 +165,10 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/packs', { config: LIST_CACHE, schema: { tags: ['catalog'], querystring: packsQuery, response: { 200: catalogAnswer } } }, (request, reply) => {
     const q = request.query;
     const filter = { page: q.page, limit: q.limit, sort: q.sort, productType: 'pack' as const, itemType: q.product_type, search: q.search || undefined };
-    return sendShared(request, reply, catalogAnswer, async (currency) => ({ status: 'OK' as const, ...(await listProducts(app.readDb, filter, currency, memo)) }));
+    return sendShared(request, reply, catalogAnswer, async (currency) => ({
+      status: 'OK' as const,
+      ...(await listProducts(app.readDb, filter, currency, memo)),
+    }));
   });
 
   app.get(
