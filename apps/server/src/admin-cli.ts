@@ -57,7 +57,7 @@ async function main() {
     }
   }
   const config = loadConfig(process.env, process.env.INIT_CWD ?? process.cwd());
-  const database = await openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'db') });
+  const database = await openDatabase({ url: config.databaseUrl, ...config.database, pgliteDir: path.join(config.dataDir, 'db') });
   try {
     await runMigrations(database);
     const result = await createStaffAccount(database.db, { email: email.data, name: values.name!, surname: values.surname!, password });

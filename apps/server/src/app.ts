@@ -58,6 +58,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     db: Db;
+    /** Reads that may lag a little (a replica, DATABASE_READ_URL): see Database.read. */
+    readDb: Db;
     database: Database;
     storage: Storage;
     settings: SettingsCache;
@@ -189,6 +191,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
   app.decorate('db', database.db);
+  app.decorate('readDb', database.read);
   app.decorate('database', database);
   app.decorate('storage', opts.storage ?? (await createStorage(config)));
   if (!opts.storage) app.addHook('onClose', async () => app.storage.close());

@@ -193,3 +193,36 @@ describe('hole 9: a plain start is not served to the network with demo data', ()
     }
   });
 });
+
+describe('database connections beside DATABASE_URL', () => {
+  const primary = 'postgres://app@db.internal:6432/atelier';
+  it('reads DATABASE_LISTEN_URL, DATABASE_READ_URL and DATABASE_POOL_MODE', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'atelier-config-'));
+    const config = loadConfig({
+      DATA_DIR: dir,
+      DATABASE_URL: primary,
+      DATABASE_LISTEN_URL: 'postgres://app@db.internal:5432/atelier',
+      DATABASE_READ_URL: 'postgres://app@replica.internal:5432/atelier',
+      DATABASE_POOL_MODE: 'transaction',
+    });
+    expect(config.database).toEqual({
+      listenUrl: 'postgres://app@db.internal:5432/atelier',
+      readUrl: 'postgres://app@replica.internal:5432/atelier',
+      poolMode: 'transaction',
+    });
+    expect(loadConfig({ DATA_DIR: dir, DATABASE_URL: primary }).database).toEqual({ listenUrl: undefined, readUrl: undefined, poolMode: 'session' });
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('refuses transaction pooling without a direct URL, and replica or listen URLs without DATABASE_URL', () => {
+    expect(problemsOf({ DATABASE_URL: primary, DATABASE_POOL_MODE: 'transaction' }).join('\n')).toMatch(
+      /^DATABASE_LISTEN_URL: required when DATABASE_POOL_MODE=transaction/m,
+    );
+    expect(problemsOf({ DATABASE_READ_URL: primary, DATABASE_LISTEN_URL: primary }).join('\n')).toMatch(
+      /^DATABASE_LISTEN_URL: needs DATABASE_URL too[\s\S]*^DATABASE_READ_URL: needs DATABASE_URL too/m,
+    );
+    expect(problemsOf({ DATABASE_URL: primary, DATABASE_POOL_MODE: 'statement', DATABASE_READ_URL: 'mysql://x' }).join('\n')).toMatch(
+      /^DATABASE_READ_URL: must start with postgres:\/\/[\s\S]*^DATABASE_POOL_MODE: must be session/m,
+    );
+  });
+});

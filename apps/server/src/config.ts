@@ -16,6 +16,20 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
     .optional(),
+  /** A direct connection (not through PgBouncer) for LISTEN, migrations and backups; unset: DATABASE_URL. */
+  DATABASE_LISTEN_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
+  /** A streaming replica for the reads that may lag (catalogue, search, public pages and profiles, analytics). */
+  DATABASE_READ_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
+  /** `transaction`: DATABASE_URL is a PgBouncer in transaction pooling mode. */
+  DATABASE_POOL_MODE: z
+    .enum(['session', 'transaction'], { error: 'must be session (a direct connection) or transaction (PgBouncer transaction pooling)' })
+    .default('session'),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
@@ -84,6 +98,8 @@ export type Config = {
   webauthn: { rpId: string; origin: string };
   dataDir: string;
   databaseUrl: string | undefined;
+  /** How to reach PostgreSQL beside DATABASE_URL; spread into openDatabase. */
+  database: { listenUrl?: string; readUrl?: string; poolMode: 'session' | 'transaction' };
   sessionSecret: string;
   logLevel: string;
   webDist: string;
@@ -225,6 +241,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       need('STRIPE_CONNECT_COUNTRY', 'PAYOUT_PROVIDER=stripe (the two-letter country, such as DE, of the connected accounts made for creators)');
   }
   for (const [key, why] of stripeNeeds) problems.push(`${key}: required when ${why.join(' and when ')}`);
+  for (const key of ['DATABASE_LISTEN_URL', 'DATABASE_READ_URL'] as const) {
+    if (e[key] && !e.DATABASE_URL) problems.push(`${key}: needs DATABASE_URL too (the embedded database has no separate connections).`);
+  }
+  if (e.DATABASE_POOL_MODE === 'transaction' && !e.DATABASE_LISTEN_URL) {
+    problems.push(
+      'DATABASE_LISTEN_URL: required when DATABASE_POOL_MODE=transaction: LISTEN and migrations need a direct connection to PostgreSQL, not one through PgBouncer.',
+    );
+  }
   if (problems.length) throw new ConfigError(problems);
 
   if (e.PAYMENT_PROVIDER === 'sandbox' && !localStart) {
@@ -261,6 +285,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     webauthn: { rpId: new URL(publicUrl).hostname, origin: new URL(publicUrl).origin },
     dataDir,
     databaseUrl: e.DATABASE_URL,
+    database: { listenUrl: e.DATABASE_LISTEN_URL, readUrl: e.DATABASE_READ_URL, poolMode: e.DATABASE_POOL_MODE },
     sessionSecret,
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST ? path.resolve(cwd, e.WEB_DIST) : findWebDist(),

@@ -21,7 +21,7 @@ try {
   throw err;
 }
 const reset = process.argv.includes('--reset');
-const database = await openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'db') });
+const database = await openDatabase({ url: config.databaseUrl, ...config.database, pgliteDir: path.join(config.dataDir, 'db') });
 if (reset) {
   await resetDatabase(database.db);
   if (config.storage.kind === 'local') await rm(path.join(config.dataDir, 'storage'), { recursive: true, force: true });

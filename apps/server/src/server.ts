@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
+import { serveEmbeddedBackups } from './backup';
 import { type Config, ConfigError, loadConfig } from './config';
 import { type Database, openDatabase } from './db/client';
 import { runMigrations } from './db/migrate';
@@ -22,7 +23,7 @@ async function openAndMigrate(config: Config): Promise<{ database: Database; tem
     if (!config.databaseUrl) {
       template = await copyDbTemplate({ pgliteDir: path.join(config.dataDir, 'db'), demo: config.seedDemo, version: builtTemplateVersion });
     }
-    database = await openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'db') });
+    database = await openDatabase({ url: config.databaseUrl, ...config.database, pgliteDir: path.join(config.dataDir, 'db') });
   } catch (err) {
     const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message?.split('\n')[0]?.slice(0, 200) ?? 'unknown error';
     throw new StartError(
@@ -49,6 +50,15 @@ export type RunningApp = { app: FastifyInstance; database: Database; shutdown: (
 export async function startServer(config: Config, opts: { logStream?: { write(line: string): void } } = {}): Promise<RunningApp> {
   const { database, template } = await openAndMigrate(config);
   const app = await buildApp({ config, database, logStream: opts.logStream });
+  // `npm run backup` copies the embedded database through the running server (see backup.ts).
+  if (database.kind === 'pglite') {
+    try {
+      app.addHook('onClose', await serveEmbeddedBackups(config.dataDir, database));
+    } catch (err) {
+      // A DATA_DIR path too long for a socket: the server runs, and a backup needs it stopped.
+      app.log.warn(`npm run backup cannot reach this server (${(err as NodeJS.ErrnoException).code ?? 'error'}): stop it before a backup`);
+    }
+  }
   // A test path configured on a start others can reach (the sandbox, demo data) is said at every start.
   for (const warning of config.warnings) app.log.warn(warning);
   if (template?.used) app.log.info("database created from the build's template");

@@ -23,6 +23,8 @@ type TestAppOptions = {
   env?: Record<string, string>;
   /** Passed to buildApp (a stub payout provider). */
   build?: Pick<BuildOptions, 'payoutProvider'>;
+  /** A streaming replica of DATABASE_URL's server: the scratch database there becomes DATABASE_READ_URL. */
+  readServerUrl?: string;
 };
 
 /**
@@ -42,6 +44,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
 export async function createTestApps(count: number, opts: TestAppOptions = {}): Promise<TestApp[]> {
   const serverUrl = process.env.DATABASE_URL;
   let scratchUrl: string | undefined;
+  let readUrl: string | undefined;
   let dropScratch: (() => Promise<void>) | undefined;
   let shared: Database | undefined;
   if (serverUrl) {
@@ -53,6 +56,11 @@ export async function createTestApps(count: number, opts: TestAppOptions = {}): 
     const url = new URL(serverUrl);
     url.pathname = `/${name}`;
     scratchUrl = url.toString();
+    if (opts.readServerUrl) {
+      const replica = new URL(opts.readServerUrl);
+      replica.pathname = `/${name}`;
+      readUrl = replica.toString();
+    }
     dropScratch = async () => {
       const c = new pg.Client({ connectionString: serverUrl });
       await c.connect();
@@ -74,7 +82,7 @@ export async function createTestApps(count: number, opts: TestAppOptions = {}): 
       WEB_DIST: path.join(dataDir, 'no-web'),
       ...opts.env,
     });
-    const database = shared ?? (await openDatabase({ url: scratchUrl!, pgliteDir: '' }));
+    const database = shared ?? (await openDatabase({ url: scratchUrl!, readUrl, pgliteDir: '' }));
     if (i === 0) await runMigrations(database);
     const app = await buildApp({ config, database, logger: opts.logger ?? false, logStream: opts.logStream, ...opts.build });
     if (i === 0 && opts.seed) await seedDatabase(app.db, app.storage, { demo: true, imageSize: 'small' });

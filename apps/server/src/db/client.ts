@@ -22,7 +22,20 @@ export type Database = {
    * statement that needs a scan belongs on `db`. On PGlite it is `db` itself.
    */
   keyed: Db;
+  /**
+   * For reads that may lag a little behind a write (DATABASE_READ_URL, a streaming replica): the
+   * catalogue, search, public pages, related works, public profiles, analytics. Anything a user just
+   * wrote and every money read stays on `db`. Without a replica it is `db` itself.
+   */
+  read: Db;
   kind: 'pglite' | 'postgres';
+  /**
+   * Runs `fn` on one direct connection (DATABASE_LISTEN_URL when set, else the main URL): migrations,
+   * which must not go through a transaction-pooling PgBouncer.
+   */
+  direct<T>(fn: (db: Db) => Promise<T>): Promise<T>;
+  /** The embedded database only: its data folder as a gzipped tar, taken while no statement runs (a consistent copy). */
+  dumpEmbedded?: () => Promise<Blob>;
   /**
    * Calls `onMessage` for every NOTIFY on `channel` (from any app server on this database), and
    * `onReconnect` after a lost listening connection is back, since messages may have been missed.
@@ -78,31 +91,122 @@ const PLAN_CACHE_MODE = 'force_custom_plan';
 const KEYED_POOL_SIZE = 6;
 
 /**
+ * The session defaults every connection of the main pool needs. Sent as startup options on a direct
+ * connection; behind a transaction-pooling PgBouncer, which takes no startup options and hands each
+ * transaction any server connection, they are the role's settings in this database instead
+ * (see `ensureRoleDefaults`). A sequential scan starts where the last one stopped unless told not to:
+ * a LIMIT without an order (the catalogue search's window of matches) would then find other rows each time.
+ */
+const SESSION_DEFAULTS: Record<string, string> = {
+  statement_timeout: String(STATEMENT_TIMEOUT_MS),
+  plan_cache_mode: PLAN_CACHE_MODE,
+  synchronize_seqscans: 'off',
+};
+
+/**
+ * Behind a transaction-pooling PgBouncer a named prepared statement made on one server connection is
+ * missing on the next, so the statement's name is dropped and it is parsed on each call (PgBouncer
+ * 1.21's max_prepared_statements would keep them, but Debian 12 ships 1.18).
+ */
+class UnnamedStatementsClient extends pg.Client {
+  // biome-ignore lint/suspicious/noExplicitAny: pg's query has a dozen overloads; this passes them through.
+  override query(config: any, values?: any, callback?: any): any {
+    if (config && typeof config === 'object' && typeof config.name === 'string') {
+      const { name: _unused, ...unnamed } = config;
+      return super.query(unnamed, values, callback);
+    }
+    return super.query(config, values, callback);
+  }
+}
+
+/**
+ * Writes SESSION_DEFAULTS as the connecting role's settings in this database when they differ, so
+ * every new server connection PgBouncer opens starts with them. Needs no privilege beyond being the role.
+ */
+async function ensureRoleDefaults(db: Db): Promise<void> {
+  const rows = (await db.execute(sql`
+    select current_user as role, current_database() as database,
+      coalesce((select setconfig from pg_db_role_setting s
+        where s.setrole = (select oid from pg_roles where rolname = current_user)
+          and s.setdatabase = (select oid from pg_database where datname = current_database())), '{}') as settings`)) as unknown as {
+    rows: { role: string; database: string; settings: string[] }[];
+  };
+  const row = rows.rows[0]!;
+  const have = new Set(row.settings);
+  for (const [name, value] of Object.entries(SESSION_DEFAULTS)) {
+    if (have.has(`${name}=${value}`)) continue;
+    await db.execute(
+      sql.raw(`alter role ${pg.escapeIdentifier(row.role)} in database ${pg.escapeIdentifier(row.database)} set ${name} = ${pg.escapeLiteral(value)}`),
+    );
+  }
+}
+
+/** One connection of its own for `fn`, closed after. */
+async function withDirectClient<T>(url: string, fn: (db: Db) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url, statement_timeout: STATEMENT_TIMEOUT_MS });
+  await client.connect();
+  try {
+    return await fn(drizzlePg(client, { schema }) as unknown as Db);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+export type OpenDatabaseOptions = {
+  /** PostgreSQL (or a PgBouncer in front of it); unset: the embedded PGlite at `pgliteDir`. */
+  url?: string;
+  /** A direct connection to PostgreSQL for LISTEN and migrations; falls back to `url`. */
+  listenUrl?: string;
+  /** A streaming replica for reads that may lag (see Database.read). */
+  readUrl?: string;
+  /** `transaction`: `url` is a PgBouncer in transaction pooling mode (no session state, no named statements). */
+  poolMode?: 'session' | 'transaction';
+  pgliteDir: string;
+};
+
+/**
  * Opens PostgreSQL when a URL is given, else the embedded PGlite persisted at `pgliteDir`
  * (`memory://` keeps it in memory, for tests).
  */
-export async function openDatabase(opts: { url?: string; pgliteDir: string }): Promise<Database> {
+export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database> {
   if (opts.url) {
     const url = opts.url;
-    const open = (max: number, options: string) => {
-      const pool = new pg.Pool({ connectionString: url, max, statement_timeout: STATEMENT_TIMEOUT_MS, options, idleTimeoutMillis: 30_000 });
+    const directUrl = opts.listenUrl ?? url;
+    const pooled = opts.poolMode === 'transaction';
+    const startupOptions = (settings: Record<string, string>) =>
+      Object.entries(settings)
+        .filter(([name]) => name !== 'statement_timeout')
+        .map(([name, value]) => `-c ${name}=${value}`)
+        .join(' ');
+    const open = (connectionString: string, max: number, settings: Record<string, string> | null) => {
+      const pool = new pg.Pool(
+        settings
+          ? { connectionString, max, statement_timeout: STATEMENT_TIMEOUT_MS, options: startupOptions(settings), idleTimeoutMillis: 30_000 }
+          : { connectionString, max, idleTimeoutMillis: 30_000, Client: UnnamedStatementsClient },
+      );
       // A broken idle connection must not crash the process; the pool replaces it.
       pool.on('error', () => {});
       return { pool, db: drizzlePg(pool, { schema }) as unknown as Db };
     };
-    // A sequential scan starts where the last one stopped unless told not to: a LIMIT without an
-    // order (the catalogue search's window of matches) would then find other rows each time.
-    const main = open(10, `-c plan_cache_mode=${PLAN_CACHE_MODE} -c synchronize_seqscans=off`);
+    // Before PgBouncer opens a server connection for us: a connection keeps the role settings it started with.
+    if (pooled) await withDirectClient(directUrl, ensureRoleDefaults);
+    const main = open(url, 10, pooled ? null : SESSION_DEFAULTS);
     // See `keyed` above: the foreign-key checks and ledger triggers its statements fire plan the same way.
-    const keyed = open(KEYED_POOL_SIZE, '-c plan_cache_mode=force_generic_plan -c enable_seqscan=off');
+    // Behind PgBouncer no connection keeps its own settings or statements, so the main pool serves it.
+    const keyed = pooled ? main : open(url, KEYED_POOL_SIZE, { plan_cache_mode: 'force_generic_plan', enable_seqscan: 'off' });
+    // A replica is reached directly (its own PgBouncer would be in `url`'s mode too).
+    const read = opts.readUrl ? open(opts.readUrl, 10, pooled ? null : SESSION_DEFAULTS) : main;
     await main.db.execute(sql`select 1`);
+    const pools = [...new Set([main.pool, keyed.pool, read.pool])];
     return {
       db: main.db,
       keyed: keyed.db,
+      read: read.db,
       kind: 'postgres',
-      listen: pgListener(url),
+      direct: (fn) => (directUrl === url && !pooled ? fn(main.db) : withDirectClient(directUrl, fn)),
+      listen: pgListener(directUrl),
       close: async () => {
-        await Promise.all([main.pool.end(), keyed.pool.end()]);
+        await Promise.all(pools.map((pool) => pool.end()));
       },
     };
   }
@@ -112,7 +216,10 @@ export async function openDatabase(opts: { url?: string; pgliteDir: string }): P
   return {
     db,
     keyed: db,
+    read: db,
     kind: 'pglite',
+    direct: (fn) => fn(db),
+    dumpEmbedded: () => client.dumpDataDir('gzip'),
     listen: async (channel, onMessage) => {
       const unlisten = await client.listen(channel, onMessage);
       return async () => {
@@ -121,6 +228,13 @@ export async function openDatabase(opts: { url?: string; pgliteDir: string }): P
     },
     close: () => client.close(),
   };
+}
+
+/** Makes the embedded database at `pgliteDir` from a `dumpEmbedded` tarball. */
+export async function restoreEmbedded(pgliteDir: string, dump: Blob): Promise<void> {
+  const client = await PGlite.create(pgliteDir, { extensions: { pg_trgm, fuzzystrmatch }, loadDataDir: dump });
+  await client.query('select 1');
+  await client.close();
 }
 
 export { schema };

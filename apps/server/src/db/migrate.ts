@@ -7,7 +7,8 @@ import type { Database } from './client';
 export async function runMigrations(database: Database): Promise<void> {
   const migrationsFolder = findServerFolder('drizzle');
   if (database.kind === 'postgres') {
-    await migratePg(database.db as never, { migrationsFolder });
+    // On the direct connection: through a transaction-pooling PgBouncer the migrator's steps could land on different server connections.
+    await database.direct((db) => migratePg(db as never, { migrationsFolder }));
   } else {
     await migratePglite(database.db as never, { migrationsFolder });
   }

@@ -21,7 +21,7 @@ export const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
     // This process's views noted but not yet written count too.
     await viewCounterOf(app.db).flush();
     const currency = await resolveDisplayCurrency(app, requestedCurrency(request));
-    return sellerAnalytics(app.db, currentUser(request).id, request.query, currency);
+    return sellerAnalytics(app.readDb, currentUser(request).id, request.query, currency);
   }
 
   app.get(

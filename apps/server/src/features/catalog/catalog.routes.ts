@@ -90,7 +90,7 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
       const filter = { page: q.page, limit: q.limit, sort: q.sort, productType: q.product_type, categoryIds, search: q.search || undefined, author: q.author };
       return sendShared(request, reply, catalogAnswer, async (currency) => ({
         status: 'OK' as const,
-        ...(await listProducts(app.db, filter, currency, memo)),
+        ...(await listProducts(app.readDb, filter, currency, memo)),
       }));
     },
   );
@@ -102,7 +102,7 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: publicCache(0), schema: { tags: ['catalog'], querystring: randomQuery, response: { 200: productsAnswer } } },
     async (request) => {
       const currency = await resolveDisplayCurrency(app, requestedCurrency(request));
-      return ok(await randomProducts(app.db, { limit: request.query.limit, productType: request.query.product_type }, currency));
+      return ok(await randomProducts(app.readDb, { limit: request.query.limit, productType: request.query.product_type }, currency));
     },
   );
 
@@ -111,7 +111,7 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: LIST_CACHE, schema: { tags: ['catalog'], querystring: shortListQuery, response: { 200: productsAnswer } } },
     (request, reply) =>
       sendShared(request, reply, productsAnswer, async (currency) =>
-        ok(await favoriteProducts(app.db, { limit: request.query.limit, productType: request.query.product_type }, currency)),
+        ok(await favoriteProducts(app.readDb, { limit: request.query.limit, productType: request.query.product_type }, currency)),
       ),
   );
 
@@ -120,7 +120,7 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: LIST_CACHE, schema: { tags: ['catalog'], querystring: shortListQuery, response: { 200: productsAnswer } } },
     (request, reply) =>
       sendShared(request, reply, productsAnswer, async (currency) =>
-        ok(await newProducts(app.db, { limit: request.query.limit, productType: request.query.product_type }, currency)),
+        ok(await newProducts(app.readDb, { limit: request.query.limit, productType: request.query.product_type }, currency)),
       ),
   );
 
@@ -142,7 +142,7 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       await countView(request, request.params.slug);
       return sendShared(request, reply, productAnswer, async (currency) => {
-        const found = await findProduct(app.db, request.params.slug, currency);
+        const found = await findProduct(app.readDb, request.params.slug, currency);
         if (!found) throw notFound('This product does not exist or is no longer on sale.');
         return ok(found);
       });
@@ -156,7 +156,7 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: LIST_CACHE, schema: { tags: ['catalog'], params: productInfoParams, querystring: currencyOnlyQuery, response: { 200: relatedAnswer } } },
     (request, reply) =>
       sendShared(request, reply, relatedAnswer, async (currency) => {
-        const found = await relatedProducts(app.db, request.params.slug, currency, RELATED_ROW_SIZE);
+        const found = await relatedProducts(app.readDb, request.params.slug, currency, RELATED_ROW_SIZE);
         if (!found) throw notFound('This product does not exist or is no longer on sale.');
         return ok({ more_from: found.moreFrom, similar: found.similar });
       }),
@@ -165,7 +165,10 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/packs', { config: LIST_CACHE, schema: { tags: ['catalog'], querystring: packsQuery, response: { 200: catalogAnswer } } }, (request, reply) => {
     const q = request.query;
     const filter = { page: q.page, limit: q.limit, sort: q.sort, productType: 'pack' as const, itemType: q.product_type, search: q.search || undefined };
-    return sendShared(request, reply, catalogAnswer, async (currency) => ({ status: 'OK' as const, ...(await listProducts(app.db, filter, currency, memo)) }));
+    return sendShared(request, reply, catalogAnswer, async (currency) => ({
+      status: 'OK' as const,
+      ...(await listProducts(app.readDb, filter, currency, memo)),
+    }));
   });
 
   app.get(
@@ -174,7 +177,7 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       await countView(request, request.params.slug, true);
       return sendShared(request, reply, productAnswer, async (currency) => {
-        const found = await findProduct(app.db, request.params.slug, currency, { packsOnly: true });
+        const found = await findProduct(app.readDb, request.params.slug, currency, { packsOnly: true });
         if (!found) throw notFound('This pack does not exist or is no longer on sale.');
         return ok(found);
       });

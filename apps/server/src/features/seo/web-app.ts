@@ -219,7 +219,7 @@ export function registerWebApp(app: FastifyInstance) {
   }
 
   app.get('/sitemap.xml', { config: publicCache(3600), schema: { hide: true } }, async (_request, reply) => {
-    const entries = await listSitemapEntries(app.db);
+    const entries = await listSitemapEntries(app.readDb);
     return reply.type('application/xml; charset=utf-8').send(renderSitemap(entries, config.publicUrl));
   });
 
@@ -238,7 +238,7 @@ export function registerWebApp(app: FastifyInstance) {
     // SPEC §2: `/de/products` is /products in German (the browser renders it): same head, same first answers.
     const { path: pagePath, locale } = splitLocale(url);
     const language = locale ?? 'en';
-    const [meta, parts] = await Promise.all([metaForPath(app.db, url), pageParts(app, request, renderer, url, pagePath)]);
+    const [meta, parts] = await Promise.all([metaForPath(app.readDb, url), pageParts(app, request, renderer, url, pagePath)]);
     // A pack opened as a product: its one address is /packs/{slug} (the query string goes along).
     if (meta && 'movedTo' in meta) return reply.redirect(`${meta.movedTo}${request.url.slice(url.length)}`, 301);
     // The HTML carries the visitor's own answers (auth state, profile): never shared by a cache.

@@ -218,10 +218,12 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     '/user/public-profile/:id',
     { schema: { tags: ['profile'], params: publicProfileParams, response: { 200: okEnvelope(publicProfile) } } },
     async (request) => {
-      const user = await findUserByIdOrNickname(app.db, request.params.id);
+      // A visitor reads the replica; a signed-in viewer the primary, since they may have just followed or renamed.
+      const db = request.session?.userId ? app.db : app.readDb;
+      const user = await findUserByIdOrNickname(db, request.params.id);
       // A profile staff removed after a report (issue 33) is gone from public view, like a deleted one.
       if (!user || user.moderation === 'removed') throw notFound('This creator does not exist.');
-      return ok(toPublicProfile(user, await creatorStats(app.db, user.id, request.session?.userId ?? null)));
+      return ok(toPublicProfile(user, await creatorStats(db, user.id, request.session?.userId ?? null)));
     },
   );
 
