@@ -22,7 +22,11 @@ export type RunningServer = { baseUrl: string; child: ChildProcess; stop: () => 
  * Starts the built server (apps/server/dist) on the embedded database in `dataDir`, and waits for /readyz.
  * `publicHost` names the host browsers use (PUBLIC_URL): passkeys need a domain such as localhost, never an IP.
  */
-export async function startServer(dataDir: string, port?: number, { publicHost = '127.0.0.1' }: { publicHost?: string } = {}): Promise<RunningServer> {
+export async function startServer(
+  dataDir: string,
+  port?: number,
+  { publicHost = '127.0.0.1', env = {} }: { publicHost?: string; env?: Record<string, string> } = {},
+): Promise<RunningServer> {
   const p = port ?? (await freePort());
   const baseUrl = `http://${publicHost}:${p}`;
   const readyUrl = `http://127.0.0.1:${p}/readyz`;
@@ -38,6 +42,7 @@ export async function startServer(dataDir: string, port?: number, { publicHost =
       LOG_LEVEL: 'warn',
       // The sandbox settles card payouts after this delay; a second keeps the offer e2e short.
       SANDBOX_PAYOUT_DELAY_S: process.env.SANDBOX_PAYOUT_DELAY_S ?? '1',
+      ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -70,11 +75,16 @@ export async function startServer(dataDir: string, port?: number, { publicHost =
  * database in a fresh temporary folder, stopped and its folder removed after them. Returns the
  * server's base URL as a getter, to read inside hooks and tests (it is known once the server is up).
  */
-export function ownServer(name: string, options: { publicHost?: string } = {}): () => string {
+export function ownServer(
+  name: string,
+  options: { publicHost?: string; env?: Record<string, string>; before?: (dataDir: string) => Promise<void> } = {},
+): () => string {
   let server: RunningServer | undefined;
   let dataDir: string | undefined;
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), `atelier-e2e-${name}-`));
+    // Work on the data folder before the server holds it (the embedded database has one owner at a time).
+    await options.before?.(dataDir);
     server = await startServer(dataDir, undefined, options);
   }, 120_000);
   afterAll(async () => {
