@@ -22,7 +22,7 @@ import { followsRoutes } from './features/follows';
 import { generationRoutes } from './features/generation';
 import { healthRoutes } from './features/health/health.routes';
 import { jobsAdminRoutes } from './features/jobs';
-import { ledgerAdminRoutes, ledgerRoutes } from './features/ledger';
+import { ledgerAdminRoutes, ledgerRoutes, registerReconciliationCheck } from './features/ledger';
 import { notificationsRoutes } from './features/notifications';
 import { listingsRoutes, offersAdminRoutes, offersRoutes } from './features/offers';
 import { ordersRoutes } from './features/orders';
@@ -46,6 +46,7 @@ import { registerHttpCache } from './lib/http-cache';
 import { rejectNulCharacters } from './lib/input-guard';
 import { createJobs, type Jobs } from './lib/jobs';
 import { registerMailDelivery } from './lib/mail';
+import { createMetrics, type Metrics, registerMetrics } from './lib/metrics';
 import { registerPurgeJobs } from './lib/purge';
 import { registerSecurityHeaders } from './lib/security-headers';
 import { registerSessions } from './lib/session';
@@ -68,6 +69,8 @@ declare module 'fastify' {
     jobs: Jobs;
     /** The coarse place of an address (GEOIP_DB), for sign-in alerts. */
     geoip: GeoIp;
+    /** Prometheus metrics (lib/metrics.ts): features count their money outcomes and live streams here. */
+    metrics: Metrics;
   }
 }
 
@@ -203,11 +206,14 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     if (app.lifecycle.draining) reply.header('connection', 'close');
   });
   // Jobs run after commit; server.ts starts the poller, closing the app lets the running job finish first.
-  app.decorate('jobs', createJobs(database.db, app.log));
+  app.decorate('metrics', createMetrics(database));
+  app.decorate('jobs', createJobs(database.db, app.log, { onAttemptFailed: (name, final) => app.metrics.jobAttemptFailed(name, final) }));
   app.addHook('onClose', () => app.jobs.stop());
   registerPurgeJobs(app);
+  registerReconciliationCheck(app);
   registerMailDelivery(app);
   registerErrorHandler(app);
+  registerMetrics(app, app.metrics, config.metrics.token);
   registerHttpCache(app);
 
   registerSecurityHeaders(app);

@@ -29,6 +29,8 @@ export type Database = {
    */
   listen(channel: string, onMessage: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+  /** PostgreSQL: each pool's connections now, for the metrics (PGlite has one connection, no pool). */
+  pools?: () => { name: string; total: number; inUse: number; waiting: number }[];
 };
 
 /** A dedicated connection that LISTENs, and comes back after a network or server restart. */
@@ -101,6 +103,13 @@ export async function openDatabase(opts: { url?: string; pgliteDir: string }): P
       keyed: keyed.db,
       kind: 'postgres',
       listen: pgListener(url),
+      pools: () =>
+        (
+          [
+            ['main', main.pool],
+            ['keyed', keyed.pool],
+          ] as const
+        ).map(([name, p]) => ({ name, total: p.totalCount, inUse: p.totalCount - p.idleCount, waiting: p.waitingCount })),
       close: async () => {
         await Promise.all([main.pool.end(), keyed.pool.end()]);
       },

@@ -233,6 +233,12 @@ export async function applyPaymentEvent(app: FastifyInstance, provider: string, 
     return 'applied' as const;
   });
   if (credited !== null) app.log.info({ depositId: credited }, 'deposit credited');
+  // Counted once committed: a replayed event is a duplicate and counts nothing.
+  if (result === 'applied') {
+    if (event.outcome === 'refunded') app.metrics.money('deposits', 'refunded');
+    else if (event.outcome.startsWith('dispute_')) app.metrics.money('disputes', event.outcome.slice('dispute_'.length));
+    else app.metrics.money('deposits', event.outcome);
+  }
   return result;
 }
 

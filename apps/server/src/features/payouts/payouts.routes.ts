@@ -75,10 +75,18 @@ export const payoutsRoutes: FastifyPluginAsyncZod<PayoutsRoutesOptions> = async 
   const provider = opts.provider ?? payoutProviderFor(app.config);
 
   /** Sends a payout through its provider after the commit and records the answer; a pending one is asked again by the retry. */
-  app.jobs.register<{ payoutId: number }>(PAYOUT_SETTLE, async ({ payoutId }, { db, log }) => sendPayout(db, provider, payoutId, log), {
-    attempts: 10,
-    backoffMs: 30_000,
-  });
+  app.jobs.register<{ payoutId: number }>(
+    PAYOUT_SETTLE,
+    async ({ payoutId }, { db, log }) => {
+      const settled = await sendPayout(db, provider, payoutId, log);
+      // A creator's withdrawal ended at the provider (an offer's payout is the platform buying a work).
+      if (settled?.kind === 'withdrawal') app.metrics.money('withdrawals', settled.status);
+    },
+    {
+      attempts: 10,
+      backoffMs: 30_000,
+    },
+  );
 
   /** Prefills the contact dialog: remembered from the last payout, else taken from the profile. */
   app.get(
