@@ -52,6 +52,7 @@ import { registerSecurityHeaders } from './lib/security-headers';
 import { registerSessions } from './lib/session';
 import { createSettingsCache, forgetSettingsCache, type SettingsCache } from './lib/settings';
 import { createStorage, type Storage } from './lib/storage';
+import { activeTracing } from './lib/tracing';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -186,6 +187,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     },
   }).withTypeProvider<ZodTypeProvider>();
 
+  // Traces (OTEL_EXPORTER_OTLP_ENDPOINT, started by server.ts): before any route, so every route is instrumented.
+  await activeTracing()?.instrument(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);

@@ -7,6 +7,7 @@ import { type Database, openDatabase } from './db/client';
 import { runMigrations } from './db/migrate';
 import { builtTemplateVersion, copyDbTemplate, type TemplateUse } from './db/template';
 import { startMetricsServer } from './lib/metrics';
+import { startTracing } from './lib/tracing';
 import { seedDatabase } from './seeders';
 
 /** On shutdown, the listener closes only after this long without a new connection. */
@@ -133,8 +134,12 @@ export async function startServer(config: Config, opts: { logStream?: { write(li
  */
 export async function main() {
   let running: RunningApp;
+  let tracing: ReturnType<typeof startTracing> = null;
   try {
-    running = await startServer(loadConfig());
+    const config = loadConfig();
+    // Off unless OTEL_EXPORTER_OTLP_ENDPOINT is set.
+    tracing = startTracing({ endpoint: config.tracing.endpoint, serviceName: config.tracing.serviceName });
+    running = await startServer(config);
   } catch (err) {
     if (err instanceof ConfigError || err instanceof StartError) {
       console.error(err.message);
@@ -142,7 +147,15 @@ export async function main() {
     }
     throw err;
   }
-  const stop = (signal: string) => void running.shutdown(signal).then((code) => process.exit(code));
+  const stop = (signal: string) =>
+    void running
+      .shutdown(signal)
+      .then(async (code) => {
+        // The last spans go out before the process does (bounded: the exporter has its own timeout).
+        await tracing?.shutdown().catch(() => {});
+        return code;
+      })
+      .then((code) => process.exit(code));
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 }
