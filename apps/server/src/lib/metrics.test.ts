@@ -142,7 +142,10 @@ describe('GET /metrics on the main port, with METRICS_TOKEN', () => {
     const { client } = await registerUser(t.app);
     const stream = await openStream(baseUrl, client);
     await stream.next('ready');
-    expect(sample(await scrape(), 'atelier_sse_connections')).toBe(1);
+    const during = await scrape();
+    expect(sample(during, 'atelier_sse_connections')).toBe(1);
+    // A stream is not a request in flight: only the scrape itself is.
+    expect(sample(during, 'atelier_http_requests_in_flight')).toBe(1);
     stream.close();
     await expect.poll(async () => sample(await scrape(), 'atelier_sse_connections')).toBe(0);
   });

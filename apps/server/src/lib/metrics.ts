@@ -17,6 +17,13 @@ import { AppError } from './app-error';
  * otherwise), or on the main port only with `Authorization: Bearer $METRICS_TOKEN`; nowhere else.
  */
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A long-lived response (the live-event stream): counted in atelier_sse_connections, not among requests in flight. */
+    stream?: boolean;
+  }
+}
+
 /** The money lifecycles counted by outcome (`atelier_<kind>_total{outcome}`). */
 export type MoneyKind = 'deposits' | 'purchases' | 'refunds' | 'withdrawals' | 'disputes';
 
@@ -181,7 +188,8 @@ export function hasMetricsToken(request: FastifyRequest, token: string): boolean
  * Fastify matched (`/api/products/:id`), or `unmatched` for a 404 without a route, never by the URL.
  */
 export function registerMetrics(app: FastifyInstance, metrics: Metrics, token: string | undefined) {
-  app.addHook('onRequest', async (_request, reply) => {
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.routeOptions.config?.stream) return;
     metrics.http.inFlight.inc();
     reply.raw.once('close', () => metrics.http.inFlight.dec());
   });

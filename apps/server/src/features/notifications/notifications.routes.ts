@@ -157,7 +157,7 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ heartbeatMs?: number }
    * the client refetches what the event names. Events tied to a notification carry its id, so a
    * reconnect with Last-Event-ID replays what was missed. Ends when the session does (logout).
    */
-  app.get('/events', { config: { ...guard('user'), renewCookies: false }, compress: false, schema: { tags, hide: true } }, async (request, reply) => {
+  app.get('/events', { config: { ...guard('user'), renewCookies: false, stream: true }, compress: false, schema: { tags, hide: true } }, async (request, reply) => {
     const userId = currentUser(request).id;
     const sessionId = request.session?.id;
     reply.hijack();
