@@ -5,12 +5,12 @@ import { connect } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerUser } from '../../test/accounts';
-import { fund, seededProducts, userIdByEmail } from '../../test/commerce';
-import { openStream } from '../../test/event-stream';
-import { createTestApp, type TestApp } from '../../test/test-app';
-import { loadConfig } from '../config';
-import { enqueue } from './jobs';
+import { registerUser } from '../test/accounts';
+import { fund, seededProducts, userIdByEmail } from '../test/commerce';
+import { openStream } from '../test/event-stream';
+import { createTestApp, type TestApp } from '../test/test-app';
+import { loadConfig } from './config';
+import { enqueue } from './lib/jobs';
 
 const TOKEN = 'metrics-token-for-tests-0123456789abcdef';
 
@@ -189,7 +189,7 @@ describe('the metrics port (METRICS_PORT)', () => {
   });
 
   it('listens on loopback only, serves GET /metrics without a token there and nothing else', async () => {
-    const { startServer } = await import('../server');
+    const { startServer } = await import('./server');
     const dataDir = await mkdtemp(path.join(tmpdir(), 'atelier-metrics-'));
     const running = await startServer(
       loadConfig({ DATA_DIR: dataDir, PORT: '0', METRICS_PORT: '0', SEED_DEMO: 'false', SHUTDOWN_GRACE_MS: '0', LOG_LEVEL: 'silent' }),
