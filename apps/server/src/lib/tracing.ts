@@ -73,6 +73,10 @@ export function startTracing(opts: { endpoint?: string; serviceName: string; exp
   const sdk = new NodeSDK({
     serviceName: opts.serviceName,
     spanProcessors: [processor],
+    // Traces only: metrics are Prometheus's (lib/metrics.ts) and logs pino's, so the SDK must not start
+    // its own OTLP metric and log exporters (it would, from OTEL_EXPORTER_OTLP_ENDPOINT alone).
+    metricReaders: [],
+    logRecordProcessors: [],
     instrumentations: [http, new PgInstrumentation(), fastifyOtel],
   });
   sdk.start();
