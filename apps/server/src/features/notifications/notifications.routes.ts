@@ -94,6 +94,8 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ heartbeatMs?: number }
   });
   app.addHook('onClose', () => hub.close());
   const tags = ['notifications'];
+  /** A signed-in user's stream; `stream`: a long-lived answer, counted as a live connection, not a request in flight. */
+  const eventsConfig = { ...guard('user'), renewCookies: false, stream: true };
 
   // What the user is told by e-mail: the weekly digest of followed creators' new works (features/follows).
   const settingsAnswer = okEnvelope(notificationSettings);
@@ -157,73 +159,69 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ heartbeatMs?: number }
    * the client refetches what the event names. Events tied to a notification carry its id, so a
    * reconnect with Last-Event-ID replays what was missed. Ends when the session does (logout).
    */
-  app.get(
-    '/events',
-    { config: { ...guard('user'), renewCookies: false, stream: true }, compress: false, schema: { tags, hide: true } },
-    async (request, reply) => {
-      const userId = currentUser(request).id;
-      const sessionId = request.session?.id;
-      reply.hijack();
-      const res = reply.raw;
-      res.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-store',
-        connection: 'keep-alive',
-        'x-accel-buffering': 'no',
-      });
-      // A server already shutting down sends the client elsewhere at once.
-      if (app.lifecycle.draining) {
-        res.end(`retry: ${EVENTS_RECONNECT_MS}\n\n`);
+  app.get('/events', { config: eventsConfig, compress: false, schema: { tags, hide: true } }, async (request, reply) => {
+    const userId = currentUser(request).id;
+    const sessionId = request.session?.id;
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    // A server already shutting down sends the client elsewhere at once.
+    if (app.lifecycle.draining) {
+      res.end(`retry: ${EVENTS_RECONNECT_MS}\n\n`);
+      return;
+    }
+    res.write(`retry: 5000\n\n`);
+    /** Still signed in? (The session row is gone once it is signed out, revoked or expired.) */
+    const sessionAlive = async () =>
+      sessionId ? (await app.db.select({ id: sessions.id }).from(sessions).where(eq(sessions.id, sessionId)).limit(1)).length === 1 : false;
+    const write = (signal: { kind: string; chatId: number | null; notificationId: number | null }) => {
+      // Some of the user's sessions were signed out (issue 21): a stream of one of them says so and ends at once.
+      if (signal.kind === 'session_revoked') {
+        void sessionAlive()
+          .then((alive) => {
+            if (alive || ended) return;
+            res.write(`event: session_revoked\ndata: ${JSON.stringify({ kind: signal.kind, chatId: null, notificationId: null })}\n\n`);
+            end();
+          })
+          .catch(() => undefined);
         return;
       }
-      res.write(`retry: 5000\n\n`);
-      /** Still signed in? (The session row is gone once it is signed out, revoked or expired.) */
-      const sessionAlive = async () =>
-        sessionId ? (await app.db.select({ id: sessions.id }).from(sessions).where(eq(sessions.id, sessionId)).limit(1)).length === 1 : false;
-      const write = (signal: { kind: string; chatId: number | null; notificationId: number | null }) => {
-        // Some of the user's sessions were signed out (issue 21): a stream of one of them says so and ends at once.
-        if (signal.kind === 'session_revoked') {
-          void sessionAlive()
-            .then((alive) => {
-              if (alive || ended) return;
-              res.write(`event: session_revoked\ndata: ${JSON.stringify({ kind: signal.kind, chatId: null, notificationId: null })}\n\n`);
-              end();
-            })
-            .catch(() => undefined);
-          return;
-        }
-        const data = JSON.stringify({ kind: signal.kind, chatId: signal.chatId, notificationId: signal.notificationId });
-        res.write(`${signal.notificationId ? `id: ${signal.notificationId}\n` : ''}event: ${signal.kind}\ndata: ${data}\n\n`);
-        // Staff blocked the account (issue 18 bug 3): the stream says so and ends at once.
-        if (signal.kind === 'account_blocked') end();
-      };
-      let ended = false;
-      const unsubscribe = hub.subscribe(userId, write);
-      const sseClosed = app.metrics.sseOpened();
-      const end = (reconnectMs?: number) => {
-        if (ended) return;
-        ended = true;
-        unsubscribe();
-        sseClosed();
-        streams.delete(stream);
-        const mine = bySession.get(sessionId);
-        mine?.delete(stream);
-        if (mine?.size === 0) bySession.delete(sessionId);
-        res.end(reconnectMs ? `retry: ${reconnectMs}\n\n` : undefined);
-      };
-      const stream: Stream = { userId, sessionId, write: (text) => res.write(text), end };
-      // One session holds at most EVENTS_PER_SESSION streams on this server: the oldest make way.
-      const mine = bySession.get(sessionId) ?? new Set<Stream>();
-      for (const old of [...mine].slice(0, Math.max(0, mine.size - EVENTS_PER_SESSION + 1))) old.end();
-      mine.add(stream);
-      bySession.set(sessionId, mine);
-      streams.add(stream);
-      request.raw.on('close', () => end());
-      const lastId = Number(request.headers['last-event-id']);
-      if (Number.isSafeInteger(lastId) && lastId > 0) {
-        for (const row of await notificationsAfter(app.db, userId, lastId)) write({ kind: row.kind, chatId: row.chatId, notificationId: row.id });
-      }
-      write({ kind: 'ready', chatId: null, notificationId: null });
-    },
-  );
+      const data = JSON.stringify({ kind: signal.kind, chatId: signal.chatId, notificationId: signal.notificationId });
+      res.write(`${signal.notificationId ? `id: ${signal.notificationId}\n` : ''}event: ${signal.kind}\ndata: ${data}\n\n`);
+      // Staff blocked the account (issue 18 bug 3): the stream says so and ends at once.
+      if (signal.kind === 'account_blocked') end();
+    };
+    let ended = false;
+    const unsubscribe = hub.subscribe(userId, write);
+    const sseClosed = app.metrics.sseOpened();
+    const end = (reconnectMs?: number) => {
+      if (ended) return;
+      ended = true;
+      unsubscribe();
+      sseClosed();
+      streams.delete(stream);
+      const mine = bySession.get(sessionId);
+      mine?.delete(stream);
+      if (mine?.size === 0) bySession.delete(sessionId);
+      res.end(reconnectMs ? `retry: ${reconnectMs}\n\n` : undefined);
+    };
+    const stream: Stream = { userId, sessionId, write: (text) => res.write(text), end };
+    // One session holds at most EVENTS_PER_SESSION streams on this server: the oldest make way.
+    const mine = bySession.get(sessionId) ?? new Set<Stream>();
+    for (const old of [...mine].slice(0, Math.max(0, mine.size - EVENTS_PER_SESSION + 1))) old.end();
+    mine.add(stream);
+    bySession.set(sessionId, mine);
+    streams.add(stream);
+    request.raw.on('close', () => end());
+    const lastId = Number(request.headers['last-event-id']);
+    if (Number.isSafeInteger(lastId) && lastId > 0) {
+      for (const row of await notificationsAfter(app.db, userId, lastId)) write({ kind: row.kind, chatId: row.chatId, notificationId: row.id });
+    }
+    write({ kind: 'ready', chatId: null, notificationId: null });
+  });
 };
