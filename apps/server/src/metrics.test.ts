@@ -96,16 +96,50 @@ describe('GET /metrics on the main port, with METRICS_TOKEN', () => {
     expect(sample(text, 'atelier_http_requests_in_flight')).toBeGreaterThanOrEqual(1);
   });
 
-  it('counts purchases by outcome: paid, and refused for want of balance', async () => {
+  it('counts purchases by outcome (paid; refused for want of balance) and a refund request', async () => {
     const [image] = await seededProducts(t.app, 'image');
     const rich = await registerUser(t.app);
     await fund(t.app, await userIdByEmail(t.app, rich.person.email), 1_000_000);
     const poor = await registerUser(t.app);
-    expect((await rich.client.post('/api/purchase/buy', { item_id: image!.id })).statusCode).toBe(200);
+    const bought = await rich.client.post('/api/purchase/buy', { item_id: image!.id });
+    expect(bought.statusCode).toBe(200);
     expect((await poor.client.post('/api/purchase/buy', { item_id: image!.id })).statusCode).toBeGreaterThanOrEqual(400);
-    const text = await scrape();
+    let text = await scrape();
     expect(sample(text, 'atelier_purchases_total', 'outcome="paid"')).toBe(1);
     expect(sample(text, 'atelier_purchases_total', 'outcome="refused"')).toBe(1);
+
+    // The buyer asks for a refund of it: a refund request.
+    const orderId = bought.json().payload.order.id as number;
+    const asked = await rich.client.post(`/api/orders/${orderId}/refund-request`, {
+      product_id: image!.id,
+      reason: 'broken_file',
+      message: 'The file does not open.',
+    });
+    expect(asked.statusCode).toBe(200);
+    text = await scrape();
+    expect(sample(text, 'atelier_refunds_total', 'outcome="requested"')).toBe(1);
+  });
+
+  it('counts card deposits by outcome: succeeded and failed (the sandbox)', async () => {
+    const { client } = await registerUser(t.app);
+    const year = String(new Date().getUTCFullYear() + 2);
+    const pay = async (cardNumber: string) => {
+      const started = await client.post('/api/deposit/checkout', { amount: 25, currency: 'EUR', payment_method: 'sandbox-card' });
+      expect(started.statusCode).toBe(200);
+      const pagePath = new URL(started.json().payload.redirect_url).pathname;
+      const paid = await t.app.inject({
+        method: 'POST',
+        url: pagePath,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ card_number: cardNumber, exp_month: '12', exp_year: year, cvc: '123' }).toString(),
+      });
+      expect(paid.statusCode).toBe(303);
+    };
+    await pay('4242424242424242');
+    await pay('4000000000000002');
+    const text = await scrape();
+    expect(sample(text, 'atelier_deposits_total', 'outcome="succeeded"')).toBe(1);
+    expect(sample(text, 'atelier_deposits_total', 'outcome="failed"')).toBe(1);
   });
 
   it('reports the queue by job name, the oldest ready job, retries and failures', async () => {
