@@ -22,7 +22,7 @@ import { followsRoutes } from './features/follows';
 import { generationRoutes } from './features/generation';
 import { healthRoutes } from './features/health/health.routes';
 import { jobsAdminRoutes } from './features/jobs';
-import { ledgerAdminRoutes, ledgerRoutes } from './features/ledger';
+import { ledgerAdminRoutes, ledgerRoutes, registerReconciliationCheck } from './features/ledger';
 import { notificationsRoutes } from './features/notifications';
 import { listingsRoutes, offersAdminRoutes, offersRoutes } from './features/offers';
 import { ordersRoutes } from './features/orders';
@@ -48,11 +48,13 @@ import { registerHttpCache } from './lib/http-cache';
 import { rejectNulCharacters } from './lib/input-guard';
 import { createJobs, type Jobs } from './lib/jobs';
 import { registerMailDelivery } from './lib/mail';
+import { createMetrics, type Metrics, registerMetrics } from './lib/metrics';
 import { registerPurgeJobs } from './lib/purge';
 import { registerSecurityHeaders } from './lib/security-headers';
 import { registerSessions } from './lib/session';
 import { createSettingsCache, forgetSettingsCache, type SettingsCache } from './lib/settings';
 import { createStorage, type Storage } from './lib/storage';
+import { activeTracing } from './lib/tracing';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -72,6 +74,8 @@ declare module 'fastify' {
     jobs: Jobs;
     /** The coarse place of an address (GEOIP_DB), for sign-in alerts. */
     geoip: GeoIp;
+    /** Prometheus metrics (lib/metrics.ts): features count their money outcomes and live streams here. */
+    metrics: Metrics;
   }
 }
 
@@ -187,6 +191,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     },
   }).withTypeProvider<ZodTypeProvider>();
 
+  // Traces (OTEL_EXPORTER_OTLP_ENDPOINT, started by server.ts): before any route, so every route is instrumented.
+  await activeTracing()?.instrument(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
@@ -208,11 +214,14 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     if (app.lifecycle.draining) reply.header('connection', 'close');
   });
   // Jobs run after commit; server.ts starts the poller, closing the app lets the running job finish first.
-  app.decorate('jobs', createJobs(database.db, app.log));
+  app.decorate('metrics', createMetrics(database));
+  app.decorate('jobs', createJobs(database.db, app.log, { onAttemptFailed: (name, final) => app.metrics.jobAttemptFailed(name, final) }));
   app.addHook('onClose', () => app.jobs.stop());
   registerPurgeJobs(app);
+  registerReconciliationCheck(app);
   registerMailDelivery(app);
   registerErrorHandler(app);
+  registerMetrics(app, app.metrics, config.metrics.token);
   registerHttpCache(app);
 
   registerSecurityHeaders(app);

@@ -82,6 +82,15 @@ const envSchema = z.object({
   IMAGE_API_MODEL: z.string().min(1).optional(),
   /** The OpenAPI document and its docs page: on unless production; `true` turns them on there too. */
   API_DOCS: z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }).optional(),
+  /** Unset: no metrics listener. A port (0: any free one) for GET /metrics, on METRICS_HOST. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** Unset: 127.0.0.1, so only this machine (a local Prometheus or agent) reaches the metrics port. */
+  METRICS_HOST: z.string().min(1).optional(),
+  /** Unset: the main port has no /metrics (404). Set: GET /metrics there needs Authorization: Bearer <token>. */
+  METRICS_TOKEN: z.string().min(32, 'must be at least 32 characters (a long random secret)').optional(),
+  /** Unset: no tracing. An OTLP/HTTP collector (http://collector:4318) receives the traces. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL of an OTLP collector, such as http://localhost:4318' }).optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).default('atelier'),
   BODY_LIMIT_BYTES: z.coerce
     .number()
     .int()
@@ -142,6 +151,10 @@ export type Config = {
   };
   /** A sandbox stands in for real money on a start others can reach: every page shows 'Test mode: no real money'. */
   testMode: boolean;
+  /** Prometheus metrics: the listener (METRICS_PORT on METRICS_HOST) and the main port's bearer token. */
+  metrics: { port?: number; host: string; token?: string };
+  /** OpenTelemetry traces, sent over OTLP/HTTP when an endpoint is set. */
+  tracing: { endpoint?: string; serviceName: string };
   /** What the start must say loudly (one warning line each): a test path configured on a start others can reach. */
   warnings: string[];
 };
@@ -315,6 +328,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       stripe: payoutProvider === 'stripe' ? { secretKey: e.STRIPE_SECRET_KEY!, connectCountry: e.STRIPE_CONNECT_COUNTRY! } : undefined,
     },
     testMode: sandboxInUse && !(localStart && listensLocally),
+    metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST ?? '127.0.0.1', token: e.METRICS_TOKEN },
+    tracing: { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: e.OTEL_SERVICE_NAME },
     warnings,
   };
 }

@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
@@ -6,6 +7,8 @@ import { type Config, ConfigError, loadConfig } from './config';
 import { type Database, openDatabase } from './db/client';
 import { runMigrations } from './db/migrate';
 import { builtTemplateVersion, copyDbTemplate, type TemplateUse } from './db/template';
+import { startMetricsServer } from './lib/metrics';
+import { startTracing } from './lib/tracing';
 import { seedDatabase } from './seeders';
 
 /** On shutdown, the listener closes only after this long without a new connection. */
@@ -39,7 +42,13 @@ async function openAndMigrate(config: Config): Promise<{ database: Database; tem
   return { database, template };
 }
 
-export type RunningApp = { app: FastifyInstance; database: Database; shutdown: (signal: string) => Promise<number> };
+export type RunningApp = {
+  app: FastifyInstance;
+  database: Database;
+  shutdown: (signal: string) => Promise<number>;
+  /** The metrics listener's address (METRICS_PORT), or null when it is off (the default). */
+  metricsAddress: AddressInfo | null;
+};
 
 /**
  * Opens the database, seeds what is missing, listens, and returns a shutdown that drains: on a signal
@@ -107,6 +116,7 @@ export async function startServer(config: Config, opts: { logStream?: { write(li
         code = 1;
       }
       clearTimeout(timer);
+      await metricsServer?.close();
       await database.close().catch(() => {
         code = 1;
       });
@@ -116,16 +126,30 @@ export async function startServer(config: Config, opts: { logStream?: { write(li
   };
 
   await app.listen({ host: config.host, port: config.port });
+  // Metrics on their own port (off unless METRICS_PORT is set), on loopback unless METRICS_HOST says otherwise.
+  let metricsServer: Awaited<ReturnType<typeof startMetricsServer>> | null = null;
+  if (config.metrics.port !== undefined) {
+    metricsServer = await startMetricsServer(app.metrics, { host: config.metrics.host, port: config.metrics.port });
+    app.log.info(`metrics at http://${config.metrics.host}:${metricsServer.address.port}/metrics`);
+  }
   // Jobs (mail delivery, receipts, expiries) run on every app server; closing the app stops them.
   app.jobs.start();
   app.log.info(`Atelier is serving ${config.publicUrl} (database: ${database.kind})`);
-  return { app, database, shutdown };
+  return { app, database, shutdown, metricsAddress: metricsServer?.address ?? null };
 }
 
-async function main() {
+/**
+ * The production start: `node apps/server/dist/server.js`, or `npm start`, which runs this in its own
+ * process (scripts/start.mjs), so a signal to either PID reaches these handlers.
+ */
+export async function main() {
   let running: RunningApp;
+  let tracing: ReturnType<typeof startTracing> = null;
   try {
-    running = await startServer(loadConfig());
+    const config = loadConfig();
+    // Off unless OTEL_EXPORTER_OTLP_ENDPOINT is set.
+    tracing = startTracing({ endpoint: config.tracing.endpoint, serviceName: config.tracing.serviceName });
+    running = await startServer(config);
   } catch (err) {
     if (err instanceof ConfigError || err instanceof StartError) {
       console.error(err.message);
@@ -133,7 +157,15 @@ async function main() {
     }
     throw err;
   }
-  const stop = (signal: string) => void running.shutdown(signal).then((code) => process.exit(code));
+  const stop = (signal: string) =>
+    void running
+      .shutdown(signal)
+      .then(async (code) => {
+        // The last spans go out before the process does (bounded: the exporter has its own timeout).
+        await tracing?.shutdown().catch(() => {});
+        return code;
+      })
+      .then((code) => process.exit(code));
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 }

@@ -42,6 +42,8 @@ export type Database = {
    */
   listen(channel: string, onMessage: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+  /** PostgreSQL: each pool's connections now, for the metrics (PGlite has one connection, no pool). */
+  pools?: () => { name: string; total: number; inUse: number; waiting: number }[];
 };
 
 /** A dedicated connection that LISTENs, and comes back after a network or server restart. */
@@ -205,6 +207,16 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
       kind: 'postgres',
       direct: (fn) => (directUrl === url && !pooled ? fn(main.db) : withDirectClient(directUrl, fn)),
       listen: pgListener(directUrl),
+      pools: () =>
+        (
+          [
+            ['main', main.pool],
+            ['keyed', keyed.pool],
+            ['read', read.pool],
+          ] as const
+        )
+          .filter(([name, p], i, all) => all.findIndex(([, q]) => q === p) === i || name === 'main')
+          .map(([name, p]) => ({ name, total: p.totalCount, inUse: p.totalCount - p.idleCount, waiting: p.waitingCount })),
       close: async () => {
         await Promise.all(pools.map((pool) => pool.end()));
       },

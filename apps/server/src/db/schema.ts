@@ -322,6 +322,13 @@ export const jobSchedules = pgTable('job_schedules', {
   lastRunAt: timestamp('last_run_at', { withTimezone: true }),
 });
 
+/** The last answer of a scheduled operational check (the ledger reconciliation), read by every server's metrics. */
+export const opsChecks = pgTable('ops_checks', {
+  name: text('name').primaryKey(),
+  ok: boolean('ok').notNull(),
+  checkedAt: timestamp('checked_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
 export type GenerationStatus = 'pending' | 'done' | 'refunded' | 'failed';
 
 /**

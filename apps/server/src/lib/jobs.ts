@@ -101,7 +101,16 @@ class JobTimeout extends Error {
   }
 }
 
-export function createJobs(db: Db, log: FastifyBaseLogger, opts: { leaseMs?: number; workerId?: string } = {}): Jobs {
+export function createJobs(
+  db: Db,
+  log: FastifyBaseLogger,
+  opts: {
+    leaseMs?: number;
+    workerId?: string;
+    /** Told of every failed attempt (the metrics): `final` when the job is failed, else it will be retried. */
+    onAttemptFailed?: (name: string, final: boolean) => void;
+  } = {},
+): Jobs {
   /** The timeout of handlers registered without one (a running job past it is taken to belong to a dead server). */
   const defaultTimeoutMs = opts.leaseMs ?? DEFAULT_JOB_TIMEOUT_MS;
   const workerId = opts.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -217,6 +226,7 @@ export function createJobs(db: Db, log: FastifyBaseLogger, opts: { leaseMs?: num
       // Claimed again after its last allowed attempt never finished (its server died, or it timed out),
       // or after its failure handler failed: do not start a crash loop.
       await failFinally(job, handler, job.lastError ?? 'The server stopped during the last attempt.', jobLog);
+      opts.onAttemptFailed?.(job.name, true);
       jobLog.error('job failed: its last attempt never finished');
       return true;
     }
@@ -230,10 +240,12 @@ export function createJobs(db: Db, log: FastifyBaseLogger, opts: { leaseMs?: num
       // The message stays in jobs.last_error: it may quote an address, so the log line carries only its code.
       if (final) {
         await failFinally(job, handler, error, jobLog);
+        opts.onAttemptFailed?.(job.name, true);
         jobLog.error({ code }, 'job failed after its last attempt');
       } else {
         const retryInMs = Math.min(maxBackoffMs, backoffMs * 2 ** (job.attempts - 1));
         await finish(job.id, { ok: false, error, retryInMs });
+        opts.onAttemptFailed?.(job.name, false);
         jobLog.warn({ code, retryInMs }, 'job attempt failed; it will be retried');
       }
     }

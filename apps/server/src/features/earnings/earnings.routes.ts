@@ -102,13 +102,17 @@ export const earningsRoutes: FastifyPluginAsyncZod<EarningsRoutesOptions> = asyn
       // Money leaving the platform: with a second factor, a fresh one (issue 21's step-up).
       await requireFreshSecondFactor(request);
       const prepared = await preparePayoutDestination(app.config.sessionSecret, provider, { id: user.id, email: user.email }, input.method, input);
+      let requested = false;
       try {
         const answer = await runIdempotent(app.db, { userId: user.id, key, scope: 'earnings/withdraw', body: request.body }, async (tx) => {
           const payout = await insertPayout(tx, provider, prepared, { kind: 'withdrawal', userId: user.id, amountMinor });
           await holdWithdrawal(tx, { userId: user.id, payoutId: payout.id, amountMinor });
           request.log.info({ payoutId: payout.id, method: input.method, provider: provider.name }, 'withdrawal requested');
+          requested = true;
           return { withdrawal: toWithdrawal(payout, currency) };
         });
+        // A replayed Idempotency-Key answers again without a new request: only a new one counts.
+        if (requested) app.metrics.money('withdrawals', 'requested');
         return ok(answer, 'Your withdrawal is on its way.');
       } catch (err) {
         if (err instanceof InsufficientFunds) throw validationError({ amount: withdrawalMessages.aboveAvailable(await availableEarningsOf(app.db, user.id)) });

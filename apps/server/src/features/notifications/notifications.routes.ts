@@ -8,7 +8,7 @@ import {
   okEnvelope,
   unreadCounts,
 } from '@atelier/shared';
-import { and, count, eq, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client';
 import { chatMessages, chats, sessions, users } from '../../db/schema';
@@ -24,6 +24,15 @@ export const EVENTS_RECONNECT_MS = 1000;
 /** Streams one session may hold open; a new one beyond this ends the session's oldest. */
 export const EVENTS_PER_SESSION = 10;
 
+/** Sessions checked (and users marked seen) per statement at a heartbeat. */
+const BEAT_BATCH = 1000;
+
+function chunks<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
 /** Unread chat messages addressed to the user, over all their chats. */
 async function unreadChatMessages(db: Db, userId: number): Promise<number> {
   const [row] = await db
@@ -36,18 +45,57 @@ async function unreadChatMessages(db: Db, userId: number): Promise<number> {
 
 export const notificationsRoutes: FastifyPluginAsyncZod<{ heartbeatMs?: number }> = async (app, opts) => {
   const hub = await createEventHub(app.database, app.log);
-  /** Open streams, oldest first, each with its `end(reconnectMs?)`. */
-  const streams = new Map<() => void, { sessionId: string | undefined; end: (reconnectMs?: number) => void }>();
+  type Stream = { userId: number; sessionId: string | undefined; write: (text: string) => void; end: (reconnectMs?: number) => void };
+  /** Open streams, oldest first. */
+  const streams = new Set<Stream>();
+  /** The same streams by session, oldest first (the per-session cap looks here, not over every stream). */
+  const bySession = new Map<string | undefined, Set<Stream>>();
+  const heartbeatMs = opts.heartbeatMs ?? EVENTS_HEARTBEAT_MS;
+  /**
+   * One beat for every stream of this server (not a timer and two queries per stream: with 5,000
+   * streams that was 10,000 statements in a burst every 25 s): a comment line to each, then one
+   * query for which of their sessions still exist and one update of their users' last_seen_at.
+   */
+  let beating = false;
+  const beat = setInterval(async () => {
+    if (beating || streams.size === 0) return;
+    beating = true;
+    try {
+      const open = [...streams];
+      for (const s of open) s.write(': ping\n\n');
+      const sessionIds = [...new Set(open.map((s) => s.sessionId).filter((id): id is string => id !== undefined))];
+      const alive = new Set<string>();
+      for (const chunk of chunks(sessionIds, BEAT_BATCH)) {
+        for (const row of await app.db.select({ id: sessions.id }).from(sessions).where(inArray(sessions.id, chunk))) alive.add(row.id);
+      }
+      for (const s of open) if (s.sessionId === undefined || !alive.has(s.sessionId)) s.end();
+      const userIds = [...new Set(open.filter((s) => s.sessionId !== undefined && alive.has(s.sessionId)).map((s) => s.userId))];
+      for (const chunk of chunks(userIds, BEAT_BATCH)) {
+        await app.db
+          .update(users)
+          .set({ lastSeenAt: sql`now()` })
+          .where(and(inArray(users.id, chunk), sql`(${users.lastSeenAt} is null or ${users.lastSeenAt} < now() - interval '1 minute')`));
+      }
+    } catch {
+      // A failed check leaves the streams open; the next beat tries again.
+    } finally {
+      beating = false;
+    }
+  }, heartbeatMs);
+  beat.unref();
+  app.addHook('onClose', async () => clearInterval(beat));
   // At the start of a shutdown every stream ends with a short retry, so its client reconnects to
   // another server while this one drains; any left end before the server stops, the LISTEN after.
   app.lifecycle.onDrain(() => {
-    for (const s of [...streams.values()]) s.end(EVENTS_RECONNECT_MS);
+    for (const s of [...streams]) s.end(EVENTS_RECONNECT_MS);
   });
   app.addHook('preClose', async () => {
-    for (const s of [...streams.values()]) s.end(EVENTS_RECONNECT_MS);
+    for (const s of [...streams]) s.end(EVENTS_RECONNECT_MS);
   });
   app.addHook('onClose', () => hub.close());
   const tags = ['notifications'];
+  /** A signed-in user's stream; `stream`: a long-lived answer, counted as a live connection, not a request in flight. */
+  const eventsConfig = { ...guard('user'), renewCookies: false, stream: true };
 
   // What the user is told by e-mail: the weekly digest of followed creators' new works (features/follows).
   const settingsAnswer = okEnvelope(notificationSettings);
@@ -111,10 +159,9 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ heartbeatMs?: number }
    * the client refetches what the event names. Events tied to a notification carry its id, so a
    * reconnect with Last-Event-ID replays what was missed. Ends when the session does (logout).
    */
-  app.get('/events', { config: { ...guard('user'), renewCookies: false }, compress: false, schema: { tags, hide: true } }, async (request, reply) => {
+  app.get('/events', { config: eventsConfig, compress: false, schema: { tags, hide: true } }, async (request, reply) => {
     const userId = currentUser(request).id;
     const sessionId = request.session?.id;
-    const heartbeatMs = opts.heartbeatMs ?? EVENTS_HEARTBEAT_MS;
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {
@@ -151,32 +198,25 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ heartbeatMs?: number }
     };
     let ended = false;
     const unsubscribe = hub.subscribe(userId, write);
+    const sseClosed = app.metrics.sseOpened();
     const end = (reconnectMs?: number) => {
       if (ended) return;
       ended = true;
-      clearInterval(beat);
       unsubscribe();
-      streams.delete(end);
+      sseClosed();
+      streams.delete(stream);
+      const mine = bySession.get(sessionId);
+      mine?.delete(stream);
+      if (mine?.size === 0) bySession.delete(sessionId);
       res.end(reconnectMs ? `retry: ${reconnectMs}\n\n` : undefined);
     };
+    const stream: Stream = { userId, sessionId, write: (text) => res.write(text), end };
     // One session holds at most EVENTS_PER_SESSION streams on this server: the oldest make way.
-    const mine = [...streams.values()].filter((s) => s.sessionId === sessionId);
-    for (const old of mine.slice(0, Math.max(0, mine.length - EVENTS_PER_SESSION + 1))) old.end();
-    streams.set(end, { sessionId, end });
-    const beat = setInterval(async () => {
-      if (ended) return;
-      res.write(': ping\n\n');
-      try {
-        if (!(await sessionAlive())) end();
-        else
-          await app.db.execute(
-            sql`update users set last_seen_at = now() where id = ${userId} and (last_seen_at is null or last_seen_at < now() - interval '1 minute')`,
-          );
-      } catch {
-        // A failed check leaves the stream open; the next beat tries again.
-      }
-    }, heartbeatMs);
-    beat.unref();
+    const mine = bySession.get(sessionId) ?? new Set<Stream>();
+    for (const old of [...mine].slice(0, Math.max(0, mine.size - EVENTS_PER_SESSION + 1))) old.end();
+    mine.add(stream);
+    bySession.set(sessionId, mine);
+    streams.add(stream);
     request.raw.on('close', () => end());
     const lastId = Number(request.headers['last-event-id']);
     if (Number.isSafeInteger(lastId) && lastId > 0) {

@@ -77,7 +77,16 @@ export async function buyFromBalance(
   // Without one, the purchase's only writing statement is its transaction: no BEGIN and COMMIT round
   // trips, and the revenue account's lock is released as soon as that statement commits. Its statements
   // all find rows by key, so they run on the `keyed` handle, planned once per connection (db/client.ts).
-  const answer = key ? await runIdempotent(app.db, { userId: buyer.id, key, scope: opts.scope, body: request.body }, buy) : await buy(app.database.keyed);
+  let answer: Awaited<ReturnType<typeof buy>>;
+  try {
+    answer = key ? await runIdempotent(app.db, { userId: buyer.id, key, scope: opts.scope, body: request.body }, buy) : await buy(app.database.keyed);
+  } catch (err) {
+    // Refused (not enough balance, not for sale: a 4xx) or failed (anything else); nothing was written.
+    app.metrics.money('purchases', err instanceof AppError && err.statusCode < 500 ? 'refused' : 'failed');
+    throw err;
+  }
+  // A replayed Idempotency-Key answers again without a new sale: only a sale made now counts.
+  if (created !== null) app.metrics.money('purchases', 'paid');
   if (created !== null) {
     app.log.info({ orderId: created }, 'order paid');
     // A seller who owes refunds (a receivable below zero) pays them back from this sale first.

@@ -246,6 +246,12 @@ export async function applyPaymentEvent(app: FastifyInstance, provider: string, 
   // (Set inside the transaction's callback, which the compiler does not follow.)
   const refusal = refused as { depositId: number; eventId: string } | null;
   if (refusal) app.log.warn({ ...refusal, provider }, 'payment event refused: its amount or currency does not match the deposit');
+  // Counted once committed: a replayed event is a duplicate and counts nothing.
+  if (result === 'applied') {
+    if (event.outcome === 'refunded') app.metrics.money('deposits', 'refunded');
+    else if (event.outcome.startsWith('dispute_')) app.metrics.money('disputes', event.outcome.slice('dispute_'.length));
+    else app.metrics.money('deposits', event.outcome);
+  }
   return result;
 }
 

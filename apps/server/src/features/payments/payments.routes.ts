@@ -48,6 +48,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.jobs.register(EXPIRE_DEPOSITS_JOB, async (_payload, ctx) => {
     const expired = await expireStaleDeposits(ctx.db);
     if (expired.length) ctx.log.info({ count: expired.length }, 'pending deposits expired');
+    for (const _ of expired) app.metrics.money('deposits', 'expired');
     await scheduleSweep(ctx.db, Date.now() + EXPIRY_SWEEP_MS);
   });
   app.addHook('onReady', async () => {

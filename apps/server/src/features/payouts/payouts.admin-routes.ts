@@ -59,6 +59,7 @@ export const payoutsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         return settled;
       });
       request.log.info({ payoutId: request.params.id, outcome, by: staffId }, 'payout settled by staff');
+      if (row?.kind === 'withdrawal') app.metrics.money('withdrawals', row.status);
       return ok(toPayout(row!, { awaitsStaff: false }), outcome === 'paid' ? 'The payout is marked paid.' : 'The payout is marked failed.');
     },
   );

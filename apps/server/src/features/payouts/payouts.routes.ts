@@ -75,12 +75,20 @@ export const payoutsRoutes: FastifyPluginAsyncZod<PayoutsRoutesOptions> = async 
   const provider = opts.provider ?? payoutProviderFor(app.config);
 
   /** Sends a payout through its provider after the commit and records the answer; a pending one is asked again by the retry. */
-  app.jobs.register<{ payoutId: number }>(PAYOUT_SETTLE, async ({ payoutId }, { db, log }) => sendPayout(db, provider, payoutId, log), {
-    attempts: 10,
-    backoffMs: 30_000,
-    // Given up: the provider may have paid it, so it is neither failed nor paid but asked about (issue 30).
-    onFailed: async ({ payoutId }, { db, log }) => markPayoutNeedsReview(db, payoutId, log),
-  });
+  app.jobs.register<{ payoutId: number }>(
+    PAYOUT_SETTLE,
+    async ({ payoutId }, { db, log }) => {
+      const settled = await sendPayout(db, provider, payoutId, log);
+      // A creator's withdrawal ended at the provider (an offer's payout is the platform buying a work).
+      if (settled?.kind === 'withdrawal') app.metrics.money('withdrawals', settled.status);
+    },
+    {
+      attempts: 10,
+      backoffMs: 30_000,
+      // Given up: the provider may have paid it, so it is neither failed nor paid but asked about (issue 30).
+      onFailed: async ({ payoutId }, { db, log }) => markPayoutNeedsReview(db, payoutId, log),
+    },
+  );
   /** Asks the provider, by payout id, whether a payout whose settle job gave up was paid. */
   app.jobs.register<{ payoutId: number }>(PAYOUT_RECONCILE, async ({ payoutId }, { db, log }) => reconcilePayout(db, provider, payoutId, log), {
     attempts: 8,

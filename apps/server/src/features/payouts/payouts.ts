@@ -170,9 +170,9 @@ export async function settlePayout(
  * left alone. A provider that cannot be reached throws, and the job is retried with the same key, so a
  * transfer that went through before a crash is not made twice.
  */
-export async function sendPayout(db: Db, provider: PayoutProvider, payoutId: number, log: FastifyBaseLogger): Promise<void> {
+export async function sendPayout(db: Db, provider: PayoutProvider, payoutId: number, log: FastifyBaseLogger): Promise<PayoutRow | null> {
   const [row] = await db.select().from(payouts).where(eq(payouts.id, payoutId));
-  if (row?.status !== 'processing' || !row.destinationToken) return;
+  if (row?.status !== 'processing' || !row.destinationToken) return null;
   if (row.provider !== provider.name) {
     // PAYOUT_PROVIDER changed while this payout waited: it belongs to the provider that holds its token.
     throw new Error(`This payout was registered with ${row.provider}; PAYOUT_PROVIDER is now ${provider.name}.`);
@@ -200,7 +200,7 @@ export async function sendPayout(db: Db, provider: PayoutProvider, payoutId: num
     }
     throw new Error('The payout is still pending at the provider.');
   }
-  await settlePayout(db, {
+  const settled = await settlePayout(db, {
     payoutId,
     outcome: outcome.state,
     reason: outcome.state === 'failed' ? outcome.reason : undefined,
@@ -209,6 +209,7 @@ export async function sendPayout(db: Db, provider: PayoutProvider, payoutId: num
     providerAccount: outcome.account,
   });
   log.info({ payoutId, outcome: outcome.state, provider: provider.name }, 'payout sent');
+  return settled;
 }
 
 /**

@@ -35,6 +35,7 @@ export const refundsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       const staffId = request.user!.id;
       const { decision, note } = request.body;
       await decideRefund(app.db, app.config.publicUrl, { id: request.params.id, userId: staffId, actor: 'staff', decision, note });
+      app.metrics.money('refunds', decision === 'refund' ? 'refunded' : 'rejected');
       request.log.info({ refundRequestId: request.params.id, decision, by: staffId }, 'refund request resolved by staff');
       const currency = await resolveDisplayCurrency(app, requestedCurrency(request));
       const [answer] = await listAdminRefundRequests(app.db, currency, undefined, request.params.id);

@@ -21,6 +21,7 @@ export const refundsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const me = currentUser(request);
       const created = await createRefundRequest(app.db, app.config.publicUrl, me.id, request.params.id, request.body);
+      app.metrics.money('refunds', 'requested');
       request.log.info({ refundRequestId: created.id }, 'refund requested');
       return { status: 'OK' as const, refund_request: created, message: 'Your refund request was sent.' };
     },
@@ -52,6 +53,7 @@ export const refundsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const me = currentUser(request);
       await decideRefund(app.db, app.config.publicUrl, { id: request.params.id, userId: me.id, actor: 'creator', decision: 'refund' });
+      app.metrics.money('refunds', 'refunded');
       request.log.info({ refundRequestId: request.params.id }, 'refund accepted by the creator');
       const currency = await resolveDisplayCurrency(app, requestedCurrency(request));
       return ok(await findMyRefundRequest(app.db, me.id, request.params.id, currency), 'The buyer has been refunded.');
