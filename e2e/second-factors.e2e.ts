@@ -64,6 +64,13 @@ describe('second factors that hold, in the browser (issue 29)', () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     await withAuthenticator(context, page);
+    // The e-mail field would offer the passkey among its suggestions, and the virtual authenticator may
+    // answer that by itself (as in passkeys.e2e.ts): turned off, so this staff member types the password.
+    await page.addInitScript(() => {
+      (
+        globalThis as unknown as { PublicKeyCredential: { isConditionalMediationAvailable: () => Promise<boolean> } }
+      ).PublicKeyCredential.isConditionalMediationAvailable = async () => false;
+    });
 
     // First sign-in: no second factor yet, so the back office points to the set-up, and a passkey is added.
     await passwordSignIn(page, base, staff.email, staff.password);
