@@ -574,6 +574,10 @@ describe('fuzzing every API route', () => {
         'GET /user/generations/{id}/download',
       ]),
     );
+    // The passkey that finishes a password sign-in, and new recovery codes (issue 29).
+    expect(routes.map((r) => `${r.method} ${r.path}`)).toEqual(
+      expect.arrayContaining(['POST /login/2fa/passkey/options', 'POST /login/2fa/passkey', 'POST /user/2fa/recovery-codes', 'POST /user/step-up']),
+    );
     // Notice and action and trader details (issue 33), guests' report included.
     expect(routes.map((r) => `${r.method} ${r.path}`)).toEqual(
       expect.arrayContaining(['POST /reports', 'GET /reports/{id}', 'POST /reports/{id}/appeal', 'GET /transparency', 'PUT /user/seller-details']),

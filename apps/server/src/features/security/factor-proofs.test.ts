@@ -2,7 +2,7 @@ import { and, desc, eq, isNotNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { registerPerson, registerStaff } from '../../../test/accounts';
+import { registerPerson, registerSeller, registerStaff } from '../../../test/accounts';
 import { fund } from '../../../test/commerce';
 import { payoutContact } from '../../../test/payouts';
 import { SoftAuthenticator } from '../../../test/soft-authenticator';
@@ -66,7 +66,8 @@ async function addPasskey(person: Person, app: FastifyInstance = t.app, name = '
 
 /** A creator with `minor` of earnings available to withdraw (a sale that cleared at once). */
 async function creatorWithEarnings(minor = 5000) {
-  const creator = await registerPerson(t.app);
+  // A seller who gave their trader details (issue 33), so the withdrawal reaches the step-up.
+  const creator = await registerSeller(t.app);
   const buyer = await registerPerson(t.app);
   await fund(t.app, buyer.id, minor);
   await postSale(t.app.db, {
