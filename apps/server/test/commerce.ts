@@ -21,6 +21,7 @@ export async function fund(app: FastifyInstance, userId: number, minor: number) 
         { accountId: clearing, amountMinor: -minor },
         { accountId: await userAccountId(tx, userId), amountMinor: minor },
       ],
+      kind: 'adjustment',
       reason: 'test funding',
     });
   });

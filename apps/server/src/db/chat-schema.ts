@@ -59,6 +59,9 @@ export const chatMessages = pgTable(
     previewKey: text('preview_key'),
     isLocked: boolean('is_locked').notNull().default(false),
     priceMinor: bigint('price_minor', { mode: 'number' }),
+    /** A paid unlock's split, stored by the sale (migration 0036): what the creator earned and the platform's commission. */
+    sellerMinor: bigint('seller_minor', { mode: 'number' }),
+    commissionMinor: bigint('commission_minor', { mode: 'number' }),
     unlockedAt: timestamp('unlocked_at', { withTimezone: true }),
     /** Set when the paid unlock was refunded (migration 0028): the original then answers 410 to the buyer. */
     refundedAt: timestamp('refunded_at', { withTimezone: true }),

@@ -4,7 +4,7 @@
  * the migration's constraints and triggers; see features/ledger/ledger.ts.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, numeric, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { jsonb } from './json-column';
 import { products, users } from './schema';
 
@@ -47,12 +47,60 @@ export const ledgerAccounts = pgTable(
   ],
 );
 
-export const ledgerTransactions = pgTable('ledger_transactions', {
-  id: id(),
-  reason: text('reason').notNull(),
-  idempotencyKey: text('idempotency_key'),
-  createdAt: createdAt(),
-});
+/** What a journal transaction is (migration 0036): readers go by this, never by the reason's text. */
+export const ledgerTransactionKinds = [
+  'deposit',
+  'deposit_refund',
+  'sale',
+  'refund',
+  'earnings_release',
+  'earnings_hold',
+  'earnings_unhold',
+  'withdrawal',
+  'withdrawal_return',
+  'payout',
+  'offer_payout',
+  'generation_charge',
+  'generation_refund',
+  'chargeback_hold',
+  'chargeback_release',
+  'chargeback_loss',
+  'receivable_settlement',
+  'adjustment',
+] as const;
+export type LedgerTransactionKind = (typeof ledgerTransactionKinds)[number];
+export const ledgerTransactionKind = pgEnum('ledger_transaction_kind', ledgerTransactionKinds);
+
+/** What a journal transaction is about: its `subject_id` is a row of this table. */
+export type LedgerSubjectType =
+  | 'deposit'
+  | 'order'
+  | 'order_item'
+  | 'chat_message'
+  | 'refund_request'
+  | 'generation'
+  | 'dispute'
+  | 'payout'
+  | 'ledger_entry'
+  | 'user'
+  | 'staff';
+
+export const ledgerTransactions = pgTable(
+  'ledger_transactions',
+  {
+    id: id(),
+    /** Free text for people reading the journal (the back office searches it); no code reads it. */
+    reason: text('reason').notNull(),
+    kind: ledgerTransactionKind('kind').notNull(),
+    subjectType: text('subject_type').$type<LedgerSubjectType>(),
+    subjectId: bigint('subject_id', { mode: 'number' }),
+    /** What the user is shown for it (a staff adjustment's words). */
+    note: text('note'),
+    idempotencyKey: text('idempotency_key'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('ledger_transactions_subject_idx').on(t.subjectType, t.subjectId, t.kind)],
+);
 
 export const ledgerEntries = pgTable(
   'ledger_entries',
@@ -125,6 +173,9 @@ export const orderItems = pgTable(
       .notNull()
       .references(() => users.id),
     priceMinor: bigint('price_minor', { mode: 'number' }).notNull(),
+    /** What the seller earned from this line and the platform's commission, stored by the sale (migration 0036); they add up to the price. */
+    sellerMinor: bigint('seller_minor', { mode: 'number' }).notNull(),
+    commissionMinor: bigint('commission_minor', { mode: 'number' }).notNull(),
     position: integer('position').notNull().default(0),
     /** Set when the item was refunded (migration 0028): its download then answers 410. */
     refundedAt: timestamp('refunded_at', { withTimezone: true }),

@@ -62,6 +62,8 @@ async function releaseLine(db: Db, line: DueLine): Promise<number> {
         { accountId: pending, amountMinor: -amount },
         { accountId: available, amountMinor: amount },
       ],
+      kind: 'earnings_release',
+      subject: { type: 'ledger_entry', id: Number(line.entry_id) },
       reason: `earnings release of entry ${line.entry_id}`,
       idempotency: releaseKey(Number(line.entry_id)),
     });
@@ -101,7 +103,7 @@ export async function earningsOf(
       (select coalesce(sum(amount_minor), 0) from payouts where user_id = ${userId} and kind = 'withdrawal' and status in ('processing', 'paid')) as withdrawn,
       (select coalesce(sum(e.amount_minor), 0) from ledger_entries e join ledger_transactions t on t.id = e.transaction_id
         where e.account_id in (select id from acc) and e.amount_minor > 0
-          and coalesce(t.idempotency_key, '') not like 'earnings-release:%' and coalesce(t.idempotency_key, '') not like 'withdrawal-returned:%') as lifetime,
+          and t.kind not in ('earnings_release', 'withdrawal_return')) as lifetime,
       (select min(t.created_at) from ledger_entries e join ledger_transactions t on t.id = e.transaction_id
         where e.account_id = (select id from acc where code = ${pendingCode}) and e.amount_minor > 0
           and not exists (select 1 from ledger_transactions r where r.idempotency_key = 'earnings-release:' || e.id)) as oldest`)) as unknown as {
@@ -131,6 +133,8 @@ export async function holdWithdrawal(tx: Db, opts: { userId: number; payoutId: n
       { accountId: available, amountMinor: -opts.amountMinor },
       { accountId: inFlight, amountMinor: opts.amountMinor },
     ],
+    kind: 'withdrawal',
+    subject: { type: 'payout', id: opts.payoutId },
     reason: `withdrawal ${opts.payoutId}`,
     idempotency: `withdrawal:${opts.payoutId}`,
   });
@@ -145,6 +149,8 @@ export async function payWithdrawal(tx: Db, payout: { id: number; amountMinor: n
       { accountId: inFlight, amountMinor: -payout.amountMinor },
       { accountId: clearing, amountMinor: payout.amountMinor },
     ],
+    kind: 'payout',
+    subject: { type: 'payout', id: payout.id },
     reason: `withdrawal ${payout.id} paid`,
     idempotency: `withdrawal-paid:${payout.id}`,
   });
@@ -159,6 +165,8 @@ export async function returnWithdrawal(tx: Db, payout: { id: number; userId: num
       { accountId: inFlight, amountMinor: -payout.amountMinor },
       { accountId: available, amountMinor: payout.amountMinor },
     ],
+    kind: 'withdrawal_return',
+    subject: { type: 'payout', id: payout.id },
     reason: `withdrawal ${payout.id} returned`,
     idempotency: `withdrawal-returned:${payout.id}`,
   });

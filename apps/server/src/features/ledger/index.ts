@@ -33,5 +33,13 @@ export { MANUAL_ADJUSTMENTS, reconcile, userJournal } from './ledger.admin';
 export { ledgerAdminRoutes } from './ledger.admin-routes';
 export { ledgerRoutes } from './ledger.routes';
 export { commerceSettingsSeeder } from './ledger.seed';
-export { postRefund, receivableOwedOf, saleSplitOf, settleAllReceivables, settleReceivable, settleReceivablesOf, settleReceivablesOfOrder } from './refund';
-export { postSale, type Sale, type SaleRecords, type SaleShare, saleAccountIds, saleCommission, saleEarnings } from './sale';
+export {
+  postRefund,
+  receivableOwedOf,
+  saleRevenueAccountOf,
+  settleAllReceivables,
+  settleReceivable,
+  settleReceivablesOf,
+  settleReceivablesOfOrder,
+} from './refund';
+export { postSale, type Sale, type SaleRecords, type SaleShare, type SaleStatementShape, saleAccountIds, saleCommission, saleEarnings } from './sale';

@@ -1,6 +1,6 @@
 import { eq, inArray, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { type LedgerAccountKind, ledgerAccounts, ledgerEntries, ledgerTransactions } from '../../db/schema';
+import { type LedgerAccountKind, type LedgerSubjectType, type LedgerTransactionKind, ledgerAccounts, ledgerEntries, ledgerTransactions } from '../../db/schema';
 import { pgErrorIn } from '../../lib/pg-errors';
 
 /**
@@ -67,6 +67,17 @@ function accountShapeOf(code: string): AccountShape {
 }
 
 export type TransferLine = { accountId: number; amountMinor: number };
+
+/**
+ * What a journal transaction is (its `kind`), what it is about (`subject`), and, for a staff
+ * adjustment, what the user is shown (`note`). `reason` is free text for people reading the journal.
+ */
+export type JournalFacts = {
+  kind: LedgerTransactionKind;
+  subject?: { type: LedgerSubjectType; id: number };
+  note?: string;
+  reason: string;
+};
 
 /** A transfer would take an account below zero; `shortfallMinor` is how much is missing. */
 export class InsufficientFunds extends Error {
@@ -189,7 +200,7 @@ function normalizeLines(lines: TransferLine[]): TransferLine[] {
  */
 export async function transfer(
   tx: Db,
-  opts: { lines: TransferLine[]; reason: string; idempotency?: string },
+  opts: JournalFacts & { lines: TransferLine[]; idempotency?: string },
 ): Promise<{ transactionId: number; replayed: boolean }> {
   const lines = normalizeLines(opts.lines);
   if (opts.idempotency) {
@@ -200,7 +211,7 @@ export async function transfer(
       .limit(1);
     if (done) return { transactionId: done.id, replayed: true };
   }
-  const transactionId = await openTransfer(tx, { reason: opts.reason, idempotency: opts.idempotency });
+  const transactionId = await openTransfer(tx, opts);
   await postTransfer(tx, transactionId, lines);
   return { transactionId, replayed: false };
 }
@@ -210,10 +221,17 @@ export async function transfer(
  * moves (an order) can reference it. It locks nothing. `postTransfer` must follow in the same database
  * transaction; a header left without entries is rolled back with everything else when a check fails.
  */
-export async function openTransfer(tx: Db, opts: { reason: string; idempotency?: string }): Promise<number> {
+export async function openTransfer(tx: Db, opts: JournalFacts & { idempotency?: string }): Promise<number> {
   const [txn] = await tx
     .insert(ledgerTransactions)
-    .values({ reason: opts.reason, idempotencyKey: opts.idempotency ?? null })
+    .values({
+      reason: opts.reason,
+      kind: opts.kind,
+      subjectType: opts.subject?.type ?? null,
+      subjectId: opts.subject?.id ?? null,
+      note: opts.note ?? null,
+      idempotencyKey: opts.idempotency ?? null,
+    })
     .returning({ id: ledgerTransactions.id });
   return txn!.id;
 }

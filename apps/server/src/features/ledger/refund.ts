@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { commissionOf } from './commerce-settings';
 import {
   accountIds,
   earningsAvailableCode,
@@ -23,42 +22,19 @@ import {
  * A receivable below zero is money the creator owes: they cannot withdraw until sales cover it.
  */
 
-type SaleEntry = { account_id: string | number; amount_minor: string | number; kind: string; owner_id: string | number | null };
-
 /**
- * How one item of a sale was split, read back from the sale's own journal entries: the creator's
- * credit in that transaction is matched by the commission percent that produces it over the
- * creator's items (`sellerPrices`, the item's own price among them), so a later change of the
- * setting never changes what is given back. Platform-owned items credited no one: all commission.
+ * The revenue account a sale credited its commission to (the buyer's shard, see REVENUE_SHARDS), read
+ * from the sale's journal entries, so a refund takes the commission back from where it went; null when
+ * the sale credited no revenue.
  */
-export async function saleSplitOf(
-  db: Db,
-  opts: { saleTransactionId: number; sellerId: number; priceMinor: number; sellerPrices: number[]; commissionPercent: number },
-): Promise<{ creatorMinor: number; commissionMinor: number; revenueAccountId: number | null }> {
-  const rows = (
+export async function saleRevenueAccountOf(db: Db, saleTransactionId: number): Promise<number | null> {
+  const [row] = (
     (await db.execute(sql`
-      select e.account_id, e.amount_minor, a.kind, a.owner_id
-      from ledger_entries e join ledger_accounts a on a.id = e.account_id
-      where e.transaction_id = ${opts.saleTransactionId} and e.amount_minor > 0`)) as unknown as { rows: SaleEntry[] }
+      select e.account_id from ledger_entries e join ledger_accounts a on a.id = e.account_id
+      where e.transaction_id = ${saleTransactionId} and e.amount_minor > 0 and a.kind = 'platform_revenue'
+      order by e.id limit 1`)) as unknown as { rows: { account_id: string | number }[] }
   ).rows;
-  const revenue = rows.find((r) => r.kind === 'platform_revenue');
-  const credit = rows
-    .filter((r) => (r.kind === 'earnings_pending' || r.kind === 'earnings_available') && Number(r.owner_id) === opts.sellerId)
-    .reduce((s, r) => s + Number(r.amount_minor), 0);
-  const revenueAccountId = revenue ? Number(revenue.account_id) : null;
-  if (credit === 0) return { creatorMinor: 0, commissionMinor: opts.priceMinor, revenueAccountId };
-  const earned = (p: number) => opts.sellerPrices.reduce((s, price) => s + price - commissionOf(price, p), 0);
-  const candidates = [opts.commissionPercent, ...Array.from({ length: 101 }, (_, i) => i)];
-  const percent = candidates.find((p) => earned(p) === credit);
-  let creatorMinor: number;
-  if (percent !== undefined) creatorMinor = opts.priceMinor - commissionOf(opts.priceMinor, percent);
-  else {
-    // A split no whole percent explains (never written by postSale): the item's share of the credit, pro rata.
-    const total = opts.sellerPrices.reduce((s, p) => s + p, 0);
-    creatorMinor = total > 0 ? Math.floor((credit * opts.priceMinor) / total) : 0;
-  }
-  creatorMinor = Math.max(0, Math.min(creatorMinor, opts.priceMinor, credit));
-  return { creatorMinor, commissionMinor: opts.priceMinor - creatorMinor, revenueAccountId };
+  return row ? Number(row.account_id) : null;
 }
 
 async function balancesOf(tx: Db, ids: number[]): Promise<Map<number, number>> {
@@ -85,6 +61,8 @@ export async function postRefund(
     amountMinor: number;
     creatorMinor: number;
     revenueAccountId: number | null;
+    /** The refund request this refund settles (the journal transaction's subject). */
+    requestId: number;
     reason: string;
     idempotency: string;
   },
@@ -118,7 +96,13 @@ export async function postRefund(
       { accountId: receivable, amountMinor: -fromReceivable },
     );
   }
-  const done = await transfer(tx, { lines, reason: opts.reason, idempotency: opts.idempotency });
+  const done = await transfer(tx, {
+    lines,
+    kind: 'refund',
+    subject: { type: 'refund_request', id: opts.requestId },
+    reason: opts.reason,
+    idempotency: opts.idempotency,
+  });
   return { transactionId: done.transactionId, fromPending, fromAvailable, fromReceivable };
 }
 
@@ -153,7 +137,7 @@ export async function settleReceivable(db: Db, userId: number): Promise<number> 
     const lines: TransferLine[] = [{ accountId: receivable, amountMinor: fromPending + fromAvailable }];
     if (pending !== null) lines.push({ accountId: pending, amountMinor: -fromPending });
     if (available !== null) lines.push({ accountId: available, amountMinor: -fromAvailable });
-    await transfer(tx, { lines, reason: `receivable ${userId} settled from earnings` });
+    await transfer(tx, { lines, kind: 'receivable_settlement', subject: { type: 'user', id: userId }, reason: `receivable ${userId} settled from earnings` });
     return fromPending + fromAvailable;
   });
 }

@@ -196,6 +196,8 @@ export async function applyPaymentEvent(app: FastifyInstance, provider: string, 
           { accountId: clearing, amountMinor: -Number(deposit.amountMinor) },
           { accountId: buyerAccount, amountMinor: Number(deposit.amountMinor) },
         ],
+        kind: 'deposit',
+        subject: { type: 'deposit', id: deposit.id },
         reason: 'deposit',
         idempotency: `deposit:${deposit.id}`,
       });

@@ -15,7 +15,7 @@ import type { DisplayCurrency } from '../../lib/display-currency';
 import { mailHtml, sendMail } from '../../lib/mail';
 import { isUniqueViolation } from '../../lib/pg-errors';
 import { recordAudit } from '../audit';
-import { amountAnswer, getCommerceSettings, postRefund, saleSplitOf } from '../ledger';
+import { amountAnswer, getCommerceSettings, postRefund, saleRevenueAccountOf } from '../ledger';
 import { notify } from '../notifications';
 import { findRefundTransition, illegalRefundMoveMessage, type RefundActor, type RefundEffect } from './refund-states';
 
@@ -153,7 +153,6 @@ function checkMove(row: RequestRow, to: RefundStatus, actor: RefundActor) {
  * was locked: the chat and message or the order are locked next, then postRefund locks the accounts.
  */
 async function refundSubject(tx: Db, row: RequestRow): Promise<number | null> {
-  const settings = await getCommerceSettings(tx);
   const idempotency = `refund:${row.id}`;
   if (row.chatMessageId !== null) {
     const [message] = await tx.select().from(chatMessages).where(eq(chatMessages.id, row.chatMessageId)).limit(1);
@@ -161,26 +160,23 @@ async function refundSubject(tx: Db, row: RequestRow): Promise<number | null> {
     const [locked] = await tx.select().from(chatMessages).where(eq(chatMessages.id, row.chatMessageId)).for('update');
     if (locked!.refundedAt) throw new AppError('CONFLICT', REFUND_MESSAGES.alreadyRefunded);
     const sale = (
-      (await tx.execute(sql`select id from ledger_transactions where idempotency_key = ${`chat-unlock:${locked!.id}`} limit 1`)) as unknown as {
+      (await tx.execute(
+        sql`select id from ledger_transactions where kind = 'sale' and subject_type = 'chat_message' and subject_id = ${locked!.id} limit 1`,
+      )) as unknown as {
         rows: { id: string | number }[];
       }
     ).rows[0];
-    const split = sale
-      ? await saleSplitOf(tx, {
-          saleTransactionId: Number(sale.id),
-          sellerId: row.creatorId,
-          priceMinor: row.amountMinor,
-          sellerPrices: [row.amountMinor],
-          commissionPercent: settings.commission_percent,
-        })
-      : { creatorMinor: 0, commissionMinor: 0, revenueAccountId: null };
+    // The split the sale stored on the message (migration 0036): given back exactly.
+    const creatorMinor = Number(locked!.sellerMinor ?? 0);
+    const revenueAccountId = sale ? await saleRevenueAccountOf(tx, Number(sale.id)) : null;
     const done = sale
       ? await postRefund(tx, {
           buyerId: row.buyerId,
           sellerId: row.creatorId,
           amountMinor: row.amountMinor,
-          creatorMinor: split.creatorMinor,
-          revenueAccountId: split.revenueAccountId,
+          creatorMinor,
+          revenueAccountId,
+          requestId: row.id,
           reason: `refund of chat image ${locked!.id}`,
           idempotency,
         })
@@ -194,19 +190,14 @@ async function refundSubject(tx: Db, row: RequestRow): Promise<number | null> {
   if (!item || item.refundedAt) throw new AppError('CONFLICT', REFUND_MESSAGES.alreadyRefunded);
   let transactionId: number | null = null;
   if (order!.ledgerTransactionId !== null) {
-    const split = await saleSplitOf(tx, {
-      saleTransactionId: order!.ledgerTransactionId,
-      sellerId: item.sellerId,
-      priceMinor: Number(item.priceMinor),
-      sellerPrices: items.filter((i) => i.sellerId === item.sellerId).map((i) => Number(i.priceMinor)),
-      commissionPercent: settings.commission_percent,
-    });
     const done = await postRefund(tx, {
       buyerId: row.buyerId,
       sellerId: item.sellerId,
       amountMinor: Number(item.priceMinor),
-      creatorMinor: split.creatorMinor,
-      revenueAccountId: split.revenueAccountId,
+      // The split the sale stored on the line (migration 0036): given back exactly.
+      creatorMinor: Number(item.sellerMinor),
+      revenueAccountId: await saleRevenueAccountOf(tx, order!.ledgerTransactionId),
+      requestId: row.id,
       reason: `refund of order ${order!.id} item ${item.productId}`,
       idempotency,
     });
