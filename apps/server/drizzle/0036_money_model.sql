@@ -101,3 +101,62 @@ FROM (
 ) c WHERE c.message_id = m.id AND m.price_minor IS NOT NULL;--> statement-breakpoint
 ALTER TABLE "chat_messages" ADD CONSTRAINT "chat_messages_split_check"
   CHECK (("seller_minor" IS NULL) = ("commission_minor" IS NULL) AND ("seller_minor" IS NULL OR "seller_minor" + "commission_minor" = "price_minor"));--> statement-breakpoint
+-- C. Earnings tracked per sale line: each sold line's credit is pending, released, held or refunded on
+--    its own ('none' when it earned its seller nothing). The release job releases only lines still
+--    pending, by their own amount; a refund cancels its own line. The pending account's balance is then
+--    the sum of its pending lines (checked by the reconciliation).
+--    Lines sold before this migration: refunded when refunded; released when their sale credited
+--    available earnings at once or an earnings release names the sale's credit entry; otherwise pending.
+--    A line still pending may pay part of its seller's debt (settleReceivable): `settled_minor` is that
+--    part; the rest (`seller_minor - settled_minor`) is what the line still holds in pending earnings.
+ALTER TABLE "order_items" ADD COLUMN "earnings_state" text DEFAULT 'none' NOT NULL;--> statement-breakpoint
+ALTER TABLE "order_items" ADD COLUMN "settled_minor" bigint DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "chat_messages" ADD COLUMN "settled_minor" bigint DEFAULT 0 NOT NULL;--> statement-breakpoint
+--    A released line under an open refund request is held: `held_minor` is what moved from available
+--    to the creator's held account for it (less than the line when the creator had withdrawn some).
+ALTER TABLE "order_items" ADD COLUMN "held_minor" bigint DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "chat_messages" ADD COLUMN "held_minor" bigint DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "chat_messages" ADD COLUMN "earnings_state" text DEFAULT 'none' NOT NULL;--> statement-breakpoint
+ALTER TABLE "order_items" ADD CONSTRAINT "order_items_earnings_state_check" CHECK ("earnings_state" IN ('none', 'pending', 'released', 'held', 'refunded'));--> statement-breakpoint
+ALTER TABLE "chat_messages" ADD CONSTRAINT "chat_messages_earnings_state_check" CHECK ("earnings_state" IN ('none', 'pending', 'released', 'held', 'refunded'));--> statement-breakpoint
+UPDATE order_items oi SET earnings_state = CASE
+    WHEN oi.refunded_at IS NOT NULL THEN 'refunded'
+    WHEN EXISTS (
+      SELECT 1 FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id
+      WHERE e.transaction_id = o.ledger_transaction_id AND a.owner_id = oi.seller_id AND e.amount_minor > 0
+        AND (a.kind = 'earnings_available'
+          OR (a.kind = 'earnings_pending' AND EXISTS (SELECT 1 FROM ledger_transactions r WHERE r.kind = 'earnings_release' AND r.subject_type = 'ledger_entry' AND r.subject_id = e.id)))
+    ) THEN 'released'
+    ELSE 'pending' END
+  FROM orders o WHERE o.id = oi.order_id AND oi.seller_minor > 0;--> statement-breakpoint
+UPDATE chat_messages m SET earnings_state = CASE
+    WHEN m.refunded_at IS NOT NULL THEN 'refunded'
+    WHEN EXISTS (
+      SELECT 1 FROM ledger_transactions t JOIN ledger_entries e ON e.transaction_id = t.id JOIN ledger_accounts a ON a.id = e.account_id
+      WHERE t.kind = 'sale' AND t.subject_type = 'chat_message' AND t.subject_id = m.id AND a.owner_id = m.user_id AND e.amount_minor > 0
+        AND (a.kind = 'earnings_available'
+          OR (a.kind = 'earnings_pending' AND EXISTS (SELECT 1 FROM ledger_transactions r WHERE r.kind = 'earnings_release' AND r.subject_type = 'ledger_entry' AND r.subject_id = e.id)))
+    ) THEN 'released'
+    ELSE 'pending' END
+  WHERE m.seller_minor > 0;--> statement-breakpoint
+CREATE INDEX "order_items_earnings_pending_idx" ON "order_items" ("seller_id") WHERE "earnings_state" IN ('pending', 'held');--> statement-breakpoint
+CREATE INDEX "chat_messages_earnings_pending_idx" ON "chat_messages" ("user_id") WHERE "earnings_state" IN ('pending', 'held');--> statement-breakpoint
+-- Every sold line with its seller, split, state and when it was sold: the one list the release job,
+-- the Earnings tab and the reconciliation read (each line lives in its own table).
+CREATE VIEW "sale_lines" AS
+  SELECT 'order_item'::text AS line_type, oi.id AS line_id, oi.seller_id, oi.seller_minor, oi.commission_minor, oi.settled_minor, oi.held_minor, oi.earnings_state,
+         o.created_at AS sold_at, oi.order_id, oi.product_id, NULL::bigint AS chat_message_id
+  FROM order_items oi JOIN orders o ON o.id = oi.order_id
+  UNION ALL
+  SELECT 'chat_message'::text, m.id, m.user_id, m.seller_minor, m.commission_minor, m.settled_minor, m.held_minor, m.earnings_state,
+         coalesce(m.unlocked_at, m.created_at), NULL::bigint, NULL::bigint, m.id
+  FROM chat_messages m WHERE m.seller_minor IS NOT NULL;--> statement-breakpoint
+-- D. Earnings held for an open refund request: a creator's `earnings:held:<id>` account. A line under an
+--    open request is not released; if it was already released, its amount moves here from available
+--    until the request ends (refunded: it goes back to the buyer; rejected: back to available).
+ALTER TABLE "ledger_accounts" DROP CONSTRAINT "ledger_accounts_kind_check";--> statement-breakpoint
+ALTER TABLE "ledger_accounts" ADD CONSTRAINT "ledger_accounts_kind_check" CHECK ("kind" IN ('user', 'platform_revenue', 'provider_clearing', 'earnings_pending', 'earnings_available', 'earnings_held', 'receivable', 'withdrawal_clearing', 'dispute_hold'));--> statement-breakpoint
+ALTER TABLE "ledger_accounts" DROP CONSTRAINT "ledger_accounts_earnings_owner_check";--> statement-breakpoint
+ALTER TABLE "ledger_accounts" ADD CONSTRAINT "ledger_accounts_earnings_owner_check" CHECK (("kind" IN ('earnings_pending', 'earnings_available', 'earnings_held', 'receivable')) = ("owner_id" IS NOT NULL));--> statement-breakpoint
+ALTER TABLE "ledger_accounts" DROP CONSTRAINT "ledger_accounts_earnings_not_negative";--> statement-breakpoint
+ALTER TABLE "ledger_accounts" ADD CONSTRAINT "ledger_accounts_earnings_not_negative" CHECK ("kind" NOT IN ('earnings_pending', 'earnings_available', 'earnings_held', 'withdrawal_clearing') OR NOT "allow_negative");--> statement-breakpoint

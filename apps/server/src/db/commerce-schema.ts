@@ -18,6 +18,8 @@ export type LedgerAccountKind =
   /** A creator's earnings (migration 0026): pending until the clearing period passes, then available; a receivable may go below zero. */
   | 'earnings_pending'
   | 'earnings_available'
+  /** Earnings held for an open refund request (migration 0036). */
+  | 'earnings_held'
   | 'receivable'
   /** Withdrawals on their way to the creator (one system account). */
   | 'withdrawal_clearing'
@@ -46,6 +48,9 @@ export const ledgerAccounts = pgTable(
     uniqueIndex('ledger_accounts_code_idx').on(t.code).where(sql`code is not null`),
   ],
 );
+
+/** Where a sold line's earnings are (migration 0036); 'none' when it earned its seller nothing. */
+export type EarningsLineState = 'none' | 'pending' | 'released' | 'held' | 'refunded';
 
 /** What a journal transaction is (migration 0036): readers go by this, never by the reason's text. */
 export const ledgerTransactionKinds = [
@@ -176,6 +181,12 @@ export const orderItems = pgTable(
     /** What the seller earned from this line and the platform's commission, stored by the sale (migration 0036); they add up to the price. */
     sellerMinor: bigint('seller_minor', { mode: 'number' }).notNull(),
     commissionMinor: bigint('commission_minor', { mode: 'number' }).notNull(),
+    /** The line's earnings (migration 0036): none, pending, released, held (an open refund request) or refunded. */
+    earningsState: text('earnings_state').$type<EarningsLineState>().notNull().default('none'),
+    /** What of a pending line already paid its seller's debt (settleReceivable); the rest is still pending. */
+    settledMinor: bigint('settled_minor', { mode: 'number' }).notNull().default(0),
+    /** What moved from available to held earnings while a refund request on this released line is open. */
+    heldMinor: bigint('held_minor', { mode: 'number' }).notNull().default(0),
     position: integer('position').notNull().default(0),
     /** Set when the item was refunded (migration 0028): its download then answers 410. */
     refundedAt: timestamp('refunded_at', { withTimezone: true }),

@@ -146,14 +146,15 @@ async function imageAccounts(tx: Db, row: MessageRow, buyerId: number) {
 /** What an image's sale writes besides the money, in the sale's own statement: the split the unlock keeps (a refund gives back exactly that). */
 const IMAGE_SALE: SaleStatementShape = {
   name: 'chat_image',
-  ctes: () => sql`m as (
-      update chat_messages set seller_minor = (${sql.placeholder('saleSellerMinor')}::bigint[])[1],
-        commission_minor = (${sql.placeholder('saleCommissionMinor')}::bigint[])[1]
-      where id = ${sql.placeholder('messageId')}::bigint
+  ctes: (_transactionId, v) => sql`m as (
+      update chat_messages set seller_minor = (${v('saleSellerMinor')}::bigint[])[1],
+        commission_minor = (${v('saleCommissionMinor')}::bigint[])[1],
+        earnings_state = (${v('saleLineStates')}::text[])[1]
+      where id = ${v('messageId')}::bigint
       returning id
     )`,
-  written: sql`(select count(*) from m)`,
-  columns: sql``,
+  written: () => sql`(select count(*) from m)`,
+  columns: () => sql``,
 };
 
 /**

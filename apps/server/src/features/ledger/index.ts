@@ -10,6 +10,7 @@ export {
   clearingAccountCode,
   DISPUTES_HOLD,
   earningsAvailableCode,
+  earningsHeldCode,
   earningsPendingCode,
   existingAccountId,
   InsufficientFunds,
@@ -42,4 +43,6 @@ export {
   settleReceivablesOf,
   settleReceivablesOfOrder,
 } from './refund';
+export { holdForRefundRequest, releaseRefundHold } from './refund-hold';
 export { postSale, type Sale, type SaleRecords, type SaleShare, type SaleStatementShape, saleAccountIds, saleCommission, saleEarnings } from './sale';
+export type { SaleLineRef } from './sale-lines';

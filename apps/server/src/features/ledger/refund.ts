@@ -3,6 +3,7 @@ import type { Db } from '../../db/client';
 import {
   accountIds,
   earningsAvailableCode,
+  earningsHeldCode,
   earningsPendingCode,
   existingAccountId,
   lockAccounts,
@@ -11,6 +12,7 @@ import {
   type TransferLine,
   transfer,
 } from './ledger';
+import { lockSaleLines, type SaleLineRef, type SaleLineType, saleLineOf, setSaleLine } from './sale-lines';
 
 /**
  * The ledger's writers for buyer protection (the rules of who may ask and who decides live in
@@ -47,11 +49,14 @@ async function balancesOf(tx: Db, ids: number[]): Promise<Map<number, number>> {
 }
 
 /**
- * Refunds one sold item in the caller's transaction, after the caller locked its domain rows: the
- * accounts are locked here, in id order, before the balances are read. The buyer's balance gets
- * `amountMinor` (what they paid, EUR cents); the commission comes back from the revenue account the
- * sale credited; the creator's share from their pending earnings, then available, then their
- * receivable (which may go below zero). Returns the journal transaction id and where the share came from.
+ * Refunds one sold line in the caller's transaction, after the caller locked its domain rows: the line
+ * is locked next (lockSaleLines), then the accounts, in id order, before the balances are read. The
+ * buyer's balance gets `amountMinor` (what they paid, EUR cents); the commission comes back from the
+ * revenue account the sale credited; the creator's share (`creatorMinor`, the line's stored split) from
+ * where the line's own earnings are: a pending line gives back what it still holds in pending; a held
+ * line what is held for it; anything else (released, or the part that paid a debt) comes from available
+ * earnings, then the receivable (which may go below zero). Another sale's pending money is never taken.
+ * The line becomes refunded. Returns the journal transaction id and where the share came from.
  */
 export async function postRefund(
   tx: Db,
@@ -61,37 +66,51 @@ export async function postRefund(
     amountMinor: number;
     creatorMinor: number;
     revenueAccountId: number | null;
+    /** The sold line refunded. */
+    line: SaleLineRef;
     /** The refund request this refund settles (the journal transaction's subject). */
     requestId: number;
     reason: string;
     idempotency: string;
   },
-): Promise<{ transactionId: number | null; fromPending: number; fromAvailable: number; fromReceivable: number }> {
-  if (opts.amountMinor <= 0) return { transactionId: null, fromPending: 0, fromAvailable: 0, fromReceivable: 0 };
+): Promise<{ transactionId: number | null; fromPending: number; fromHeld: number; fromAvailable: number; fromReceivable: number }> {
+  const line = saleLineOf(await lockSaleLines(tx, [opts.line]), opts.line);
+  if (opts.amountMinor <= 0) {
+    if (line) await setSaleLine(tx, opts.line, { state: 'refunded' });
+    return { transactionId: null, fromPending: 0, fromHeld: 0, fromAvailable: 0, fromReceivable: 0 };
+  }
   const commission = opts.amountMinor - opts.creatorMinor;
   const accounts = await accountIds(tx, {
     userIds: [opts.buyerId],
-    codes: opts.creatorMinor > 0 ? [earningsPendingCode(opts.sellerId), earningsAvailableCode(opts.sellerId), receivableCode(opts.sellerId)] : [],
+    codes:
+      opts.creatorMinor > 0
+        ? [earningsPendingCode(opts.sellerId), earningsHeldCode(opts.sellerId), earningsAvailableCode(opts.sellerId), receivableCode(opts.sellerId)]
+        : [],
   });
   const buyer = accounts.byUser.get(opts.buyerId)!;
   const revenue = commission > 0 ? (opts.revenueAccountId ?? (await systemAccountId(tx, 'platform:revenue'))) : null;
   const pending = accounts.byCode.get(earningsPendingCode(opts.sellerId));
+  const held = accounts.byCode.get(earningsHeldCode(opts.sellerId));
   const available = accounts.byCode.get(earningsAvailableCode(opts.sellerId));
   const receivable = accounts.byCode.get(receivableCode(opts.sellerId));
-  const ids = [buyer, revenue, pending, available, receivable].filter((id): id is number => typeof id === 'number');
+  const ids = [buyer, revenue, pending, held, available, receivable].filter((id): id is number => typeof id === 'number');
   await lockAccounts(tx, ids);
   let fromPending = 0;
+  let fromHeld = 0;
   let fromAvailable = 0;
   let fromReceivable = 0;
   const lines: TransferLine[] = [{ accountId: buyer, amountMinor: opts.amountMinor }];
   if (revenue !== null) lines.push({ accountId: revenue, amountMinor: -commission });
-  if (opts.creatorMinor > 0 && pending && available && receivable) {
-    const balances = await balancesOf(tx, [pending, available]);
-    fromPending = Math.min(opts.creatorMinor, Math.max(0, balances.get(pending) ?? 0));
-    fromAvailable = Math.min(opts.creatorMinor - fromPending, Math.max(0, balances.get(available) ?? 0));
-    fromReceivable = opts.creatorMinor - fromPending - fromAvailable;
+  if (opts.creatorMinor > 0 && pending && held && available && receivable) {
+    const balances = await balancesOf(tx, [pending, held, available]);
+    const own = line ? Math.max(0, Math.min(opts.creatorMinor, line.sellerMinor - line.settledMinor)) : 0;
+    if (line?.state === 'pending') fromPending = Math.min(own, Math.max(0, balances.get(pending) ?? 0));
+    if (line?.state === 'held') fromHeld = Math.min(opts.creatorMinor, line.heldMinor, Math.max(0, balances.get(held) ?? 0));
+    fromAvailable = Math.min(opts.creatorMinor - fromPending - fromHeld, Math.max(0, balances.get(available) ?? 0));
+    fromReceivable = opts.creatorMinor - fromPending - fromHeld - fromAvailable;
     lines.push(
       { accountId: pending, amountMinor: -fromPending },
+      { accountId: held, amountMinor: -fromHeld },
       { accountId: available, amountMinor: -fromAvailable },
       { accountId: receivable, amountMinor: -fromReceivable },
     );
@@ -103,7 +122,8 @@ export async function postRefund(
     reason: opts.reason,
     idempotency: opts.idempotency,
   });
-  return { transactionId: done.transactionId, fromPending, fromAvailable, fromReceivable };
+  if (line) await setSaleLine(tx, opts.line, { state: 'refunded', heldMinor: 0 });
+  return { transactionId: done.transactionId, fromPending, fromHeld, fromAvailable, fromReceivable };
 }
 
 /** What a creator owes (a receivable below zero), as a positive number of cents; 0 when nothing. */
@@ -115,7 +135,8 @@ export async function receivableOwedOf(db: Db, userId: number): Promise<number> 
 }
 
 /**
- * Pays a creator's receivable back from their earnings, pending first (the newest sales' money), then
+ * Pays a creator's receivable back from their earnings, pending first (the newest sales' lines, each
+ * recording what of it paid the debt in `settled_minor`, so per-line amounts stay exact), then
  * available, in its own transaction; returns what it moved. Called after a sale commits and before a
  * withdrawal, so the next sale pays the receivable off first.
  */
@@ -124,6 +145,14 @@ export async function settleReceivable(db: Db, userId: number): Promise<number> 
   if (receivable === null) return 0;
   return db.transaction(async (txRaw) => {
     const tx = txRaw as unknown as Db;
+    // Domain rows first: the creator's pending lines that still hold money, newest first.
+    const candidates = (
+      (await tx.execute(sql`
+        select l.line_type, l.line_id from sale_lines l
+        where l.seller_id = ${userId} and l.earnings_state = 'pending' and l.seller_minor > l.settled_minor
+        order by l.sold_at desc, l.line_id desc limit 500`)) as unknown as { rows: { line_type: SaleLineType; line_id: string | number }[] }
+    ).rows.map((r) => ({ type: r.line_type, id: Number(r.line_id) }));
+    const locked = await lockSaleLines(tx, candidates);
     const pending = await existingAccountId(tx, earningsPendingCode(userId));
     const available = await existingAccountId(tx, earningsAvailableCode(userId));
     const ids = [receivable, pending, available].filter((id): id is number => id !== null);
@@ -131,7 +160,17 @@ export async function settleReceivable(db: Db, userId: number): Promise<number> 
     const balances = await balancesOf(tx, ids);
     const owed = Math.max(0, -(balances.get(receivable) ?? 0));
     if (owed === 0) return 0;
-    const fromPending = pending === null ? 0 : Math.min(owed, Math.max(0, balances.get(pending) ?? 0));
+    let fromPending = 0;
+    let pendingLeft = pending === null ? 0 : Math.max(0, balances.get(pending) ?? 0);
+    for (const ref of candidates) {
+      const line = saleLineOf(locked, ref);
+      if (!line || line.state !== 'pending') continue;
+      const take = Math.min(owed - fromPending, line.sellerMinor - line.settledMinor, pendingLeft);
+      if (take <= 0) continue;
+      await setSaleLine(tx, ref, { settledMinor: line.settledMinor + take });
+      fromPending += take;
+      pendingLeft -= take;
+    }
     const fromAvailable = available === null ? 0 : Math.min(owed - fromPending, Math.max(0, balances.get(available) ?? 0));
     if (fromPending + fromAvailable === 0) return 0;
     const lines: TransferLine[] = [{ accountId: receivable, amountMinor: fromPending + fromAvailable }];

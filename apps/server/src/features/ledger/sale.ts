@@ -1,6 +1,5 @@
 import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { memoPerHandle } from '../../db/memo-per-handle';
 import { type LedgerSubjectType, ledgerTransactions } from '../../db/schema';
 import { commissionOf } from './commerce-settings';
 import {
@@ -54,8 +53,10 @@ export type Sale = {
  * the sale's own statement so that a refused charge leaves none of them, and the account locks, taken
  * after them, are held only for the entries and the commit. A shape is a module-level constant: the
  * statement's text depends only on it, and one name belongs to one shape (postSale refuses a second).
- * Every value travels as a placeholder; the sale adds its own: `saleSellerMinor` and
- * `saleCommissionMinor`, one per share in the order of `Sale.shares`, the split each sold line stores.
+ * Every value is read through `v(name)` (a parameter of the statement); the sale adds its own, one per share in the order of
+ * `Sale.shares`: `saleSellerMinor` and `saleCommissionMinor`, the split each sold line stores, and
+ * `saleLineStates`, where the line's earnings start ('pending', 'released' when the clearing period is
+ * 0, 'none' when it earns its seller nothing): the release job and refunds go by it (earnings.ts).
  */
 export type SaleStatementShape = {
   /** Names the statement: one name, one shape. */
@@ -66,14 +67,17 @@ export type SaleStatementShape = {
    */
   subject?: { type: LedgerSubjectType; prelude: SQL; id: SQL };
   /** Comma-separated CTEs (`a as (…), b as (…)`); `transactionId` is the sale's journal transaction id (null for a free sale). */
-  ctes: (transactionId: SQL) => SQL;
+  ctes: (transactionId: SQL, v: SaleValue) => SQL;
   /** A number the accounts wait for: the rows the CTEs wrote (so they are written before any lock). */
-  written: SQL;
+  written: (v: SaleValue) => SQL;
   /** Extra columns of the statement's one row, such as `, (select id from o) as order_id`. */
-  columns: SQL;
+  columns: (v: SaleValue) => SQL;
 };
 
-/** A sale's records: their shape and this sale's values for its placeholders. */
+/** A value of the sale's records or of the sale itself, by name, as a parameter of the statement. */
+export type SaleValue = (name: string) => SQL;
+
+/** A sale's records: their shape and this sale's values, read by the shape through `v(name)`. */
 export type SaleRecords = { shape: SaleStatementShape; values: Record<string, unknown> };
 
 /** The commission of one share (all of it when platform-owned). */
@@ -91,14 +95,11 @@ export function saleEarnings(sale: Pick<Sale, 'shares' | 'commissionPercent'>): 
   return out;
 }
 
-type Prepared = { execute(values: Record<string, unknown>): Promise<unknown> };
-
-const NO_SHAPE: SaleStatementShape = { name: 'none', ctes: () => sql`nothing as (select 1)`, written: sql`1`, columns: sql`` };
+const NO_SHAPE: SaleStatementShape = { name: 'none', ctes: () => sql`nothing as (select 1)`, written: () => sql`1`, columns: () => sql`` };
 const NO_RECORDS: SaleRecords = { shape: NO_SHAPE, values: {} };
 
 /** The sale's one statement: its journal header, the caller's records, then the accounts locked, checked and charged. */
-function saleStatement(records: SaleStatementShape, charge: boolean): SQL {
-  const v = (name: string) => sql.placeholder(name);
+function saleStatement(records: SaleStatementShape, charge: boolean, v: SaleValue): SQL {
   return sql`with
     ${records.subject ? sql`${records.subject.prelude},` : sql``}
     t as (${
@@ -108,8 +109,8 @@ function saleStatement(records: SaleStatementShape, charge: boolean): SQL {
               ${records.subject ? records.subject.id : sql`${v('saleSubjectId')}::bigint`}, ${v('saleIdempotency')}) returning id`
         : sql`select null::bigint as id`
     }),
-    ${records.ctes(sql`(select id from t)`)},
-    done as materialized (select ${records.written} as n)${
+    ${records.ctes(sql`(select id from t)`, v)},
+    done as materialized (select ${records.written(v)} as n)${
       charge
         ? sql`, ${chargeCtes(sql`${v('saleAccounts')}::bigint[]`, sql`${v('saleAmounts')}::bigint[]`, {
             after: sql`(select n from done) > 0`,
@@ -119,28 +120,9 @@ function saleStatement(records: SaleStatementShape, charge: boolean): SQL {
         : sql`, written as (select null::bigint as account_id where false)`
     }
     select (select id from t) as transaction_id, (select count(*) from written) as written_entries,
-      ${charge ? sql`(select count(*) from checked where amount_minor <> 0)` : sql`0`} as expected_entries${records.columns}`;
+      ${charge ? sql`(select count(*) from checked where amount_minor <> 0)` : sql`0`} as expected_entries${records.columns(v)}`;
 }
 
-/**
- * The sale statement prepared once per database handle, records shape and charge. On PostgreSQL it is
- * a named prepared statement, parsed once per connection; PGlite runs it as usual. Drizzle has no
- * public call for a named raw statement: this is what `db.execute` does, plus the name and placeholders.
- */
-const preparedSale = memoPerHandle((db: Db, key: string): Prepared => {
-  const [name, charge] = [key.slice(0, key.lastIndexOf(':')), key.endsWith(':paid')];
-  const records = recordsByName.get(name) ?? NO_SHAPE;
-  const internal = db as unknown as {
-    dialect: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } };
-    session: { prepareQuery(query: { sql: string; params: unknown[] }, fields: undefined, name: string, arrayMode: boolean): Prepared };
-  };
-  return internal.session.prepareQuery(
-    internal.dialect.sqlToQuery(saleStatement(records, charge)),
-    undefined,
-    `sale_${name}_${charge ? 'paid' : 'free'}`,
-    false,
-  );
-});
 /** The records shape of each statement name: one name, one shape (a second shape under a known name is refused). */
 const recordsByName = new Map<string, SaleStatementShape>();
 
@@ -204,21 +186,27 @@ export async function postSale(
   const commissions = sale.shares.map((share) => saleCommission(share, sale.commissionPercent));
   let result: Record<string, unknown>[];
   try {
-    const prepared = preparedSale(db, `${shape.name}:${charge ? 'paid' : 'free'}`);
-    const values = {
+    const values: Record<string, unknown> = {
       ...records.values,
       saleReason: sale.reason,
       saleSubjectType: sale.subject?.type ?? null,
       saleSubjectId: sale.subject?.id ?? null,
       saleSellerMinor: sale.shares.map((share, i) => share.amountMinor - commissions[i]!),
       saleCommissionMinor: commissions,
+      saleLineStates: sale.shares.map((share, i) =>
+        share.platformOwned || share.amountMinor - commissions[i]! <= 0 ? 'none' : sale.clearingDays === 0 ? 'released' : 'pending',
+      ),
       saleIdempotency: sale.idempotency ?? null,
       saleAccounts: lines.map((l) => l.accountId),
       saleAmounts: lines.map((l) => l.amountMinor),
       salePayer: payer,
       saleSpill: spill,
     };
-    result = ((await prepared.execute(values)) as { rows: Record<string, unknown>[] }).rows;
+    const v: SaleValue = (name) => {
+      if (!(name in values)) throw new Error(`The sale statement '${shape.name}' reads a value it was not given: ${name}.`);
+      return sql`${sql.param(values[name])}`;
+    };
+    result = ((await db.execute(saleStatement(shape, charge, v))) as unknown as { rows: Record<string, unknown>[] }).rows;
   } catch (err) {
     const refused = refusalOf(err);
     if (refused instanceof InsufficientFunds) throw refused;

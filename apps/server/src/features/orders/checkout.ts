@@ -1,5 +1,5 @@
 import { formatPrice, type Order, type ProductType, shortfallAmount } from '@atelier/shared';
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { memoPerHandle } from '../../db/memo-per-handle';
 import { packItems, products, userProducts, users } from '../../db/schema';
@@ -123,9 +123,9 @@ type PurchaseValue =
   | 'paidRate'
   | 'paidDecimals';
 
-/** The sale's own values (postSale): each line's split, in the order of the shares. */
-type SaleValue = 'saleSellerMinor' | 'saleCommissionMinor';
-const v = (name: PurchaseValue | SaleValue) => sql.placeholder(name);
+/** The sale's own values (postSale): each line's split and earnings state, in the order of the shares. */
+type SaleOwnValue = 'saleSellerMinor' | 'saleCommissionMinor' | 'saleLineStates';
+type V = (name: PurchaseValue | SaleOwnValue) => SQL;
 
 /**
  * What a purchase writes besides the money, in the ledger's sale statement (`postSale`): the order,
@@ -137,7 +137,7 @@ const PURCHASE_SALE: SaleStatementShape = {
   name: 'purchase',
   // The sale's journal transaction names its order: the order's id is taken first, so the header can carry it.
   subject: { type: 'order', prelude: sql`order_id as (select nextval(pg_get_serial_sequence('orders', 'id')) as id)`, id: sql`(select id from order_id)` },
-  ctes: (transactionId) => sql`o as (
+  ctes: (transactionId, v: V) => sql`o as (
       insert into orders (id, buyer_id, title, amount_minor, status, product_type, ledger_transaction_id, paid_currency, paid_rate, paid_decimals)
       overriding system value
       select (select id from order_id), ${v('buyerId')}, ${v('title')}, ${v('total')}, 'success', ${v('productType')}, ${transactionId},
@@ -145,11 +145,11 @@ const PURCHASE_SALE: SaleStatementShape = {
       returning id, floor(extract(epoch from created_at))::bigint as created_s
     ),
     items as (
-      insert into order_items (order_id, product_id, pack_id, seller_id, price_minor, seller_minor, commission_minor, position)
-      select o.id, r.product_id, r.pack_id, r.seller_id, r.price_minor, r.seller_minor, r.commission_minor, (r.n - 1)::int
+      insert into order_items (order_id, product_id, pack_id, seller_id, price_minor, seller_minor, commission_minor, earnings_state, position)
+      select o.id, r.product_id, r.pack_id, r.seller_id, r.price_minor, r.seller_minor, r.commission_minor, r.earnings_state, (r.n - 1)::int
       from o, unnest(${v('itemProducts')}::bigint[], ${v('itemPacks')}::bigint[], ${v('itemSellers')}::bigint[], ${v('itemPrices')}::bigint[],
-                     ${v('saleSellerMinor')}::bigint[], ${v('saleCommissionMinor')}::bigint[])
-        with ordinality as r(product_id, pack_id, seller_id, price_minor, seller_minor, commission_minor, n)
+                     ${v('saleSellerMinor')}::bigint[], ${v('saleCommissionMinor')}::bigint[], ${v('saleLineStates')}::text[])
+        with ordinality as r(product_id, pack_id, seller_id, price_minor, seller_minor, commission_minor, earnings_state, n)
       returning id
     ),
     -- The primary key (user, product) makes a concurrent second purchase of the same product fail here.
@@ -180,11 +180,11 @@ const PURCHASE_SALE: SaleStatementShape = {
     sale_signals as (
       select pg_notify(${EVENTS_CHANNEL}, json_build_object('userId', user_id, 'kind', 'sale_made', 'chatId', null, 'notificationId', id)::text) from sale_notes
     )`,
-  written: sql`(select count(*) from o) + (select count(*) from items) + (select count(*) from owns) + (select count(*) from pack_owns)
+  written: () => sql`(select count(*) from o) + (select count(*) from items) + (select count(*) from owns) + (select count(*) from pack_owns)
            + (select count(*) from cart) + (select count(*) from receipt) + (select count(*) from sale_signals)`,
   // Whether a seller of this sale owes refunds (a receivable below zero): only then does the caller
   // settle them from it, and a sale by anyone else costs no query for it.
-  columns: sql`, (select id from o) as order_id, (select created_s from o) as created_s,
+  columns: (v: V) => sql`, (select id from o) as order_id, (select created_s from o) as created_s,
     exists (select 1 from ledger_accounts where kind = 'receivable' and balance_minor < 0 and owner_id = any(${v('itemSellers')}::bigint[])) as owes_receivable`,
 };
 

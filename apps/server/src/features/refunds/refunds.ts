@@ -15,7 +15,7 @@ import type { DisplayCurrency } from '../../lib/display-currency';
 import { mailHtml, sendMail } from '../../lib/mail';
 import { isUniqueViolation } from '../../lib/pg-errors';
 import { recordAudit } from '../audit';
-import { amountAnswer, getCommerceSettings, postRefund, saleRevenueAccountOf } from '../ledger';
+import { amountAnswer, holdForRefundRequest, postRefund, releaseRefundHold, type SaleLineRef, saleRevenueAccountOf } from '../ledger';
 import { notify } from '../notifications';
 import { findRefundTransition, illegalRefundMoveMessage, type RefundActor, type RefundEffect } from './refund-states';
 
@@ -98,6 +98,17 @@ async function findSubject(db: Db, buyerId: number, pathId: number, input: Refun
   return { orderId: order.id, productId, chatMessageId: null, creatorId: item.sellerId, amountMinor: Number(item.priceMinor), boughtAt: order.createdAt };
 }
 
+/** The sold line a request is about (an order item or an unlocked chat image). */
+async function lineOf(tx: Db, row: { orderId: number | null; productId: number | null; chatMessageId: number | null }): Promise<SaleLineRef> {
+  if (row.chatMessageId !== null) return { type: 'chat_message', id: row.chatMessageId };
+  const [item] = await tx
+    .select({ id: orderItems.id })
+    .from(orderItems)
+    .where(and(eq(orderItems.orderId, row.orderId!), eq(orderItems.productId, row.productId!)))
+    .limit(1);
+  return { type: 'order_item', id: item!.id };
+}
+
 /** POST /api/orders/{id}/refund-request: a buyer's request, `open`; the creator is told. */
 export async function createRefundRequest(db: Db, publicUrl: string, buyerId: number, pathId: number, input: RefundRequestInput, now = new Date()) {
   const subject = await findSubject(db, buyerId, pathId, input);
@@ -122,6 +133,7 @@ export async function createRefundRequest(db: Db, publicUrl: string, buyerId: nu
           message: input.message,
         })
         .returning();
+      if (move.effects.includes('earnings_hold')) await holdForRefundRequest(tx, { line: await lineOf(tx, row!), requestId: row!.id });
       await runEffects(tx, publicUrl, row!, move.effects, 'buyer');
       return { id: row!.id, status: row!.status };
     });
@@ -176,6 +188,7 @@ async function refundSubject(tx: Db, row: RequestRow): Promise<number | null> {
           amountMinor: row.amountMinor,
           creatorMinor,
           revenueAccountId,
+          line: { type: 'chat_message', id: locked!.id },
           requestId: row.id,
           reason: `refund of chat image ${locked!.id}`,
           idempotency,
@@ -197,6 +210,7 @@ async function refundSubject(tx: Db, row: RequestRow): Promise<number | null> {
       // The split the sale stored on the line (migration 0036): given back exactly.
       creatorMinor: Number(item.sellerMinor),
       revenueAccountId: await saleRevenueAccountOf(tx, order!.ledgerTransactionId),
+      line: { type: 'order_item', id: item.id },
       requestId: row.id,
       reason: `refund of order ${order!.id} item ${item.productId}`,
       idempotency,
@@ -300,6 +314,7 @@ export async function decideRefund(
     const to = opts.decision === 'refund' ? 'refunded' : 'rejected';
     const move = checkMove(row, to, opts.actor);
     const transactionId = move.effects.includes('ledger_refund') ? await refundSubject(tx, row) : null;
+    if (move.effects.includes('earnings_unhold')) await releaseRefundHold(tx, { line: await lineOf(tx, row), requestId: row.id });
     const [updated] = await tx
       .update(refundRequests)
       .set({
