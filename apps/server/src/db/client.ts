@@ -13,15 +13,6 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 export type Database = {
   db: Db;
-  /**
-   * For the hot money path's statements, every one of which finds its rows by a key through an index
-   * (a purchase's reads and its sale statement, see features/orders/checkout.ts). On PostgreSQL its
-   * own small pool plans each statement once per connection (a generic plan) with sequential scans
-   * priced out, so the plan is an index lookup made once and stays right however the tables grow;
-   * planning each call was about 40% of PostgreSQL's work in a purchase (perf, purchase bench). Any
-   * statement that needs a scan belongs on `db`. On PGlite it is `db` itself.
-   */
-  keyed: Db;
   kind: 'pglite' | 'postgres';
   /**
    * Calls `onMessage` for every NOTIFY on `channel` (from any app server on this database), and
@@ -74,9 +65,6 @@ const STATEMENT_TIMEOUT_MS = 15_000;
  */
 const PLAN_CACHE_MODE = 'force_custom_plan';
 
-/** Connections of the `keyed` pool per app server, beside the main pool's 10 (6 and 10 measured the same in the purchase bench). */
-const KEYED_POOL_SIZE = 6;
-
 /**
  * Opens PostgreSQL when a URL is given, else the embedded PGlite persisted at `pgliteDir`
  * (`memory://` keeps it in memory, for tests).
@@ -93,16 +81,13 @@ export async function openDatabase(opts: { url?: string; pgliteDir: string }): P
     // A sequential scan starts where the last one stopped unless told not to: a LIMIT without an
     // order (the catalogue search's window of matches) would then find other rows each time.
     const main = open(10, `-c plan_cache_mode=${PLAN_CACHE_MODE} -c synchronize_seqscans=off`);
-    // See `keyed` above: the foreign-key checks and ledger triggers its statements fire plan the same way.
-    const keyed = open(KEYED_POOL_SIZE, '-c plan_cache_mode=force_generic_plan -c enable_seqscan=off');
     await main.db.execute(sql`select 1`);
     return {
       db: main.db,
-      keyed: keyed.db,
       kind: 'postgres',
       listen: pgListener(url),
       close: async () => {
-        await Promise.all([main.pool.end(), keyed.pool.end()]);
+        await main.pool.end();
       },
     };
   }
@@ -111,7 +96,6 @@ export async function openDatabase(opts: { url?: string; pgliteDir: string }): P
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,
-    keyed: db,
     kind: 'pglite',
     listen: async (channel, onMessage) => {
       const unlisten = await client.listen(channel, onMessage);
