@@ -63,9 +63,9 @@ describe('issue 30: earnings per sold line', () => {
     await refund(first.buyer, first.orderId);
     expect(await pendingMinor(t.app, creator.id)).toBe(800);
 
-    // The first sale's clearing period has passed, the second's has not.
+    // The first sale's clearing period has passed, the second's has not (+1 ms: the database keeps microseconds).
     const [sold] = await t.app.db.select({ at: orders.createdAt }).from(orders).where(eq(orders.id, first.orderId));
-    await releaseDueEarnings(t.app.db, { clearingDays: 7, now: new Date(sold!.at.getTime() + 7 * DAY) });
+    await releaseDueEarnings(t.app.db, { clearingDays: 7, now: new Date(sold!.at.getTime() + 7 * DAY + 1) });
     expect(await availableMinor(t.app, creator.id)).toBe(0);
     expect(await pendingMinor(t.app, creator.id)).toBe(800);
     const states = async (orderId: number) =>
@@ -75,7 +75,7 @@ describe('issue 30: earnings per sold line', () => {
 
     // Its own period over, the second line is released by its own amount.
     const [later] = await t.app.db.select({ at: orders.createdAt }).from(orders).where(eq(orders.id, second.orderId));
-    await releaseDueEarnings(t.app.db, { clearingDays: 7, now: new Date(later!.at.getTime() + 7 * DAY) });
+    await releaseDueEarnings(t.app.db, { clearingDays: 7, now: new Date(later!.at.getTime() + 7 * DAY + 1) });
     expect(await availableMinor(t.app, creator.id)).toBe(800);
     expect(await pendingMinor(t.app, creator.id)).toBe(0);
     expect(await states(second.orderId)).toEqual(['released']);

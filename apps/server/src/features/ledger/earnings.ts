@@ -47,7 +47,7 @@ async function releaseLine(db: Db, due: DueLine): Promise<number> {
     const tx = txRaw as unknown as Db;
     const ref: SaleLineRef = { type: due.line_type, id: Number(due.line_id) };
     const line = saleLineOf(await lockSaleLines(tx, [ref]), ref);
-    if (!line || line.state !== 'pending' || (await hasOpenRefundRequest(tx, ref))) return 0;
+    if (line?.state !== 'pending' || (await hasOpenRefundRequest(tx, ref))) return 0;
     const amount = line.sellerMinor - line.settledMinor;
     if (amount > 0) {
       const pending = await systemAccountId(tx, earningsPendingCode(line.sellerId));

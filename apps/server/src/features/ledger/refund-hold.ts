@@ -14,7 +14,7 @@ import { lockSaleLines, type SaleLineRef, saleLineOf, setSaleLine } from './sale
  */
 export async function holdForRefundRequest(tx: Db, opts: { line: SaleLineRef; requestId: number }): Promise<number> {
   const line = saleLineOf(await lockSaleLines(tx, [opts.line]), opts.line);
-  if (!line || line.state !== 'released' || line.sellerMinor <= 0) return 0;
+  if (line?.state !== 'released' || line.sellerMinor <= 0) return 0;
   const available = await systemAccountId(tx, earningsAvailableCode(line.sellerId));
   const held = await systemAccountId(tx, earningsHeldCode(line.sellerId));
   await lockAccounts(tx, [available, held]);
@@ -41,7 +41,7 @@ export async function holdForRefundRequest(tx: Db, opts: { line: SaleLineRef; re
 /** The request ended without a refund: what was held goes back to available, and the line is released again. */
 export async function releaseRefundHold(tx: Db, opts: { line: SaleLineRef; requestId: number }): Promise<number> {
   const line = saleLineOf(await lockSaleLines(tx, [opts.line]), opts.line);
-  if (!line || line.state !== 'held') return 0;
+  if (line?.state !== 'held') return 0;
   if (line.heldMinor > 0) {
     const available = await systemAccountId(tx, earningsAvailableCode(line.sellerId));
     const held = await systemAccountId(tx, earningsHeldCode(line.sellerId));

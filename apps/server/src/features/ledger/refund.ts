@@ -164,7 +164,7 @@ export async function settleReceivable(db: Db, userId: number): Promise<number> 
     let pendingLeft = pending === null ? 0 : Math.max(0, balances.get(pending) ?? 0);
     for (const ref of candidates) {
       const line = saleLineOf(locked, ref);
-      if (!line || line.state !== 'pending') continue;
+      if (line?.state !== 'pending') continue;
       const take = Math.min(owed - fromPending, line.sellerMinor - line.settledMinor, pendingLeft);
       if (take <= 0) continue;
       await setSaleLine(tx, ref, { settledMinor: line.settledMinor + take });
