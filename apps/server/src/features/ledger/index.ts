@@ -35,6 +35,7 @@ export { ledgerAdminRoutes } from './ledger.admin-routes';
 export { ledgerRoutes } from './ledger.routes';
 export { commerceSettingsSeeder } from './ledger.seed';
 export {
+  payDebtFromDeposit,
   postRefund,
   receivableOwedOf,
   saleRevenueAccountOf,

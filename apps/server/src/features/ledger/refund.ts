@@ -11,6 +11,7 @@ import {
   systemAccountId,
   type TransferLine,
   transfer,
+  userAccountId,
 } from './ledger';
 import { lockSaleLines, type SaleLineRef, type SaleLineType, saleLineOf, setSaleLine } from './sale-lines';
 
@@ -220,4 +221,31 @@ export async function settleAllReceivables(db: Db): Promise<number> {
   let moved = 0;
   for (const r of rows) moved += await settleReceivable(db, Number(r.owner_id));
   return moved;
+}
+
+/**
+ * A user who owes (a receivable below zero: a chargeback of money already spent, or refunds) pays it
+ * from their next deposit first, in the deposit's transaction, after its credit: balance → receivable,
+ * at most the deposit's amount, once per deposit. The caller locked both accounts with the deposit's.
+ */
+export async function payDebtFromDeposit(tx: Db, opts: { userId: number; depositId: number; amountMinor: number }): Promise<number> {
+  const receivable = await existingAccountId(tx, receivableCode(opts.userId));
+  if (receivable === null) return 0;
+  const balance = await userAccountId(tx, opts.userId);
+  await lockAccounts(tx, [balance, receivable]);
+  const balances = await balancesOf(tx, [balance, receivable]);
+  const owed = Math.max(0, -(balances.get(receivable) ?? 0));
+  const take = Math.min(owed, opts.amountMinor, Math.max(0, balances.get(balance) ?? 0));
+  if (take <= 0) return 0;
+  await transfer(tx, {
+    lines: [
+      { accountId: balance, amountMinor: -take },
+      { accountId: receivable, amountMinor: take },
+    ],
+    kind: 'receivable_settlement',
+    subject: { type: 'deposit', id: opts.depositId },
+    reason: `debt of user ${opts.userId} paid from deposit ${opts.depositId}`,
+    idempotency: `debt-from-deposit:${opts.depositId}`,
+  });
+  return take;
 }

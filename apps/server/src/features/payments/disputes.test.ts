@@ -199,6 +199,26 @@ describe('disputes through the sandbox', () => {
     expect((await reconciliation(admin)).ok).toBe(true);
   });
 
+  it('issue 30: a buyer who owes a chargeback pays it from their next deposit first', async () => {
+    const buyer = await registerPerson(t.app);
+    const creator = await registerPerson(t.app);
+    const depositId = await payByCard(buyer.client, 20, '4242424242424242');
+    await sellPrompt(t.app, buyer, creator.id, 2000, { funded: true });
+    expect(await send({ id: 'evt_debt_open', type: 'dispute.created', data: { deposit_id: depositId, dispute_id: 'dp_debt_lost' } })).toBe('applied');
+    expect(
+      await send({ id: 'evt_debt_lost', type: 'dispute.closed', data: { deposit_id: depositId, dispute_id: 'dp_debt_lost', dispute_status: 'lost' } }),
+    ).toBe('applied');
+    expect(await receivableOf(admin, buyer.id)).toBe(-2000);
+    // 15 € paid in: all of it pays the debt; then 10 €: 5 € pays the rest, 5 € is the balance.
+    await payByCard(buyer.client, 15, '4242424242424242');
+    expect(await balanceMinor(t.app, buyer.id)).toBe(0);
+    expect(await receivableOf(admin, buyer.id)).toBe(-500);
+    await payByCard(buyer.client, 10, '4242424242424242');
+    expect((await buyer.client.get('/api/balance')).json().payload.amount_minor).toBe(500);
+    expect(await receivableOf(admin, buyer.id)).toBeNull();
+    expect((await reconciliation(admin)).ok).toBe(true);
+  });
+
   it('a refund by the provider takes the deposit back once', async () => {
     const buyer = await registerPerson(t.app);
     const depositId = await payByCard(buyer.client, 10, '4242424242424242');
