@@ -17,10 +17,14 @@ const staff = { email: `e2e.staff.${Date.now()}@atelier.example`, password: '' }
 
 /** The first staff account of a production start, as the README says: `npm run admin:create`, before the server holds the folder. */
 async function createStaff(dataDir: string) {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/admin-cli.ts', '--email', staff.email, '--name', 'Stella', '--surname', 'Staff', '--generate'], {
-    cwd: 'apps/server',
-    env: { ...process.env, ...PRODUCTION, DATA_DIR: dataDir, PUBLIC_URL: 'http://localhost' },
-  });
+  const { stdout } = await run(
+    process.execPath,
+    ['--import', 'tsx', 'src/admin-cli.ts', '--email', staff.email, '--name', 'Stella', '--surname', 'Staff', '--generate'],
+    {
+      cwd: 'apps/server',
+      env: { ...process.env, ...PRODUCTION, DATA_DIR: dataDir, PUBLIC_URL: 'http://localhost' },
+    },
+  );
   const password = /Password \(shown once, keep it safe\): (\S+)/.exec(stdout)?.[1];
   if (!password) throw new Error(`admin:create printed no password:\n${stdout}`);
   staff.password = password;

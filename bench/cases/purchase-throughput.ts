@@ -74,6 +74,7 @@ async function fund(db: Db, userId: number, minor: number) {
         { accountId: clearing, amountMinor: -minor },
         { accountId: await userAccountId(tx, userId), amountMinor: minor },
       ],
+      kind: 'deposit',
       reason: 'bench deposit',
     });
   });

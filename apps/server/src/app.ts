@@ -40,6 +40,7 @@ import { siteRoutes } from './features/site/site.routes';
 import { siteContentAdminRoutes } from './features/site/site-content.admin-routes';
 import { storageRoutes } from './features/storage/storage.routes';
 import { userRoutes, usersAdminRoutes } from './features/users';
+import { registerAnalyzeJob } from './lib/analyze';
 import { registerGuards } from './lib/auth-guard';
 import { type ChangeFeed, createChangeFeed } from './lib/change-feed';
 import { clientErrorHandler, registerErrorHandler, sendError } from './lib/error-handler';
@@ -219,6 +220,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.addHook('onClose', () => app.jobs.stop());
   registerPurgeJobs(app);
   registerReconciliationCheck(app);
+  registerAnalyzeJob(app);
   registerMailDelivery(app);
   registerErrorHandler(app);
   registerMetrics(app, app.metrics, config.metrics.token);

@@ -21,6 +21,7 @@ export async function fund(app: FastifyInstance, userId: number, minor: number) 
         { accountId: clearing, amountMinor: -minor },
         { accountId: await userAccountId(tx, userId), amountMinor: minor },
       ],
+      kind: 'adjustment',
       reason: 'test funding',
     });
   });
@@ -63,4 +64,36 @@ export async function availableMinor(app: FastifyInstance, userId: number): Prom
     .from(ledgerAccounts)
     .where(eq(ledgerAccounts.code, `earnings:available:${userId}`));
   return row ? Number(row.b) : 0;
+}
+
+let soldSerial = 0;
+
+/**
+ * A real sale (issue 30: every sale is of a sold line, which keeps its split and its earnings state):
+ * a prompt by `sellerId` at `priceMinor`, bought through the API by `buyer` from their balance (funded
+ * first unless `funded`). Returns the order's id.
+ */
+export async function sellPrompt(
+  app: FastifyInstance,
+  buyer: { id: number; client: { post(url: string, body: unknown): Promise<{ statusCode: number; json(): any }> } },
+  sellerId: number,
+  priceMinor: number,
+  opts: { funded?: boolean } = {},
+): Promise<number> {
+  soldSerial++;
+  const [row] = await app.db
+    .insert(products)
+    .values({
+      slug: `sold-prompt-${sellerId}-${soldSerial}-${Date.now()}`,
+      title: `Sold prompt ${soldSerial}`,
+      productType: 'prompt',
+      promptText: 'A fox at dawn',
+      authorId: sellerId,
+      priceMinor,
+    })
+    .returning({ id: products.id });
+  if (!opts.funded) await fund(app, buyer.id, priceMinor);
+  const res = await buyer.client.post('/api/purchase/prompt', { prompt_id: row!.id });
+  if (res.statusCode !== 200) throw new Error(`the purchase failed: ${res.statusCode} ${JSON.stringify(res.json())}`);
+  return res.json().payload.order.id as number;
 }

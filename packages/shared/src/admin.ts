@@ -26,6 +26,7 @@ export const ledgerAccountView = z.object({
     'provider_clearing',
     'earnings_pending',
     'earnings_available',
+    'earnings_held',
     'receivable',
     'withdrawal_clearing',
     'dispute_hold',
@@ -82,6 +83,11 @@ export const reconciliation = z.object({
    * refunds, withdrawals and disputes brought in and took out (the other side of every journal line).
    */
   unbalanced_earnings: z.array(z.number().int()),
+  /**
+   * Earnings accounts (by id) whose balance differs from their sold lines (issue 30): a creator's
+   * pending earnings from what their pending lines still hold, their held earnings from what their held lines hold.
+   */
+  unmatched_earnings_lines: z.array(z.number().int()),
   /** The disputes hold differs from the sum of the open disputes (chargebacks). */
   dispute_hold_minor: z.number().int(),
   /**
@@ -93,7 +99,7 @@ export const reconciliation = z.object({
   total_minor: z.number().int(),
   first_mismatch: z
     .object({
-      kind: z.enum(['transaction', 'account', 'earnings', 'total', 'dispute_hold', 'dispute', 'generation']),
+      kind: z.enum(['transaction', 'account', 'earnings', 'earnings_lines', 'total', 'dispute_hold', 'dispute', 'generation']),
       id: z.number().int().nullable(),
       /**
        * transaction: the sum of its entries; account: its cached balance; earnings (id: the user): their

@@ -18,6 +18,10 @@ export const earningsSummary = z.object({
   lifetime: balance,
   /** When the oldest pending earnings become available (unix seconds), or null with nothing pending. */
   next_release_at: z.number().int().nullable(),
+  /** Earnings on hold while a buyer's refund request on them is open (issue 30): neither spendable nor withdrawable. */
+  held: balance,
+  /** What the creator owes (refunds of money already withdrawn, or a chargeback), paid from their next earnings first; 0 when nothing. */
+  owed: balance,
 });
 export type EarningsSummary = z.infer<typeof earningsSummary>;
 

@@ -40,7 +40,7 @@ export const statementLine = z.object({
   created_at: z.number().int(),
   kind: statementKind,
   /** Which of the user's accounts moved: the balance, or (a creator's) pending or available earnings, or the receivable. */
-  account: z.enum(['balance', 'earnings_pending', 'earnings_available', 'receivable']).optional(),
+  account: z.enum(['balance', 'earnings_pending', 'earnings_available', 'earnings_held', 'receivable']).optional(),
   description: z.string(),
   amount: z.number(),
   amount_minor: z.number().int(),

@@ -4,6 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import type { EarningsLineState } from './commerce-schema';
 import { jsonb } from './json-column';
 import { products, users } from './schema';
 
@@ -59,6 +60,14 @@ export const chatMessages = pgTable(
     previewKey: text('preview_key'),
     isLocked: boolean('is_locked').notNull().default(false),
     priceMinor: bigint('price_minor', { mode: 'number' }),
+    /** A paid unlock's split, stored by the sale (migration 0036): what the creator earned and the platform's commission. */
+    sellerMinor: bigint('seller_minor', { mode: 'number' }),
+    commissionMinor: bigint('commission_minor', { mode: 'number' }),
+    /** The paid unlock's earnings (migration 0036): none, pending, released, held or refunded; see order_items. */
+    earningsState: text('earnings_state').$type<EarningsLineState>().notNull().default('none'),
+    settledMinor: bigint('settled_minor', { mode: 'number' }).notNull().default(0),
+    /** What moved from available to held earnings while a refund request on this released line is open. */
+    heldMinor: bigint('held_minor', { mode: 'number' }).notNull().default(0),
     unlockedAt: timestamp('unlocked_at', { withTimezone: true }),
     /** Set when the paid unlock was refunded (migration 0028): the original then answers 410 to the buyer. */
     refundedAt: timestamp('refunded_at', { withTimezone: true }),

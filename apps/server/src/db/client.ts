@@ -14,15 +14,6 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Database = {
   db: Db;
   /**
-   * For the hot money path's statements, every one of which finds its rows by a key through an index
-   * (a purchase's reads and its sale statement, see features/orders/checkout.ts). On PostgreSQL its
-   * own small pool plans each statement once per connection (a generic plan) with sequential scans
-   * priced out, so the plan is an index lookup made once and stays right however the tables grow;
-   * planning each call was about 40% of PostgreSQL's work in a purchase (perf, purchase bench). Any
-   * statement that needs a scan belongs on `db`. On PGlite it is `db` itself.
-   */
-  keyed: Db;
-  /**
    * For reads that may lag a little behind a write (DATABASE_READ_URL, a streaming replica): the
    * catalogue, search, public pages, related works, public profiles, analytics. Anything a user just
    * wrote and every money read stays on `db`. Without a replica it is `db` itself.
@@ -88,9 +79,6 @@ const STATEMENT_TIMEOUT_MS = 15_000;
  * read 63.7 million rows in one purchase bench; planned each time, purchases ran about 40% faster.
  */
 const PLAN_CACHE_MODE = 'force_custom_plan';
-
-/** Connections of the `keyed` pool per app server, beside the main pool's 10 (6 and 10 measured the same in the purchase bench). */
-const KEYED_POOL_SIZE = 6;
 
 /**
  * The session defaults every connection of the main pool needs. Sent as startup options on a direct
@@ -193,16 +181,12 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
     // Before PgBouncer opens a server connection for us: a connection keeps the role settings it started with.
     if (pooled) await withDirectClient(directUrl, ensureRoleDefaults);
     const main = open(url, 10, pooled ? null : SESSION_DEFAULTS);
-    // See `keyed` above: the foreign-key checks and ledger triggers its statements fire plan the same way.
-    // Behind PgBouncer no connection keeps its own settings or statements, so the main pool serves it.
-    const keyed = pooled ? main : open(url, KEYED_POOL_SIZE, { plan_cache_mode: 'force_generic_plan', enable_seqscan: 'off' });
     // A replica is reached directly (its own PgBouncer would be in `url`'s mode too).
     const read = opts.readUrl ? open(opts.readUrl, 10, pooled ? null : SESSION_DEFAULTS) : main;
     await main.db.execute(sql`select 1`);
-    const pools = [...new Set([main.pool, keyed.pool, read.pool])];
+    const pools = [...new Set([main.pool, read.pool])];
     return {
       db: main.db,
-      keyed: keyed.db,
       read: read.db,
       kind: 'postgres',
       direct: (fn) => (directUrl === url && !pooled ? fn(main.db) : withDirectClient(directUrl, fn)),
@@ -211,7 +195,6 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
         (
           [
             ['main', main.pool],
-            ['keyed', keyed.pool],
             ['read', read.pool],
           ] as const
         )
@@ -227,7 +210,6 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,
-    keyed: db,
     read: db,
     kind: 'pglite',
     direct: (fn) => fn(db),

@@ -4,7 +4,7 @@
  * the migration's constraints and triggers; see features/ledger/ledger.ts.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, numeric, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { jsonb } from './json-column';
 import { products, users } from './schema';
 
@@ -18,6 +18,8 @@ export type LedgerAccountKind =
   /** A creator's earnings (migration 0026): pending until the clearing period passes, then available; a receivable may go below zero. */
   | 'earnings_pending'
   | 'earnings_available'
+  /** Earnings held for an open refund request (migration 0036). */
+  | 'earnings_held'
   | 'receivable'
   /** Withdrawals on their way to the creator (one system account). */
   | 'withdrawal_clearing'
@@ -47,12 +49,63 @@ export const ledgerAccounts = pgTable(
   ],
 );
 
-export const ledgerTransactions = pgTable('ledger_transactions', {
-  id: id(),
-  reason: text('reason').notNull(),
-  idempotencyKey: text('idempotency_key'),
-  createdAt: createdAt(),
-});
+/** Where a sold line's earnings are (migration 0036); 'none' when it earned its seller nothing. */
+export type EarningsLineState = 'none' | 'pending' | 'released' | 'held' | 'refunded';
+
+/** What a journal transaction is (migration 0036): readers go by this, never by the reason's text. */
+export const ledgerTransactionKinds = [
+  'deposit',
+  'deposit_refund',
+  'sale',
+  'refund',
+  'earnings_release',
+  'earnings_hold',
+  'earnings_unhold',
+  'withdrawal',
+  'withdrawal_return',
+  'payout',
+  'offer_payout',
+  'generation_charge',
+  'generation_refund',
+  'chargeback_hold',
+  'chargeback_release',
+  'chargeback_loss',
+  'receivable_settlement',
+  'adjustment',
+] as const;
+export type LedgerTransactionKind = (typeof ledgerTransactionKinds)[number];
+export const ledgerTransactionKind = pgEnum('ledger_transaction_kind', ledgerTransactionKinds);
+
+/** What a journal transaction is about: its `subject_id` is a row of this table. */
+export type LedgerSubjectType =
+  | 'deposit'
+  | 'order'
+  | 'order_item'
+  | 'chat_message'
+  | 'refund_request'
+  | 'generation'
+  | 'dispute'
+  | 'payout'
+  | 'ledger_entry'
+  | 'user'
+  | 'staff';
+
+export const ledgerTransactions = pgTable(
+  'ledger_transactions',
+  {
+    id: id(),
+    /** Free text for people reading the journal (the back office searches it); no code reads it. */
+    reason: text('reason').notNull(),
+    kind: ledgerTransactionKind('kind').notNull(),
+    subjectType: text('subject_type').$type<LedgerSubjectType>(),
+    subjectId: bigint('subject_id', { mode: 'number' }),
+    /** What the user is shown for it (a staff adjustment's words). */
+    note: text('note'),
+    idempotencyKey: text('idempotency_key'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('ledger_transactions_subject_idx').on(t.subjectType, t.subjectId, t.kind)],
+);
 
 export const ledgerEntries = pgTable(
   'ledger_entries',
@@ -125,6 +178,15 @@ export const orderItems = pgTable(
       .notNull()
       .references(() => users.id),
     priceMinor: bigint('price_minor', { mode: 'number' }).notNull(),
+    /** What the seller earned from this line and the platform's commission, stored by the sale (migration 0036); they add up to the price. */
+    sellerMinor: bigint('seller_minor', { mode: 'number' }).notNull(),
+    commissionMinor: bigint('commission_minor', { mode: 'number' }).notNull(),
+    /** The line's earnings (migration 0036): none, pending, released, held (an open refund request) or refunded. */
+    earningsState: text('earnings_state').$type<EarningsLineState>().notNull().default('none'),
+    /** What of a pending line already paid its seller's debt (settleReceivable); the rest is still pending. */
+    settledMinor: bigint('settled_minor', { mode: 'number' }).notNull().default(0),
+    /** What moved from available to held earnings while a refund request on this released line is open. */
+    heldMinor: bigint('held_minor', { mode: 'number' }).notNull().default(0),
     position: integer('position').notNull().default(0),
     /** Set when the item was refunded (migration 0028): its download then answers 410. */
     refundedAt: timestamp('refunded_at', { withTimezone: true }),

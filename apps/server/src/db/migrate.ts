@@ -1,6 +1,7 @@
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { findServerFolder } from '../config';
+import { analyzeAll } from '../lib/analyze';
 import type { Database } from './client';
 
 /** Applies the versioned migrations in apps/server/drizzle; safe to run on every start. */
@@ -12,4 +13,6 @@ export async function runMigrations(database: Database): Promise<void> {
   } else {
     await migratePglite(database.db as never, { migrationsFolder });
   }
+  // Statistics for what the migrations made (issue 30: the planner never works from stale ones).
+  await analyzeAll(database.db);
 }

@@ -1,4 +1,5 @@
 import { eq, inArray, sql } from 'drizzle-orm';
+import { analyzeAll } from '../lib/analyze';
 import type { Storage } from '../lib/storage';
 import type { Db } from './client';
 import { siteSettings } from './schema';
@@ -66,6 +67,8 @@ export async function runSeeders(
     });
     ran.push(seeder.name);
   }
+  // Statistics for the rows the seeders wrote (issue 30).
+  if (ran.length) await analyzeAll(db);
   return { ran };
 }
 

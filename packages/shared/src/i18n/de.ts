@@ -733,6 +733,7 @@ export const de: Record<TranslationKey, string> = {
   'admin.reco_generation': 'Bildgenerierung {{id}} wurde mit {{sum}} belastet, hat aber weder ein Bild noch eine Erstattung.',
   'admin.reco_earnings':
     'Einnahmen und Forderung von Nutzer #{{id}} zeigen {{cached}}, aber Verkäufe, Erstattungen, Auszahlungen und Rückbuchungen ergeben {{flowed}}.',
+  'admin.reco_earnings_lines': 'Das Einnahmenkonto #{{id}} zeigt {{balance}}, aber seine verkauften Positionen ergeben {{lines}}.',
   'admin.reco_dispute_hold': 'Der Rückbuchungs-Einbehalt zeigt {{held}}, aber die offenen Rückbuchungen ergeben {{open}}.',
   'admin.reco_dispute':
     'Rückbuchung #{{id}} hat {{held}} einbehalten, ihr Betrag ist aber {{amount}}, sie hält nach dem Abschluss noch Geld, oder ihre Zahlung ist über ihren Betrag hinaus einbehalten.',
@@ -995,6 +996,10 @@ export const de: Record<TranslationKey, string> = {
   'earnings.lifetime': 'Insgesamt verdient: {{amount}}',
   'earnings.next_release': 'Nächste Freigabe: {{date}}',
   'earnings.nothing_pending': 'Gerade wird nichts freigegeben.',
+  'earnings.held': 'Zurückgehalten für eine Rückerstattungsanfrage',
+  'earnings.held_note': 'Wird wieder freigegeben, wenn die Anfrage abgelehnt wird; geht an den Käufer zurück, wenn erstattet wird.',
+  'earnings.owed': 'Sie schulden',
+  'earnings.owed_note': 'Aus Erstattungen von Geld, das Sie bereits erhalten hatten: Ihre nächsten Einnahmen begleichen es zuerst.',
   'earnings.note':
     'Dein Anteil an jedem Verkauf ist während der Freigabefrist ausstehend und danach verfügbar: Du kannst ihn im Shop ausgeben oder auszahlen lassen. Selbst eingezahltes Guthaben kann nicht ausgezahlt werden.',
   'earnings.withdraw': 'Auszahlen',

@@ -731,6 +731,7 @@ export const en = {
   'admin.reco_total': 'All balances together come to {{sum}} instead of zero.',
   'admin.reco_generation': 'Image generation {{id}} was charged {{sum}} but has neither an image nor a refund.',
   'admin.reco_earnings': "User #{{id}}'s earnings and receivable show {{cached}}, but their sales, refunds, withdrawals and disputes add up to {{flowed}}.",
+  'admin.reco_earnings_lines': 'Earnings account #{{id}} shows {{balance}}, but its sold lines hold {{lines}}.',
   'admin.reco_dispute_hold': 'The disputes hold shows {{held}}, but the open disputes add up to {{open}}.',
   'admin.reco_dispute':
     'Dispute #{{id}} put {{held}} on hold, but its amount is {{amount}}, it still holds money after it closed, or its payment is held beyond its amount.',
@@ -989,6 +990,10 @@ export const en = {
   'earnings.lifetime': 'Earned in total: {{amount}}',
   'earnings.next_release': 'Next release: {{date}}',
   'earnings.nothing_pending': 'Nothing is clearing right now.',
+  'earnings.held': 'On hold for a refund request',
+  'earnings.held_note': 'Released again if the request is rejected; given back to the buyer if it is refunded.',
+  'earnings.owed': 'You owe',
+  'earnings.owed_note': 'From refunds of money you had already received: your next earnings pay it first.',
   'earnings.note':
     'Your share of each sale is pending for the clearing period, then available: you can spend it in the shop or withdraw it. Funds you added yourself cannot be withdrawn.',
   'earnings.withdraw': 'Withdraw',

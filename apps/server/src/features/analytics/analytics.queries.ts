@@ -19,33 +19,18 @@ const conversion = (sales: number, views: number) => (views > 0 ? Math.round((sa
 const currencyOf = (c: DisplayCurrency) => ({ code: c.code, symbol: c.symbol, decimals: c.decimals });
 
 /**
- * The sold order items in the range, with what their seller earned and the platform's commission.
- * A sale's journal transaction credits each seller's earnings once for all their items in the order;
- * an item's part of it is in proportion to its price (rounded down). A purchase of one's own work is no sale.
+ * The sold order items in the range, with what their seller earned: the split each line stored when it
+ * was sold (migration 0036). A purchase of one's own work is no sale.
  */
 function soldItems(range: { from: string; to: string }, sellerId: number | null): SQL {
   const bySeller = sellerId === null ? sql`true` : sql`oi.seller_id = ${sellerId}`;
   return sql`
-    items as (
-      select oi.product_id, oi.seller_id, oi.price_minor, o.ledger_transaction_id as tx,
-        (o.created_at at time zone 'UTC')::date as day,
-        sum(oi.price_minor) over (partition by o.id, oi.seller_id) as seller_part
+    sold as (
+      select (o.created_at at time zone 'UTC')::date as day, oi.product_id, oi.price_minor, oi.seller_minor as earned
       from order_items oi join orders o on o.id = oi.order_id
       where ${bySeller} and o.status = 'success' and o.buyer_id <> oi.seller_id
         and o.created_at >= (${range.from}::date)::timestamp at time zone 'UTC'
         and o.created_at < (${range.to}::date + 1)::timestamp at time zone 'UTC'
-    ),
-    credits as (
-      select e.transaction_id as tx, a.owner_id as seller_id, sum(e.amount_minor) as earned
-      from ledger_entries e join ledger_accounts a on a.id = e.account_id
-      where a.kind in ('earnings_pending', 'earnings_available') and e.amount_minor > 0
-        and e.transaction_id in (select tx from items where tx is not null)
-      group by e.transaction_id, a.owner_id
-    ),
-    sold as (
-      select i.day, i.product_id, i.price_minor,
-        case when i.seller_part > 0 then floor(coalesce(c.earned, 0) * i.price_minor / i.seller_part)::bigint else 0 end as earned
-      from items i left join credits c on c.tx = i.tx and c.seller_id = i.seller_id
     )`;
 }
 

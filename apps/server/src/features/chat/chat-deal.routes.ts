@@ -1,5 +1,5 @@
 import { CHAT_SYSTEM_MESSAGES, type ChatStatus, chatIdParams, formatPrice, minorToAmount, okEnvelope, unlockInput, unlockResult } from '@atelier/shared';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client';
@@ -10,7 +10,7 @@ import { requestedCurrency, resolveDisplayCurrency } from '../../lib/display-cur
 import { ok } from '../../lib/envelope';
 import { idempotencyKeyOf, runIdempotent } from '../../lib/idempotency';
 import { enqueue } from '../../lib/jobs';
-import { getCommerceSettings, InsufficientFunds, postSale, saleAccountIds, settleReceivablesOf, spendableOf } from '../ledger';
+import { getCommerceSettings, InsufficientFunds, postSale, type SaleStatementShape, saleAccountIds, settleReceivablesOf, spendableOf } from '../ledger';
 import { notify } from '../notifications';
 import { shortfallMessage } from '../orders';
 import { createCardIntent, type PurposeLock, registerDepositPurpose, startWidgetCheckout } from '../payments';
@@ -143,6 +143,20 @@ async function imageAccounts(tx: Db, row: MessageRow, buyerId: number) {
   return saleAccountIds(tx, { buyerId, sellerIds: [row.userId], clearingDays: (await getCommerceSettings(tx)).earnings_clearing_days });
 }
 
+/** What an image's sale writes besides the money, in the sale's own statement: the split the unlock keeps (a refund gives back exactly that). */
+const IMAGE_SALE: SaleStatementShape = {
+  name: 'chat_image',
+  ctes: (_transactionId, v) => sql`m as (
+      update chat_messages set seller_minor = (${v('saleSellerMinor')}::bigint[])[1],
+        commission_minor = (${v('saleCommissionMinor')}::bigint[])[1],
+        earnings_state = (${v('saleLineStates')}::text[])[1]
+      where id = ${v('messageId')}::bigint
+      returning id
+    )`,
+  written: () => sql`(select count(*) from m)`,
+  columns: () => sql``,
+};
+
 /**
  * The charge of `unlock_paid`: the buyer → the creator (the price less the commission) and → the
  * platform's revenue, keyed by the message so it happens once; the original is then the buyer's.
@@ -151,14 +165,19 @@ async function imageAccounts(tx: Db, row: MessageRow, buyerId: number) {
 async function chargeImage(tx: Db, chat: ChatRow, row: MessageRow) {
   const buyerId = otherOf(chat, row.userId);
   const settings = await getCommerceSettings(tx);
-  await postSale(tx, {
-    buyerId,
-    shares: [{ sellerId: row.userId, amountMinor: Number(row.priceMinor), platformOwned: false }],
-    commissionPercent: settings.commission_percent,
-    clearingDays: settings.earnings_clearing_days,
-    reason: 'chat image unlock',
-    idempotency: `chat-unlock:${row.id}`,
-  });
+  await postSale(
+    tx,
+    {
+      buyerId,
+      shares: [{ sellerId: row.userId, amountMinor: Number(row.priceMinor), platformOwned: false }],
+      commissionPercent: settings.commission_percent,
+      clearingDays: settings.earnings_clearing_days,
+      reason: 'chat image unlock',
+      subject: { type: 'chat_message', id: row.id },
+      idempotency: `chat-unlock:${row.id}`,
+    },
+    { shape: IMAGE_SALE, values: { messageId: row.id } },
+  );
   await tx.update(chatMessages).set({ unlockedAt: new Date(), isLocked: false }).where(eq(chatMessages.id, row.id));
 }
 

@@ -30,6 +30,7 @@ async function drain(userId: number) {
         { accountId: await userAccountId(tx, userId), amountMinor: -balance },
         { accountId: await systemAccountId(tx, clearingAccountCode('sandbox')), amountMinor: balance },
       ],
+      kind: 'adjustment',
       reason: 'test drain',
     });
   });

@@ -45,6 +45,8 @@ export const earningsRoutes: FastifyPluginAsyncZod<EarningsRoutesOptions> = asyn
       withdrawn: amountAnswer(e.withdrawn, currency),
       lifetime: amountAnswer(e.lifetime, currency),
       next_release_at: e.nextReleaseAt ? Math.floor(e.nextReleaseAt.getTime() / 1000) : null,
+      held: amountAnswer(e.held, currency),
+      owed: amountAnswer(e.owed, currency),
     });
   });
 

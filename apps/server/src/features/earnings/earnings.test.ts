@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerPerson, registerSeller, registerStaff } from '../../../test/accounts';
-import { availableMinor, balanceMinor, fund, pendingMinor, seededProducts } from '../../../test/commerce';
+import { availableMinor, balanceMinor, fund, pendingMinor, seededProducts, sellPrompt } from '../../../test/commerce';
 import { payoutContact } from '../../../test/payouts';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { awayFromStepEdge } from '../../../test/totp';
@@ -33,14 +33,10 @@ const cardWithdrawal = (amount: number | string, card = GOOD_CARD) => ({
 /** A sale of `priceMinor` to a new funded buyer, of which `creatorId` earns the price less 20 %. */
 async function sell(creatorId: number, priceMinor: number, opts: { clearingDays?: number } = {}) {
   const buyer = await registerPerson(t.app);
-  await fund(t.app, buyer.id, priceMinor);
-  await postSale(t.app.db, {
-    buyerId: buyer.id,
-    shares: [{ sellerId: creatorId, amountMinor: priceMinor, platformOwned: false }],
-    commissionPercent: 20,
-    reason: 'purchase',
-    clearingDays: opts.clearingDays,
-  });
+  // A real purchase (issue 30: a sale is of sold lines, each with its split and its earnings state).
+  await sellPrompt(t.app, buyer, creatorId, priceMinor);
+  // Its clearing period over at once: the line is released.
+  if (opts.clearingDays === 0) await releaseDueEarnings(t.app.db, { clearingDays: 0 });
   return buyer;
 }
 
@@ -124,12 +120,7 @@ describe('earnings with a clearing period', () => {
     const creator = await creatorWithAvailable(1000); // 800 available
     await fund(t.app, creator.id, 300);
     const seller = await registerPerson(t.app);
-    await postSale(t.app.db, {
-      buyerId: creator.id,
-      shares: [{ sellerId: seller.id, amountMinor: 700, platformOwned: false }],
-      commissionPercent: 20,
-      reason: 'purchase',
-    });
+    await sellPrompt(t.app, creator, seller.id, 700, { funded: true });
     expect(await balanceMinor(t.app, creator.id)).toBe(0);
     expect(await availableMinor(t.app, creator.id)).toBe(400);
     const short = postSale(t.app.db, {

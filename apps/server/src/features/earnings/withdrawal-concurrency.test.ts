@@ -1,12 +1,12 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerPerson, registerSeller, registerStaff } from '../../../test/accounts';
-import { availableMinor, fund } from '../../../test/commerce';
+import { availableMinor, sellPrompt } from '../../../test/commerce';
 import { payoutContact } from '../../../test/payouts';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { payouts } from '../../db/schema';
 import { setSetting } from '../../lib/settings';
-import { checkLedger, postSale } from '../ledger';
+import { checkLedger, releaseDueEarnings } from '../ledger';
 
 /**
  * Withdrawals under concurrency: on PostgreSQL the 30 requests race at once (run with DATABASE_URL);
@@ -38,14 +38,9 @@ describe('withdrawals in parallel', () => {
     const creator = await registerSeller(t.app);
     const admin = await registerStaff(t.app);
     const buyer = await registerPerson(t.app);
-    await fund(t.app, buyer.id, 3750);
-    await postSale(t.app.db, {
-      buyerId: buyer.id,
-      shares: [{ sellerId: creator.id, amountMinor: 3750, platformOwned: false }],
-      commissionPercent: 20,
-      reason: 'purchase',
-      clearingDays: 0,
-    });
+    // A real purchase, its clearing period over at once (issue 30: sales are of sold lines).
+    await sellPrompt(t.app, buyer, creator.id, 3750);
+    await releaseDueEarnings(t.app.db, { clearingDays: 0 });
     expect(await availableMinor(t.app, creator.id)).toBe(3000);
 
     for (let round = 1; round <= 4; round++) {

@@ -120,6 +120,8 @@ export async function startGeneration(
           { accountId: buyer, amountMinor: -input.priceMinor },
           { accountId: revenue, amountMinor: input.priceMinor },
         ],
+        kind: 'generation_charge',
+        subject: { type: 'generation', id: generationId },
         reason: 'image generation',
         idempotency: `generation:${generationId}`,
       });
@@ -191,6 +193,8 @@ export async function refundGeneration(db: Db, id: number, waiters: GenerationWa
           { accountId: revenue, amountMinor: -g.priceMinor },
           { accountId: buyer, amountMinor: g.priceMinor },
         ],
+        kind: 'generation_refund',
+        subject: { type: 'generation', id },
         reason: 'image generation refund',
         idempotency: `generation-refund:${id}`,
       });

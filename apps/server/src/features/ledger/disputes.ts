@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { ledgerAccounts } from '../../db/schema';
 import { receivableAccountId } from './earnings';
-import { clearingAccountCode, DISPUTES_HOLD, lockAccounts, systemAccountId, transfer, userAccountId } from './ledger';
+import { clearingAccountCode, DISPUTES_HOLD, type JournalFacts, lockAccounts, systemAccountId, transfer, userAccountId } from './ledger';
 
 /**
  * The ledger's writers for a card payment's dispute (chargeback); the rules of when live in
@@ -21,7 +21,7 @@ export type DisputeSplit = { fromBalanceMinor: number; fromReceivableMinor: numb
 /** Takes `amountMinor` from the user's balance as far as it goes and the rest from their receivable, into `toCode`. */
 async function takeFromUser(
   tx: Db,
-  opts: { userId: number; amountMinor: number; toCode: string; reason: string; idempotency: string },
+  opts: JournalFacts & { userId: number; amountMinor: number; toCode: string; idempotency: string },
 ): Promise<DisputeSplit & { transactionId: number }> {
   const balance = await userAccountId(tx, opts.userId);
   const receivable = await receivableAccountId(tx, opts.userId);
@@ -37,6 +37,8 @@ async function takeFromUser(
       { accountId: receivable, amountMinor: -fromReceivableMinor },
       { accountId: to, amountMinor: opts.amountMinor },
     ],
+    kind: opts.kind,
+    subject: opts.subject,
     reason: opts.reason,
     idempotency: opts.idempotency,
   });
@@ -49,6 +51,8 @@ export function holdDisputedPayment(tx: Db, opts: { disputeId: number; userId: n
     userId: opts.userId,
     amountMinor: opts.amountMinor,
     toCode: DISPUTES_HOLD,
+    kind: 'chargeback_hold',
+    subject: { type: 'dispute', id: opts.disputeId },
     reason: 'dispute opened',
     idempotency: `dispute-opened:${opts.disputeId}`,
   });
@@ -73,6 +77,8 @@ export async function releaseDisputeHold(tx: Db, opts: { disputeId: number; user
       { accountId: balance, amountMinor: total - toReceivable },
       { accountId: receivable, amountMinor: toReceivable },
     ],
+    kind: 'chargeback_release',
+    subject: { type: 'dispute', id: opts.disputeId },
     reason: 'dispute won',
     idempotency: `dispute-won:${opts.disputeId}`,
   });
@@ -89,6 +95,8 @@ export async function forfeitDisputeHold(tx: Db, opts: { disputeId: number; prov
       { accountId: hold, amountMinor: -opts.amountMinor },
       { accountId: clearing, amountMinor: opts.amountMinor },
     ],
+    kind: 'chargeback_loss',
+    subject: { type: 'dispute', id: opts.disputeId },
     reason: 'dispute lost',
     idempotency: `dispute-lost:${opts.disputeId}`,
   });
@@ -101,6 +109,8 @@ export function refundDeposit(tx: Db, opts: { depositId: number; userId: number;
     userId: opts.userId,
     amountMinor: opts.amountMinor,
     toCode: clearingAccountCode(opts.provider),
+    kind: 'deposit_refund',
+    subject: { type: 'deposit', id: opts.depositId },
     reason: 'deposit refunded',
     idempotency: `deposit-refunded:${opts.depositId}`,
   });

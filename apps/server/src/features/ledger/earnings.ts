@@ -3,69 +3,68 @@ import type { Db } from '../../db/client';
 import {
   clearingAccountCode,
   earningsAvailableCode,
+  earningsHeldCode,
   earningsPendingCode,
   existingAccountId,
-  lockAccounts,
   receivableCode,
   systemAccountId,
   transfer,
   WITHDRAWALS_IN_FLIGHT,
 } from './ledger';
+import { hasOpenRefundRequest, lockSaleLines, openRefundRequestOn, type SaleLineRef, type SaleLineType, saleLineOf, setSaleLine } from './sale-lines';
 
 /**
  * The ledger's writers for a creator's earnings (the rules of who and when live in features/earnings
  * and features/payouts; the journal entries are built here):
  *   sale           buyer → earnings:pending:<creator>          (postSale; at once to available when the clearing period is 0)
- *   release        earnings:pending → earnings:available        once per sale line, key earnings-release:<entry id>
+ *   release        earnings:pending → earnings:available        once per sold line, its own amount, key earnings-release:<line type>:<id>
  *   withdrawal     earnings:available → withdrawals:in-flight    with the payout row, key withdrawal:<payout id>
  *   paid           withdrawals:in-flight → clearing:payout-<provider>   key withdrawal-paid:<payout id>
  *   failed         withdrawals:in-flight → earnings:available    key withdrawal-returned:<payout id>
  * A refund (refund.ts) takes the creator's share from pending, then available, then receivable:<creator>.
  */
 
-export const releaseKey = (entryId: number) => `earnings-release:${entryId}`;
+type DueLine = { line_type: SaleLineType; line_id: string | number };
 
-type DueLine = { entry_id: string | number; account_id: string | number; amount_minor: string | number; owner_id: string | number };
-
-/** Sale credits to pending earnings older than the clearing period (as of `now`) that have no release yet, oldest first. */
+/** Sold lines still pending whose clearing period has passed (as of `now`) and on which no refund request is open, oldest first. */
 async function dueLines(db: Db, clearingDays: number, now: Date, limit: number): Promise<DueLine[]> {
   const cutoff = new Date(now.getTime() - clearingDays * 86_400_000);
   const result = (await db.execute(sql`
-    select e.id as entry_id, e.account_id, e.amount_minor, a.owner_id
-    from ledger_accounts a
-    join ledger_entries e on e.account_id = a.id and e.amount_minor > 0
-    join ledger_transactions t on t.id = e.transaction_id
-    where a.kind = 'earnings_pending' and t.created_at <= ${cutoff.toISOString()}::timestamptz
-      and not exists (select 1 from ledger_transactions r where r.idempotency_key = 'earnings-release:' || e.id)
-    order by e.id
+    select l.line_type, l.line_id from sale_lines l
+    where l.earnings_state = 'pending' and l.sold_at <= ${cutoff.toISOString()}::timestamptz and not ${openRefundRequestOn}
+    order by l.sold_at, l.line_id
     limit ${limit}`)) as unknown as { rows: DueLine[] };
   return result.rows;
 }
 
 /**
- * Releases one sale line: pending → available, at most what pending still holds (a refund may have
- * taken some), once per line (its key; a line with nothing left is marked released with no entries).
+ * Releases one sold line: its own amount (less what already paid its seller's debt) from pending to
+ * available, and the line becomes released, in one transaction after the line is locked (domain rows
+ * first). A line no longer pending, or with a refund request opened meanwhile, is left as it is.
  */
-async function releaseLine(db: Db, line: DueLine): Promise<number> {
+async function releaseLine(db: Db, due: DueLine): Promise<number> {
   return db.transaction(async (txRaw) => {
     const tx = txRaw as unknown as Db;
-    const ownerId = Number(line.owner_id);
-    const pending = Number(line.account_id);
-    const available = await systemAccountId(tx, earningsAvailableCode(ownerId));
-    await lockAccounts(tx, [pending, available]);
-    const [row] = (
-      (await tx.execute(sql`select balance_minor from ledger_accounts where id = ${pending}`)) as unknown as { rows: { balance_minor: string | number }[] }
-    ).rows;
-    const amount = Math.max(0, Math.min(Number(line.amount_minor), Number(row?.balance_minor ?? 0)));
-    const done = await transfer(tx, {
-      lines: [
-        { accountId: pending, amountMinor: -amount },
-        { accountId: available, amountMinor: amount },
-      ],
-      reason: `earnings release of entry ${line.entry_id}`,
-      idempotency: releaseKey(Number(line.entry_id)),
-    });
-    return done.replayed ? 0 : amount;
+    const ref: SaleLineRef = { type: due.line_type, id: Number(due.line_id) };
+    const line = saleLineOf(await lockSaleLines(tx, [ref]), ref);
+    if (line?.state !== 'pending' || (await hasOpenRefundRequest(tx, ref))) return 0;
+    const amount = line.sellerMinor - line.settledMinor;
+    if (amount > 0) {
+      const pending = await systemAccountId(tx, earningsPendingCode(line.sellerId));
+      const available = await systemAccountId(tx, earningsAvailableCode(line.sellerId));
+      await transfer(tx, {
+        lines: [
+          { accountId: pending, amountMinor: -amount },
+          { accountId: available, amountMinor: amount },
+        ],
+        kind: 'earnings_release',
+        subject: ref,
+        reason: `earnings release of ${ref.type} ${ref.id}`,
+        idempotency: `earnings-release:${ref.type}:${ref.id}`,
+      });
+    }
+    await setSaleLine(tx, ref, { state: 'released' });
+    return amount;
   });
 }
 
@@ -89,29 +88,34 @@ export async function earningsOf(
   db: Db,
   userId: number,
   clearingDays: number,
-): Promise<{ pending: number; available: number; withdrawn: number; lifetime: number; nextReleaseAt: Date | null }> {
+): Promise<{ pending: number; available: number; held: number; owed: number; withdrawn: number; lifetime: number; nextReleaseAt: Date | null }> {
   const pendingCode = earningsPendingCode(userId);
   const availableCode = earningsAvailableCode(userId);
+  const heldCode = earningsHeldCode(userId);
+  const owedCode = receivableCode(userId);
   const [row] = (
     (await db.execute(sql`
-    with acc as (select id, code, balance_minor from ledger_accounts where code in (${pendingCode}, ${availableCode}))
+    with acc as (select id, code, balance_minor from ledger_accounts where code in (${pendingCode}, ${availableCode})),
+    other as (select code, balance_minor from ledger_accounts where code in (${heldCode}, ${owedCode}))
     select
+      coalesce((select balance_minor from other where code = ${heldCode}), 0) as held,
+      greatest(0, -coalesce((select balance_minor from other where code = ${owedCode}), 0)) as owed,
       coalesce((select balance_minor from acc where code = ${pendingCode}), 0) as pending,
       coalesce((select balance_minor from acc where code = ${availableCode}), 0) as available,
       (select coalesce(sum(amount_minor), 0) from payouts where user_id = ${userId} and kind = 'withdrawal' and status in ('processing', 'paid')) as withdrawn,
       (select coalesce(sum(e.amount_minor), 0) from ledger_entries e join ledger_transactions t on t.id = e.transaction_id
         where e.account_id in (select id from acc) and e.amount_minor > 0
-          and coalesce(t.idempotency_key, '') not like 'earnings-release:%' and coalesce(t.idempotency_key, '') not like 'withdrawal-returned:%') as lifetime,
-      (select min(t.created_at) from ledger_entries e join ledger_transactions t on t.id = e.transaction_id
-        where e.account_id = (select id from acc where code = ${pendingCode}) and e.amount_minor > 0
-          and not exists (select 1 from ledger_transactions r where r.idempotency_key = 'earnings-release:' || e.id)) as oldest`)) as unknown as {
-      rows: { pending: string; available: string; withdrawn: string; lifetime: string; oldest: string | Date | null }[];
+          and t.kind not in ('earnings_release', 'withdrawal_return')) as lifetime,
+      (select min(l.sold_at) from sale_lines l where l.seller_id = ${userId} and l.earnings_state = 'pending') as oldest`)) as unknown as {
+      rows: { pending: string; available: string; held: string; owed: string; withdrawn: string; lifetime: string; oldest: string | Date | null }[];
     }
   ).rows;
   const oldest = row?.oldest ? new Date(row.oldest) : null;
   return {
     pending: Number(row?.pending ?? 0),
     available: Number(row?.available ?? 0),
+    held: Number(row?.held ?? 0),
+    owed: Number(row?.owed ?? 0),
     withdrawn: Number(row?.withdrawn ?? 0),
     lifetime: Number(row?.lifetime ?? 0),
     nextReleaseAt: oldest ? new Date(oldest.getTime() + clearingDays * 86_400_000) : null,
@@ -131,6 +135,8 @@ export async function holdWithdrawal(tx: Db, opts: { userId: number; payoutId: n
       { accountId: available, amountMinor: -opts.amountMinor },
       { accountId: inFlight, amountMinor: opts.amountMinor },
     ],
+    kind: 'withdrawal',
+    subject: { type: 'payout', id: opts.payoutId },
     reason: `withdrawal ${opts.payoutId}`,
     idempotency: `withdrawal:${opts.payoutId}`,
   });
@@ -145,6 +151,8 @@ export async function payWithdrawal(tx: Db, payout: { id: number; amountMinor: n
       { accountId: inFlight, amountMinor: -payout.amountMinor },
       { accountId: clearing, amountMinor: payout.amountMinor },
     ],
+    kind: 'payout',
+    subject: { type: 'payout', id: payout.id },
     reason: `withdrawal ${payout.id} paid`,
     idempotency: `withdrawal-paid:${payout.id}`,
   });
@@ -159,6 +167,8 @@ export async function returnWithdrawal(tx: Db, payout: { id: number; userId: num
       { accountId: inFlight, amountMinor: -payout.amountMinor },
       { accountId: available, amountMinor: payout.amountMinor },
     ],
+    kind: 'withdrawal_return',
+    subject: { type: 'payout', id: payout.id },
     reason: `withdrawal ${payout.id} returned`,
     idempotency: `withdrawal-returned:${payout.id}`,
   });

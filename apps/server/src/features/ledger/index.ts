@@ -10,6 +10,7 @@ export {
   clearingAccountCode,
   DISPUTES_HOLD,
   earningsAvailableCode,
+  earningsHeldCode,
   earningsPendingCode,
   existingAccountId,
   InsufficientFunds,
@@ -34,5 +35,16 @@ export { ledgerAdminRoutes } from './ledger.admin-routes';
 export { ledgerRoutes } from './ledger.routes';
 export { commerceSettingsSeeder } from './ledger.seed';
 export { RECONCILIATION_JOB, registerReconciliationCheck } from './reconciliation-check';
-export { postRefund, receivableOwedOf, saleSplitOf, settleAllReceivables, settleReceivable, settleReceivablesOf, settleReceivablesOfOrder } from './refund';
-export { postSale, type Sale, type SaleRecords, type SaleShare, saleAccountIds, saleCommission, saleEarnings } from './sale';
+export {
+  payDebtFromDeposit,
+  postRefund,
+  receivableOwedOf,
+  saleRevenueAccountOf,
+  settleAllReceivables,
+  settleReceivable,
+  settleReceivablesOf,
+  settleReceivablesOfOrder,
+} from './refund';
+export { holdForRefundRequest, releaseRefundHold } from './refund-hold';
+export { postSale, type Sale, type SaleRecords, type SaleShare, type SaleStatementShape, saleAccountIds, saleCommission, saleEarnings } from './sale';
+export type { SaleLineRef } from './sale-lines';

@@ -67,6 +67,9 @@ export const ledgerAdminRoutes: FastifyPluginAsyncZod = async (app) => {
               { accountId, amountMinor },
               { accountId: counter, amountMinor: -amountMinor },
             ],
+            kind: 'adjustment',
+            subject: { type: 'staff', id: staffId },
+            note: reason,
             reason: `manual adjustment by staff ${staffId}: ${reason}`,
           }));
         } catch (err) {

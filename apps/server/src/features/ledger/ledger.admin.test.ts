@@ -130,7 +130,7 @@ describe('money screen', () => {
     await t.app.db.transaction(async (tx) => {
       await tx.execute(sql`alter table ledger_entries disable trigger ledger_entries_balanced`);
       const [row] = (
-        (await tx.execute(sql`insert into ledger_transactions (reason) values ('corrupted on purpose') returning id`)) as unknown as {
+        (await tx.execute(sql`insert into ledger_transactions (reason, kind) values ('corrupted on purpose', 'adjustment') returning id`)) as unknown as {
           rows: { id: string | number }[];
         }
       ).rows;

@@ -2,6 +2,7 @@ import type { JournalQuery, JournalTransaction, LedgerAccountView, Reconciliatio
 import { and, asc, desc, eq, gte, ilike, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { ledgerAccounts, ledgerEntries, ledgerTransactions, users } from '../../db/schema';
+import { unmatchedEarningsLines } from './ledger';
 
 /** The other side of every manual adjustment: a system account that may go below zero. */
 export const MANUAL_ADJUSTMENTS = 'adjustments:manual';
@@ -125,7 +126,7 @@ export async function reconcile(db: Db): Promise<Reconciliation> {
   // and hold); moves among their own accounts (a release) cancel out. It follows from balanced
   // transactions and cached balances equal to their entries, so it is red when either is broken for them.
   const earnings = (await db.execute(sql`
-    with owned as (select id, owner_id, balance_minor from ledger_accounts where kind in ('earnings_pending', 'earnings_available', 'receivable')),
+    with owned as (select id, owner_id, balance_minor from ledger_accounts where kind in ('earnings_pending', 'earnings_available', 'earnings_held', 'receivable')),
     touched as (select distinct o.owner_id, e.transaction_id from ledger_entries e join owned o on o.id = e.account_id),
     flows as (
       select t.owner_id, -sum(e.amount_minor) as flowed
@@ -139,6 +140,8 @@ export async function reconcile(db: Db): Promise<Reconciliation> {
     where c.cached <> coalesce(f.flowed, 0) order by c.owner_id`)) as unknown as {
     rows: { id: string | number; cached: string | number; flowed: string | number }[];
   };
+  // Issue 30: each creator's pending and held earnings equal what their sold lines in that state hold.
+  const lines = await unmatchedEarningsLines(db);
   // The disputes hold holds exactly the open disputes' amounts (chargebacks, payments/disputes.ts).
   const hold = (await db.execute(sql`
     select a.id, a.balance_minor as held, (select coalesce(sum(amount_minor), 0) from disputes where status = 'open') as open
@@ -176,26 +179,34 @@ export async function reconcile(db: Db): Promise<Reconciliation> {
   const firstAccount = drifted.rows[0];
   const firstGeneration = unsettled.rows[0];
   const firstEarnings = earnings.rows[0];
+  const firstLines = lines[0];
   const first_mismatch = firstTxn
     ? { kind: 'transaction' as const, id: Number(firstTxn.id), actual_minor: Number(firstTxn.total), expected_minor: 0 }
     : firstAccount
       ? { kind: 'account' as const, id: Number(firstAccount.id), actual_minor: Number(firstAccount.cached), expected_minor: Number(firstAccount.journal) }
       : firstEarnings
         ? { kind: 'earnings' as const, id: Number(firstEarnings.id), actual_minor: Number(firstEarnings.cached), expected_minor: Number(firstEarnings.flowed) }
-        : total !== 0
-          ? { kind: 'total' as const, id: null, actual_minor: total, expected_minor: 0 }
-          : holdMismatch
-            ? { kind: 'dispute_hold' as const, id: Number(holdMismatch.id), actual_minor: Number(holdMismatch.held), expected_minor: Number(holdMismatch.open) }
-            : firstDispute
+        : firstLines
+          ? { kind: 'earnings_lines' as const, id: firstLines.id, actual_minor: firstLines.balance, expected_minor: firstLines.lines }
+          : total !== 0
+            ? { kind: 'total' as const, id: null, actual_minor: total, expected_minor: 0 }
+            : holdMismatch
               ? {
-                  kind: 'dispute' as const,
-                  id: Number(firstDispute.id),
-                  actual_minor: Number(firstDispute.opened),
-                  expected_minor: Number(firstDispute.amount_minor),
+                  kind: 'dispute_hold' as const,
+                  id: Number(holdMismatch.id),
+                  actual_minor: Number(holdMismatch.held),
+                  expected_minor: Number(holdMismatch.open),
                 }
-              : firstGeneration
-                ? { kind: 'generation' as const, id: Number(firstGeneration.id), actual_minor: Number(firstGeneration.price_minor), expected_minor: 0 }
-                : null;
+              : firstDispute
+                ? {
+                    kind: 'dispute' as const,
+                    id: Number(firstDispute.id),
+                    actual_minor: Number(firstDispute.opened),
+                    expected_minor: Number(firstDispute.amount_minor),
+                  }
+                : firstGeneration
+                  ? { kind: 'generation' as const, id: Number(firstGeneration.id), actual_minor: Number(firstGeneration.price_minor), expected_minor: 0 }
+                  : null;
   return {
     ok: first_mismatch === null,
     checked_at: Math.floor(Date.now() / 1000),
@@ -205,6 +216,7 @@ export async function reconcile(db: Db): Promise<Reconciliation> {
     drifted_accounts: drifted.rows.map((r) => Number(r.id)),
     unsettled_generations: unsettled.rows.map((r) => Number(r.id)),
     unbalanced_earnings: earnings.rows.map((r) => Number(r.id)),
+    unmatched_earnings_lines: lines.map((r) => r.id),
     dispute_hold_minor: holdRow ? Number(holdRow.held) : 0,
     mismatched_disputes: disputeRows.rows.map((r) => Number(r.id)),
     total_minor: total,

@@ -53,6 +53,7 @@ describe('ledger', () => {
           { accountId: clearing, amountMinor: -1250 },
           { accountId: await userAccountId(tx, userId), amountMinor: 1250 },
         ],
+        kind: 'adjustment',
         reason: 'test',
       });
     });
@@ -74,6 +75,7 @@ describe('ledger', () => {
             { accountId: account, amountMinor: -1 },
             { accountId: revenue, amountMinor: 1 },
           ],
+          kind: 'adjustment',
           reason: 'test',
         }),
       ),
@@ -81,7 +83,7 @@ describe('ledger', () => {
     // Bypassing the code: the CHECK on the cached balance still says no.
     const message = await dbError(() =>
       t.app.db.transaction(async (tx) => {
-        const [txn] = await tx.insert(ledgerTransactions).values({ reason: 'raw' }).returning();
+        const [txn] = await tx.insert(ledgerTransactions).values({ reason: 'raw', kind: 'adjustment' }).returning();
         await tx.insert(ledgerEntries).values([
           { transactionId: txn!.id, accountId: account, amountMinor: -5 },
           { transactionId: txn!.id, accountId: revenue, amountMinor: 5 },
@@ -98,7 +100,7 @@ describe('ledger', () => {
     const revenue = await systemAccountId(t.app.db, PLATFORM_REVENUE);
     const message = await dbError(() =>
       t.app.db.transaction(async (tx) => {
-        const [txn] = await tx.insert(ledgerTransactions).values({ reason: 'raw' }).returning();
+        const [txn] = await tx.insert(ledgerTransactions).values({ reason: 'raw', kind: 'adjustment' }).returning();
         await tx.insert(ledgerEntries).values([
           { transactionId: txn!.id, accountId: clearing, amountMinor: -7 },
           { transactionId: txn!.id, accountId: revenue, amountMinor: 5 },
@@ -106,7 +108,7 @@ describe('ledger', () => {
       }),
     );
     expect(message).toMatch(/does not balance/);
-    await expect(transfer(t.app.db, { lines: [{ accountId: clearing, amountMinor: -7 }], reason: 'x' })).rejects.toThrow(/sum to zero/);
+    await expect(transfer(t.app.db, { lines: [{ accountId: clearing, amountMinor: -7 }], kind: 'adjustment', reason: 'x' })).rejects.toThrow(/sum to zero/);
   });
 
   it('the journal is append-only', async () => {
@@ -118,6 +120,7 @@ describe('ledger', () => {
           { accountId: clearing, amountMinor: -3 },
           { accountId: revenue, amountMinor: 3 },
         ],
+        kind: 'adjustment',
         reason: 'x',
       }),
     );
@@ -132,8 +135,8 @@ describe('ledger', () => {
       { accountId: clearing, amountMinor: -11 },
       { accountId: revenue, amountMinor: 11 },
     ];
-    const a = await t.app.db.transaction((tx) => transfer(tx, { lines, reason: 'x', idempotency: 'test:once' }));
-    const b = await t.app.db.transaction((tx) => transfer(tx, { lines, reason: 'x', idempotency: 'test:once' }));
+    const a = await t.app.db.transaction((tx) => transfer(tx, { lines, kind: 'adjustment', reason: 'x', idempotency: 'test:once' }));
+    const b = await t.app.db.transaction((tx) => transfer(tx, { lines, kind: 'adjustment', reason: 'x', idempotency: 'test:once' }));
     expect(b).toEqual({ transactionId: a.transactionId, replayed: true });
     const check = await checkLedger(t.app.db);
     expect(check).toEqual({ unbalancedTransactions: [], driftedAccounts: [], totalMinor: 0 });

@@ -1,6 +1,6 @@
 import { eq, inArray, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { type LedgerAccountKind, ledgerAccounts, ledgerEntries, ledgerTransactions } from '../../db/schema';
+import { type LedgerAccountKind, type LedgerSubjectType, type LedgerTransactionKind, ledgerAccounts, ledgerEntries, ledgerTransactions } from '../../db/schema';
 import { pgErrorIn } from '../../lib/pg-errors';
 
 /**
@@ -48,6 +48,8 @@ export const clearingAccountCode = (provider: string) => `clearing:${provider}`;
 export const earningsPendingCode = (userId: number) => `earnings:pending:${userId}`;
 export const earningsAvailableCode = (userId: number) => `earnings:available:${userId}`;
 export const receivableCode = (userId: number) => `receivable:${userId}`;
+/** A creator's earnings held for open refund requests (migration 0036): neither withdrawable nor spendable until the request ends. */
+export const earningsHeldCode = (userId: number) => `earnings:held:${userId}`;
 export const WITHDRAWALS_IN_FLIGHT = 'withdrawals:in-flight';
 /** Money of card payments under dispute (chargebacks, migration 0029), until the provider decides. */
 export const DISPUTES_HOLD = 'disputes:hold';
@@ -55,9 +57,15 @@ export const DISPUTES_HOLD = 'disputes:hold';
 type AccountShape = { kind: LedgerAccountKind; ownerId: number | null; allowNegative: boolean };
 /** What a system account's code makes it: its kind, owner and whether it may go below zero. */
 function accountShapeOf(code: string): AccountShape {
-  const owned = /^(earnings:pending|earnings:available|receivable):(\d{1,18})$/.exec(code);
+  const owned = /^(earnings:pending|earnings:available|earnings:held|receivable):(\d{1,18})$/.exec(code);
   if (owned) {
-    const kind = owned[1] === 'earnings:pending' ? 'earnings_pending' : owned[1] === 'earnings:available' ? 'earnings_available' : 'receivable';
+    const kinds: Record<string, LedgerAccountKind> = {
+      'earnings:pending': 'earnings_pending',
+      'earnings:available': 'earnings_available',
+      'earnings:held': 'earnings_held',
+      receivable: 'receivable',
+    };
+    const kind = kinds[owned[1]!]!;
     return { kind, ownerId: Number(owned[2]), allowNegative: kind === 'receivable' };
   }
   if (code === WITHDRAWALS_IN_FLIGHT) return { kind: 'withdrawal_clearing', ownerId: null, allowNegative: false };
@@ -67,6 +75,17 @@ function accountShapeOf(code: string): AccountShape {
 }
 
 export type TransferLine = { accountId: number; amountMinor: number };
+
+/**
+ * What a journal transaction is (its `kind`), what it is about (`subject`), and, for a staff
+ * adjustment, what the user is shown (`note`). `reason` is free text for people reading the journal.
+ */
+export type JournalFacts = {
+  kind: LedgerTransactionKind;
+  subject?: { type: LedgerSubjectType; id: number };
+  note?: string;
+  reason: string;
+};
 
 /** A transfer would take an account below zero; `shortfallMinor` is how much is missing. */
 export class InsufficientFunds extends Error {
@@ -189,7 +208,7 @@ function normalizeLines(lines: TransferLine[]): TransferLine[] {
  */
 export async function transfer(
   tx: Db,
-  opts: { lines: TransferLine[]; reason: string; idempotency?: string },
+  opts: JournalFacts & { lines: TransferLine[]; idempotency?: string },
 ): Promise<{ transactionId: number; replayed: boolean }> {
   const lines = normalizeLines(opts.lines);
   if (opts.idempotency) {
@@ -200,7 +219,7 @@ export async function transfer(
       .limit(1);
     if (done) return { transactionId: done.id, replayed: true };
   }
-  const transactionId = await openTransfer(tx, { reason: opts.reason, idempotency: opts.idempotency });
+  const transactionId = await openTransfer(tx, opts);
   await postTransfer(tx, transactionId, lines);
   return { transactionId, replayed: false };
 }
@@ -210,10 +229,17 @@ export async function transfer(
  * moves (an order) can reference it. It locks nothing. `postTransfer` must follow in the same database
  * transaction; a header left without entries is rolled back with everything else when a check fails.
  */
-export async function openTransfer(tx: Db, opts: { reason: string; idempotency?: string }): Promise<number> {
+export async function openTransfer(tx: Db, opts: JournalFacts & { idempotency?: string }): Promise<number> {
   const [txn] = await tx
     .insert(ledgerTransactions)
-    .values({ reason: opts.reason, idempotencyKey: opts.idempotency ?? null })
+    .values({
+      reason: opts.reason,
+      kind: opts.kind,
+      subjectType: opts.subject?.type ?? null,
+      subjectId: opts.subject?.id ?? null,
+      note: opts.note ?? null,
+      idempotencyKey: opts.idempotency ?? null,
+    })
     .returning({ id: ledgerTransactions.id });
   return txn!.id;
 }
@@ -346,7 +372,36 @@ export type LedgerCheck = {
   totalMinor: number;
 };
 
-/** Reconciliation: the journal balances, the cached balances match it, and nothing was created. */
+/**
+ * Earnings accounts whose balance differs from their sold lines (issue 30): a creator's pending account
+ * holds what their pending lines still hold (their share less what paid a debt), their held account
+ * what their held lines hold. Lowest account id first.
+ */
+export async function unmatchedEarningsLines(db: Db): Promise<{ id: number; balance: number; lines: number }[]> {
+  const rows = (
+    (await db.execute(sql`
+    with line_sums as (
+      select seller_id, earnings_state, sum(case when earnings_state = 'held' then held_minor else seller_minor - settled_minor end) as held
+      from sale_lines where earnings_state in ('pending', 'held') group by seller_id, earnings_state
+    )
+    select a.id, a.balance_minor, coalesce(s.held, 0) as lines
+    from ledger_accounts a
+    left join line_sums s on s.seller_id = a.owner_id and s.earnings_state = (case a.kind when 'earnings_pending' then 'pending' else 'held' end)
+    where a.kind in ('earnings_pending', 'earnings_held') and a.balance_minor <> coalesce(s.held, 0)
+    union all
+    select null, 0, s.held from line_sums s
+    where s.held <> 0 and not exists (
+      select 1 from ledger_accounts a where a.owner_id = s.seller_id and a.kind = (case s.earnings_state when 'pending' then 'earnings_pending' else 'earnings_held' end))
+    order by 1 nulls first`)) as unknown as { rows: { id: string | number | null; balance_minor: string | number; lines: string | number }[] }
+  ).rows;
+  return rows.map((r) => ({ id: r.id === null ? 0 : Number(r.id), balance: Number(r.balance_minor), lines: Number(r.lines) }));
+}
+
+/**
+ * Reconciliation: the journal balances, the cached balances match it, nothing was created, and each
+ * creator's pending and held earnings match their sold lines (an account that does not is reported
+ * among `driftedAccounts`; 0 stands for an account that does not exist while its lines hold money).
+ */
 export async function checkLedger(db: Db): Promise<LedgerCheck> {
   const unbalanced = await db
     .select({ id: ledgerEntries.transactionId })
@@ -358,9 +413,10 @@ export async function checkLedger(db: Db): Promise<LedgerCheck> {
     .from(ledgerAccounts)
     .where(sql`${ledgerAccounts.balanceMinor} <> coalesce((select sum(e.amount_minor) from ledger_entries e where e.account_id = ${ledgerAccounts.id}), 0)`);
   const [total] = await db.select({ total: sql<string>`coalesce(sum(${ledgerAccounts.balanceMinor}), 0)` }).from(ledgerAccounts);
+  const lines = await unmatchedEarningsLines(db);
   return {
     unbalancedTransactions: unbalanced.map((r) => Number(r.id)),
-    driftedAccounts: drifted.map((r) => Number(r.id)),
+    driftedAccounts: [...new Set([...drifted.map((r) => Number(r.id)), ...lines.map((r) => r.id)])],
     totalMinor: Number(total?.total ?? 0),
   };
 }
@@ -382,6 +438,6 @@ export async function totalUserBalances(db: Db): Promise<number> {
   const [row] = await db
     .select({ total: sql<string>`coalesce(sum(${ledgerAccounts.balanceMinor}), 0)` })
     .from(ledgerAccounts)
-    .where(inArray(ledgerAccounts.kind, ['user', 'earnings_pending', 'earnings_available', 'receivable']));
+    .where(inArray(ledgerAccounts.kind, ['user', 'earnings_pending', 'earnings_available', 'earnings_held', 'receivable']));
   return Number(row?.total ?? 0);
 }

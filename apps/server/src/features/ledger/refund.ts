@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { commissionOf } from './commerce-settings';
 import {
   accountIds,
   earningsAvailableCode,
+  earningsHeldCode,
   earningsPendingCode,
   existingAccountId,
   lockAccounts,
@@ -11,7 +11,9 @@ import {
   systemAccountId,
   type TransferLine,
   transfer,
+  userAccountId,
 } from './ledger';
+import { lockSaleLines, type SaleLineRef, type SaleLineType, saleLineOf, setSaleLine } from './sale-lines';
 
 /**
  * The ledger's writers for buyer protection (the rules of who may ask and who decides live in
@@ -23,42 +25,19 @@ import {
  * A receivable below zero is money the creator owes: they cannot withdraw until sales cover it.
  */
 
-type SaleEntry = { account_id: string | number; amount_minor: string | number; kind: string; owner_id: string | number | null };
-
 /**
- * How one item of a sale was split, read back from the sale's own journal entries: the creator's
- * credit in that transaction is matched by the commission percent that produces it over the
- * creator's items (`sellerPrices`, the item's own price among them), so a later change of the
- * setting never changes what is given back. Platform-owned items credited no one: all commission.
+ * The revenue account a sale credited its commission to (the buyer's shard, see REVENUE_SHARDS), read
+ * from the sale's journal entries, so a refund takes the commission back from where it went; null when
+ * the sale credited no revenue.
  */
-export async function saleSplitOf(
-  db: Db,
-  opts: { saleTransactionId: number; sellerId: number; priceMinor: number; sellerPrices: number[]; commissionPercent: number },
-): Promise<{ creatorMinor: number; commissionMinor: number; revenueAccountId: number | null }> {
-  const rows = (
+export async function saleRevenueAccountOf(db: Db, saleTransactionId: number): Promise<number | null> {
+  const [row] = (
     (await db.execute(sql`
-      select e.account_id, e.amount_minor, a.kind, a.owner_id
-      from ledger_entries e join ledger_accounts a on a.id = e.account_id
-      where e.transaction_id = ${opts.saleTransactionId} and e.amount_minor > 0`)) as unknown as { rows: SaleEntry[] }
+      select e.account_id from ledger_entries e join ledger_accounts a on a.id = e.account_id
+      where e.transaction_id = ${saleTransactionId} and e.amount_minor > 0 and a.kind = 'platform_revenue'
+      order by e.id limit 1`)) as unknown as { rows: { account_id: string | number }[] }
   ).rows;
-  const revenue = rows.find((r) => r.kind === 'platform_revenue');
-  const credit = rows
-    .filter((r) => (r.kind === 'earnings_pending' || r.kind === 'earnings_available') && Number(r.owner_id) === opts.sellerId)
-    .reduce((s, r) => s + Number(r.amount_minor), 0);
-  const revenueAccountId = revenue ? Number(revenue.account_id) : null;
-  if (credit === 0) return { creatorMinor: 0, commissionMinor: opts.priceMinor, revenueAccountId };
-  const earned = (p: number) => opts.sellerPrices.reduce((s, price) => s + price - commissionOf(price, p), 0);
-  const candidates = [opts.commissionPercent, ...Array.from({ length: 101 }, (_, i) => i)];
-  const percent = candidates.find((p) => earned(p) === credit);
-  let creatorMinor: number;
-  if (percent !== undefined) creatorMinor = opts.priceMinor - commissionOf(opts.priceMinor, percent);
-  else {
-    // A split no whole percent explains (never written by postSale): the item's share of the credit, pro rata.
-    const total = opts.sellerPrices.reduce((s, p) => s + p, 0);
-    creatorMinor = total > 0 ? Math.floor((credit * opts.priceMinor) / total) : 0;
-  }
-  creatorMinor = Math.max(0, Math.min(creatorMinor, opts.priceMinor, credit));
-  return { creatorMinor, commissionMinor: opts.priceMinor - creatorMinor, revenueAccountId };
+  return row ? Number(row.account_id) : null;
 }
 
 async function balancesOf(tx: Db, ids: number[]): Promise<Map<number, number>> {
@@ -71,11 +50,14 @@ async function balancesOf(tx: Db, ids: number[]): Promise<Map<number, number>> {
 }
 
 /**
- * Refunds one sold item in the caller's transaction, after the caller locked its domain rows: the
- * accounts are locked here, in id order, before the balances are read. The buyer's balance gets
- * `amountMinor` (what they paid, EUR cents); the commission comes back from the revenue account the
- * sale credited; the creator's share from their pending earnings, then available, then their
- * receivable (which may go below zero). Returns the journal transaction id and where the share came from.
+ * Refunds one sold line in the caller's transaction, after the caller locked its domain rows: the line
+ * is locked next (lockSaleLines), then the accounts, in id order, before the balances are read. The
+ * buyer's balance gets `amountMinor` (what they paid, EUR cents); the commission comes back from the
+ * revenue account the sale credited; the creator's share (`creatorMinor`, the line's stored split) from
+ * where the line's own earnings are: a pending line gives back what it still holds in pending; a held
+ * line what is held for it; anything else (released, or the part that paid a debt) comes from available
+ * earnings, then the receivable (which may go below zero). Another sale's pending money is never taken.
+ * The line becomes refunded. Returns the journal transaction id and where the share came from.
  */
 export async function postRefund(
   tx: Db,
@@ -85,41 +67,64 @@ export async function postRefund(
     amountMinor: number;
     creatorMinor: number;
     revenueAccountId: number | null;
+    /** The sold line refunded. */
+    line: SaleLineRef;
+    /** The refund request this refund settles (the journal transaction's subject). */
+    requestId: number;
     reason: string;
     idempotency: string;
   },
-): Promise<{ transactionId: number | null; fromPending: number; fromAvailable: number; fromReceivable: number }> {
-  if (opts.amountMinor <= 0) return { transactionId: null, fromPending: 0, fromAvailable: 0, fromReceivable: 0 };
+): Promise<{ transactionId: number | null; fromPending: number; fromHeld: number; fromAvailable: number; fromReceivable: number }> {
+  const line = saleLineOf(await lockSaleLines(tx, [opts.line]), opts.line);
+  if (opts.amountMinor <= 0) {
+    if (line) await setSaleLine(tx, opts.line, { state: 'refunded' });
+    return { transactionId: null, fromPending: 0, fromHeld: 0, fromAvailable: 0, fromReceivable: 0 };
+  }
   const commission = opts.amountMinor - opts.creatorMinor;
   const accounts = await accountIds(tx, {
     userIds: [opts.buyerId],
-    codes: opts.creatorMinor > 0 ? [earningsPendingCode(opts.sellerId), earningsAvailableCode(opts.sellerId), receivableCode(opts.sellerId)] : [],
+    codes:
+      opts.creatorMinor > 0
+        ? [earningsPendingCode(opts.sellerId), earningsHeldCode(opts.sellerId), earningsAvailableCode(opts.sellerId), receivableCode(opts.sellerId)]
+        : [],
   });
   const buyer = accounts.byUser.get(opts.buyerId)!;
   const revenue = commission > 0 ? (opts.revenueAccountId ?? (await systemAccountId(tx, 'platform:revenue'))) : null;
   const pending = accounts.byCode.get(earningsPendingCode(opts.sellerId));
+  const held = accounts.byCode.get(earningsHeldCode(opts.sellerId));
   const available = accounts.byCode.get(earningsAvailableCode(opts.sellerId));
   const receivable = accounts.byCode.get(receivableCode(opts.sellerId));
-  const ids = [buyer, revenue, pending, available, receivable].filter((id): id is number => typeof id === 'number');
+  const ids = [buyer, revenue, pending, held, available, receivable].filter((id): id is number => typeof id === 'number');
   await lockAccounts(tx, ids);
   let fromPending = 0;
+  let fromHeld = 0;
   let fromAvailable = 0;
   let fromReceivable = 0;
   const lines: TransferLine[] = [{ accountId: buyer, amountMinor: opts.amountMinor }];
   if (revenue !== null) lines.push({ accountId: revenue, amountMinor: -commission });
-  if (opts.creatorMinor > 0 && pending && available && receivable) {
-    const balances = await balancesOf(tx, [pending, available]);
-    fromPending = Math.min(opts.creatorMinor, Math.max(0, balances.get(pending) ?? 0));
-    fromAvailable = Math.min(opts.creatorMinor - fromPending, Math.max(0, balances.get(available) ?? 0));
-    fromReceivable = opts.creatorMinor - fromPending - fromAvailable;
+  if (opts.creatorMinor > 0 && pending && held && available && receivable) {
+    const balances = await balancesOf(tx, [pending, held, available]);
+    const own = line ? Math.max(0, Math.min(opts.creatorMinor, line.sellerMinor - line.settledMinor)) : 0;
+    if (line?.state === 'pending') fromPending = Math.min(own, Math.max(0, balances.get(pending) ?? 0));
+    if (line?.state === 'held') fromHeld = Math.min(opts.creatorMinor, line.heldMinor, Math.max(0, balances.get(held) ?? 0));
+    fromAvailable = Math.min(opts.creatorMinor - fromPending - fromHeld, Math.max(0, balances.get(available) ?? 0));
+    fromReceivable = opts.creatorMinor - fromPending - fromHeld - fromAvailable;
     lines.push(
       { accountId: pending, amountMinor: -fromPending },
+      { accountId: held, amountMinor: -fromHeld },
       { accountId: available, amountMinor: -fromAvailable },
       { accountId: receivable, amountMinor: -fromReceivable },
     );
   }
-  const done = await transfer(tx, { lines, reason: opts.reason, idempotency: opts.idempotency });
-  return { transactionId: done.transactionId, fromPending, fromAvailable, fromReceivable };
+  const done = await transfer(tx, {
+    lines,
+    kind: 'refund',
+    subject: { type: 'refund_request', id: opts.requestId },
+    reason: opts.reason,
+    idempotency: opts.idempotency,
+  });
+  if (line) await setSaleLine(tx, opts.line, { state: 'refunded', heldMinor: 0 });
+  return { transactionId: done.transactionId, fromPending, fromHeld, fromAvailable, fromReceivable };
 }
 
 /** What a creator owes (a receivable below zero), as a positive number of cents; 0 when nothing. */
@@ -131,7 +136,8 @@ export async function receivableOwedOf(db: Db, userId: number): Promise<number> 
 }
 
 /**
- * Pays a creator's receivable back from their earnings, pending first (the newest sales' money), then
+ * Pays a creator's receivable back from their earnings, pending first (the newest sales' lines, each
+ * recording what of it paid the debt in `settled_minor`, so per-line amounts stay exact), then
  * available, in its own transaction; returns what it moved. Called after a sale commits and before a
  * withdrawal, so the next sale pays the receivable off first.
  */
@@ -140,6 +146,14 @@ export async function settleReceivable(db: Db, userId: number): Promise<number> 
   if (receivable === null) return 0;
   return db.transaction(async (txRaw) => {
     const tx = txRaw as unknown as Db;
+    // Domain rows first: the creator's pending lines that still hold money, newest first.
+    const candidates = (
+      (await tx.execute(sql`
+        select l.line_type, l.line_id from sale_lines l
+        where l.seller_id = ${userId} and l.earnings_state = 'pending' and l.seller_minor > l.settled_minor
+        order by l.sold_at desc, l.line_id desc limit 500`)) as unknown as { rows: { line_type: SaleLineType; line_id: string | number }[] }
+    ).rows.map((r) => ({ type: r.line_type, id: Number(r.line_id) }));
+    const locked = await lockSaleLines(tx, candidates);
     const pending = await existingAccountId(tx, earningsPendingCode(userId));
     const available = await existingAccountId(tx, earningsAvailableCode(userId));
     const ids = [receivable, pending, available].filter((id): id is number => id !== null);
@@ -147,13 +161,23 @@ export async function settleReceivable(db: Db, userId: number): Promise<number> 
     const balances = await balancesOf(tx, ids);
     const owed = Math.max(0, -(balances.get(receivable) ?? 0));
     if (owed === 0) return 0;
-    const fromPending = pending === null ? 0 : Math.min(owed, Math.max(0, balances.get(pending) ?? 0));
+    let fromPending = 0;
+    let pendingLeft = pending === null ? 0 : Math.max(0, balances.get(pending) ?? 0);
+    for (const ref of candidates) {
+      const line = saleLineOf(locked, ref);
+      if (line?.state !== 'pending') continue;
+      const take = Math.min(owed - fromPending, line.sellerMinor - line.settledMinor, pendingLeft);
+      if (take <= 0) continue;
+      await setSaleLine(tx, ref, { settledMinor: line.settledMinor + take });
+      fromPending += take;
+      pendingLeft -= take;
+    }
     const fromAvailable = available === null ? 0 : Math.min(owed - fromPending, Math.max(0, balances.get(available) ?? 0));
     if (fromPending + fromAvailable === 0) return 0;
     const lines: TransferLine[] = [{ accountId: receivable, amountMinor: fromPending + fromAvailable }];
     if (pending !== null) lines.push({ accountId: pending, amountMinor: -fromPending });
     if (available !== null) lines.push({ accountId: available, amountMinor: -fromAvailable });
-    await transfer(tx, { lines, reason: `receivable ${userId} settled from earnings` });
+    await transfer(tx, { lines, kind: 'receivable_settlement', subject: { type: 'user', id: userId }, reason: `receivable ${userId} settled from earnings` });
     return fromPending + fromAvailable;
   });
 }
@@ -197,4 +221,31 @@ export async function settleAllReceivables(db: Db): Promise<number> {
   let moved = 0;
   for (const r of rows) moved += await settleReceivable(db, Number(r.owner_id));
   return moved;
+}
+
+/**
+ * A user who owes (a receivable below zero: a chargeback of money already spent, or refunds) pays it
+ * from their next deposit first, in the deposit's transaction, after its credit: balance → receivable,
+ * at most the deposit's amount, once per deposit. The caller locked both accounts with the deposit's.
+ */
+export async function payDebtFromDeposit(tx: Db, opts: { userId: number; depositId: number; amountMinor: number }): Promise<number> {
+  const receivable = await existingAccountId(tx, receivableCode(opts.userId));
+  if (receivable === null) return 0;
+  const balance = await userAccountId(tx, opts.userId);
+  await lockAccounts(tx, [balance, receivable]);
+  const balances = await balancesOf(tx, [balance, receivable]);
+  const owed = Math.max(0, -(balances.get(receivable) ?? 0));
+  const take = Math.min(owed, opts.amountMinor, Math.max(0, balances.get(balance) ?? 0));
+  if (take <= 0) return 0;
+  await transfer(tx, {
+    lines: [
+      { accountId: balance, amountMinor: -take },
+      { accountId: receivable, amountMinor: take },
+    ],
+    kind: 'receivable_settlement',
+    subject: { type: 'deposit', id: opts.depositId },
+    reason: `debt of user ${opts.userId} paid from deposit ${opts.depositId}`,
+    idempotency: `debt-from-deposit:${opts.depositId}`,
+  });
+  return take;
 }

@@ -18,6 +18,13 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+const MARKER: ledger.SaleStatementShape = {
+  name: 'test_marker',
+  ctes: (_transactionId, v) => sql`marker as (insert into site_settings (key, value) values (${v('markerKey')}, '1') returning key)`,
+  written: () => sql`(select count(*) from marker)`,
+  columns: () => sql`, (select key from marker) as marker`,
+};
+
 const source = (path: string) => readFileSync(new URL(path, import.meta.url), 'utf8');
 
 describe('hole 7: one writer for a sale', () => {
@@ -66,16 +73,28 @@ describe('hole 7: one writer for a sale', () => {
     expect(await balanceMinor(t.app, buyer.id)).toBe(0);
 
     // Records written in the sale's statement are undone with a refused charge.
-    const records = {
-      name: 'test_marker',
-      ctes: () => sql`marker as (insert into site_settings (key, value) values (${sql.placeholder('markerKey')}, '1') returning key)`,
-      written: sql`(select count(*) from marker)`,
-      columns: sql`, (select key from marker) as marker`,
-      values: { markerKey: `hole7-${buyer.id}` },
-    };
+    const records = { shape: MARKER, values: { markerKey: `hole7-${buyer.id}` } };
     await expect(t.app.db.transaction((tx) => ledger.postSale(tx, sale, records))).rejects.toBeInstanceOf(ledger.InsufficientFunds);
     const marker = await t.app.db.execute(sql`select count(*)::int as n from site_settings where key = ${`hole7-${buyer.id}`}`);
     expect((marker as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(0);
-    expect(await ledger.checkLedger(t.app.db)).toEqual({ unbalancedTransactions: [], driftedAccounts: [], totalMinor: 0 });
+    // The journal balances. A bare sale (no records) stores no sold lines (issue 30): the reconciliation
+    // names the pending accounts it credited, which no line explains; every real sale writes its lines.
+    const pendingIds = await Promise.all([a.id, b.id].map((id) => ledger.existingAccountId(t.app.db, ledger.earningsPendingCode(id))));
+    expect(await ledger.checkLedger(t.app.db)).toEqual({ unbalancedTransactions: [], driftedAccounts: pendingIds.sort((x, y) => x! - y!), totalMinor: 0 });
+  });
+});
+
+describe('issue 30: one name, one sale statement', () => {
+  it('refuses a second, different statement under a name already used, instead of running the first one', async () => {
+    const buyer = await registerPerson(t.app);
+    const seller = await registerPerson(t.app);
+    const sale = { buyerId: buyer.id, shares: [{ sellerId: seller.id, amountMinor: 0, platformOwned: false }], commissionPercent: 20, reason: 'test sale' };
+    await t.app.db.transaction((tx) => ledger.postSale(tx, sale, { shape: MARKER, values: { markerKey: `once-${buyer.id}` } }));
+    const other: ledger.SaleStatementShape = { ...MARKER, columns: () => sql`, 2 as other` };
+    await expect(t.app.db.transaction((tx) => ledger.postSale(tx, sale, { shape: other, values: { markerKey: `twice-${buyer.id}` } }))).rejects.toThrow(
+      "Two different sale statements are named 'test_marker'.",
+    );
+    const marker = await t.app.db.execute(sql`select key from site_settings where key like ${`%-${buyer.id}`} order by key`);
+    expect((marker as unknown as { rows: { key: string }[] }).rows.map((r) => r.key)).toEqual([`once-${buyer.id}`]);
   });
 });

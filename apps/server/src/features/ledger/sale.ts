@@ -1,7 +1,6 @@
 import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { memoPerHandle } from '../../db/memo-per-handle';
-import { ledgerTransactions } from '../../db/schema';
+import { type LedgerSubjectType, ledgerTransactions } from '../../db/schema';
 import { commissionOf } from './commerce-settings';
 import {
   accountIds,
@@ -39,8 +38,10 @@ export type Sale = {
   buyerId: number;
   shares: SaleShare[];
   commissionPercent: number;
-  /** The journal transaction's reason ('purchase', 'chat image unlock', …). */
+  /** The journal transaction's reason ('purchase', 'chat image unlock', …): free text, read by people only. */
   reason: string;
+  /** What the sale is about when the caller knows its id (a chat image); a purchase's order comes from its records. */
+  subject?: { type: LedgerSubjectType; id: number };
   /** With a key, a second sale under the same key writes nothing (and no records) and answers `replayed`. */
   idempotency?: string;
   /** Setting `earnings_clearing_days`: 0 credits the sellers' available earnings at once, else their pending earnings (default 7). */
@@ -48,22 +49,36 @@ export type Sale = {
 };
 
 /**
- * The records a sale pays for (an order, its items, what the buyer now owns…), written in the sale's
- * own statement so that a refused charge leaves none of them, and the account locks, taken after them,
- * are held only for the entries and the commit. The statement's text depends only on `name`, so on
- * PostgreSQL it is prepared once per connection; every value travels as a placeholder in `values`.
+ * The shape of the records a sale pays for (an order, its items, what the buyer now owns…), written in
+ * the sale's own statement so that a refused charge leaves none of them, and the account locks, taken
+ * after them, are held only for the entries and the commit. A shape is a module-level constant: the
+ * statement's text depends only on it, and one name belongs to one shape (postSale refuses a second).
+ * Every value is read through `v(name)` (a parameter of the statement); the sale adds its own, one per share in the order of
+ * `Sale.shares`: `saleSellerMinor` and `saleCommissionMinor`, the split each sold line stores, and
+ * `saleLineStates`, where the line's earnings start ('pending', 'released' when the clearing period is
+ * 0, 'none' when it earns its seller nothing): the release job and refunds go by it (earnings.ts).
  */
-export type SaleRecords = {
-  /** Names the prepared statement: one name, one shape of `ctes`. */
+export type SaleStatementShape = {
+  /** Names the statement: one name, one shape. */
   name: string;
+  /**
+   * The row the sale is about, when the records write it (an order): `prelude` is a CTE run before the
+   * journal header (such as taking the order's id from its sequence) and `id` reads it.
+   */
+  subject?: { type: LedgerSubjectType; prelude: SQL; id: SQL };
   /** Comma-separated CTEs (`a as (…), b as (…)`); `transactionId` is the sale's journal transaction id (null for a free sale). */
-  ctes: (transactionId: SQL) => SQL;
+  ctes: (transactionId: SQL, v: SaleValue) => SQL;
   /** A number the accounts wait for: the rows the CTEs wrote (so they are written before any lock). */
-  written: SQL;
+  written: (v: SaleValue) => SQL;
   /** Extra columns of the statement's one row, such as `, (select id from o) as order_id`. */
-  columns: SQL;
-  values: Record<string, unknown>;
+  columns: (v: SaleValue) => SQL;
 };
+
+/** A value of the sale's records or of the sale itself, by name, as a parameter of the statement. */
+export type SaleValue = (name: string) => SQL;
+
+/** A sale's records: their shape and this sale's values, read by the shape through `v(name)`. */
+export type SaleRecords = { shape: SaleStatementShape; values: Record<string, unknown> };
 
 /** The commission of one share (all of it when platform-owned). */
 export function saleCommission(share: SaleShare, commissionPercent: number): number {
@@ -80,17 +95,22 @@ export function saleEarnings(sale: Pick<Sale, 'shares' | 'commissionPercent'>): 
   return out;
 }
 
-type Prepared = { execute(values: Record<string, unknown>): Promise<unknown> };
-
-const NO_RECORDS: SaleRecords = { name: 'none', ctes: () => sql`nothing as (select 1)`, written: sql`1`, columns: sql``, values: {} };
+const NO_SHAPE: SaleStatementShape = { name: 'none', ctes: () => sql`nothing as (select 1)`, written: () => sql`1`, columns: () => sql`` };
+const NO_RECORDS: SaleRecords = { shape: NO_SHAPE, values: {} };
 
 /** The sale's one statement: its journal header, the caller's records, then the accounts locked, checked and charged. */
-function saleStatement(records: SaleRecords, charge: boolean): SQL {
-  const v = (name: string) => sql.placeholder(name);
+function saleStatement(records: SaleStatementShape, charge: boolean, v: SaleValue): SQL {
   return sql`with
-    t as (${charge ? sql`insert into ledger_transactions (reason, idempotency_key) values (${v('saleReason')}, ${v('saleIdempotency')}) returning id` : sql`select null::bigint as id`}),
-    ${records.ctes(sql`(select id from t)`)},
-    done as materialized (select ${records.written} as n)${
+    ${records.subject ? sql`${records.subject.prelude},` : sql``}
+    t as (${
+      charge
+        ? sql`insert into ledger_transactions (reason, kind, subject_type, subject_id, idempotency_key)
+            values (${v('saleReason')}, 'sale', ${records.subject ? sql`${records.subject.type}` : v('saleSubjectType')},
+              ${records.subject ? records.subject.id : sql`${v('saleSubjectId')}::bigint`}, ${v('saleIdempotency')}) returning id`
+        : sql`select null::bigint as id`
+    }),
+    ${records.ctes(sql`(select id from t)`, v)},
+    done as materialized (select ${records.written(v)} as n)${
       charge
         ? sql`, ${chargeCtes(sql`${v('saleAccounts')}::bigint[]`, sql`${v('saleAmounts')}::bigint[]`, {
             after: sql`(select n from done) > 0`,
@@ -100,30 +120,11 @@ function saleStatement(records: SaleRecords, charge: boolean): SQL {
         : sql`, written as (select null::bigint as account_id where false)`
     }
     select (select id from t) as transaction_id, (select count(*) from written) as written_entries,
-      ${charge ? sql`(select count(*) from checked where amount_minor <> 0)` : sql`0`} as expected_entries${records.columns}`;
+      ${charge ? sql`(select count(*) from checked where amount_minor <> 0)` : sql`0`} as expected_entries${records.columns(v)}`;
 }
 
-/**
- * The sale statement prepared once per database handle, records shape and charge. On PostgreSQL it is
- * a named prepared statement, parsed once per connection; PGlite runs it as usual. Drizzle has no
- * public call for a named raw statement: this is what `db.execute` does, plus the name and placeholders.
- */
-const preparedSale = memoPerHandle((db: Db, key: string): Prepared => {
-  const [name, charge] = [key.slice(0, key.lastIndexOf(':')), key.endsWith(':paid')];
-  const records = recordsByName.get(name) ?? NO_RECORDS;
-  const internal = db as unknown as {
-    dialect: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } };
-    session: { prepareQuery(query: { sql: string; params: unknown[] }, fields: undefined, name: string, arrayMode: boolean): Prepared };
-  };
-  return internal.session.prepareQuery(
-    internal.dialect.sqlToQuery(saleStatement(records, charge)),
-    undefined,
-    `sale_${name}_${charge ? 'paid' : 'free'}`,
-    false,
-  );
-});
-/** The records shape of each statement name (its text never changes, so the first one given is the one). */
-const recordsByName = new Map<string, SaleRecords>();
+/** The records shape of each statement name: one name, one shape (a second shape under a known name is refused). */
+const recordsByName = new Map<string, SaleStatementShape>();
 
 /**
  * Posts a sale, in the caller's transaction or, given the database itself, as one statement that
@@ -177,20 +178,35 @@ export async function postSale(
     }
   }
   const charge = lines.length > 0;
-  if (!recordsByName.has(records.name)) recordsByName.set(records.name, records);
+  const shape = records.shape;
+  const known = recordsByName.get(shape.name);
+  if (known === undefined) recordsByName.set(shape.name, shape);
+  else if (known !== shape) throw new Error(`Two different sale statements are named '${shape.name}'.`);
+  // The split of each share, stored by the records on the line it sold (a refund gives back exactly these).
+  const commissions = sale.shares.map((share) => saleCommission(share, sale.commissionPercent));
   let result: Record<string, unknown>[];
   try {
-    const prepared = preparedSale(db, `${records.name}:${charge ? 'paid' : 'free'}`);
-    const values = {
+    const values: Record<string, unknown> = {
       ...records.values,
       saleReason: sale.reason,
+      saleSubjectType: sale.subject?.type ?? null,
+      saleSubjectId: sale.subject?.id ?? null,
+      saleSellerMinor: sale.shares.map((share, i) => share.amountMinor - commissions[i]!),
+      saleCommissionMinor: commissions,
+      saleLineStates: sale.shares.map((share, i) =>
+        share.platformOwned || share.amountMinor - commissions[i]! <= 0 ? 'none' : sale.clearingDays === 0 ? 'released' : 'pending',
+      ),
       saleIdempotency: sale.idempotency ?? null,
       saleAccounts: lines.map((l) => l.accountId),
       saleAmounts: lines.map((l) => l.amountMinor),
       salePayer: payer,
       saleSpill: spill,
     };
-    result = ((await prepared.execute(values)) as { rows: Record<string, unknown>[] }).rows;
+    const v: SaleValue = (name) => {
+      if (!(name in values)) throw new Error(`The sale statement '${shape.name}' reads a value it was not given: ${name}.`);
+      return sql`${sql.param(values[name])}`;
+    };
+    result = ((await db.execute(saleStatement(shape, charge, v))) as unknown as { rows: Record<string, unknown>[] }).rows;
   } catch (err) {
     const refused = refusalOf(err);
     if (refused instanceof InsufficientFunds) throw refused;

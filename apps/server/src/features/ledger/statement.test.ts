@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerPerson, registerStaff } from '../../../test/accounts';
 import { seededProducts } from '../../../test/commerce';
@@ -89,5 +90,42 @@ describe('issue 18: a statement of every movement', () => {
     expect(bad.json().errors.page).toEqual(['The page must be a whole number from 1.']);
     // The same page rule as the catalogue's, favourites' and reviews' lists.
     expect((await a.client.get('/api/balance/statement?page=100001')).json().errors.page).toEqual(['The page is too large.']);
+  });
+});
+
+describe('issue 30: a typed journal', () => {
+  it('each movement carries its kind and subject, and the statement reads them, not the reason', async () => {
+    const buyer = await registerPerson(t.app);
+    await addFunds(buyer.client, 30);
+    const [image] = await seededProducts(t.app, 'image');
+    const bought = await buyer.client.post('/api/purchase/buy', { item_id: image!.id });
+    expect(bought.statusCode).toBe(200);
+    const orderId = Number(bought.json().payload.order.id);
+    const staff = await registerStaff(t.app);
+    // Staff words that read like another kind of movement stay an adjustment.
+    const adjust = await staff.client.post('/api/admin/ledger/adjustments', {
+      account_id: await userAccountId(t.app.db, buyer.id),
+      amount: 1,
+      reason: 'withdrawal returned by hand',
+    });
+    expect(adjust.statusCode).toBe(200);
+
+    const rows = (
+      (await t.app.db.execute(sql`
+        select t.kind, t.subject_type, t.subject_id, t.note from ledger_transactions t
+        where t.id in (select e.transaction_id from ledger_entries e join ledger_accounts a on a.id = e.account_id where a.user_id = ${buyer.id})
+        order by t.id`)) as unknown as { rows: { kind: string; subject_type: string | null; subject_id: string | number | null; note: string | null }[] }
+    ).rows;
+    expect(rows.map((r) => [r.kind, r.subject_type, r.subject_id === null ? null : Number(r.subject_id), r.note])).toEqual([
+      ['deposit', 'deposit', expect.any(Number), null],
+      ['sale', 'order', orderId, null],
+      ['adjustment', 'staff', staff.id, 'withdrawal returned by hand'],
+    ]);
+    const statement = (await buyer.client.get('/api/balance/statement')).json().payload as Line[];
+    expect(statement.map((l) => [l.kind, l.description])).toEqual([
+      ['adjustment', 'Adjustment: withdrawal returned by hand'],
+      ['purchase', `Purchase: ${image!.title}`],
+      ['deposit', 'Funds added by card'],
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 import { minorToAmount, type StatementKind, type StatementLine } from '@atelier/shared';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import type { LedgerTransactionKind } from '../../db/schema';
 import { type DisplayCurrency, displayAmount } from '../../lib/display-currency';
 
 export const STATEMENT_PAGE_SIZE = 20;
@@ -9,8 +10,9 @@ export const STATEMENT_CSV_MAX = 10_000;
 
 type Row = {
   id: string | number;
-  reason: string;
-  idem: string | null;
+  kind: LedgerTransactionKind;
+  subject_type: string | null;
+  note: string | null;
   created_at: string | Date;
   amount_minor: string | number;
   balance_after: string | number;
@@ -21,34 +23,53 @@ type Row = {
 };
 
 /**
- * What a journal transaction is, seen from one user's account: the writer's `reason` and the sign of
- * the user's entry. One table, so a new writer adds its line here and its movements get a name.
+ * What a journal transaction is, seen from one user's account: its `kind` (migration 0036), what it is
+ * about, and the sign of the user's entry. One table, so a new kind adds its line here and its
+ * movements get a name.
  */
-function classify(reason: string, minor: number): { kind: StatementKind; description: (r: Row) => string; link: (r: Row) => string | null } {
-  const toOrders = () => '/dashboard/orders';
-  if (reason === 'deposit') return { kind: 'deposit', description: () => 'Funds added by card', link: () => '/dashboard/deposits' };
-  if (reason === 'purchase' || reason === 'cart purchase' || reason.startsWith('sale'))
-    return minor < 0
-      ? { kind: 'purchase', description: (r) => (r.order_title ? `Purchase: ${r.order_title}` : 'Purchase'), link: toOrders }
-      : { kind: 'sale', description: (r) => (r.order_title ? `Sale: ${r.order_title}` : 'Sale of your work'), link: () => '/dashboard' };
-  if (reason === 'chat image unlock')
-    return minor < 0
-      ? { kind: 'unlock', description: () => 'Image unlocked in a chat', link: (r) => (r.chat_id ? `/dashboard/chat?chat=${r.chat_id}` : '/dashboard/chat') }
-      : { kind: 'sale', description: () => 'Image sold in a chat', link: (r) => (r.chat_id ? `/dashboard/chat?chat=${r.chat_id}` : '/dashboard/chat') };
-  if (reason.startsWith('image generation refund') || reason.startsWith('refund'))
-    return { kind: 'refund', description: () => (reason.startsWith('image generation') ? 'Refund of an image generation' : 'Refund'), link: toOrders };
-  if (reason.startsWith('image generation')) return { kind: 'generation', description: () => 'Image generation', link: toOrders };
-  // Chargebacks (payments/disputes.ts): the card payment's amount is held, given back, or gone.
-  if (reason === 'deposit refunded')
-    return { kind: 'refund', description: () => 'Card payment refunded by the card issuer', link: () => '/dashboard/deposits' };
-  if (reason === 'dispute opened') return { kind: 'adjustment', description: () => 'Card payment disputed: amount on hold', link: () => '/dashboard/deposits' };
-  if (reason === 'dispute won') return { kind: 'adjustment', description: () => 'Dispute closed: amount released', link: () => '/dashboard/deposits' };
-  if (reason.startsWith('earnings release')) return { kind: 'earnings_release', description: () => 'Earnings released', link: () => '/dashboard' };
-  if (reason.startsWith('withdrawal'))
-    return { kind: 'withdrawal', description: () => (reason.endsWith('returned') ? 'Withdrawal returned' : 'Withdrawal'), link: () => '/dashboard/earnings' };
-  // Staff adjustments carry 'manual adjustment by staff <id>: <reason>': the user sees the reason, not the staff id.
-  const staffReason = /^manual adjustment by staff \d+: (.*)$/s.exec(reason)?.[1];
-  return { kind: 'adjustment', description: () => (staffReason ? `Adjustment: ${staffReason}` : 'Adjustment'), link: () => null };
+function classify(r: Row, minor: number): { kind: StatementKind; description: string; link: string | null } {
+  const toOrders = '/dashboard/orders';
+  const toChat = r.chat_id ? `/dashboard/chat?chat=${r.chat_id}` : '/dashboard/chat';
+  switch (r.kind) {
+    case 'deposit':
+      return { kind: 'deposit', description: 'Funds added by card', link: '/dashboard/deposits' };
+    case 'sale':
+      if (r.subject_type === 'chat_message')
+        return minor < 0
+          ? { kind: 'unlock', description: 'Image unlocked in a chat', link: toChat }
+          : { kind: 'sale', description: 'Image sold in a chat', link: toChat };
+      return minor < 0
+        ? { kind: 'purchase', description: r.order_title ? `Purchase: ${r.order_title}` : 'Purchase', link: toOrders }
+        : { kind: 'sale', description: r.order_title ? `Sale: ${r.order_title}` : 'Sale of your work', link: '/dashboard' };
+    case 'refund':
+      return { kind: 'refund', description: 'Refund', link: toOrders };
+    case 'generation_refund':
+      return { kind: 'refund', description: 'Refund of an image generation', link: toOrders };
+    case 'generation_charge':
+      return { kind: 'generation', description: 'Image generation', link: toOrders };
+    // Chargebacks (payments/disputes.ts): the card payment's amount is held, given back, or gone.
+    case 'deposit_refund':
+      return { kind: 'refund', description: 'Card payment refunded by the card issuer', link: '/dashboard/deposits' };
+    case 'chargeback_hold':
+      return { kind: 'adjustment', description: 'Card payment disputed: amount on hold', link: '/dashboard/deposits' };
+    case 'chargeback_release':
+      return { kind: 'adjustment', description: 'Dispute closed: amount released', link: '/dashboard/deposits' };
+    case 'earnings_release':
+      return { kind: 'earnings_release', description: 'Earnings released', link: '/dashboard' };
+    case 'earnings_hold':
+      return { kind: 'adjustment', description: 'On hold for a refund request', link: '/dashboard/earnings' };
+    case 'earnings_unhold':
+      return { kind: 'adjustment', description: 'Refund request closed: hold released', link: '/dashboard/earnings' };
+    case 'withdrawal':
+      return { kind: 'withdrawal', description: 'Withdrawal', link: '/dashboard/earnings' };
+    case 'withdrawal_return':
+      return { kind: 'withdrawal', description: 'Withdrawal returned', link: '/dashboard/earnings' };
+    case 'receivable_settlement':
+      return { kind: 'adjustment', description: 'Debt paid from earnings', link: '/dashboard/earnings' };
+    default:
+      // A staff adjustment shows the staff member's words (its note), never who they are.
+      return { kind: 'adjustment', description: r.note ? `Adjustment: ${r.note}` : 'Adjustment', link: null };
+  }
 }
 
 function statementSql(userId: number, limit: number, offset: number) {
@@ -61,14 +82,14 @@ function statementSql(userId: number, limit: number, offset: number) {
              a.balance_minor - coalesce(sum(e.amount_minor) over (partition by e.account_id order by e.id desc rows between unbounded preceding and 1 preceding), 0) as balance_after
       from ledger_entries e join acct a on a.id = e.account_id
     )
-    select l.id, t.reason, t.idempotency_key as idem, t.created_at, l.amount_minor, l.balance_after, l.account_kind,
+    select l.id, t.kind, t.subject_type, t.note, t.created_at, l.amount_minor, l.balance_after, l.account_kind,
            o.id as order_id, o.title as order_title, m.chat_id
     from (select * from lines order by id desc limit ${limit} offset ${offset}) l
     join ledger_transactions t on t.id = l.transaction_id
     left join lateral (select id, title from orders where ledger_transaction_id = t.id limit 1) o on true
     left join lateral (
       select cm.chat_id from chat_messages cm
-      where cm.id = (case when t.idempotency_key ~ '^chat-unlock:[0-9]{1,18}$' then substr(t.idempotency_key, 13)::bigint end)
+      where t.subject_type = 'chat_message' and cm.id = t.subject_id
     ) m on true
     order by l.id desc`;
 }
@@ -76,13 +97,13 @@ function statementSql(userId: number, limit: number, offset: number) {
 function toLine(r: Row, currency: DisplayCurrency): StatementLine {
   const minor = Number(r.amount_minor);
   const after = Number(r.balance_after);
-  const c = classify(r.reason, minor);
+  const c = classify(r, minor);
   return {
     id: Number(r.id),
     created_at: Math.floor(new Date(r.created_at).getTime() / 1000),
     kind: c.kind,
     account: r.account_kind === 'user' ? 'balance' : (r.account_kind as StatementLine['account']),
-    description: c.description(r),
+    description: c.description,
     amount: minorToAmount(minor),
     amount_minor: minor,
     balance_after: minorToAmount(after),
@@ -94,7 +115,7 @@ function toLine(r: Row, currency: DisplayCurrency): StatementLine {
       currency: currency.code,
       currencySymbol: currency.symbol,
     },
-    link: c.link(r),
+    link: c.link,
   };
 }
 

@@ -1,5 +1,5 @@
 import { formatPrice, type Order, type ProductType, shortfallAmount } from '@atelier/shared';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { memoPerHandle } from '../../db/memo-per-handle';
 import { packItems, products, userProducts, users } from '../../db/schema';
@@ -8,7 +8,7 @@ import { validationError } from '../../lib/app-error';
 import type { DisplayCurrency } from '../../lib/display-currency';
 import { enqueueSql } from '../../lib/jobs';
 import { isUniqueViolation } from '../../lib/pg-errors';
-import { InsufficientFunds, postSale, type SaleRecords, type SaleShare, saleCommission } from '../ledger';
+import { InsufficientFunds, postSale, type SaleShare, type SaleStatementShape, saleCommission } from '../ledger';
 import { EVENTS_CHANNEL } from '../notifications';
 import { type OrderItemRow, orderAnswer, ownedAmong, productCategoryUrl, productTagNames } from './orders.queries';
 import { ORDER_RECEIPT_JOB } from './receipts';
@@ -126,7 +126,9 @@ type PurchaseValue =
   | 'paidRate'
   | 'paidDecimals';
 
-const v = (name: PurchaseValue) => sql.placeholder(name);
+/** The sale's own values (postSale): each line's split and earnings state, in the order of the shares. */
+type SaleOwnValue = 'saleSellerMinor' | 'saleCommissionMinor' | 'saleLineStates';
+type V = (name: PurchaseValue | SaleOwnValue) => SQL;
 
 /**
  * What a purchase writes besides the money, in the ledger's sale statement (`postSale`): the order,
@@ -134,20 +136,23 @@ const v = (name: PurchaseValue) => sql.placeholder(name);
  * taken out of the cart. The ledger writes them first and charges after, in the same statement, so a
  * refused charge leaves none of them.
  */
-const purchaseRecords = (values: Record<PurchaseValue, unknown>): SaleRecords => ({
+const PURCHASE_SALE: SaleStatementShape = {
   name: 'purchase',
-  values,
-  ctes: (transactionId) => sql`o as (
-      insert into orders (buyer_id, title, amount_minor, status, product_type, ledger_transaction_id, paid_currency, paid_rate, paid_decimals)
-      select ${v('buyerId')}, ${v('title')}, ${v('total')}, 'success', ${v('productType')}, ${transactionId},
+  // The sale's journal transaction names its order: the order's id is taken first, so the header can carry it.
+  subject: { type: 'order', prelude: sql`order_id as (select nextval(pg_get_serial_sequence('orders', 'id')) as id)`, id: sql`(select id from order_id)` },
+  ctes: (transactionId, v: V) => sql`o as (
+      insert into orders (id, buyer_id, title, amount_minor, status, product_type, ledger_transaction_id, paid_currency, paid_rate, paid_decimals)
+      overriding system value
+      select (select id from order_id), ${v('buyerId')}, ${v('title')}, ${v('total')}, 'success', ${v('productType')}, ${transactionId},
              ${v('paidCurrency')}, ${v('paidRate')}::numeric, ${v('paidDecimals')}::int
       returning id, floor(extract(epoch from created_at))::bigint as created_s
     ),
     items as (
-      insert into order_items (order_id, product_id, pack_id, seller_id, price_minor, position)
-      select o.id, r.product_id, r.pack_id, r.seller_id, r.price_minor, (r.n - 1)::int
-      from o, unnest(${v('itemProducts')}::bigint[], ${v('itemPacks')}::bigint[], ${v('itemSellers')}::bigint[], ${v('itemPrices')}::bigint[])
-        with ordinality as r(product_id, pack_id, seller_id, price_minor, n)
+      insert into order_items (order_id, product_id, pack_id, seller_id, price_minor, seller_minor, commission_minor, earnings_state, position)
+      select o.id, r.product_id, r.pack_id, r.seller_id, r.price_minor, r.seller_minor, r.commission_minor, r.earnings_state, (r.n - 1)::int
+      from o, unnest(${v('itemProducts')}::bigint[], ${v('itemPacks')}::bigint[], ${v('itemSellers')}::bigint[], ${v('itemPrices')}::bigint[],
+                     ${v('saleSellerMinor')}::bigint[], ${v('saleCommissionMinor')}::bigint[], ${v('saleLineStates')}::text[])
+        with ordinality as r(product_id, pack_id, seller_id, price_minor, seller_minor, commission_minor, earnings_state, n)
       returning id
     ),
     -- The primary key (user, product) makes a concurrent second purchase of the same product fail here.
@@ -178,13 +183,13 @@ const purchaseRecords = (values: Record<PurchaseValue, unknown>): SaleRecords =>
     sale_signals as (
       select pg_notify(${EVENTS_CHANNEL}, json_build_object('userId', user_id, 'kind', 'sale_made', 'chatId', null, 'notificationId', id)::text) from sale_notes
     )`,
-  written: sql`(select count(*) from o) + (select count(*) from items) + (select count(*) from owns) + (select count(*) from pack_owns)
+  written: () => sql`(select count(*) from o) + (select count(*) from items) + (select count(*) from owns) + (select count(*) from pack_owns)
            + (select count(*) from cart) + (select count(*) from receipt) + (select count(*) from sale_signals)`,
   // Whether a seller of this sale owes refunds (a receivable below zero): only then does the caller
   // settle them from it, and a sale by anyone else costs no query for it.
-  columns: sql`, (select id from o) as order_id, (select created_s from o) as created_s,
+  columns: (v: V) => sql`, (select id from o) as order_id, (select created_s from o) as created_s,
     exists (select 1 from ledger_accounts where kind = 'receivable' and balance_minor < 0 and owner_id = any(${v('itemSellers')}::bigint[])) as owes_receivable`,
-});
+};
 
 /**
  * Splits a pack's price over its items in proportion to their list prices, by largest remainder: each
@@ -217,7 +222,7 @@ export function allocate(totalMinor: number, weights: number[]): number[] {
  *
  * The rules live here: what may be bought, at what price, and who earns which share (a pack's price
  * split over its items' authors). The money moves through the ledger's one sale writer, `postSale`,
- * whose statement also writes this purchase's records (`purchaseRecords`): it locks the accounts in
+ * whose statement also writes this purchase's records (`PURCHASE_SALE`): it locks the accounts in
  * id order, checks the balance, and only if the money may move writes the journal, the order, its
  * items, what the buyer now owns, the receipt job, and takes the products out of the cart. Accounts stay locked until commit, and a sale's are shared with other sales (the author,
  * the buyer's revenue account): that statement is the last before the commit, and without a caller's
@@ -359,7 +364,7 @@ export async function purchaseProducts(
     const sale = await postSale(
       tx,
       { buyerId, shares, commissionPercent: opts.commissionPercent, clearingDays: opts.clearingDays, reason: opts.fromCart ? 'cart purchase' : 'purchase' },
-      purchaseRecords(values),
+      { shape: PURCHASE_SALE, values },
     );
     result = [sale.row];
   } catch (err) {

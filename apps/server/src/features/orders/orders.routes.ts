@@ -73,13 +73,13 @@ export async function buyFromBalance(
     sellerOwesRefunds = sale.sellerOwesRefunds;
     return { status: 'Success' as const, order };
   };
-  // With an Idempotency-Key, the key is claimed and the answer stored in the purchase's transaction.
-  // Without one, the purchase's only writing statement is its transaction: no BEGIN and COMMIT round
-  // trips, and the revenue account's lock is released as soon as that statement commits. Its statements
-  // all find rows by key, so they run on the `keyed` handle, planned once per connection (db/client.ts).
+  // One path (issue 30, finding 7): every purchase is one transaction on the one pool; with an
+  // Idempotency-Key, the key is claimed and the answer stored in that same transaction.
   let answer: Awaited<ReturnType<typeof buy>>;
   try {
-    answer = key ? await runIdempotent(app.db, { userId: buyer.id, key, scope: opts.scope, body: request.body }, buy) : await buy(app.database.keyed);
+    answer = key
+      ? await runIdempotent(app.db, { userId: buyer.id, key, scope: opts.scope, body: request.body }, buy)
+      : await app.db.transaction((tx) => buy(tx as unknown as Db));
   } catch (err) {
     // Refused (not enough balance, not for sale: a 4xx) or failed (anything else); nothing was written.
     app.metrics.money('purchases', err instanceof AppError && err.statusCode < 500 ? 'refused' : 'failed');

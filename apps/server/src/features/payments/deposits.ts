@@ -21,7 +21,17 @@ import { mailHtml, sendMail } from '../../lib/mail';
 export const DEPOSIT_RECEIPT_JOB = 'receipts.deposit';
 export const EXPIRE_DEPOSITS_JOB = 'deposits.expire';
 
-import { clearingAccountCode, getCommerceSettings, lockAccounts, systemAccountId, transfer, userAccountId } from '../ledger';
+import {
+  clearingAccountCode,
+  existingAccountId,
+  getCommerceSettings,
+  lockAccounts,
+  payDebtFromDeposit,
+  receivableCode,
+  systemAccountId,
+  transfer,
+  userAccountId,
+} from '../ledger';
 import { notify } from '../notifications';
 import { assertPaymentSlot, lockDepositPurpose } from './card-payments';
 import { type DepositEvent, nextDepositStatus } from './deposit-states';
@@ -198,13 +208,16 @@ export async function applyPaymentEvent(app: FastifyInstance, provider: string, 
     if (next === 'success') {
       const clearing = await systemAccountId(tx, clearingAccountCode(provider));
       const buyerAccount = await userAccountId(tx, deposit.userId);
-      // Two transfers (the credit, then what it pays for): every account they touch is locked first, in id order.
-      await lockAccounts(tx, [clearing, buyerAccount, ...(purposeLock?.accountIds ?? [])]);
+      const debt = await existingAccountId(tx, receivableCode(deposit.userId));
+      // The credit, a debt paid from it, then what it pays for: every account they touch is locked first, in id order.
+      await lockAccounts(tx, [clearing, buyerAccount, ...(debt === null ? [] : [debt]), ...(purposeLock?.accountIds ?? [])]);
       const { transactionId } = await transfer(tx, {
         lines: [
           { accountId: clearing, amountMinor: -Number(deposit.amountMinor) },
           { accountId: buyerAccount, amountMinor: Number(deposit.amountMinor) },
         ],
+        kind: 'deposit',
+        subject: { type: 'deposit', id: deposit.id },
         reason: 'deposit',
         idempotency: `deposit:${deposit.id}`,
       });
@@ -220,6 +233,8 @@ export async function applyPaymentEvent(app: FastifyInstance, provider: string, 
           ...(event.paymentRef ? { providerPaymentRef: event.paymentRef.slice(0, 200) } : {}),
         })
         .where(eq(deposits.id, deposit.id));
+      // A user who owes (a chargeback of money already spent) pays it from this deposit first (issue 30).
+      if (debt !== null) await payDebtFromDeposit(tx, { userId: deposit.userId, depositId: deposit.id, amountMinor: Number(deposit.amountMinor) });
       // The receipt is a job written with the credit: it cannot be lost, nor sent for a rolled-back credit.
       await enqueue(tx, DEPOSIT_RECEIPT_JOB, { depositId: deposit.id });
       // A payment for something (a chat image) pays for it now, from the credit; Add Funds rings the bell.

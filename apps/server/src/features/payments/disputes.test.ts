@@ -3,10 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerPerson, registerStaff } from '../../../test/accounts';
-import { balanceMinor, pendingMinor } from '../../../test/commerce';
+import { balanceMinor, pendingMinor, sellPrompt } from '../../../test/commerce';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
 import { deposits, ledgerAccounts } from '../../db/schema';
-import { clearingAccountCode, DISPUTES_HOLD, earningsPendingCode, postSale, receivableCode } from '../ledger';
+import { clearingAccountCode, DISPUTES_HOLD, earningsPendingCode, receivableCode } from '../ledger';
 import { sandboxDisputeId } from './sandbox/sandbox.routes';
 import { SANDBOX_SIGNATURE_HEADER, type SandboxEvent, signSandboxEvent } from './sandbox/sandbox-provider';
 
@@ -140,12 +140,7 @@ describe('disputes through the sandbox', () => {
     const depositId = await payByCard(buyer.client, 20, '4242424242424242');
     expect(await balanceMinor(t.app, buyer.id)).toBe(2000);
     // The buyer spends 15 € of it on a creator's work.
-    await postSale(t.app.db, {
-      buyerId: buyer.id,
-      shares: [{ sellerId: creator.id, amountMinor: 1500, platformOwned: false }],
-      commissionPercent: 20,
-      reason: 'purchase',
-    });
+    await sellPrompt(t.app, buyer, creator.id, 1500, { funded: true });
     expect(await balanceMinor(t.app, buyer.id)).toBe(500);
 
     const opened: SandboxEvent = {
@@ -184,12 +179,7 @@ describe('disputes through the sandbox', () => {
     const buyer = await registerPerson(t.app);
     const creator = await registerPerson(t.app);
     const depositId = await payByCard(buyer.client, 20, '4242424242424242');
-    await postSale(t.app.db, {
-      buyerId: buyer.id,
-      shares: [{ sellerId: creator.id, amountMinor: 2000, platformOwned: false }],
-      commissionPercent: 20,
-      reason: 'purchase',
-    });
+    await sellPrompt(t.app, buyer, creator.id, 2000, { funded: true });
     const disputeId = 'dp_settled_then_won';
     expect(await send({ id: 'evt_settled_open', type: 'dispute.created', data: { deposit_id: depositId, dispute_id: disputeId } })).toBe('applied');
     expect(await receivableOf(admin, buyer.id)).toBe(-2000);
@@ -206,6 +196,26 @@ describe('disputes through the sandbox', () => {
     );
     expect((await buyer.client.get('/api/balance')).json().payload.amount_minor).toBe(2000);
     expect(await accountBalance(t.app, receivableCode(buyer.id))).toBe(0);
+    expect((await reconciliation(admin)).ok).toBe(true);
+  });
+
+  it('issue 30: a buyer who owes a chargeback pays it from their next deposit first', async () => {
+    const buyer = await registerPerson(t.app);
+    const creator = await registerPerson(t.app);
+    const depositId = await payByCard(buyer.client, 20, '4242424242424242');
+    await sellPrompt(t.app, buyer, creator.id, 2000, { funded: true });
+    expect(await send({ id: 'evt_debt_open', type: 'dispute.created', data: { deposit_id: depositId, dispute_id: 'dp_debt_lost' } })).toBe('applied');
+    expect(
+      await send({ id: 'evt_debt_lost', type: 'dispute.closed', data: { deposit_id: depositId, dispute_id: 'dp_debt_lost', dispute_status: 'lost' } }),
+    ).toBe('applied');
+    expect(await receivableOf(admin, buyer.id)).toBe(-2000);
+    // 15 € paid in: all of it pays the debt; then 10 €: 5 € pays the rest, 5 € is the balance.
+    await payByCard(buyer.client, 15, '4242424242424242');
+    expect(await balanceMinor(t.app, buyer.id)).toBe(0);
+    expect(await receivableOf(admin, buyer.id)).toBe(-500);
+    await payByCard(buyer.client, 10, '4242424242424242');
+    expect((await buyer.client.get('/api/balance')).json().payload.amount_minor).toBe(500);
+    expect(await receivableOf(admin, buyer.id)).toBeNull();
     expect((await reconciliation(admin)).ok).toBe(true);
   });
 
@@ -249,12 +259,7 @@ describe('disputes through the sandbox', () => {
     const creator = await registerPerson(t.app);
     const buyer = await registerPerson(t.app);
     await payByCard(buyer.client, 10, '4242424242424242');
-    await postSale(t.app.db, {
-      buyerId: buyer.id,
-      shares: [{ sellerId: creator.id, amountMinor: 1000, platformOwned: false }],
-      commissionPercent: 20,
-      reason: 'purchase',
-    });
+    await sellPrompt(t.app, buyer, creator.id, 1000, { funded: true });
     expect(await pendingMinor(t.app, creator.id)).toBe(800);
     expect((await reconciliation(admin)).ok).toBe(true);
     const [account] = await t.app.db

@@ -74,6 +74,8 @@ const SETTLEMENTS: Record<PayoutRow['kind'], Settlement> = {
           { accountId: acquisitions, amountMinor: -payout.amountMinor },
           { accountId: clearing, amountMinor: payout.amountMinor },
         ],
+        kind: 'offer_payout',
+        subject: { type: 'payout', id: payout.id },
         reason: `payout ${payout.id} for offer ${payout.offerId}`,
         idempotency: `payout:${payout.id}`,
       });

@@ -14,7 +14,11 @@ export type RefundEffect =
   /** Both parties are told (bell, live event, e-mail). */
   | 'notify_both'
   /** A row in the staff audit log. */
-  | 'audit';
+  | 'audit'
+  /** The item's earnings are held while the request is open (ledger/refund-hold.ts): not released, not withdrawable. */
+  | 'earnings_hold'
+  /** The request ended without a refund: the hold is released (ledger/refund-hold.ts). */
+  | 'earnings_unhold';
 
 type Transition = { from: RefundStatus | null; to: RefundStatus; by: readonly RefundActor[]; effects: readonly RefundEffect[] };
 
@@ -24,7 +28,7 @@ type Transition = { from: RefundStatus | null; to: RefundStatus; by: readonly Re
  */
 export const REFUND_TRANSITIONS: readonly Transition[] = [
   // The buyer asks within 14 days of the purchase (POST /api/orders/{id}/refund-request): the creator is told.
-  { from: null, to: 'open', by: ['buyer'], effects: ['notify_other_party'] },
+  { from: null, to: 'open', by: ['buyer'], effects: ['earnings_hold', 'notify_other_party'] },
   // The creator answers once (POST /api/refund-requests/{id}/respond); staff then decide.
   { from: 'open', to: 'responded', by: ['creator'], effects: ['notify_other_party'] },
   // The creator accepts (POST /api/refund-requests/{id}/accept): refunded at once, the buyer is told.
@@ -34,8 +38,8 @@ export const REFUND_TRANSITIONS: readonly Transition[] = [
   { from: 'open', to: 'refunded', by: ['staff'], effects: ['ledger_refund', 'revoke_access', 'notify_both', 'audit'] },
   { from: 'responded', to: 'refunded', by: ['staff'], effects: ['ledger_refund', 'revoke_access', 'notify_both', 'audit'] },
   // Staff reject it (decision=reject), with a note: no money moves, the buyer keeps the file.
-  { from: 'open', to: 'rejected', by: ['staff'], effects: ['notify_both', 'audit'] },
-  { from: 'responded', to: 'rejected', by: ['staff'], effects: ['notify_both', 'audit'] },
+  { from: 'open', to: 'rejected', by: ['staff'], effects: ['earnings_unhold', 'notify_both', 'audit'] },
+  { from: 'responded', to: 'rejected', by: ['staff'], effects: ['earnings_unhold', 'notify_both', 'audit'] },
 ];
 
 /** The move from `from` to `to` by `actor`, or undefined when the table has none. */

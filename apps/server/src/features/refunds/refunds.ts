@@ -15,7 +15,7 @@ import type { DisplayCurrency } from '../../lib/display-currency';
 import { mailHtml, sendMail } from '../../lib/mail';
 import { isUniqueViolation } from '../../lib/pg-errors';
 import { recordAudit } from '../audit';
-import { amountAnswer, getCommerceSettings, postRefund, saleSplitOf } from '../ledger';
+import { amountAnswer, holdForRefundRequest, postRefund, releaseRefundHold, type SaleLineRef, saleRevenueAccountOf } from '../ledger';
 import { notify } from '../notifications';
 import { findRefundTransition, illegalRefundMoveMessage, type RefundActor, type RefundEffect } from './refund-states';
 
@@ -98,6 +98,17 @@ async function findSubject(db: Db, buyerId: number, pathId: number, input: Refun
   return { orderId: order.id, productId, chatMessageId: null, creatorId: item.sellerId, amountMinor: Number(item.priceMinor), boughtAt: order.createdAt };
 }
 
+/** The sold line a request is about (an order item or an unlocked chat image). */
+async function lineOf(tx: Db, row: { orderId: number | null; productId: number | null; chatMessageId: number | null }): Promise<SaleLineRef> {
+  if (row.chatMessageId !== null) return { type: 'chat_message', id: row.chatMessageId };
+  const [item] = await tx
+    .select({ id: orderItems.id })
+    .from(orderItems)
+    .where(and(eq(orderItems.orderId, row.orderId!), eq(orderItems.productId, row.productId!)))
+    .limit(1);
+  return { type: 'order_item', id: item!.id };
+}
+
 /** POST /api/orders/{id}/refund-request: a buyer's request, `open`; the creator is told. */
 export async function createRefundRequest(db: Db, publicUrl: string, buyerId: number, pathId: number, input: RefundRequestInput, now = new Date()) {
   const subject = await findSubject(db, buyerId, pathId, input);
@@ -122,6 +133,7 @@ export async function createRefundRequest(db: Db, publicUrl: string, buyerId: nu
           message: input.message,
         })
         .returning();
+      if (move.effects.includes('earnings_hold')) await holdForRefundRequest(tx, { line: await lineOf(tx, row!), requestId: row!.id });
       await runEffects(tx, publicUrl, row!, move.effects, 'buyer');
       return { id: row!.id, status: row!.status };
     });
@@ -153,7 +165,6 @@ function checkMove(row: RequestRow, to: RefundStatus, actor: RefundActor) {
  * was locked: the chat and message or the order are locked next, then postRefund locks the accounts.
  */
 async function refundSubject(tx: Db, row: RequestRow): Promise<number | null> {
-  const settings = await getCommerceSettings(tx);
   const idempotency = `refund:${row.id}`;
   if (row.chatMessageId !== null) {
     const [message] = await tx.select().from(chatMessages).where(eq(chatMessages.id, row.chatMessageId)).limit(1);
@@ -161,26 +172,24 @@ async function refundSubject(tx: Db, row: RequestRow): Promise<number | null> {
     const [locked] = await tx.select().from(chatMessages).where(eq(chatMessages.id, row.chatMessageId)).for('update');
     if (locked!.refundedAt) throw new AppError('CONFLICT', REFUND_MESSAGES.alreadyRefunded);
     const sale = (
-      (await tx.execute(sql`select id from ledger_transactions where idempotency_key = ${`chat-unlock:${locked!.id}`} limit 1`)) as unknown as {
+      (await tx.execute(
+        sql`select id from ledger_transactions where kind = 'sale' and subject_type = 'chat_message' and subject_id = ${locked!.id} limit 1`,
+      )) as unknown as {
         rows: { id: string | number }[];
       }
     ).rows[0];
-    const split = sale
-      ? await saleSplitOf(tx, {
-          saleTransactionId: Number(sale.id),
-          sellerId: row.creatorId,
-          priceMinor: row.amountMinor,
-          sellerPrices: [row.amountMinor],
-          commissionPercent: settings.commission_percent,
-        })
-      : { creatorMinor: 0, commissionMinor: 0, revenueAccountId: null };
+    // The split the sale stored on the message (migration 0036): given back exactly.
+    const creatorMinor = Number(locked!.sellerMinor ?? 0);
+    const revenueAccountId = sale ? await saleRevenueAccountOf(tx, Number(sale.id)) : null;
     const done = sale
       ? await postRefund(tx, {
           buyerId: row.buyerId,
           sellerId: row.creatorId,
           amountMinor: row.amountMinor,
-          creatorMinor: split.creatorMinor,
-          revenueAccountId: split.revenueAccountId,
+          creatorMinor,
+          revenueAccountId,
+          line: { type: 'chat_message', id: locked!.id },
+          requestId: row.id,
           reason: `refund of chat image ${locked!.id}`,
           idempotency,
         })
@@ -194,19 +203,15 @@ async function refundSubject(tx: Db, row: RequestRow): Promise<number | null> {
   if (!item || item.refundedAt) throw new AppError('CONFLICT', REFUND_MESSAGES.alreadyRefunded);
   let transactionId: number | null = null;
   if (order!.ledgerTransactionId !== null) {
-    const split = await saleSplitOf(tx, {
-      saleTransactionId: order!.ledgerTransactionId,
-      sellerId: item.sellerId,
-      priceMinor: Number(item.priceMinor),
-      sellerPrices: items.filter((i) => i.sellerId === item.sellerId).map((i) => Number(i.priceMinor)),
-      commissionPercent: settings.commission_percent,
-    });
     const done = await postRefund(tx, {
       buyerId: row.buyerId,
       sellerId: item.sellerId,
       amountMinor: Number(item.priceMinor),
-      creatorMinor: split.creatorMinor,
-      revenueAccountId: split.revenueAccountId,
+      // The split the sale stored on the line (migration 0036): given back exactly.
+      creatorMinor: Number(item.sellerMinor),
+      revenueAccountId: await saleRevenueAccountOf(tx, order!.ledgerTransactionId),
+      line: { type: 'order_item', id: item.id },
+      requestId: row.id,
       reason: `refund of order ${order!.id} item ${item.productId}`,
       idempotency,
     });
@@ -309,6 +314,7 @@ export async function decideRefund(
     const to = opts.decision === 'refund' ? 'refunded' : 'rejected';
     const move = checkMove(row, to, opts.actor);
     const transactionId = move.effects.includes('ledger_refund') ? await refundSubject(tx, row) : null;
+    if (move.effects.includes('earnings_unhold')) await releaseRefundHold(tx, { line: await lineOf(tx, row), requestId: row.id });
     const [updated] = await tx
       .update(refundRequests)
       .set({

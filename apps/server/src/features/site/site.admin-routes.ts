@@ -16,9 +16,11 @@ import { contactMessages, siteSettings } from '../../db/schema';
 import { notFound, validationError } from '../../lib/app-error';
 import { guard } from '../../lib/auth-guard';
 import { ok } from '../../lib/envelope';
+import { enqueue } from '../../lib/jobs';
 import { sendMail } from '../../lib/mail';
 import { readSettings } from '../../lib/settings';
 import { recordAudit } from '../audit';
+import { EARNINGS_RELEASE } from '../earnings';
 import { getCommerceSettings } from '../ledger';
 
 type MessageRow = typeof contactMessages.$inferSelect;
@@ -79,6 +81,10 @@ export const siteAdminRoutes: FastifyPluginAsyncZod = async (app) => {
             .onConflictDoUpdate({ target: siteSettings.key, set: { value, updatedAt: new Date() } });
         }
         const changedBefore = Object.fromEntries(Object.keys(changes).map((k) => [k, before[k as keyof typeof before]]));
+        // A new clearing period applies to the lines still pending at once: a release run starts now (0 releases them all).
+        if (changes.earnings_clearing_days !== undefined && changes.earnings_clearing_days !== before.earnings_clearing_days) {
+          await enqueue(tx, EARNINGS_RELEASE, {}, { singletonKey: 'clearing-change' });
+        }
         await recordAudit(tx, { staffId, action: 'settings.update', subjectType: 'settings', subjectId: 0, before: changedBefore, after: changes });
         return currentSettings(tx);
       });

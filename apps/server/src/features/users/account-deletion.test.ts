@@ -101,6 +101,7 @@ describe('issue 30 finding 6: deleting an account while money remains or is owed
           { accountId: await receivableAccountId(tx, debtor.id), amountMinor: -750 },
           { accountId: await systemAccountId(tx, clearingAccountCode('sandbox')), amountMinor: 750 },
         ],
+        kind: 'adjustment',
         reason: 'test: a refund of withdrawn earnings',
       });
     });

@@ -15,6 +15,7 @@ const green = {
   drifted_accounts: [],
   unsettled_generations: [],
   unbalanced_earnings: [],
+  unmatched_earnings_lines: [],
   dispute_hold_minor: 0,
   mismatched_disputes: [],
   total_minor: 0,

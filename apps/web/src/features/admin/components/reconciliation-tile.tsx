@@ -35,11 +35,13 @@ export function ReconciliationTile() {
                 ? t('admin.reco_generation', { id: m.id, sum: formatMinor(m.actual_minor) })
                 : m.kind === 'earnings'
                   ? t('admin.reco_earnings', { id: m.id, cached: formatMinor(m.actual_minor), flowed: formatMinor(m.expected_minor) })
-                  : m.kind === 'dispute_hold'
-                    ? t('admin.reco_dispute_hold', { held: formatMinor(m.actual_minor), open: formatMinor(m.expected_minor) })
-                    : m.kind === 'dispute'
-                      ? t('admin.reco_dispute', { id: m.id, held: formatMinor(m.actual_minor), amount: formatMinor(m.expected_minor) })
-                      : t('admin.reco_total', { sum: formatMinor(m.actual_minor) })}
+                  : m.kind === 'earnings_lines'
+                    ? t('admin.reco_earnings_lines', { id: m.id, balance: formatMinor(m.actual_minor), lines: formatMinor(m.expected_minor) })
+                    : m.kind === 'dispute_hold'
+                      ? t('admin.reco_dispute_hold', { held: formatMinor(m.actual_minor), open: formatMinor(m.expected_minor) })
+                      : m.kind === 'dispute'
+                        ? t('admin.reco_dispute', { id: m.id, held: formatMinor(m.actual_minor), amount: formatMinor(m.expected_minor) })
+                        : t('admin.reco_total', { sum: formatMinor(m.actual_minor) })}
         </p>
       )}
       <p className="small">

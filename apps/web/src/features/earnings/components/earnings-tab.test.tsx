@@ -14,6 +14,8 @@ const summary = (available: number, extra: object = {}) => ({
   withdrawn: eur(0),
   lifetime: eur(1600 + available),
   next_release_at: 1_795_000_000,
+  held: eur(0),
+  owed: eur(0),
   ...extra,
 });
 const contact = {
@@ -182,5 +184,29 @@ describe('Earnings tab (issue 19)', () => {
     renderWithApp(<EarningsTab />, { path: '/dashboard/earnings' });
     expect(await screen.findByText('Nothing is clearing right now.')).toBeTruthy();
     expect((screen.getByRole('button', { name: 'Withdraw' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+});
+
+describe('Earnings tab (issue 30)', () => {
+  it('shows what is on hold for a refund request and a debt; neither is offered for withdrawal', async () => {
+    fakeApi({
+      'GET /api/earnings': () => okAnswer(summary(500, { held: eur(960), owed: eur(300) })),
+      'GET /api/earnings/withdrawals': () => okAnswer([]),
+    });
+    renderWithApp(<EarningsTab />, { path: '/dashboard/earnings' });
+    const held = await screen.findByTestId('earnings-held');
+    expect(held.textContent).toContain('On hold for a refund request');
+    expect(held.textContent).toContain('€9.60');
+    expect(screen.getByTestId('earnings-owed').textContent).toContain('You owe');
+    expect(screen.getByTestId('earnings-owed').textContent).toContain('€3.00');
+    expect(screen.getByTestId('earnings-available').textContent).toContain('€5.00');
+  });
+
+  it('shows no hold and no debt when there are none', async () => {
+    fakeApi({ 'GET /api/earnings': () => okAnswer(summary(500)), 'GET /api/earnings/withdrawals': () => okAnswer([]) });
+    renderWithApp(<EarningsTab />, { path: '/dashboard/earnings' });
+    await screen.findByTestId('earnings-available');
+    expect(screen.queryByTestId('earnings-held')).toBeNull();
+    expect(screen.queryByTestId('earnings-owed')).toBeNull();
   });
 });

@@ -81,6 +81,20 @@ export function EarningsTab() {
           </button>
           {inFlight && <span className="small muted">{t('earnings.one_in_flight')}</span>}
         </div>
+        {e.held.amount_minor > 0 && (
+          <div className="earnings-card" data-testid="earnings-held">
+            <span className="earnings-label">{t('earnings.held')}</span>
+            <Amount value={e.held} />
+            <span className="small muted">{t('earnings.held_note')}</span>
+          </div>
+        )}
+        {e.owed.amount_minor > 0 && (
+          <div className="earnings-card owed" data-testid="earnings-owed">
+            <span className="earnings-label">{t('earnings.owed')}</span>
+            <Amount value={e.owed} />
+            <span className="small muted">{t('earnings.owed_note')}</span>
+          </div>
+        )}
         <div className="earnings-card" data-testid="earnings-withdrawn">
           <span className="earnings-label">{t('earnings.withdrawn')}</span>
           <Amount value={e.withdrawn} />
