@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerPerson, registerStaff } from '../../../test/accounts';
+import { registerPerson, registerSeller, registerStaff } from '../../../test/accounts';
 import { availableMinor, balanceMinor, fund } from '../../../test/commerce';
 import { payoutContact } from '../../../test/payouts';
 import { createTestApp, type TestApp, type TestClient } from '../../../test/test-app';
@@ -53,7 +53,7 @@ const earnings = async (client: TestClient) => (await client.get('/api/earnings'
 
 describe('issue 30: an open refund request holds its line', () => {
   it('finding 1: the share asked back cannot be withdrawn; refunded, it goes back to the buyer and the creator owes nothing', async () => {
-    const creator = await registerPerson(t.app);
+    const creator = await registerSeller(t.app);
     const staff = await registerStaff(t.app);
     const { buyer, orderId } = await soldPrompt(creator.id, 1200);
     expect(await availableMinor(t.app, creator.id)).toBe(960);
@@ -77,7 +77,7 @@ describe('issue 30: an open refund request holds its line', () => {
   });
 
   it('a rejected request gives the hold back to available', async () => {
-    const creator = await registerPerson(t.app);
+    const creator = await registerSeller(t.app);
     const staff = await registerStaff(t.app);
     const { buyer, orderId } = await soldPrompt(creator.id, 1000);
     const id = await ask(buyer.client, orderId);
@@ -89,7 +89,7 @@ describe('issue 30: an open refund request holds its line', () => {
   });
 
   it('the Earnings tab shows a debt after a refund of money already withdrawn', async () => {
-    const creator = await registerPerson(t.app);
+    const creator = await registerSeller(t.app);
     const staff = await registerStaff(t.app);
     const { buyer, orderId } = await soldPrompt(creator.id, 2000);
     const withdrawn = await creator.client.post('/api/earnings/withdraw', { ...sepa, amount: 16 });

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerPerson, registerStaff } from '../../../test/accounts';
+import { registerPerson, registerSeller, registerStaff } from '../../../test/accounts';
 import { payoutContact } from '../../../test/payouts';
 import { createTestApp, type TestApp, type TestClient } from '../../../test/test-app';
 import { products } from '../../db/schema';
@@ -26,7 +26,7 @@ beforeAll(async () => {
   t = await createTestApp();
   await setSetting(t.app.db, 'is_reg_enabled', true);
   buyers = [await registerPerson(t.app), await registerPerson(t.app)];
-  creators = [await registerPerson(t.app), await registerPerson(t.app)];
+  creators = [await registerSeller(t.app), await registerSeller(t.app)];
   staff = await registerStaff(t.app);
 });
 afterAll(() => t.close());
