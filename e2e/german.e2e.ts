@@ -163,7 +163,8 @@ describe('German (issue 18)', () => {
     };
     const ownTexts = [...userTexts, `${me.payload.name} ${me.payload.surname}`, `@${me.payload.nickname}`];
     for (const [path, title] of [
-      ['/de/dashboard', 'Meine Projekte'],
+      // Issue 31: a buyer's dashboard opens on their Library, at the orders.
+      ['/de/dashboard', 'Bestellverlauf'],
       ['/de/dashboard/orders', 'Bestellverlauf'],
       ['/de/dashboard/statement', 'Kontoauszug'],
       ['/de/dashboard/favourites', 'Favoriten'],

@@ -216,6 +216,9 @@ export const de: Record<TranslationKey, string> = {
   'dashboard.order_history': 'Bestellverlauf',
   'dashboard.contact_information': 'Kontaktdaten',
   'dashboard.chat': 'Chat',
+  'dashboard.library': 'Bibliothek',
+  'dashboard.creator': 'Creator-Dashboard',
+  'dashboard.start_selling': 'Werke verkaufen',
   'dashboard.log_out': 'Abmelden',
 
   'profile.avatar': 'Profilbild',

@@ -216,6 +216,9 @@ export const en = {
   'dashboard.order_history': 'Order history',
   'dashboard.contact_information': 'Contact information',
   'dashboard.chat': 'Chat',
+  'dashboard.library': 'Library',
+  'dashboard.creator': 'Creator dashboard',
+  'dashboard.start_selling': 'Sell your work',
   'dashboard.log_out': 'Log out',
 
   'profile.avatar': 'Avatar',
