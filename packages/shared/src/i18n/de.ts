@@ -27,6 +27,7 @@ export const de: Record<TranslationKey, string> = {
   'nav.menu': 'Menü',
   'nav.close_menu': 'Menü schließen',
   'nav.search_placeholder': 'Werke, Kreative, Tags suchen',
+  'nav.search_site': 'Gesamte Seite durchsuchen',
   'nav.search': 'Suchen',
   'nav.welcome': 'Willkommen,',
   'nav.log_in': 'Anmelden',

@@ -26,6 +26,7 @@ export const en = {
   'nav.menu': 'Menu',
   'nav.close_menu': 'Close menu',
   'nav.search_placeholder': 'Search works, creators, tags',
+  'nav.search_site': 'Search the whole site',
   'nav.search': 'Search',
   'nav.welcome': 'Welcome,',
   'nav.log_in': 'Log In',

@@ -35,6 +35,8 @@ export function cardFormPage(opts: {
   mode?: CardPageMode;
   /** The heading: 'Add funds' for a deposit, 'Card payment' for a payment for something. */
   title?: string;
+  /** Issue 31: on a page of its own, the way back to the app without paying (as a provider's Cancel). */
+  cancelUrl?: string;
 }): string {
   const e = opts.errors ?? {};
   const v = opts.values ?? {};
@@ -51,6 +53,7 @@ ${field('card_number', 'Card number', 'inputmode="numeric" autocomplete="cc-numb
 ${e.form ? `<p class="error" role="alert">${escapeHtml(e.form)}</p>` : ''}
 <button type="submit">Pay ${escapeHtml(opts.amount)}</button>
 </form>
+${opts.cancelUrl ? `<p><a class="cancel" href="${escapeHtml(opts.cancelUrl)}">Cancel and return to Atelier</a></p>` : ''}
 <p class="hint">This is Atelier's built-in test payment page: no real card is charged. Test cards: 4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is declined; 4000 0000 0000 3220 asks for 3-D Secure; 4000 0000 0000 0259 pays and is then disputed (a chargeback). Any future expiry date and any CVC.</p>`,
   );
 }
