@@ -112,7 +112,7 @@ describe('German (issue 18)', () => {
       .getByTestId('result-count')
       .filter({ hasText: /^\d+ Ergebnisse$/ })
       .waitFor();
-    expect(await page.title()).toBe('Shop — Atelier');
+    expect(await page.title()).toBe('Katalog — Atelier');
     expect(await englishLeft(page, userTexts)).toEqual([]);
 
     // One result is singular.
