@@ -103,7 +103,10 @@ describe('reviews on the product page', () => {
     const own = review({ id: 5, text: 'My own words.', author: { nickname: 'me', avatar: null } });
     fakeApi({
       'GET /api/products/7/reviews': () =>
-        jsonAnswer(200, page({ payload: [own, review()], mine: own, meta: { total: 2, pages: 1, page: 1, average: 4, counts: { 1: 0, 2: 0, 3: 0, 4: 2, 5: 0 } } })),
+        jsonAnswer(
+          200,
+          page({ payload: [own, review()], mine: own, meta: { total: 2, pages: 1, page: 1, average: 4, counts: { 1: 0, 2: 0, 3: 0, 4: 2, 5: 0 } } }),
+        ),
     });
     renderWithApp(<ReviewsSection productId={7} />);
     expect(await screen.findByText('Delivers what it promises.')).toBeTruthy();
