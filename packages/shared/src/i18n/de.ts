@@ -906,6 +906,7 @@ export const de: Record<TranslationKey, string> = {
   'chat.unlocked': 'Bild freigeschaltet',
   'chat.unlock_failed': 'Ein unbekannter Fehler ist aufgetreten',
   'chat.open_failed': 'Der Chat konnte nicht geöffnet werden. Bitte versuche es erneut.',
+  'notifications.unread_many': '{{badge}} ungelesene Benachrichtigungen',
   'notifications.unread': '{{count}} ungelesene Benachrichtigungen',
   'notifications.unread_one': '{{count}} ungelesene Benachrichtigung',
   'notifications.mark_all_read': 'Alle als gelesen markieren',

@@ -902,6 +902,7 @@ export const en = {
   'chat.unlocked': 'Image unlocked',
   'chat.unlock_failed': 'An unknown error occurred',
   'chat.open_failed': 'The chat could not be opened. Please try again.',
+  'notifications.unread_many': '{{badge}} unread notifications',
   'notifications.unread': '{{count}} unread notifications',
   'notifications.unread_one': '{{count}} unread notification',
   'notifications.mark_all_read': 'Mark all as read',
