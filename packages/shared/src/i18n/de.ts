@@ -992,6 +992,8 @@ export const de: Record<TranslationKey, string> = {
   'earnings.nothing_pending': 'Gerade wird nichts freigegeben.',
   'earnings.note':
     'Dein Anteil an jedem Verkauf ist während der Freigabefrist ausstehend und danach verfügbar: Du kannst ihn im Shop ausgeben oder auszahlen lassen. Selbst eingezahltes Guthaben kann nicht ausgezahlt werden.',
+  'earnings.schedule':
+    'Auszahlungen ab {{min}}. Eine Auszahlung auf die Karte kommt innerhalb von 3–5 Werktagen an, eine Überweisung innerhalb von 5 Werktagen.',
   'earnings.withdraw': 'Auszahlen',
   'earnings.one_in_flight': 'Eine Auszahlung ist unterwegs. Die nächste kannst du starten, sobald sie abgeschlossen ist.',
   'earnings.withdraw_title': 'Einnahmen auszahlen',

@@ -986,6 +986,7 @@ export const en = {
   'earnings.nothing_pending': 'Nothing is clearing right now.',
   'earnings.note':
     'Your share of each sale is pending for the clearing period, then available: you can spend it in the shop or withdraw it. Funds you added yourself cannot be withdrawn.',
+  'earnings.schedule': 'Withdrawals start at {{min}}. A card payout arrives within 3–5 business days, a bank transfer within 5 business days.',
   'earnings.withdraw': 'Withdraw',
   'earnings.one_in_flight': 'A withdrawal is on its way. You can start the next one when it is done.',
   'earnings.withdraw_title': 'Withdraw earnings',
