@@ -17,8 +17,7 @@ export function HeaderBalance() {
   const amount = money.format(balance.data.amount, { code: balance.data.currency, symbol: balance.data.currencySymbol });
   return (
     <Link to="/deposit/create" className="header-balance" title={t('balance.label', { name })} data-testid="header-balance">
-      <span className="header-balance-name">{name}</span>
-      <span>{amount}</span>
+      <span className="header-balance-name">{name}</span> <span>{amount}</span>
     </Link>
   );
 }
