@@ -16,6 +16,7 @@ type Row = {
   balance_after: string | number;
   order_id: string | number | null;
   order_title: string | null;
+  refund_title: string | null;
   chat_id: string | number | null;
   account_kind: string;
 };
@@ -36,7 +37,12 @@ function classify(reason: string, minor: number): { kind: StatementKind; descrip
       ? { kind: 'unlock', description: () => 'Image unlocked in a chat', link: (r) => (r.chat_id ? `/dashboard/chat?chat=${r.chat_id}` : '/dashboard/chat') }
       : { kind: 'sale', description: () => 'Image sold in a chat', link: (r) => (r.chat_id ? `/dashboard/chat?chat=${r.chat_id}` : '/dashboard/chat') };
   if (reason.startsWith('image generation refund') || reason.startsWith('refund'))
-    return { kind: 'refund', description: () => (reason.startsWith('image generation') ? 'Refund of an image generation' : 'Refund'), link: toOrders };
+    return {
+      kind: 'refund',
+      // Issue 31: a refund line names the work it gave the money back for (from its refund request).
+      description: (r) => (reason.startsWith('image generation') ? 'Refund of an image generation' : r.refund_title ? `Refund: ${r.refund_title}` : 'Refund'),
+      link: toOrders,
+    };
   if (reason.startsWith('image generation')) return { kind: 'generation', description: () => 'Image generation', link: toOrders };
   // Chargebacks (payments/disputes.ts): the card payment's amount is held, given back, or gone.
   if (reason === 'deposit refunded')
@@ -62,10 +68,13 @@ function statementSql(userId: number, limit: number, offset: number) {
       from ledger_entries e join acct a on a.id = e.account_id
     )
     select l.id, t.reason, t.idempotency_key as idem, t.created_at, l.amount_minor, l.balance_after, l.account_kind,
-           o.id as order_id, o.title as order_title, m.chat_id
+           o.id as order_id, o.title as order_title, rf.title as refund_title, m.chat_id
     from (select * from lines order by id desc limit ${limit} offset ${offset}) l
     join ledger_transactions t on t.id = l.transaction_id
     left join lateral (select id, title from orders where ledger_transaction_id = t.id limit 1) o on true
+    left join lateral (
+      select p.title from refund_requests rr join products p on p.id = rr.product_id where rr.refund_transaction_id = t.id limit 1
+    ) rf on true
     left join lateral (
       select cm.chat_id from chat_messages cm
       where cm.id = (case when t.idempotency_key ~ '^chat-unlock:[0-9]{1,18}$' then substr(t.idempotency_key, 13)::bigint end)
@@ -113,38 +122,39 @@ export async function statementPage(db: Db, userId: number, page: number, curren
   };
 }
 
-const csvCell = (v: string | number) => {
-  const s = String(v);
-  // A leading = + - @ would be a formula in a spreadsheet: quote it as text.
-  const safe = /^[=+\-@\t\r]/.test(s) && typeof v === 'string' ? `'${s}` : s;
+/**
+ * One CSV cell. Issue 31: amounts are plain numbers ("-19.00"), so spreadsheets add them up; only a
+ * text cell that starts like a formula (= + - @) is quoted as text.
+ */
+const csvCell = (v: string | number, text: boolean) => {
+  const s = typeof v === 'number' ? String(v) : v;
+  const safe = text && /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
   return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 };
 
-/** The whole statement (up to STATEMENT_CSV_MAX lines) as CSV, in EUR and the display currency. */
+/** The whole statement (up to STATEMENT_CSV_MAX lines) as CSV, in EUR and, when it is another, the display currency. */
 export async function statementCsv(db: Db, userId: number, currency: DisplayCurrency): Promise<string> {
   const result = (await db.execute(statementSql(userId, STATEMENT_CSV_MAX, 0))) as unknown as { rows: Row[] };
-  const head = [
-    'date',
-    'kind',
-    'description',
-    'amount_eur',
-    'balance_after_eur',
-    `amount_${currency.code.toLowerCase()}`,
-    `balance_after_${currency.code.toLowerCase()}`,
-  ];
+  // Each column once (issue 31): in euros, the display currency's columns would repeat the euro ones.
+  const other = currency.code !== 'EUR';
+  const code = currency.code.toLowerCase();
+  const head = ['date', 'kind', 'description', 'amount_eur', 'balance_after_eur', ...(other ? [`amount_${code}`, `balance_after_${code}`] : [])];
   const body = result.rows.map((r) => {
     const l = toLine(r, currency);
-    return [
-      new Date(l.created_at * 1000).toISOString(),
-      l.kind,
-      l.description,
-      l.amount.toFixed(2),
-      l.balance_after.toFixed(2),
-      l.display.amount,
-      l.display.balance_after,
-    ]
-      .map(csvCell)
-      .join(',');
+    const cells: [string | number, boolean][] = [
+      [new Date(l.created_at * 1000).toISOString(), false],
+      [l.kind, true],
+      [l.description, true],
+      [l.amount.toFixed(2), false],
+      [l.balance_after.toFixed(2), false],
+      ...(other
+        ? ([
+            [l.display.amount, false],
+            [l.display.balance_after, false],
+          ] as [number, boolean][])
+        : []),
+    ];
+    return cells.map(([v, text]) => csvCell(v, text)).join(',');
   });
   return `${[head.join(','), ...body].join('\r\n')}\r\n`;
 }
