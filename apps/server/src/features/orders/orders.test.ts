@@ -294,6 +294,29 @@ describe('purchases', () => {
     expect(bad.json().errors.idempotency_key).toBeTruthy();
   });
 
+  it('issue 31: a lookup racing its purchase agrees with it: bought and charged, or not charged and refused', async () => {
+    const images = await seededProducts(t.app, 'image');
+    expect(images.length).toBeGreaterThan(8);
+    for (const [i, image] of images.slice(6, 9).entries()) {
+      const b = await buyer(Number(image.priceMinor));
+      const key = `race-${i}-${Date.now()}`;
+      const [bought, looked] = await Promise.all([
+        b.client.post('/api/purchase/buy', { item_id: image.id }, { 'idempotency-key': key }),
+        b.client.post('/api/purchase/lookup', { idempotency_key: key }),
+      ]);
+      const outcome = looked.json().payload.outcome as string;
+      if (outcome === 'bought') {
+        expect(bought.statusCode).toBe(200);
+        expect(await balanceMinor(t.app, b.id)).toBe(0);
+      } else {
+        expect(outcome).toBe('not_charged');
+        // The lookup closed the key first: the purchase that came after is refused, nothing charged.
+        expect(bought.statusCode).toBe(422);
+        expect(await balanceMinor(t.app, b.id)).toBe(Number(image.priceMinor));
+      }
+    }
+  });
+
   it("a sale rings the author's bell, in the purchase's transaction; a platform-owned sale earns no notice", async () => {
     const [, image] = await seededProducts(t.app, 'image');
     const { authorId, price } = await authorOf(image!.id);
