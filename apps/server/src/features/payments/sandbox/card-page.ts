@@ -10,7 +10,7 @@ h1{font-size:22px;margin:16px 0 4px}.amount{font-size:30px;font-weight:600;margi
 label{display:block;font-size:14px;margin:12px 0 4px}input{width:100%;box-sizing:border-box;padding:10px 12px;border:1px solid #ccc;border-radius:8px;font-size:16px}
 .row{display:flex;gap:12px}.row>div{flex:1}
 button{margin-top:20px;width:100%;padding:12px;border:0;border-radius:999px;background:#17151f;color:#fff;font-size:16px;font-weight:600;cursor:pointer}
-button.secondary{background:#e94356}.error{color:#b00020;font-size:14px;margin:6px 0 0}.hint{color:#666;font-size:13px;margin-top:18px;line-height:1.5}
+button.secondary{background:#b3203a}.error{color:#b00020;font-size:14px;margin:6px 0 0}.hint{color:#666;font-size:13px;margin-top:18px;line-height:1.5}
 `;
 
 function page(title: string, body: string): string {
