@@ -29,7 +29,8 @@ export default defineConfig({
           environment: 'node',
           include: ['e2e/**/*.e2e.ts'],
           globalSetup: ['e2e/global-setup.ts'],
-          testTimeout: 60_000,
+          // Issue 31: axe-core checks every page a test opens and every screenshot, a second or more each.
+          testTimeout: 150_000,
           hookTimeout: 120_000,
           fileParallelism: false,
         },

@@ -82,5 +82,5 @@ describe('the back office in the browser', () => {
       await page.getByRole('cell', { name: 'offer.counter' }).first().waitFor();
       await admin.close();
     }
-  }, 60_000);
+  }, 150_000);
 });

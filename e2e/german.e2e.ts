@@ -112,7 +112,7 @@ describe('German (issue 18)', () => {
       .getByTestId('result-count')
       .filter({ hasText: /^\d+ Ergebnisse$/ })
       .waitFor();
-    expect(await page.title()).toBe('Shop — Atelier');
+    expect(await page.title()).toBe('Katalog — Atelier');
     expect(await englishLeft(page, userTexts)).toEqual([]);
 
     // One result is singular.
@@ -163,7 +163,8 @@ describe('German (issue 18)', () => {
     };
     const ownTexts = [...userTexts, `${me.payload.name} ${me.payload.surname}`, `@${me.payload.nickname}`];
     for (const [path, title] of [
-      ['/de/dashboard', 'Meine Projekte'],
+      // Issue 31: a buyer's dashboard opens on their Library, at the orders.
+      ['/de/dashboard', 'Bestellverlauf'],
       ['/de/dashboard/orders', 'Bestellverlauf'],
       ['/de/dashboard/statement', 'Kontoauszug'],
       ['/de/dashboard/favourites', 'Favoriten'],

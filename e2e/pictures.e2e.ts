@@ -87,7 +87,7 @@ describe('the demo works are visible', () => {
         if (p.previews === 0) expect(shown.length).toBeGreaterThan(0);
         await screenshot(page, `pictures-${p.name}-${vp.width}`);
         await context.close();
-      }, 60_000);
+      }, 150_000);
     }
   }
 });

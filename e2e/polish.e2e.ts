@@ -316,7 +316,8 @@ describe('9. small things', () => {
     const desk = await visitor();
     await signIn(desk.page, 'buyer@example.com');
     for (const [path, tab, content] of [
-      ['/dashboard', 'My projects', '.my-projects'],
+      // Issue 31: the buyer's way into My projects is "Sell your work" (/dashboard is their Library).
+      ['/dashboard/projects', 'My projects', '.my-projects'],
       ['/dashboard/chat', 'Chat', '[data-testid="chat-tab"]'],
     ] as const) {
       await open(desk.page, `${baseUrl()}${path}`);

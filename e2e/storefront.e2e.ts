@@ -161,7 +161,7 @@ describe('storefront', () => {
   it('a footer category link opens the list filtered by its type', async () => {
     const { context, page } = await visitor();
     await open(page, `${baseUrl()}/`);
-    const arts = page.getByRole('contentinfo').getByRole('link', { name: 'ARTS' });
+    const arts = page.getByRole('contentinfo').getByRole('link', { name: 'Art', exact: true });
     await arts.click();
     await page.waitForURL(/\/products\?type=image$/);
     await page.getByRole('heading', { level: 1, name: 'Images' }).waitFor();

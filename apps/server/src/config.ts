@@ -103,6 +103,13 @@ export type Config = {
   host: string;
   port: number;
   publicUrl: string;
+  /**
+   * Issue 31: the start of a link the app hands back to the browser that asked (a payment's return,
+   * the sandbox's pages): PUBLIC_URL when it is set, else '' so the link is relative and follows the
+   * address the user opened (127.0.0.1 stays 127.0.0.1, and so keeps its session cookie). E-mails
+   * and other links sent elsewhere keep `publicUrl`.
+   */
+  linkBase: string;
   /** Passkeys: the relying party id (PUBLIC_URL's host name) and the origin browsers report (PUBLIC_URL's origin). */
   webauthn: { rpId: string; origin: string };
   dataDir: string;
@@ -295,6 +302,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     host,
     port: e.PORT,
     publicUrl,
+    linkBase: e.PUBLIC_URL ? publicUrl : '',
     webauthn: { rpId: new URL(publicUrl).hostname, origin: new URL(publicUrl).origin },
     dataDir,
     databaseUrl: e.DATABASE_URL,

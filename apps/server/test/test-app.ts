@@ -80,6 +80,8 @@ export async function createTestApps(count: number, opts: TestAppOptions = {}): 
       LOG_LEVEL: 'silent',
       SESSION_SECRET: 's'.repeat(40),
       WEB_DIST: path.join(dataDir, 'no-web'),
+      // The address a local start names itself by; a test of a start without it passes PUBLIC_URL: '' (issue 31).
+      PUBLIC_URL: 'http://localhost:3000',
       ...opts.env,
     });
     const database = shared ?? (await openDatabase({ url: scratchUrl!, readUrl, pgliteDir: '' }));

@@ -55,3 +55,6 @@ export const STEP_UP_MINUTES = 10;
 
 /** The orders of a product's reviews (GET /api/products/{id}/reviews?sort=). */
 export const REVIEW_SORTS = ['newest', 'highest', 'lowest'] as const;
+
+/** A card payment not completed within this many minutes expires (the server's job; the history shows it so at once). */
+export const DEPOSIT_EXPIRY_MINUTES = 30;

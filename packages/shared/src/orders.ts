@@ -61,6 +61,23 @@ export type BuyPackInput = z.infer<typeof buyPackInput>;
 export const purchaseResult = z.object({ status: z.literal('Success'), order });
 export type PurchaseResult = z.infer<typeof purchaseResult>;
 
+/**
+ * POST /api/purchase/lookup (issue 31): after a purchase lost its connection, the buyer's app asks what
+ * became of it by the Idempotency-Key it sent. In the body, so the key never sits in a logged URL.
+ */
+export const purchaseLookupInput = z.object({
+  idempotency_key: z
+    .string({ error: 'Please send the Idempotency-Key of the purchase.' })
+    .regex(/^[\x21-\x7e]{1,200}$/, 'The Idempotency-Key must be 1 to 200 visible ASCII characters.'),
+});
+export type PurchaseLookupInput = z.infer<typeof purchaseLookupInput>;
+/** `bought`: the purchase went through, here is its order. `not_charged`: it did not, and now never will. */
+export const purchaseLookup = z.discriminatedUnion('outcome', [
+  z.object({ outcome: z.literal('bought'), order }),
+  z.object({ outcome: z.literal('not_charged') }),
+]);
+export type PurchaseLookup = z.infer<typeof purchaseLookup>;
+
 /** GET /api/user/media/download query. */
 export const downloadQuery = z.object({ id: positiveId('order'), product_id: positiveId('product') });
 export type DownloadQuery = z.infer<typeof downloadQuery>;

@@ -153,7 +153,10 @@ export const PAGES = {
   verification: { path: '/verification', module: 'verification', title: 'auth.phone_title', access: 'signed-in' },
   'verify-email': { path: '/email/verify', module: 'verify-email', title: 'auth.verify_title', background: 'auth', access: 'signed-in' },
   dashboard: { path: '/dashboard', module: 'dashboard', title: 'nav.my_profile', access: 'signed-in' },
+  // The index is the creator's projects, or for someone who has offered nothing yet the buyer's Library (issue 31).
   'dashboard-projects': { parent: 'dashboard', path: '', module: 'dashboard-projects', title: 'dashboard.my_projects' },
+  // Where a buyer starts selling: My projects with "Create new offer", before the creator tabs appear.
+  'dashboard-sell': { parent: 'dashboard', path: 'projects', module: 'dashboard-sell', title: 'dashboard.my_projects' },
   'dashboard-orders': { parent: 'dashboard', path: 'orders', module: 'dashboard-orders', title: 'dashboard.order_history' },
   'dashboard-favourites': { parent: 'dashboard', path: 'favourites', module: 'dashboard-favourites', title: 'favourites.title' },
   'dashboard-sales': { parent: 'dashboard', path: 'sales', module: 'dashboard-sales', title: 'sales.title' },

@@ -26,6 +26,8 @@ export const userSession = z.object({
   current: z.boolean(),
   browser: z.string(),
   os: z.string(),
+  /** Issue 31: from the User-Agent, so a phone reads as a phone. */
+  device: z.enum(['phone', 'tablet', 'computer']),
   created_at: z.string(),
   last_seen_at: z.string(),
   ip_hint: z.string(),

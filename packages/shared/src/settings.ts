@@ -36,6 +36,8 @@ export const publicSiteSettings = siteSettings.extend({
   generation_price: z.number(),
   /** The percent of each sale of a creator's work that Atelier keeps (a commerce setting), told on the home page. */
   commission_percent: z.number().min(0).max(100),
+  /** Issue 31: the smallest withdrawal of earnings, in EUR (a commerce setting), told before the form. */
+  withdrawal_min: z.number(),
 });
 export type PublicSiteSettings = z.infer<typeof publicSiteSettings>;
 

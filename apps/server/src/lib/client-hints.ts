@@ -48,3 +48,13 @@ export function describeUserAgent(ua: string): { browser: string; os: string } {
   const os = SYSTEMS.find(([re]) => re.test(ua))?.[1] ?? 'Unknown system';
   return { browser, os };
 }
+
+/**
+ * Issue 31: what kind of device a User-Agent comes from, so a phone reads as a phone. Browsers on
+ * phones say "Mobile" (Android) or name the iPhone; an iPad or an Android without "Mobile" is a tablet.
+ */
+export function deviceOf(ua: string): 'phone' | 'tablet' | 'computer' {
+  if (/iPad|Tablet/.test(ua) || (/Android/.test(ua) && !/Mobile/.test(ua))) return 'tablet';
+  if (/iPhone|iPod|Mobile|Windows Phone/.test(ua)) return 'phone';
+  return 'computer';
+}

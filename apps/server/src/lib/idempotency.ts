@@ -63,3 +63,23 @@ export async function runIdempotent<T>(
   }
   return stored.response as T;
 }
+
+/** The fingerprint of a key closed by `closeIdempotencyKey`: no request body hashes to it. */
+const CLOSED = 'closed by lookup';
+
+/**
+ * What became of a request sent with `key` (issue 31: a purchase that lost its connection). The key is
+ * closed first: a request with it still on its way either committed before (its answer is returned)
+ * or is refused afterwards, so "nothing happened" stays true. Only the user's own keys are read.
+ */
+export async function closeIdempotencyKey(db: Db, userId: number, key: string): Promise<{ response: unknown } | null> {
+  // Waits for a transaction that holds the same key to end (the primary key is unique), then sees its row.
+  await db.insert(idempotencyKeys).values({ userId, key, fingerprint: CLOSED }).onConflictDoNothing();
+  const [stored] = await db
+    .select({ fingerprint: idempotencyKeys.fingerprint, response: idempotencyKeys.response })
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)))
+    .limit(1);
+  if (!stored || stored.fingerprint === CLOSED || stored.response == null) return null;
+  return { response: stored.response };
+}

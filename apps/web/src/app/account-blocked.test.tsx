@@ -50,6 +50,24 @@ async function renderSignedIn(state: { blocked: boolean }, path = '/contact') {
       if (state.blocked) return blocked();
       if (path === '/api/user/profile') return okAnswer(ana);
       if (path === '/api/notifications/unread-count') return okAnswer({ notifications: 0, chat_messages: 0 });
+      // The dashboard asks whether Ana has works (issue 31: the creator tabs).
+      if (path.startsWith('/api/user/public-profile/'))
+        return okAnswer({
+          id: ana.id,
+          name: ana.name,
+          surname: ana.surname,
+          nickname: ana.nickname,
+          about_me: '',
+          hourly_rate: 0,
+          avatar_path: null,
+          avatar_url_large: null,
+          created_at: ana.created_at,
+          products_count: 0,
+          rating_average: 0,
+          rating_count: 0,
+          followers_count: 0,
+          following: false,
+        });
       return okAnswer([]);
     }),
   );

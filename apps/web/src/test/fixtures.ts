@@ -22,6 +22,7 @@ export function siteSettings(over: Partial<PublicSiteSettings> = {}): PublicSite
     image_generation: 'off',
     generation_price: 1,
     commission_percent: 20,
+    withdrawal_min: 10,
     ...over,
   };
 }

@@ -7,6 +7,9 @@
 
 /** Messages by their exact English text. */
 const EXACT: Record<string, string> = {
+  'Your phone number is verified.': 'Deine Telefonnummer ist bestätigt.',
+  'Your phone number is verified. Our team reviews new sellers within 1-2 business days.':
+    'Deine Telefonnummer ist bestätigt. Unser Team prüft neue Verkäufer innerhalb von 1–2 Werktagen.',
   'Please enter a valid e-mail address.': 'Bitte gib eine gültige E-Mail-Adresse ein.',
   'Please enter a valid phone number with its country code.': 'Bitte gib eine gültige Telefonnummer mit Ländervorwahl ein.',
   'This password is too common. Please choose a less predictable one.': 'Dieses Passwort ist zu verbreitet. Bitte wähle eines, das schwerer zu erraten ist.',

@@ -12,9 +12,9 @@ import {
   verifyEmailQuery,
   verifyPhoneInput,
 } from '@atelier/shared';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { users } from '../../db/schema';
+import { offers, products, users } from '../../db/schema';
 import { AppError, validationError } from '../../lib/app-error';
 import { ACCOUNT_BLOCKED, currentUser, guard } from '../../lib/auth-guard';
 import { mailHtml, sendMail } from '../../lib/mail';
@@ -264,6 +264,14 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       } as const;
       if (result !== 'ok') throw validationError({ code: messages[result] });
       await app.db.update(users).set({ phoneVerifiedAt: new Date(), updatedAt: new Date() }).where(eq(users.id, userId));
+      // Issue 31: the review of new sellers concerns sellers only, someone who has offered or listed a work.
+      const [seller] = await app.db
+        .select({
+          yes: sql<boolean>`exists (select 1 from ${offers} where ${offers.userId} = ${userId}) or exists (select 1 from ${products} where ${products.authorId} = ${userId})`,
+        })
+        .from(users)
+        .where(eq(users.id, userId));
+      if (!seller?.yes) return { status: 'OK' as const, message: 'Your phone number is verified.' };
       return { status: 'OK' as const, message: 'Your phone number is verified. Our team reviews new sellers within 1-2 business days.' };
     },
   );

@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastMailTo, linkIn, newPerson, registerUser, signIn } from '../../../test/accounts';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
@@ -205,6 +206,21 @@ describe('password reset', () => {
 });
 
 describe('phone verification', () => {
+  it('issue 31: "Our team reviews new sellers" is said to sellers only', async () => {
+    const verify = async (client: TestClient, phone: string) => {
+      await client.post('/api/verification/phone/send');
+      const code = /(\d{6})/.exec((await lastMailTo(t.app, phone))!.text)![1]!;
+      return (await client.post('/api/verification/phone/verify', { code })).json().message;
+    };
+    const buyer = await registerUser(t.app, { phone: '+351912000431' });
+    expect(await verify(buyer.client, '+351912000431')).toBe('Your phone number is verified.');
+
+    // The demo seller has works in the shop.
+    const [seller] = await t.app.db.update(users).set({ phoneVerifiedAt: null }).where(eq(users.email, 'seller@example.com')).returning({ phone: users.phone });
+    const { client } = await signIn(t.app, 'seller@example.com', 'atelier-demo');
+    expect(await verify(client, seller!.phone)).toBe('Your phone number is verified. Our team reviews new sellers within 1-2 business days.');
+  });
+
   it('verifies the phone with the 6-digit code and locks after 5 wrong codes', async () => {
     const { client, person } = await registerUser(t.app);
     expect((await client.post('/api/verification/phone/send')).json().message).toMatch(/^We have sent a 6-digit code to \+351/);

@@ -72,8 +72,13 @@ describe('issue 18: a statement of every movement', () => {
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toContain('text/csv');
     const rows = csv.body.trim().split('\r\n');
-    expect(rows[0]).toBe('date,kind,description,amount_eur,balance_after_eur,amount_eur,balance_after_eur');
+    // Issue 31: each column once, and amounts as plain numbers a spreadsheet adds up (no leading quote).
+    expect(rows[0]).toBe('date,kind,description,amount_eur,balance_after_eur');
     expect(rows.slice(1).map((r) => r.split(',')[1])).toEqual(['adjustment', 'purchase', 'deposit']);
+    expect(rows[2]!.split(',')[3]).toBe((-price / 100).toFixed(2));
+    const usd = (await buyer.client.get('/api/balance/statement.csv?currency=USD')).body.trim().split('\r\n');
+    expect(usd[0]).toBe('date,kind,description,amount_eur,balance_after_eur,amount_usd,balance_after_usd');
+    expect(Number(usd[2]!.split(',')[5])).toBeLessThan(0);
   });
 
   it('each user sees only their own movements; a guest gets 401; a bad page is a 422 with a message', async () => {

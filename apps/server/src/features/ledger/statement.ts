@@ -18,6 +18,7 @@ type Row = {
   balance_after: string | number;
   order_id: string | number | null;
   order_title: string | null;
+  refund_title: string | null;
   chat_id: string | number | null;
   account_kind: string;
 };
@@ -42,7 +43,8 @@ function classify(r: Row, minor: number): { kind: StatementKind; description: st
         ? { kind: 'purchase', description: r.order_title ? `Purchase: ${r.order_title}` : 'Purchase', link: toOrders }
         : { kind: 'sale', description: r.order_title ? `Sale: ${r.order_title}` : 'Sale of your work', link: '/dashboard' };
     case 'refund':
-      return { kind: 'refund', description: 'Refund', link: toOrders };
+      // Issue 31: a refund line names the work it gave the money back for (from its refund request).
+      return { kind: 'refund', description: r.refund_title ? `Refund: ${r.refund_title}` : 'Refund', link: toOrders };
     case 'generation_refund':
       return { kind: 'refund', description: 'Refund of an image generation', link: toOrders };
     case 'generation_charge':
@@ -83,10 +85,13 @@ function statementSql(userId: number, limit: number, offset: number) {
       from ledger_entries e join acct a on a.id = e.account_id
     )
     select l.id, t.kind, t.subject_type, t.note, t.created_at, l.amount_minor, l.balance_after, l.account_kind,
-           o.id as order_id, o.title as order_title, m.chat_id
+           o.id as order_id, o.title as order_title, rf.title as refund_title, m.chat_id
     from (select * from lines order by id desc limit ${limit} offset ${offset}) l
     join ledger_transactions t on t.id = l.transaction_id
     left join lateral (select id, title from orders where ledger_transaction_id = t.id limit 1) o on true
+    left join lateral (
+      select p.title from refund_requests rr join products p on p.id = rr.product_id where rr.refund_transaction_id = t.id limit 1
+    ) rf on true
     left join lateral (
       select cm.chat_id from chat_messages cm
       where t.subject_type = 'chat_message' and cm.id = t.subject_id
@@ -134,38 +139,39 @@ export async function statementPage(db: Db, userId: number, page: number, curren
   };
 }
 
-const csvCell = (v: string | number) => {
-  const s = String(v);
-  // A leading = + - @ would be a formula in a spreadsheet: quote it as text.
-  const safe = /^[=+\-@\t\r]/.test(s) && typeof v === 'string' ? `'${s}` : s;
+/**
+ * One CSV cell. Issue 31: amounts are plain numbers ("-19.00"), so spreadsheets add them up; only a
+ * text cell that starts like a formula (= + - @) is quoted as text.
+ */
+const csvCell = (v: string | number, text: boolean) => {
+  const s = typeof v === 'number' ? String(v) : v;
+  const safe = text && /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
   return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 };
 
-/** The whole statement (up to STATEMENT_CSV_MAX lines) as CSV, in EUR and the display currency. */
+/** The whole statement (up to STATEMENT_CSV_MAX lines) as CSV, in EUR and, when it is another, the display currency. */
 export async function statementCsv(db: Db, userId: number, currency: DisplayCurrency): Promise<string> {
   const result = (await db.execute(statementSql(userId, STATEMENT_CSV_MAX, 0))) as unknown as { rows: Row[] };
-  const head = [
-    'date',
-    'kind',
-    'description',
-    'amount_eur',
-    'balance_after_eur',
-    `amount_${currency.code.toLowerCase()}`,
-    `balance_after_${currency.code.toLowerCase()}`,
-  ];
+  // Each column once (issue 31): in euros, the display currency's columns would repeat the euro ones.
+  const other = currency.code !== 'EUR';
+  const code = currency.code.toLowerCase();
+  const head = ['date', 'kind', 'description', 'amount_eur', 'balance_after_eur', ...(other ? [`amount_${code}`, `balance_after_${code}`] : [])];
   const body = result.rows.map((r) => {
     const l = toLine(r, currency);
-    return [
-      new Date(l.created_at * 1000).toISOString(),
-      l.kind,
-      l.description,
-      l.amount.toFixed(2),
-      l.balance_after.toFixed(2),
-      l.display.amount,
-      l.display.balance_after,
-    ]
-      .map(csvCell)
-      .join(',');
+    const cells: [string | number, boolean][] = [
+      [new Date(l.created_at * 1000).toISOString(), false],
+      [l.kind, true],
+      [l.description, true],
+      [l.amount.toFixed(2), false],
+      [l.balance_after.toFixed(2), false],
+      ...(other
+        ? ([
+            [l.display.amount, false],
+            [l.display.balance_after, false],
+          ] as [number, boolean][])
+        : []),
+    ];
+    return cells.map(([v, text]) => csvCell(v, text)).join(',');
   });
   return `${[head.join(','), ...body].join('\r\n')}\r\n`;
 }

@@ -10,17 +10,19 @@ import {
   ownership,
   type ProductType,
   type PurchaseResult,
+  purchaseLookup,
+  purchaseLookupInput,
   purchaseResult,
 } from '@atelier/shared';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
-import { AppError } from '../../lib/app-error';
+import { AppError, validationError } from '../../lib/app-error';
 import { currentUser, guard } from '../../lib/auth-guard';
 import { requestedCurrency, resolveDisplayCurrency } from '../../lib/display-currency';
 import { ok } from '../../lib/envelope';
-import { idempotencyKeyOf, runIdempotent } from '../../lib/idempotency';
+import { closeIdempotencyKey, idempotencyKeyOf, runIdempotent } from '../../lib/idempotency';
 import { commerceSettingsOf, settleReceivablesOfOrder } from '../ledger';
 import { purchaseProducts } from './checkout';
 import { bufferFile, cleanFileName, sendAttachment } from './download';
@@ -118,6 +120,23 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
     '/purchase/pack',
     { config: guard('verified'), schema: { tags, body: buyPackInput, response: { 200: okEnvelope(purchaseResult) } } },
     async (request) => buyOne(request, request.body.pack_id, 'pack', 'pack_id'),
+  );
+
+  /**
+   * Issue 31: what became of a purchase whose answer never arrived, by the Idempotency-Key it was sent
+   * with: the order ("You own it") or nothing charged. Only the signed-in user's own keys are found.
+   */
+  app.post(
+    '/purchase/lookup',
+    { config: guard('user'), schema: { tags, body: purchaseLookupInput, response: { 200: okEnvelope(purchaseLookup) } } },
+    async (request) => {
+      const userId = currentUser(request).id;
+      const stored = await closeIdempotencyKey(app.db, userId, request.body.idempotency_key);
+      if (!stored) return ok({ outcome: 'not_charged' as const });
+      const bought = purchaseResult.safeParse(stored.response);
+      if (!bought.success) throw validationError({ idempotency_key: 'This Idempotency-Key was used for something other than a purchase.' });
+      return ok({ outcome: 'bought' as const, order: bought.data.order });
+    },
   );
 
   app.get('/purchase/history', { config: guard('user'), schema: { tags, response: { 200: okEnvelope(z.array(orderSchema)) } } }, async (request) => {

@@ -261,6 +261,62 @@ describe('purchases', () => {
     expect((await c.client.post('/api/purchase/buy', { item_id: image.id }, headers)).statusCode).toBe(200);
   });
 
+  it('issue 31: a purchase whose answer was lost is looked up by its Idempotency-Key, only by its buyer', async () => {
+    const images = await seededProducts(t.app, 'image');
+    const image = images[4]!;
+    const b = await buyer(Number(image.priceMinor) * 2);
+    const bought = await b.client.post('/api/purchase/buy', { item_id: image.id }, { 'idempotency-key': 'lost-answer-1' });
+    expect(bought.statusCode).toBe(200);
+
+    const found = await b.client.post('/api/purchase/lookup', { idempotency_key: 'lost-answer-1' });
+    expect(found.statusCode).toBe(200);
+    expect(found.json().payload).toEqual({ outcome: 'bought', order: bought.json().payload.order });
+
+    // Another user asking with the same key learns nothing of the first buyer's order.
+    const other = await buyer();
+    const theirs = await other.client.post('/api/purchase/lookup', { idempotency_key: 'lost-answer-1' });
+    expect(theirs.statusCode).toBe(200);
+    expect(theirs.json().payload).toEqual({ outcome: 'not_charged' });
+    expect(JSON.stringify(theirs.json())).not.toContain(image.title);
+
+    // A purchase that never arrived: nothing charged, and the key is closed, so a late copy of it cannot charge.
+    const before = await balanceMinor(t.app, b.id);
+    expect((await b.client.post('/api/purchase/lookup', { idempotency_key: 'never-arrived-2' })).json().payload).toEqual({ outcome: 'not_charged' });
+    const late = await b.client.post('/api/purchase/buy', { item_id: images[5]!.id }, { 'idempotency-key': 'never-arrived-2' });
+    expect(late.statusCode).toBe(422);
+    expect(await balanceMinor(t.app, b.id)).toBe(before);
+    expect((await b.client.get('/api/purchase/history')).json().payload).toHaveLength(1);
+
+    // A guest is refused; a malformed key is a 422 under its field.
+    expect((await new TestClient(t.app).post('/api/purchase/lookup', { idempotency_key: 'lost-answer-1' })).statusCode).toBe(401);
+    const bad = await b.client.post('/api/purchase/lookup', { idempotency_key: 'has space' });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().errors.idempotency_key).toBeTruthy();
+  });
+
+  it('issue 31: a lookup racing its purchase agrees with it: bought and charged, or not charged and refused', async () => {
+    const images = await seededProducts(t.app, 'image');
+    expect(images.length).toBeGreaterThan(8);
+    for (const [i, image] of images.slice(6, 9).entries()) {
+      const b = await buyer(Number(image.priceMinor));
+      const key = `race-${i}-${Date.now()}`;
+      const [bought, looked] = await Promise.all([
+        b.client.post('/api/purchase/buy', { item_id: image.id }, { 'idempotency-key': key }),
+        b.client.post('/api/purchase/lookup', { idempotency_key: key }),
+      ]);
+      const outcome = looked.json().payload.outcome as string;
+      if (outcome === 'bought') {
+        expect(bought.statusCode).toBe(200);
+        expect(await balanceMinor(t.app, b.id)).toBe(0);
+      } else {
+        expect(outcome).toBe('not_charged');
+        // The lookup closed the key first: the purchase that came after is refused, nothing charged.
+        expect(bought.statusCode).toBe(422);
+        expect(await balanceMinor(t.app, b.id)).toBe(Number(image.priceMinor));
+      }
+    }
+  });
+
   it("a sale rings the author's bell, in the purchase's transaction; a platform-owned sale earns no notice", async () => {
     const [, image] = await seededProducts(t.app, 'image');
     const { authorId, price } = await authorOf(image!.id);

@@ -21,6 +21,8 @@ import { mailHtml, sendMail } from '../../lib/mail';
 export const DEPOSIT_RECEIPT_JOB = 'receipts.deposit';
 export const EXPIRE_DEPOSITS_JOB = 'deposits.expire';
 
+/** A deposit left pending this long expires as failed. */
+import { DEPOSIT_EXPIRY_MINUTES } from '@atelier/shared/constants';
 import {
   clearingAccountCode,
   existingAccountId,
@@ -38,8 +40,8 @@ import { type DepositEvent, nextDepositStatus } from './deposit-states';
 import { applyChargebackEvent, isChargebackEvent } from './disputes';
 import type { PaymentEvent } from './provider';
 
-/** A deposit left pending this long expires as failed. */
-export const DEPOSIT_EXPIRY_MINUTES = 30;
+export { DEPOSIT_EXPIRY_MINUTES };
+
 const EXPIRED_MESSAGE = `The payment was not completed within ${DEPOSIT_EXPIRY_MINUTES} minutes.`;
 
 export type DepositCurrency = { code: string; symbol: string; rate: string; decimals: number };

@@ -160,6 +160,10 @@ describe('refund requests', () => {
     const order = (await historyOf(buyer.client)).find((o) => o.id === orderId)!;
     expect(order.status).toBe('Refunded');
     expect(order.items[0]!.refund_status).toBe('Refunded');
+    // Issue 31: the statement's refund line names the work.
+    const [work] = await t.app.db.select({ title: products.title }).from(products).where(eq(products.id, productId));
+    const statement = (await buyer.client.get('/api/balance/statement')).json().payload as { kind: string; description: string }[];
+    expect(statement.find((l) => l.kind === 'refund')?.description).toBe(`Refund: ${work!.title}`);
     const review = await buyer.client.post(`/api/products/${productId}/reviews`, { rating: 5 });
     expect(review.statusCode).toBe(403);
     expect((await buyer.client.get('/api/notifications')).json().payload[0].text).toContain('was refunded');

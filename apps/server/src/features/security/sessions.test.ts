@@ -9,7 +9,7 @@ import { openStream } from '../../../test/event-stream';
 import { cityDatabase } from '../../../test/mmdb-writer';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
 import { mailOutbox, sessions } from '../../db/schema';
-import { coarseIp, describeUserAgent } from '../../lib/client-hints';
+import { coarseIp, describeUserAgent, deviceOf } from '../../lib/client-hints';
 
 let t: TestApp;
 let base: string;
@@ -172,6 +172,29 @@ describe('client hints', () => {
       describeUserAgent('Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0'),
     ).toEqual({ browser: 'Edge', os: 'macOS' });
     expect(describeUserAgent('')).toEqual({ browser: 'Unknown browser', os: 'Unknown system' });
+  });
+
+  it('issue 31: the list shows this browser first and names the device, a phone as a phone', async () => {
+    const a = await registerPerson(t.app);
+    await signInFrom(a.email, a.password, CHROME_WINDOWS);
+    await signInFrom(
+      a.email,
+      a.password,
+      'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36',
+    );
+    // The other sessions were seen last, yet this browser leads the list.
+    const list = (await a.client.get('/api/user/sessions')).json().payload as { current: boolean; browser: string; os: string; device: string }[];
+    expect(list).toHaveLength(3);
+    expect(list[0]!.current).toBe(true);
+    expect(list.slice(1).map((s) => `${s.browser} ${s.os} ${s.device}`)).toEqual(['Chrome Android phone', 'Chrome Windows computer']);
+    expect(
+      deviceOf('Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Mobile/15E148 Safari/604.1'),
+    ).toBe('phone');
+    expect(deviceOf('Mozilla/5.0 (iPad; CPU OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Mobile/15E148 Safari/604.1')).toBe(
+      'tablet',
+    );
+    expect(deviceOf('Mozilla/5.0 (Linux; Android 14; SM-X710) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36')).toBe('tablet');
+    expect(deviceOf(FIREFOX_LINUX)).toBe('computer');
   });
 });
 

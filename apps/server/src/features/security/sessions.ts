@@ -4,7 +4,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client';
 import { sessions } from '../../db/schema';
-import { coarseIp, describeUserAgent } from '../../lib/client-hints';
+import { coarseIp, describeUserAgent, deviceOf } from '../../lib/client-hints';
 import { mailHtml, sendMail } from '../../lib/mail';
 import { publishEvent } from '../notifications';
 
@@ -16,10 +16,13 @@ export const publicSessionId = (rowId: string) => createHash('sha256').update(`s
 
 export async function listUserSessions(db: Db, userId: number, currentId: string | undefined): Promise<UserSession[]> {
   const rows = await db.select().from(sessions).where(eq(sessions.userId, userId)).orderBy(desc(sessions.lastSeenAt));
+  // Issue 31: this browser first, then the others by when they were last seen.
+  rows.sort((a, b) => Number(b.id === currentId) - Number(a.id === currentId));
   return rows.map((row) => ({
     id: publicSessionId(row.id),
     current: row.id === currentId,
     ...describeUserAgent(row.userAgent),
+    device: deviceOf(row.userAgent),
     created_at: row.createdAt.toISOString(),
     last_seen_at: row.lastSeenAt.toISOString(),
     ip_hint: row.ipHint,

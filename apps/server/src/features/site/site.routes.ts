@@ -41,6 +41,7 @@ export const siteRoutes: FastifyPluginAsyncZod = async (app) => {
       image_generation: imageGenerationMode(app.config),
       generation_price: (await commerceSettingsOf(app)).generation_price,
       commission_percent: (await commerceSettingsOf(app)).commission_percent,
+      withdrawal_min: (await commerceSettingsOf(app)).withdrawal_min,
     }),
   );
 

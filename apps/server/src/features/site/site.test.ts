@@ -37,6 +37,8 @@ describe('site data', () => {
         'generation_price',
         // The commission the home page states (issue 18 conformance).
         'commission_percent',
+        // The smallest withdrawal, told on the Earnings tab before its form (issue 31).
+        'withdrawal_min',
       ].sort(),
     );
     expect(body.payload.internal_currency_name).toBe('Atelier Credits');
@@ -45,6 +47,7 @@ describe('site data', () => {
   it('issue 18 conformance: the settings carry the commission Atelier keeps, as the back office set it', async () => {
     const body = (await t.app.inject({ url: '/api/settings' })).json();
     expect(body.payload.commission_percent).toBe((await getCommerceSettings(t.app.db)).commission_percent);
+    expect(body.payload.withdrawal_min).toBe((await getCommerceSettings(t.app.db)).withdrawal_min);
   });
 
   it('lists currencies with EUR as the default', async () => {
@@ -83,7 +86,7 @@ describe('site data', () => {
     const deWords = (await t.app.inject({ url: '/api/localization/de/words' })).json().payload;
     expect(enWords['nav.buy']).toBe('Buy');
     expect(deWords['nav.buy']).toBe('Kaufen');
-    expect(deWords['nav.shop']).toBe('Shop');
+    expect(deWords['nav.shop']).toBe('Katalog');
     expect(Object.keys(deWords).length).toBe(Object.keys(enWords).length);
     expect((await t.app.inject({ url: '/api/localization/xx/words' })).statusCode).toBe(404);
   });

@@ -10,9 +10,9 @@ describe('footer category links (SPEC §2)', () => {
     { id: 5, parent_id: null, title: 'Misc', url: 'other' },
   ];
 
-  it('links each top-level category to the list typed by the first url segment, and labels image categories ARTS', () => {
-    expect(footerCategoryLinks(categories, 'ARTS')).toEqual([
-      { id: 1, label: 'ARTS', to: '/products?type=image' },
+  it('links each top-level category to the list typed by the first url segment, and labels image categories Art', () => {
+    expect(footerCategoryLinks(categories, 'Art')).toEqual([
+      { id: 1, label: 'Art', to: '/products?type=image' },
       { id: 3, label: 'Texts', to: '/products?type=doc' },
       { id: 4, label: 'Prompts', to: '/products?type=prompt' },
       { id: 5, label: 'Misc', to: '/products?category=5' },

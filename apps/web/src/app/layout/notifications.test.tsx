@@ -44,6 +44,8 @@ describe('header notifications', () => {
     });
     renderWithApp(<NotificationsButton />);
     expect((await screen.findByTestId('notifications-badge')).textContent).toBe('9+');
+    // Issue 31: the button's name holds what it shows ("9+"), as a word of its own.
+    expect(screen.getByRole('button', { name: 'Notifications, 9+ unread notifications' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: /Notifications/ }));
     const link = await screen.findByRole('link', { name: /New message from Sofia Marin/ });
     expect(link.getAttribute('href')).toBe('/dashboard/chat?chat=12');

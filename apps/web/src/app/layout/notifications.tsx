@@ -40,7 +40,14 @@ export function NotificationsButton() {
       <button
         type="button"
         className="icon-button"
-        aria-label={unread > 0 ? `${t('nav.notifications')} (${t('notifications.unread', { count: unread })})` : t('nav.notifications')}
+        // Issue 31 (axe label-content-name-mismatch): the name holds the badge's text as a word of its own ("9+" too).
+        aria-label={
+          unread > 9
+            ? `${t('nav.notifications')}, ${t('notifications.unread_many', { badge: formatUnreadBadge(unread) })}`
+            : unread > 0
+              ? `${t('nav.notifications')}, ${t('notifications.unread', { count: unread })}`
+              : t('nav.notifications')
+        }
         aria-expanded={open}
         aria-controls={id}
         onClick={() => setOpen((o) => !o)}

@@ -19,7 +19,7 @@ export function SearchForm({ className = '', onSearched }: { className?: string;
   }
   return (
     // action/name: before the app has taken over a server-rendered page, the form still searches.
-    <form className={`search-form ${className}`} role="search" action={action} method="get" onSubmit={onSubmit}>
+    <form className={`search-form ${className}`} role="search" aria-label={t('nav.search_site')} action={action} method="get" onSubmit={onSubmit}>
       <SearchIcon size={18} />
       <input
         type="search"

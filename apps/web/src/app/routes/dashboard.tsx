@@ -1,16 +1,20 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { authKey, useAuth, useLogout, useNewAccountWelcome } from '../../features/auth';
 import { BalanceCard } from '../../features/deposits';
 import { DEFAULT_AVATAR } from '../../features/profile';
 import { selectedCurrency } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n-runtime';
+import { useIsCreator } from '../use-is-creator';
 import '../../features/profile/components/profile.css';
 
-/** Dashboard header with its tabs (SPEC §2); each tab is a child route. */
+/**
+ * Dashboard header with its tabs (SPEC §2); each tab is a child route. Issue 31: the tabs are two
+ * groups, the buyer's Library and, once someone has offered a work, the creator's Dashboard.
+ */
 /** The tabs about the balance show its card; the others (chat, security…) start with their own content (issue 18). */
-const MONEY_TABS = new Set(['/dashboard', '/dashboard/orders', '/dashboard/statement', '/dashboard/deposits']);
+const MONEY_TABS = new Set(['/dashboard', '/dashboard/projects', '/dashboard/orders', '/dashboard/statement', '/dashboard/deposits']);
 
 export function Component() {
   const { t } = useTranslation();
@@ -19,15 +23,32 @@ export function Component() {
   const queryClient = useQueryClient();
   const currency = useRef(selectedCurrency());
   const welcome = useNewAccountWelcome();
-  const tabs = useRef<HTMLElement>(null);
+  const tabs = useRef<HTMLDivElement>(null);
   const { pathname } = useLocation();
+  const creator = useIsCreator();
+  const home = /\/dashboard\/?$/.test(pathname);
+  // Issue 31: a strip wider than the screen fades out on the side where more tabs wait.
+  const [more, setMore] = useState('');
+  const measure = useCallback(() => {
+    const el = tabs.current;
+    if (!el) return;
+    const left = el.scrollLeft > 2;
+    const right = el.scrollLeft + el.clientWidth < el.scrollWidth - 2;
+    setMore(left && right ? 'both' : left ? 'left' : right ? 'right' : '');
+  }, []);
+  useEffect(() => {
+    measure();
+    window.addEventListener('resize', measure);
+    return () => window.removeEventListener('resize', measure);
+  }, [measure]);
 
   // The tabs scroll on one line (issue 18): the open one is brought into view.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the path is the trigger.
   useEffect(() => {
     const active = tabs.current?.querySelector<HTMLElement>('a.active');
     if (active && tabs.current) tabs.current.scrollLeft = active.offsetLeft - tabs.current.clientWidth / 2 + active.clientWidth / 2;
-  }, [pathname]);
+    measure();
+  }, [pathname, creator]);
 
   // SPEC §2: profile data is reloaded when the currency changes.
   useEffect(() => {
@@ -59,22 +80,39 @@ export function Component() {
         <button type="button" className="button" onClick={() => logout.mutate()}>
           {t('dashboard.log_out')}
         </button>
-        <nav className="tabs" ref={tabs} aria-label={t('nav.my_profile')}>
-          <NavLink end to="/dashboard">
-            {t('dashboard.my_projects')}
-          </NavLink>
-          <NavLink to="/dashboard/orders">{t('dashboard.order_history')}</NavLink>
-          <NavLink to="/dashboard/favourites">{t('favourites.title')}</NavLink>
-          <NavLink to="/dashboard/sales">{t('sales.title')}</NavLink>
-          <NavLink to="/dashboard/statement">{t('dashboard.statement')}</NavLink>
-          <NavLink to="/dashboard/earnings">{t('dashboard.earnings')}</NavLink>
-          <NavLink to="/dashboard/refunds">{t('refunds.creator_title')}</NavLink>
-          <NavLink to="/dashboard/reports">{t('reports.statements_title')}</NavLink>
-          <NavLink to="/dashboard/seller-details">{t('sellers.title')}</NavLink>
-          <NavLink to="/dashboard/contact">{t('dashboard.contact_information')}</NavLink>
-          <NavLink to="/dashboard/chat">{t('dashboard.chat')}</NavLink>
-          <NavLink to="/dashboard/security">{t('dashboard.security')}</NavLink>
-        </nav>
+        <div className="tabs-scroller" data-more={more || undefined}>
+          <div className="tabs" ref={tabs} onScroll={measure}>
+            <nav className="tab-group" aria-label={t('dashboard.library')}>
+              <span className="tab-group-label" aria-hidden="true">
+                {t('dashboard.library')}
+              </span>
+              <NavLink to="/dashboard/orders" className={({ isActive }) => (isActive || (home && creator === false) ? 'active' : '')}>
+                {t('dashboard.order_history')}
+              </NavLink>
+              <NavLink to="/dashboard/favourites">{t('favourites.title')}</NavLink>
+              <NavLink to="/dashboard/statement">{t('dashboard.statement')}</NavLink>
+              <NavLink to="/dashboard/chat">{t('dashboard.chat')}</NavLink>
+              <NavLink to="/dashboard/contact">{t('dashboard.contact_information')}</NavLink>
+              <NavLink to="/dashboard/security">{t('dashboard.security')}</NavLink>
+              <NavLink to="/dashboard/reports">{t('reports.statements_title')}</NavLink>
+              {creator === false && <NavLink to="/dashboard/projects">{t('dashboard.start_selling')}</NavLink>}
+            </nav>
+            {creator && (
+              <nav className="tab-group" aria-label={t('dashboard.creator')}>
+                <span className="tab-group-label" aria-hidden="true">
+                  {t('dashboard.creator')}
+                </span>
+                <NavLink to="/dashboard" className={({ isActive }) => (isActive || pathname.endsWith('/dashboard/projects') ? 'active' : '')} end>
+                  {t('dashboard.my_projects')}
+                </NavLink>
+                <NavLink to="/dashboard/sales">{t('sales.title')}</NavLink>
+                <NavLink to="/dashboard/earnings">{t('dashboard.earnings')}</NavLink>
+                <NavLink to="/dashboard/refunds">{t('refunds.creator_title')}</NavLink>
+                <NavLink to="/dashboard/seller-details">{t('sellers.title')}</NavLink>
+              </nav>
+            )}
+          </div>
+        </div>
       </header>
       {welcome && user && (
         <section className="panel welcome-panel" role="status" data-testid="welcome">

@@ -94,7 +94,7 @@ export function ProductList() {
               : '\u00a0'}
           </p>
         </div>
-        <form className="shop-search" role="search" onSubmit={(e) => e.preventDefault()}>
+        <form className="shop-search" role="search" aria-label={t('products.search_label')} onSubmit={(e) => e.preventDefault()}>
           <SearchIcon size={18} />
           <input
             type="search"

@@ -1,7 +1,7 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
-import { Modal } from './modal';
+import { Modal, ModalCancel } from './modal';
 
 function Opener({ autofocus = false }: { autofocus?: boolean }) {
   const [open, setOpen] = useState(false);
@@ -48,5 +48,47 @@ describe('the one dialog primitive (issue 18)', () => {
     expect(document.activeElement).toBe(screen.getByRole('dialog', { name: 'Confirm' }));
     fireEvent.click(screen.getByRole('button', { name: 'Close' }));
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+});
+
+function FilledForm() {
+  const [open, setOpen] = useState(true);
+  const [text, setText] = useState('');
+  if (!open) return <p>closed</p>;
+  return (
+    <Modal title="Request a refund" onClose={() => setOpen(false)} dirty={text !== ''}>
+      <label>
+        Message
+        <textarea value={text} onChange={(e) => setText(e.target.value)} />
+      </label>
+      <ModalCancel>Cancel</ModalCancel>
+    </Modal>
+  );
+}
+
+describe('a filled form in a dialog (issue 31)', () => {
+  it('closes at once while empty', () => {
+    render(<FilledForm />);
+    fireEvent.keyDown(screen.getByRole('dialog'), { key: 'Escape' });
+    expect(screen.getByText('closed')).toBeTruthy();
+  });
+
+  it('asks before Escape, the close button or Cancel throw away what was typed', () => {
+    render(<FilledForm />);
+    fireEvent.change(screen.getByLabelText('Message'), { target: { value: 'The file is broken.' } });
+    const dialog = screen.getByRole('dialog', { name: 'Request a refund' });
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    const ask = screen.getByRole('alertdialog', { name: 'Throw away what you entered?' });
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Keep editing' }));
+    // Escape again, or Keep editing, goes back to the form with the text kept.
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Close' }));
+    expect(ask.isConnected || screen.getByRole('alertdialog')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Keep editing' }));
+    expect((screen.getByLabelText('Message') as HTMLTextAreaElement).value).toBe('The file is broken.');
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Discard' }));
+    expect(screen.getByText('closed')).toBeTruthy();
   });
 });

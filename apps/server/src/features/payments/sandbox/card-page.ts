@@ -10,7 +10,7 @@ h1{font-size:22px;margin:16px 0 4px}.amount{font-size:30px;font-weight:600;margi
 label{display:block;font-size:14px;margin:12px 0 4px}input{width:100%;box-sizing:border-box;padding:10px 12px;border:1px solid #ccc;border-radius:8px;font-size:16px}
 .row{display:flex;gap:12px}.row>div{flex:1}
 button{margin-top:20px;width:100%;padding:12px;border:0;border-radius:999px;background:#17151f;color:#fff;font-size:16px;font-weight:600;cursor:pointer}
-button.secondary{background:#e94356}.error{color:#b00020;font-size:14px;margin:6px 0 0}.hint{color:#666;font-size:13px;margin-top:18px;line-height:1.5}
+button.secondary{background:#b3203a}.error{color:#b00020;font-size:14px;margin:6px 0 0}.hint{color:#666;font-size:13px;margin-top:18px;line-height:1.5}
 `;
 
 function page(title: string, body: string): string {
@@ -35,6 +35,8 @@ export function cardFormPage(opts: {
   mode?: CardPageMode;
   /** The heading: 'Add funds' for a deposit, 'Card payment' for a payment for something. */
   title?: string;
+  /** Issue 31: on a page of its own, the way back to the app without paying (as a provider's Cancel). */
+  cancelUrl?: string;
 }): string {
   const e = opts.errors ?? {};
   const v = opts.values ?? {};
@@ -51,6 +53,7 @@ ${field('card_number', 'Card number', 'inputmode="numeric" autocomplete="cc-numb
 ${e.form ? `<p class="error" role="alert">${escapeHtml(e.form)}</p>` : ''}
 <button type="submit">Pay ${escapeHtml(opts.amount)}</button>
 </form>
+${opts.cancelUrl ? `<p><a class="cancel" href="${escapeHtml(opts.cancelUrl)}">Cancel and return to Atelier</a></p>` : ''}
 <p class="hint">This is Atelier's built-in test payment page: no real card is charged. Test cards: 4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is declined; 4000 0000 0000 3220 asks for 3-D Secure; 4000 0000 0000 0259 pays and is then disputed (a chargeback). Any future expiry date and any CVC.</p>`,
   );
 }

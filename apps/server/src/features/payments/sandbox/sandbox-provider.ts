@@ -80,11 +80,11 @@ export function createSandboxProvider(config: Config): PaymentProvider {
       // for the same deposit (an Idempotency-Key's replay), the card step's form stays the same.
       const nonce = deposit.checkoutNonce?.startsWith('c') ? deposit.checkoutNonce : `c${newNonce()}`;
       const token = signFormToken(config, deposit.id, nonce);
-      const url = `${config.publicUrl}${SANDBOX_PAY_PATH}/${token}`;
+      const url = `${config.linkBase}${SANDBOX_PAY_PATH}/${token}`;
       if (method.type === 'widget') {
         return {
           checkoutNonce: nonce,
-          widget: { checkout_url: `${config.publicUrl}/api/payments/sandbox/widget.js`, checkout: token, public_key: 'pk_sandbox', payment_type: 'widget' },
+          widget: { checkout_url: `${config.linkBase}/api/payments/sandbox/widget.js`, checkout: token, public_key: 'pk_sandbox', payment_type: 'widget' },
         };
       }
       return { checkoutNonce: nonce, redirectUrl: url };

@@ -131,7 +131,9 @@ export const sandboxRoutes: FastifyPluginAsyncZod = async (app) => {
     const action = `${SANDBOX_PAY_PATH}/${request.params.token}${embed ? '?embed=1' : ''}`;
     const amount = await amountLabel(found.deposit.id);
     const is3ds = found.nonce.startsWith(THREE_DS_STEP);
-    return html(reply, is3ds ? threeDsPage({ action, amount, mode }) : cardFormPage({ action, amount, mode, title: titleOf(found.deposit) }));
+    // Issue 31: a page of its own offers Cancel back to the app; the deposit stays open until it expires, as with a provider.
+    const cancelUrl = mode === 'page' ? `${app.config.linkBase}/fail-payment?error=${encodeURIComponent('Payment cancelled')}` : undefined;
+    return html(reply, is3ds ? threeDsPage({ action, amount, mode }) : cardFormPage({ action, amount, mode, title: titleOf(found.deposit), cancelUrl }));
   });
 
   app.post(
@@ -150,7 +152,7 @@ export const sandboxRoutes: FastifyPluginAsyncZod = async (app) => {
       const finished = (succeeded: boolean, message?: string) =>
         mode === 'in-place'
           ? html(reply, paymentDonePage({ depositId: deposit.id, succeeded, message, scriptUrl: `${SANDBOX_FRAME_DONE_PATH}` }))
-          : reply.redirect(`${app.config.publicUrl}/processing-payment?order_id=${deposit.id}`, 303);
+          : reply.redirect(`${app.config.linkBase}/processing-payment?order_id=${deposit.id}`, 303);
 
       if (nonce.startsWith(THREE_DS_STEP)) {
         const complete = body.three_ds === 'complete';
@@ -170,7 +172,19 @@ export const sandboxRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!Object.keys(errors).length && !kind) errors.card_number = 'Use a test card, such as 4242 4242 4242 4242.';
       if (Object.keys(errors).length) {
         const action = withEmbed(await issue(deposit.id, CARD_STEP));
-        return html(reply, cardFormPage({ action, amount, errors, values, mode, title: titleOf(deposit) }), 422);
+        return html(
+          reply,
+          cardFormPage({
+            action,
+            amount,
+            errors,
+            values,
+            mode,
+            title: titleOf(deposit),
+            cancelUrl: mode === 'page' ? `${app.config.linkBase}/fail-payment?error=${encodeURIComponent('Payment cancelled')}` : undefined,
+          }),
+          422,
+        );
       }
       const card = { brand: brandOf(number), last4: number.slice(-4) };
       if (kind === '3ds') {
@@ -200,7 +214,7 @@ export const sandboxRoutes: FastifyPluginAsyncZod = async (app) => {
     reply
       .header('content-type', 'text/javascript; charset=utf-8')
       .header('cache-control', 'public, max-age=300')
-      .send(widgetScript(`${app.config.publicUrl}${SANDBOX_PAY_PATH}`)),
+      .send(widgetScript(`${app.config.linkBase}${SANDBOX_PAY_PATH}`)),
   );
 };
 

@@ -160,7 +160,7 @@ function SepaExport() {
   const href = `/api/admin/payouts/sepa-export?${new URLSearchParams({ debtor_iban: iban, debtor_name: name })}`;
   return (
     <form className="admin-form admin-form-compact" action="/api/admin/payouts/sepa-export" method="get" aria-label={t('admin.sepa_export')}>
-      <h4>{t('admin.sepa_export')}</h4>
+      <h3>{t('admin.sepa_export')}</h3>
       <div className="admin-form-row">
         <label className="grow">
           {t('admin.debtor_iban')}

@@ -36,8 +36,10 @@ describe('chat list', () => {
   });
 
   it('the creator sees the buyer as the other party', () => {
-    renderWithApp(<ChatList chats={[chatOf()]} selectedId={null} meId={creator.id} currency="EUR" />);
+    renderWithApp(<ChatList chats={[chatOf({ sender: { ...buyer, hourly_rate: 0 } })]} selectedId={null} meId={creator.id} currency="EUR" />);
     expect(screen.getByText('Ines Costa')).toBeTruthy();
+    // Issue 31: a buyer without a rate is shown without "€0.00/h".
+    expect(screen.getByTestId('chat-list-item').textContent).not.toMatch(/\/h/);
   });
 
   it('says how to reach a creator when there is no chat', async () => {

@@ -15,7 +15,7 @@ function EnvelopeIcon() {
 type Props = { chats: Chat[]; selectedId: number | null; meId: number; currency: string | MoneyIn };
 
 /**
- * SPEC §2 chat list: avatar, the other party's full name (fallback 'User'), their rate as 'X €/h',
+ * SPEC §2 chat list: avatar, the other party's full name (fallback 'User'), their rate as 'X €/h' when they have one,
  * an online dot, the unread count (9+ above 9) and an envelope. Each item opens its conversation.
  */
 export function ChatList({ chats, selectedId, meId, currency }: Props) {
@@ -46,7 +46,10 @@ export function ChatList({ chats, selectedId, meId, currency }: Props) {
               </span>
               <span className="chat-list-text">
                 <span className="chat-list-name">{name}</span>
-                <span className="chat-list-rate muted small">{t('chat.rate', { rate: money.format(other.hourly_rate, currency) })}</span>
+                {/* Issue 31: a rate only for someone who charges one (a buyer has none: no "€0.00/h"). */}
+                {other.hourly_rate > 0 && (
+                  <span className="chat-list-rate muted small">{t('chat.rate', { rate: money.format(other.hourly_rate, currency) })}</span>
+                )}
                 {chat.last_message && <span className="chat-list-last muted small">{chat.last_message}</span>}
               </span>
               <span className="chat-list-side">

@@ -1,4 +1,5 @@
 import { CHAT_MESSAGE_MAX_CHARS, CHAT_NEAR_BOTTOM_PX, CHAT_SCROLL_FLAG_MS, CHAT_STATUS_LABELS, type Chat, type ChatMessage } from '@atelier/shared';
+import { useQueryClient } from '@tanstack/react-query';
 import { Fragment, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { InlineError } from '../../../components/ui/field';
@@ -39,6 +40,12 @@ function payableImageId(chat: Chat, messages: ChatMessage[]): number | null {
 export function Conversation({ chat, meId }: Props) {
   const { t } = useTranslation();
   const messages = useMessages(chat.id);
+  const queryClient = useQueryClient();
+  // Reading the messages marks them read on the server: the list drops this chat's unread badge then,
+  // whenever the list itself was fetched (it may have been fetched before the read).
+  useEffect(() => {
+    if (messages.dataUpdatedAt && chat.unreadCount > 0) void queryClient.invalidateQueries({ queryKey: ['chats'] });
+  }, [messages.dataUpdatedAt, chat.unreadCount, queryClient]);
   const send = useSendJson(chat.id);
   const upload = useUpload(chat.id);
   const other = otherParty(chat, meId);

@@ -181,3 +181,17 @@ describe('unlock modal', () => {
     expect(await screen.findByText('Payment failed')).toBeTruthy();
   });
 });
+
+describe('unlock modal balance (issue 31)', () => {
+  it('shows the balance and the balance after, as the purchase dialog does', async () => {
+    api(
+      () => [locked],
+      () => okAnswer({ status: 'Success', message: unlocked }),
+      { 'GET /api/balance': () => okAnswer({ amount: 100, currency: 'EUR', currencySymbol: '€', amount_minor: 10000 }) },
+    );
+    renderWithApp(<Conversation chat={chatOf({ status: 'waiting_payment' })} meId={3} />);
+    fireEvent.click(await screen.findByTestId('locked-image'));
+    expect((await screen.findByTestId('unlock-balance')).textContent).toBe('€100.00');
+    expect(screen.getByTestId('unlock-balance-after').textContent).toBe('€60.00');
+  });
+});

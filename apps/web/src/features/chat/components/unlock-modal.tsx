@@ -7,7 +7,8 @@ import { useToast } from '../../../components/ui/toast';
 import { serverMessageOr } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { newIdempotencyKey } from '../../../lib/idempotency-key';
-import { PaymentWidget, useDepositStatus, widgetOutcome } from '../../deposits';
+import { useMoney } from '../../currency';
+import { PaymentWidget, useBalance, useDepositStatus, useInternalCurrencyName, widgetOutcome } from '../../deposits';
 import { useUnlock } from '../api/chat';
 import { useChatPrice } from './chat-price';
 
@@ -30,6 +31,13 @@ export function UnlockModal({ chatId, message, onClose }: Props) {
   const [error, setError] = useState<string | null>(null);
   const [card, setCard] = useState<{ data: WidgetData; orderId: number } | null>(null);
   const status = useDepositStatus(card?.orderId ?? null);
+  // Issue 31: the balance and the balance after, as the purchase dialog shows them.
+  const balance = useBalance();
+  const money = useMoney();
+  const currencyName = useInternalCurrencyName();
+  const cost = message.price;
+  const sameCurrency = balance.data && cost && (!cost.currency || cost.currency === balance.data.currency);
+  const after = sameCurrency ? Math.round((balance.data!.amount - cost!.amount) * 100) / 100 : null;
 
   const outcome = status.data && status.data.status !== 'processing' ? widgetOutcome(status.data.status) : null;
   useEffect(() => {
@@ -67,6 +75,20 @@ export function UnlockModal({ chatId, message, onClose }: Props) {
       <p className="unlock-amount" data-testid="unlock-amount">
         {price.amount(message.price)}
       </p>
+      {!card && balance.data && (
+        <dl>
+          <div className="row">
+            <dt>{t('balance.label', { name: currencyName })}</dt>
+            <dd data-testid="unlock-balance">{money.format(balance.data.amount, balance.data.currency)}</dd>
+          </div>
+          {after !== null && after >= 0 && (
+            <div className="row">
+              <dt>{t('buy.balance_after')}</dt>
+              <dd data-testid="unlock-balance-after">{money.format(after, balance.data.currency)}</dd>
+            </div>
+          )}
+        </dl>
+      )}
       <InlineError message={error} />
       <InlineError message={card && outcome?.kind === 'error' && t(outcome.key)} />
       {card && !outcome && <PaymentWidget data={card.data} onComplete={() => void status.refetch()} />}

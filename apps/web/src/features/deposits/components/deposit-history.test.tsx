@@ -36,7 +36,25 @@ describe('deposit history', () => {
     });
     renderWithApp(<DepositHistory />);
     const rows = await screen.findAllByTestId('deposit-row');
-    expect(rows.map((r) => r.textContent)).toEqual(['22.11.2026 06:37€20.00Card (test payment)failed', '22.11.2026 06:37¥3,000Card (test payment)successful']);
+    expect(rows.map((r) => r.textContent)).toEqual(['22.11.2026 06:37€20.00Card (test payment)Failed', '22.11.2026 06:37¥3,000Card (test payment)Successful']);
+  });
+
+  it('issue 31: a card checkout left open for more than 30 minutes reads Expired; a recent one Processing', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const row = (id: number, created_at: number) => ({
+      id,
+      amount: 20,
+      currency: 'EUR',
+      currencySymbol: '€',
+      status: 'processing',
+      payment_method: 'sandbox-card',
+      payment_method_title: 'Card (test payment)',
+      created_at,
+    });
+    fakeApi({ 'GET /api/deposit/history': () => okAnswer([row(2, now - 60), row(1, now - 31 * 60)]) });
+    renderWithApp(<DepositHistory />);
+    const rows = await screen.findAllByTestId('deposit-row');
+    expect(rows.map((r) => r.querySelector('.deposit-status')?.textContent)).toEqual(['Processing', 'Expired']);
   });
 
   it('has an empty state and an error state', async () => {

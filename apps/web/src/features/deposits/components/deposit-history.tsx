@@ -1,7 +1,8 @@
+import { DEPOSIT_EXPIRY_MINUTES } from '@atelier/shared/constants';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { Price } from '../../catalog';
-import { depositStatusKey, useDepositHistory } from '../api/deposits';
+import { useDepositHistory } from '../api/deposits';
 import './deposits.css';
 
 /** The user's deposits, newest first (GET /api/deposit/history), with loading, empty and error states. */
@@ -52,9 +53,16 @@ export function DepositHistory() {
               </td>
               <td>{d.payment_method_title}</td>
               <td>
-                <span className="deposit-status" data-status={d.status}>
-                  {t(depositStatusKey[d.status])}
-                </span>
+                {/* Issue 31: statuses as words ("Successful"); a card checkout left open is over after 30 minutes, even before the server's job has marked it. */}
+                {d.status === 'processing' && Date.now() / 1000 - d.created_at > DEPOSIT_EXPIRY_MINUTES * 60 ? (
+                  <span className="deposit-status" data-status="failed">
+                    {t('deposit.status_expired')}
+                  </span>
+                ) : (
+                  <span className="deposit-status" data-status={d.status}>
+                    {t(`deposit.state_${d.status}`)}
+                  </span>
+                )}
               </td>
             </tr>
           ))}

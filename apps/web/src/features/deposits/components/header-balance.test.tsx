@@ -14,7 +14,9 @@ describe('the balance in the header', () => {
     fakeApi({ 'GET /api/balance': () => okAnswer({ amount: 12.5, currency: 'EUR', currencySymbol: '€', amount_minor: 1250 }) });
     renderWithApp(<HeaderBalance />, { path: '/' });
     const link = await screen.findByTestId('header-balance');
-    expect(link.getAttribute('aria-label')).toBe('Atelier Credits balance: €12.50');
+    // Issue 31: the accessible name is the visible text, no aria-label that says something else.
+    expect(link.getAttribute('aria-label')).toBeNull();
+    expect(screen.getByRole('link', { name: 'Atelier Credits €12.50' })).toBe(link);
     expect(link.getAttribute('href')).toBe('/deposit/create');
     expect(link.textContent).toContain('€12.50');
   });

@@ -9,6 +9,7 @@ import { newIdempotencyKey } from '../../../lib/idempotency-key';
 import { Price } from '../../catalog';
 import { useMoney } from '../../currency';
 import { BankPayoutForm, CardPayoutForm, type Contact, ContactDetailsForm, Modal, type PayoutBody, type PayoutMethod } from '../../offers';
+import { useSettings } from '../../site';
 import { useEarnings, useWithdraw, useWithdrawals } from '../api/earnings';
 import './earnings.css';
 
@@ -28,6 +29,7 @@ export function EarningsTab() {
   const money = useMoney();
   const earnings = useEarnings();
   const withdrawals = useWithdrawals();
+  const withdrawalMin = useSettings().data?.withdrawal_min;
   const [withdrawing, setWithdrawing] = useState(false);
   const inFlight = withdrawals.data?.some((w) => w.status === 'processing') ?? false;
 
@@ -104,6 +106,12 @@ export function EarningsTab() {
         </div>
       </div>
       <p className="muted small earnings-note">{t('earnings.note')}</p>
+      {/* Issue 31: the minimum and the payout schedule, told before the form. */}
+      {withdrawalMin !== undefined && (
+        <p className="muted small earnings-note" data-testid="earnings-schedule">
+          {t('earnings.schedule', { min: money.format(withdrawalMin, { code: 'EUR', symbol: '€' }) })}
+        </p>
+      )}
       <WithdrawalHistory list={withdrawals.data} failed={withdrawals.isError} onRetry={() => withdrawals.refetch()} />
       {withdrawing && <WithdrawDialog availableMinor={e.available.amount_minor} onClose={() => setWithdrawing(false)} />}
     </section>

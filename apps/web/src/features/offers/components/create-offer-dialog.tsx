@@ -13,7 +13,7 @@ import { useCategories } from '../../catalog';
 import { useSettings } from '../../site';
 import { offerErrorMessage, useCreateOffer, useOfferStyles } from '../api/offers';
 import { FileUpload } from './file-upload';
-import { Modal } from './modal';
+import { Modal, ModalCancel } from './modal';
 import { useRevealErrors } from './reveal-errors';
 
 type FormValues = {
@@ -72,7 +72,7 @@ export function CreateOfferDialog({ onClose }: { onClose: () => void }) {
     handleSubmit,
     setError,
     clearErrors,
-    formState: { errors },
+    formState: { errors, isDirty },
   } = useForm<FormValues>({ defaultValues: { title: '', description: '', category_id: '', price: '', styles: [], confirm: true, deal_type: 'listing' } });
 
   function fail(field: ErrorField, message: string) {
@@ -143,7 +143,7 @@ export function CreateOfferDialog({ onClose }: { onClose: () => void }) {
 
   const busy = create.isPending;
   return (
-    <Modal title={t('offers.create_title')} onClose={busy ? () => {} : onClose} wide>
+    <Modal title={t('offers.create_title')} onClose={busy ? () => {} : onClose} wide dirty={!busy && (isDirty || file !== null)}>
       <p className="muted modal-intro">{t('offers.create_intro')}</p>
       <form className="offer-form" onSubmit={handleSubmit(submit)} noValidate aria-busy={busy} ref={errorsShown.ref}>
         <Field label={t('offers.field_title')} maxLength={200} error={errors.title?.message} disabled={busy} {...register('title')} />
@@ -268,9 +268,7 @@ export function CreateOfferDialog({ onClose }: { onClose: () => void }) {
           </p>
         )}
         <div className="modal-actions">
-          <button type="button" className="button" onClick={onClose} disabled={busy}>
-            {t('offers.cancel')}
-          </button>
+          <ModalCancel disabled={busy}>{t('offers.cancel')}</ModalCancel>
           <button type="submit" className="button primary" disabled={busy}>
             {busy ? t('auth.processing') : t('offers.submit')}
           </button>

@@ -1,2 +1,2 @@
 /** The offers' dialogs use the app's one dialog primitive. */
-export { Modal } from '../../../components/ui/modal';
+export { Modal, ModalCancel } from '../../../components/ui/modal';

@@ -1,4 +1,4 @@
-import type { GenerateImageInput, Order, ProductType, PurchaseResult } from '@atelier/shared';
+import type { GenerateImageInput, Order, ProductType, PurchaseLookup, PurchaseResult } from '@atelier/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, api, apiResponse } from '../../../lib/api-client';
 import { failureMessage } from '../../../lib/form-errors';
@@ -50,6 +50,28 @@ export function useBuyProduct() {
     },
     onSuccess: () => {
       // The reviews too: a buyer may review what they just bought (issue 20).
+      for (const key of [['balance'], ['orders'], ['owned'], ['cart'], ['reviews']]) void queryClient.invalidateQueries({ queryKey: key });
+    },
+  });
+}
+
+/**
+ * A purchase call that may have reached the server though its answer never came back (issue 31): no
+ * answer at all, or a gateway's in front of the app. The app's own 500 rolled its transaction back.
+ */
+export const answerLost = (err: unknown) => err instanceof ApiError && [0, 502, 503, 504].includes(err.status);
+
+/**
+ * POST /api/purchase/lookup (issue 31): what became of a purchase sent with this Idempotency-Key. The
+ * server closes the key, so "not charged" stays true; the caller uses a new key for another try.
+ */
+export function useLookUpPurchase() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (idempotencyKey: string) =>
+      api<PurchaseLookup>('/api/purchase/lookup', { method: 'POST', body: { idempotency_key: idempotencyKey }, quiet: true }),
+    onSuccess: (answer) => {
+      if (answer.outcome !== 'bought') return;
       for (const key of [['balance'], ['orders'], ['owned'], ['cart'], ['reviews']]) void queryClient.invalidateQueries({ queryKey: key });
     },
   });

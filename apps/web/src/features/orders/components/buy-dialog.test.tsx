@@ -80,3 +80,53 @@ describe('Buy now dialog', () => {
     expect(await screen.findByText('Failed to purchase pack')).toBeTruthy();
   });
 });
+
+describe('a purchase that loses its connection (issue 31)', () => {
+  const lost = () => {
+    throw new TypeError('Failed to fetch');
+  };
+
+  it('looks the order up by the same Idempotency-Key and says "You own it"', async () => {
+    const calls = fakeApi({
+      'GET /api/balance': balance(20),
+      'POST /api/purchase/buy': lost,
+      'POST /api/purchase/lookup': () => okAnswer({ outcome: 'bought', order: anOrder({ title: 'Harbour at Dawn', amount: 12.5 }) }),
+    });
+    renderWithApp(<BuyDialog product={product} onClose={() => {}} />, { path: '/products/harbour' });
+    await payWhenReady();
+    expect((await screen.findByTestId('buy-owned')).textContent).toContain('You own it');
+    expect(screen.queryByText('Failed to purchase product')).toBeNull();
+    const sent = calls.find((c) => c.path === '/api/purchase/buy')!.headers['Idempotency-Key'];
+    expect(calls.find((c) => c.path === '/api/purchase/lookup')?.body).toEqual({ idempotency_key: sent });
+  });
+
+  it('says nothing was charged, and a new try uses a new key', async () => {
+    let tries = 0;
+    const calls = fakeApi({
+      'GET /api/balance': balance(20),
+      'POST /api/purchase/buy': () => {
+        tries += 1;
+        return lost();
+      },
+      'POST /api/purchase/lookup': () => okAnswer({ outcome: 'not_charged' }),
+    });
+    renderWithApp(<BuyDialog product={product} onClose={() => {}} />, { path: '/products/harbour' });
+    await payWhenReady();
+    expect(await screen.findByText('The connection dropped before the purchase: nothing was charged. You can try again.')).toBeTruthy();
+    await payWhenReady();
+    await waitFor(() => expect(tries).toBe(2));
+    const keys = calls.filter((c) => c.path === '/api/purchase/buy').map((c) => c.headers['Idempotency-Key']);
+    expect(keys[0]).not.toBe(keys[1]);
+  });
+
+  it('when even the lookup fails, keeps the key so another try cannot charge twice', async () => {
+    const calls = fakeApi({ 'GET /api/balance': balance(20), 'POST /api/purchase/buy': lost, 'POST /api/purchase/lookup': lost });
+    renderWithApp(<BuyDialog product={product} onClose={() => {}} />, { path: '/products/harbour' });
+    await payWhenReady();
+    expect(await screen.findByText(/could not be checked/)).toBeTruthy();
+    await payWhenReady();
+    await waitFor(() => expect(calls.filter((c) => c.path === '/api/purchase/buy')).toHaveLength(2));
+    const keys = calls.filter((c) => c.path === '/api/purchase/buy').map((c) => c.headers['Idempotency-Key']);
+    expect(keys[1]).toBe(keys[0]);
+  });
+});

@@ -10,7 +10,7 @@ import { newIdempotencyKey } from '../../../lib/idempotency-key';
 import { Price } from '../../catalog';
 import { useMoney } from '../../currency';
 import { addFundsUrl, useBalance, useInternalCurrencyName } from '../../deposits';
-import { purchaseCalls, useBuyProduct } from '../api/orders';
+import { answerLost, purchaseCalls, useBuyProduct, useLookUpPurchase } from '../api/orders';
 
 type Props = { product: Pick<Product, 'id' | 'title' | 'product_type' | 'price' | 'currency' | 'currencySymbol'>; onClose: () => void };
 
@@ -26,7 +26,9 @@ export function BuyDialog({ product, onClose }: Props) {
   const buy = useBuyProduct();
   const currencyName = useInternalCurrencyName();
   const [error, setError] = useState<string | null>(null);
+  const [owned, setOwned] = useState(false);
   const key = useRef(newIdempotencyKey());
+  const lookUp = useLookUpPurchase();
 
   const money = useMoney();
   const priced = { code: product.currency, symbol: product.currencySymbol };
@@ -43,6 +45,7 @@ export function BuyDialog({ product, onClose }: Props) {
       toast.success(t('buy.bought', { title: product.title }));
       onClose();
     } catch (err) {
+      if (answerLost(err)) return settleLostAnswer();
       key.current = newIdempotencyKey();
       const fallback = t(purchaseCalls[product.product_type].failed);
       const message = serverMessageOr(err, fallback);
@@ -50,6 +53,39 @@ export function BuyDialog({ product, onClose }: Props) {
       void balance.refetch();
     }
   }
+
+  /**
+   * Issue 31: the call may have reached the server though its answer did not come back. Ask by the
+   * key what became of it: bought (you own it) or not charged. If even that fails, the key is kept,
+   * so another try returns the first purchase's answer instead of charging twice.
+   */
+  async function settleLostAnswer() {
+    try {
+      const answer = await lookUp.mutateAsync(key.current);
+      key.current = newIdempotencyKey();
+      if (answer.outcome === 'bought') setOwned(true);
+      else setError(t('buy.lost_not_charged'));
+    } catch {
+      setError(t('buy.lost_unknown'));
+    }
+    void balance.refetch();
+  }
+
+  if (owned)
+    return (
+      <Modal title={t('buy.confirm_title')} onClose={onClose} className="buy-dialog">
+        <p className="product-name">{product.title}</p>
+        <div className="purchase-owned" role="status" data-testid="buy-owned">
+          <strong>{t('buy.you_own_it')}</strong>
+          <p>{t('buy.lost_owned')}</p>
+        </div>
+        <div className="buy-dialog-actions">
+          <button type="button" className="button primary" onClick={onClose} data-autofocus>
+            {t('buy.close')}
+          </button>
+        </div>
+      </Modal>
+    );
 
   return (
     <Modal title={t('buy.confirm_title')} onClose={onClose} className="buy-dialog">
@@ -90,7 +126,7 @@ export function BuyDialog({ product, onClose }: Props) {
             {t('buy.add_funds', { amount: money.format(shortfall, inBalance) })}
           </Link>
         ) : (
-          <button type="button" className="button primary" onClick={confirm} disabled={!balance.data || buy.isPending} data-autofocus>
+          <button type="button" className="button primary" onClick={confirm} disabled={!balance.data || buy.isPending || lookUp.isPending} data-autofocus>
             {buy.isPending ? t('auth.processing') : t('buy.confirm', { amount: money.format(product.price, priced) })}
           </button>
         )}

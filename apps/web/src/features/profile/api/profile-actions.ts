@@ -78,4 +78,8 @@ export function useUploadAvatar() {
 }
 
 export const usePublicProfile = (idOrNickname: string) =>
-  useQuery({ queryKey: ['public-profile', idOrNickname], queryFn: () => api<PublicProfile>(`/api/user/public-profile/${encodeURIComponent(idOrNickname)}`) });
+  useQuery({
+    queryKey: ['public-profile', idOrNickname],
+    enabled: idOrNickname !== '',
+    queryFn: () => api<PublicProfile>(`/api/user/public-profile/${encodeURIComponent(idOrNickname)}`),
+  });

@@ -1,5 +1,6 @@
 import { REFUND_MESSAGE_MAX, REFUND_REASONS, type RefundReason } from '@atelier/shared';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useState } from 'react';
+import { Modal, ModalCancel } from '../../../components/ui/modal';
 import { useToast } from '../../../components/ui/toast';
 import { ApiError } from '../../../lib/api-client';
 import { serverMessageOr } from '../../../lib/form-errors';
@@ -18,8 +19,6 @@ export function RefundRequestDialog({ orderId, productId, unlockMessageId, title
   const [message, setMessage] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [fieldError, setFieldError] = useState<string | null>(null);
-  const firstRef = useRef<HTMLSelectElement>(null);
-  useEffect(() => firstRef.current?.focus(), []);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -37,49 +36,45 @@ export function RefundRequestDialog({ orderId, productId, unlockMessageId, title
   }
 
   return (
-    <div className="buy-dialog-backdrop">
-      <div className="buy-dialog" role="dialog" aria-modal="true" aria-labelledby="refund-dialog-title" onKeyDown={(e) => e.key === 'Escape' && onClose()}>
-        <h2 id="refund-dialog-title">{t('refunds.request_title')}</h2>
-        <p className="product-name">{title}</p>
-        <form onSubmit={submit} className="refund-form">
-          <label className="field">
-            <span>{t('refunds.reason')}</span>
-            <select ref={firstRef} value={reason} onChange={(e) => setReason(e.target.value as RefundReason)}>
-              {REFUND_REASONS.map((r) => (
-                <option key={r} value={r}>
-                  {t(`refunds.reason_${r}`)}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="field">
-            <span>{t('refunds.message')}</span>
-            <textarea
-              value={message}
-              onChange={(e) => setMessage(e.target.value)}
-              maxLength={REFUND_MESSAGE_MAX}
-              rows={4}
-              required
-              placeholder={t('refunds.message_hint')}
-              aria-invalid={fieldError ? true : undefined}
-            />
-            {fieldError && <span className="error-text small">{fieldError}</span>}
-          </label>
-          {error && (
-            <p className="error-text" role="alert">
-              {error}
-            </p>
-          )}
-          <div className="buy-dialog-actions">
-            <button type="button" className="button" onClick={onClose}>
-              {t('refunds.cancel')}
-            </button>
-            <button type="submit" className="button primary" disabled={create.isPending || !message.trim()}>
-              {t('refunds.send')}
-            </button>
-          </div>
-        </form>
-      </div>
-    </div>
+    // Issue 31: the app's one dialog; a written message is not thrown away without asking.
+    <Modal title={t('refunds.request_title')} onClose={onClose} className="buy-dialog" dirty={message.trim() !== ''}>
+      <p className="product-name">{title}</p>
+      <form onSubmit={submit} className="refund-form">
+        <label className="field">
+          <span>{t('refunds.reason')}</span>
+          <select data-autofocus value={reason} onChange={(e) => setReason(e.target.value as RefundReason)}>
+            {REFUND_REASONS.map((r) => (
+              <option key={r} value={r}>
+                {t(`refunds.reason_${r}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span>{t('refunds.message')}</span>
+          <textarea
+            value={message}
+            onChange={(e) => setMessage(e.target.value)}
+            maxLength={REFUND_MESSAGE_MAX}
+            rows={4}
+            required
+            placeholder={t('refunds.message_hint')}
+            aria-invalid={fieldError ? true : undefined}
+          />
+          {fieldError && <span className="error-text small">{fieldError}</span>}
+        </label>
+        {error && (
+          <p className="error-text" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="buy-dialog-actions">
+          <ModalCancel>{t('refunds.cancel')}</ModalCancel>
+          <button type="submit" className="button primary" disabled={create.isPending || !message.trim()}>
+            {t('refunds.send')}
+          </button>
+        </div>
+      </form>
+    </Modal>
   );
 }

@@ -98,4 +98,21 @@ describe('reviews on the product page', () => {
     fireEvent.change(await screen.findByLabelText('Sort reviews'), { target: { value: 'highest' } });
     await waitFor(() => expect(asked).toContain('highest'));
   });
+
+  it('issue 31: the reader’s own review shows once, with Edit and without Report', async () => {
+    const own = review({ id: 5, text: 'My own words.', author: { nickname: 'me', avatar: null } });
+    fakeApi({
+      'GET /api/products/7/reviews': () =>
+        jsonAnswer(
+          200,
+          page({ payload: [own, review()], mine: own, meta: { total: 2, pages: 1, page: 1, average: 4, counts: { 1: 0, 2: 0, 3: 0, 4: 2, 5: 0 } } }),
+        ),
+    });
+    renderWithApp(<ReviewsSection productId={7} />);
+    expect(await screen.findByText('Delivers what it promises.')).toBeTruthy();
+    expect(screen.getAllByText('My own words.')).toHaveLength(1);
+    // One Report: the other buyer's review.
+    expect(screen.getAllByRole('button', { name: 'Report' })).toHaveLength(1);
+    expect(screen.getAllByTestId('review').map((r) => r.textContent)).not.toContain(expect.stringContaining('My own words.'));
+  });
 });

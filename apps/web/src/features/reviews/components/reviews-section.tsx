@@ -33,6 +33,7 @@ export function ReviewsSection({ productId }: { productId: number }) {
   const sortId = useId();
   const query = useReviews(productId, page, sort);
   const data = query.data;
+  const others = data?.payload.filter((r) => r.id !== data.mine?.id) ?? [];
 
   return (
     <section className="section reviews" id="reviews" aria-labelledby="reviews-title" data-testid="reviews">
@@ -83,11 +84,12 @@ export function ReviewsSection({ productId }: { productId: number }) {
             </ul>
           )}
           {(data.can_review || data.mine) && <OwnReview productId={productId} mine={data.mine} />}
-          {data.payload.length === 0 ? (
-            <p className="muted">{t('reviews.none')}</p>
+          {/* Issue 31: the reader's own review shows once, above, with Edit and Delete (and never Report). */}
+          {others.length === 0 ? (
+            !data.mine && <p className="muted">{t('reviews.none')}</p>
           ) : (
             <ul className="review-list">
-              {data.payload.map((r) => (
+              {others.map((r) => (
                 <ReviewItem key={r.id} review={r} productId={productId} canReply={data.is_author && r.reply === null} />
               ))}
             </ul>

@@ -13,6 +13,7 @@ const sessions = [
     current: true,
     browser: 'Firefox',
     os: 'Linux',
+    device: 'computer' as const,
     created_at: '2026-11-28T09:00:00Z',
     last_seen_at: '2026-11-28T09:30:00Z',
     ip_hint: '203.0.113.x',
@@ -23,6 +24,7 @@ const sessions = [
     current: false,
     browser: 'Chrome',
     os: 'Windows',
+    device: 'computer' as const,
     created_at: '2026-11-27T09:00:00Z',
     last_seen_at: '2026-11-27T10:00:00Z',
     ip_hint: '198.51.100.x',
@@ -127,10 +129,10 @@ describe('the Security tab (issue 21)', () => {
     renderWithApp(<SecurityTab />);
     const items = await screen.findAllByTestId('session');
     expect(items).toHaveLength(2);
-    expect(within(items[0]!).getByText('Firefox on Linux')).toBeTruthy();
+    expect(within(items[0]!).getByText('Computer · Firefox on Linux')).toBeTruthy();
     expect(within(items[0]!).getByText(/This browser/)).toBeTruthy();
     expect(within(items[0]!).queryByRole('button', { name: 'Sign out' })).toBeNull();
-    expect(within(items[1]!).getByText('Chrome on Windows')).toBeTruthy();
+    expect(within(items[1]!).getByText('Computer · Chrome on Windows')).toBeTruthy();
     expect(within(items[1]!).getByText(/198\.51\.100\.x/)).toBeTruthy();
     // Issue 29: which sessions proved a second factor.
     expect(within(items[0]!).getByText(/second factor proved/)).toBeTruthy();

@@ -234,7 +234,9 @@ function SessionsSection() {
         {(sessions.data ?? []).map((s) => (
           <li key={s.id} className="session-item" data-testid="session">
             <div>
-              <strong>{t('security.session_name', { browser: s.browser, os: s.os })}</strong>
+              <strong>
+                {t(`security.device_${s.device}`)} · {t('security.session_name', { browser: s.browser, os: s.os })}
+              </strong>
               {s.current && <span className="session-current"> · {t('security.this_browser')}</span>}
               <span className="muted"> · {s.second_factor ? t('security.session_second_factor') : t('security.session_password_only')}</span>
               <p className="muted">{t('security.session_details', { created: when(s.created_at), seen: when(s.last_seen_at), ip: s.ip_hint || '—' })}</p>
