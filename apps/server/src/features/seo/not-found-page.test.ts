@@ -98,7 +98,7 @@ describe('server-rendered titles in German (issue 18: German is complete)', () =
   it('issue 18: a /de page carries its German title and lang="de" before any script runs, a 404 and a missing profile included', async () => {
     const pages: Record<string, [number, string]> = {
       '/de': [200, 'Startseite — Atelier'],
-      '/de/products': [200, 'Shop — Atelier'],
+      '/de/products': [200, 'Katalog — Atelier'],
       '/de/contact': [200, 'Kontakt — Atelier'],
       '/de/404': [200, 'Seite nicht gefunden — Atelier'],
       '/de/this/does/not/exist': [404, 'Seite nicht gefunden — Atelier'],

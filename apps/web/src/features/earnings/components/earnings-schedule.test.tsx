@@ -13,7 +13,8 @@ describe('Earnings tab: before the form (issue 31)', () => {
   it('tells the smallest withdrawal (the site setting) and when card and bank payouts arrive', async () => {
     fakeApi({
       'GET /api/settings': () => okAnswer(siteSettings({ withdrawal_min: 15 })),
-      'GET /api/earnings': () => okAnswer({ pending: eur(0), available: eur(2000), withdrawn: eur(0), lifetime: eur(2000), next_release_at: null }),
+      'GET /api/earnings': () =>
+        okAnswer({ pending: eur(0), available: eur(2000), held: eur(0), owed: eur(0), withdrawn: eur(0), lifetime: eur(2000), next_release_at: null }),
       'GET /api/earnings/withdrawals': () => okAnswer([]),
     });
     renderWithApp(<EarningsTab />);
