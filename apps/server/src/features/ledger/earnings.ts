@@ -102,7 +102,7 @@ export async function earningsOf(
       greatest(0, -coalesce((select balance_minor from other where code = ${owedCode}), 0)) as owed,
       coalesce((select balance_minor from acc where code = ${pendingCode}), 0) as pending,
       coalesce((select balance_minor from acc where code = ${availableCode}), 0) as available,
-      (select coalesce(sum(amount_minor), 0) from payouts where user_id = ${userId} and kind = 'withdrawal' and status in ('processing', 'paid')) as withdrawn,
+      (select coalesce(sum(amount_minor), 0) from payouts where user_id = ${userId} and kind = 'withdrawal' and status in ('processing', 'needs_review', 'paid')) as withdrawn,
       (select coalesce(sum(e.amount_minor), 0) from ledger_entries e join ledger_transactions t on t.id = e.transaction_id
         where e.account_id in (select id from acc) and e.amount_minor > 0
           and t.kind not in ('earnings_release', 'withdrawal_return')) as lifetime,

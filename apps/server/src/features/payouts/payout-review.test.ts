@@ -1,11 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerPerson, registerStaff } from '../../../test/accounts';
+import { registerPerson, registerSeller, registerStaff } from '../../../test/accounts';
+import { sellPrompt } from '../../../test/commerce';
 import { payoutContact } from '../../../test/payouts';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { ledgerAccounts, offers, payouts } from '../../db/schema';
 import { setSetting } from '../../lib/settings';
-import { checkLedger, clearingAccountCode } from '../ledger';
+import { checkLedger, clearingAccountCode, releaseDueEarnings } from '../ledger';
 import { cardBrand, createSandboxPayoutProvider, type PayoutLookup, type PayoutProvider } from './payout-provider';
 import { PAYOUT_MESSAGES } from './payout-states';
 import { OFFER_ACQUISITIONS } from './payouts';
@@ -148,6 +149,23 @@ describe('issue 30 finding 5: a payout whose job gave up needs review', () => {
     const late = await admin.client.post(`/api/admin/payouts/${payoutId}/complete`, { outcome: 'failed', reason: 'too late' });
     expect(late.statusCode).toBe(409);
     expect((await admin.client.post(`/api/admin/payouts/${payoutId}/reconcile`, {})).statusCode).toBe(409);
+    expect(await checkLedger(t.app.db)).toEqual({ unbalancedTransactions: [], driftedAccounts: [], totalMinor: 0 });
+  });
+  it("a creator's withdrawal whose job gave up stays counted as withdrawn on the Earnings tab, not as available", async () => {
+    stub.answers({ state: 'unknown' });
+    const creator = await registerSeller(t.app);
+    const buyer = await registerPerson(t.app);
+    await sellPrompt(t.app, buyer, creator.id, 2500);
+    await releaseDueEarnings(t.app.db, { clearingDays: 0 });
+    const sepa = { ...payoutContact, method: 'sepa', account_number: 'DE89370400440532013000', recipient_full_name: 'Ines Duarte' };
+    const asked = await creator.client.post('/api/earnings/withdraw', { ...sepa, amount: 20 });
+    expect(asked.statusCode).toBe(200);
+    await t.app.jobs.runDue({ at: later() });
+    const [row] = await t.app.db.select().from(payouts).where(eq(payouts.id, asked.json().payload.withdrawal.id));
+    expect(row!.status).toBe('needs_review');
+    const tab = (await creator.client.get('/api/earnings')).json().payload;
+    // 25.00 sold, 20 % commission: 20.00 earned, all of it on its way to the bank while the provider is asked.
+    expect(tab).toMatchObject({ available: { amount_minor: 0 }, withdrawn: { amount_minor: 2000 } });
     expect(await checkLedger(t.app.db)).toEqual({ unbalancedTransactions: [], driftedAccounts: [], totalMinor: 0 });
   });
 });
