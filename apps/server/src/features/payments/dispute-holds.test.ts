@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerPerson, registerStaff } from '../../../test/accounts';
 import { balanceMinor } from '../../../test/commerce';
+import { disputeClosed, disputeOpened, paidStripeDeposit, type StripeEvent, sendStripeEvent, stripeTestEnv } from '../../../test/payments';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { deposits, disputes, ledgerAccounts } from '../../db/schema';
 import { clearingAccountCode, DISPUTES_HOLD, receivableCode } from '../ledger';
@@ -17,14 +17,13 @@ import { disputeHoldMinor } from './disputes';
  */
 
 const secret = 'whsec_test_dispute_holds';
-const stripe = new Stripe('sk_test_offline');
 type Person = Awaited<ReturnType<typeof registerPerson>>;
 let t: TestApp;
 let admin: Person;
 beforeAll(async () => {
   t = await createTestApp({
     seed: true,
-    env: { PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_offline', STRIPE_PUBLISHABLE_KEY: 'pk_test_offline', STRIPE_WEBHOOK_SECRET: secret },
+    env: stripeTestEnv(secret),
   });
   admin = await registerStaff(t.app);
 });
@@ -46,76 +45,11 @@ async function reconciliation(): Promise<Reconciliation> {
   return res.json().payload as Reconciliation;
 }
 
-async function send(event: { id: string; type: string; data: { object: Record<string, unknown> } }) {
-  const payload = JSON.stringify({ object: 'event', ...event });
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/payments/webhook/stripe',
-    headers: { 'content-type': 'application/json', 'stripe-signature': stripe.webhooks.generateTestHeaderString({ payload, secret }) },
-    payload,
-  });
-  expect(res.statusCode).toBe(200);
-  return res.json().result as string;
-}
-
-/** A paid deposit crediting `eurMinor` EUR cents, charged as `charged` minor units of `currency`. */
-async function paidDeposit(userId: number, eurMinor: number, currency = 'EUR', charged = eurMinor) {
-  const [row] = await t.app.db
-    .insert(deposits)
-    .values({
-      userId,
-      amountMinor: eurMinor,
-      currency,
-      currencyAmountMinor: charged,
-      provider: 'stripe',
-      paymentMethod: 'stripe-checkout',
-      status: 'processing',
-    })
-    .returning({ id: deposits.id });
-  const pi = `pi_hold_${row!.id}`;
-  await t.app.db
-    .update(deposits)
-    .set({ providerRef: `cs_hold_${row!.id}` })
-    .where(eq(deposits.id, row!.id));
-  const paid = await send({
-    id: `evt_hold_paid_${row!.id}`,
-    type: 'checkout.session.completed',
-    data: {
-      object: {
-        object: 'checkout.session',
-        payment_status: 'paid',
-        payment_intent: pi,
-        amount_total: charged,
-        currency: currency.toLowerCase(),
-        metadata: { deposit_id: String(row!.id) },
-      },
-    },
-  });
-  expect(paid).toBe('applied');
-  return { depositId: row!.id, pi };
-}
-
-const dispute = (id: string, pi: string, status: string, amount: number, currency = 'eur') => ({
-  object: 'dispute',
-  id,
-  amount,
-  currency,
-  charge: `ch_${pi}`,
-  payment_intent: pi,
-  reason: 'fraudulent',
-  status,
-  metadata: {},
-});
-const opened = (id: string, pi: string, amount: number, currency = 'eur') => ({
-  id: `evt_open_${id}`,
-  type: 'charge.dispute.created',
-  data: { object: dispute(id, pi, 'needs_response', amount, currency) },
-});
-const closed = (id: string, pi: string, status: 'won' | 'lost', amount: number) => ({
-  id: `evt_close_${id}_${status}`,
-  type: 'charge.dispute.closed',
-  data: { object: dispute(id, pi, status, amount) },
-});
+const send = (event: StripeEvent) => sendStripeEvent(t.app, secret, event);
+const paidDeposit = (userId: number, eurMinor: number, currency = 'EUR', charged = eurMinor) =>
+  paidStripeDeposit(t.app, secret, userId, eurMinor, { currency, charged });
+const opened = disputeOpened;
+const closed = disputeClosed;
 
 async function disputeRow(providerDisputeId: string) {
   const [row] = await t.app.db.select().from(disputes).where(eq(disputes.providerDisputeId, providerDisputeId));

@@ -1,9 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerPerson, registerStaff } from '../../../test/accounts';
 import { balanceMinor, pendingMinor, sellPrompt } from '../../../test/commerce';
+import { paidStripeDeposit, type StripeEvent, sendStripeEvent, stripeDispute, stripeTestEnv } from '../../../test/payments';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
 import { deposits, ledgerAccounts } from '../../db/schema';
 import { clearingAccountCode, DISPUTES_HOLD, earningsPendingCode, receivableCode } from '../ledger';
@@ -293,79 +293,20 @@ describe('disputes through the sandbox', () => {
 
 describe('disputes through signed Stripe events', () => {
   const secret = 'whsec_test_disputes';
-  const stripe = new Stripe('sk_test_offline');
   let t: TestApp;
   let admin: Person;
   beforeAll(async () => {
     t = await createTestApp({
       seed: true,
-      env: { PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_offline', STRIPE_PUBLISHABLE_KEY: 'pk_test_offline', STRIPE_WEBHOOK_SECRET: secret },
+      env: stripeTestEnv(secret),
     });
     admin = await registerStaff(t.app);
   });
   afterAll(() => t.close());
 
-  async function send(event: { id: string; type: string; data: { object: Record<string, unknown> } }) {
-    const payload = JSON.stringify({ object: 'event', ...event });
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/payments/webhook/stripe',
-      headers: { 'content-type': 'application/json', 'stripe-signature': stripe.webhooks.generateTestHeaderString({ payload, secret }) },
-      payload,
-    });
-    expect(res.statusCode).toBe(200);
-    return res.json().result as string;
-  }
-
-  /** A Checkout Session paid for a new deposit of `minor` EUR cents; answers the deposit id and its PaymentIntent. */
-  async function paidDeposit(userId: number, minor: number) {
-    const [row] = await t.app.db
-      .insert(deposits)
-      .values({
-        userId,
-        amountMinor: minor,
-        currency: 'EUR',
-        currencyAmountMinor: minor,
-        provider: 'stripe',
-        paymentMethod: 'stripe-checkout',
-        status: 'processing',
-      })
-      .returning({ id: deposits.id });
-    const pi = `pi_test_${row!.id}`;
-    await t.app.db
-      .update(deposits)
-      .set({ providerRef: `cs_test_${row!.id}` })
-      .where(eq(deposits.id, row!.id));
-    expect(
-      await send({
-        id: `evt_paid_${row!.id}`,
-        type: 'checkout.session.completed',
-        data: {
-          object: {
-            object: 'checkout.session',
-            payment_status: 'paid',
-            payment_intent: pi,
-            amount_total: minor,
-            currency: 'eur',
-            metadata: { deposit_id: String(row!.id) },
-          },
-        },
-      }),
-    ).toBe('applied');
-    return { depositId: row!.id, pi };
-  }
-
-  const dispute = (id: string, pi: string, status: string) => ({
-    object: 'dispute',
-    id,
-    amount: 3000,
-    currency: 'eur',
-    charge: `ch_${pi}`,
-    payment_intent: pi,
-    reason: 'fraudulent',
-    status,
-    metadata: {},
-  });
+  const send = (event: StripeEvent) => sendStripeEvent(t.app, secret, event);
+  const paidDeposit = (userId: number, minor: number) => paidStripeDeposit(t.app, secret, userId, minor);
+  const dispute = (id: string, pi: string, status: string) => stripeDispute(id, pi, status, 3000);
 
   it('charge.dispute.created holds the money; charge.dispute.closed as won gives it back, replays credited once', async () => {
     const buyer = await registerPerson(t.app);

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerPerson, registerStaff } from '../../../test/accounts';
 import { balanceMinor } from '../../../test/commerce';
+import { type StripeEvent, sendStripeEvent, stripeTestEnv } from '../../../test/payments';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { deposits } from '../../db/schema';
 import { setSetting } from '../../lib/settings';
@@ -82,27 +82,16 @@ describe('sandbox webhooks: the amount and currency must match the deposit', () 
 
 describe('Stripe webhooks: the amount and currency must match the deposit', () => {
   const secret = 'whsec_test_amounts';
-  const stripe = new Stripe('sk_test_offline');
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({
-      env: { PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_offline', STRIPE_PUBLISHABLE_KEY: 'pk_test_offline', STRIPE_WEBHOOK_SECRET: secret },
+      env: stripeTestEnv(secret),
     });
     await setSetting(t.app.db, 'is_reg_enabled', true);
   });
   afterAll(() => t.close());
 
-  async function send(event: { id: string; type: string; data: { object: Record<string, unknown> } }) {
-    const payload = JSON.stringify({ object: 'event', ...event });
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/payments/webhook/stripe',
-      headers: { 'content-type': 'application/json', 'stripe-signature': stripe.webhooks.generateTestHeaderString({ payload, secret }) },
-      payload,
-    });
-    expect(res.statusCode).toBe(200);
-    return res.json().result as string;
-  }
+  const send = (event: StripeEvent) => sendStripeEvent(t.app, secret, event);
 
   it('a Checkout Session or PaymentIntent paying another amount or currency credits nothing; the matching one credits', async () => {
     const buyer = await registerPerson(t.app);
