@@ -5,7 +5,7 @@ import { registerPerson, registerStaff } from '../../../test/accounts';
 import { balanceMinor } from '../../../test/commerce';
 import { disputeClosed, disputeOpened, paidStripeDeposit, type StripeEvent, sendStripeEvent, stripeTestEnv } from '../../../test/payments';
 import { createTestApp, type TestApp } from '../../../test/test-app';
-import { deposits, disputes, ledgerAccounts } from '../../db/schema';
+import { disputes, ledgerAccounts } from '../../db/schema';
 import { clearingAccountCode, DISPUTES_HOLD, receivableCode } from '../ledger';
 import { disputeHoldMinor } from './disputes';
 
