@@ -40,4 +40,24 @@ describe('the lifecycle helper', () => {
       }),
     ).toThrow('undead: the final state b has a move');
   });
+
+  it('a rest may keep its moves and stands for an exit; an event finds its move, or says whether the role or the state refuses', () => {
+    const chat = defineLifecycle<'idle' | 'asked', 'a' | 'b', 'ring'>({
+      name: 'chat',
+      states: ['idle', 'asked'],
+      finals: [],
+      rests: ['idle'],
+      moves: [
+        { from: 'idle', to: 'asked', by: ['a'], on: 'ask', effects: ['ring'] },
+        { from: 'asked', to: 'idle', by: ['b'], on: 'answer', effects: ['ring'] },
+        { from: 'asked', to: 'idle', by: ['a', 'b'], on: 'cancel', effects: [] },
+      ],
+    });
+    expect(chat.onEvent('asked', 'answer', 'b')).toMatchObject({ to: 'idle', on: 'answer' });
+    expect(chat.onEvent('asked', 'answer', 'a')).toEqual({ refused: 'role' });
+    expect(chat.onEvent('idle', 'answer', 'b')).toEqual({ refused: 'state' });
+    expect(chat.onEvent('asked', 'cancel', 'a')).toMatchObject({ to: 'idle', on: 'cancel' });
+    // Without the rest, 'idle' and 'asked' would have no way out.
+    expect(() => defineLifecycle({ name: 'loop', states: ['idle', 'asked'], finals: [], moves: chat.moves })).toThrow('loop: no exit from idle, asked');
+  });
 });

@@ -1,6 +1,7 @@
 import { CHAT_STATUSES, type ChatStatus } from '@atelier/shared';
 import { describe, expect, it } from 'vitest';
-import { type ChatEvent, chatTransitions, nextChatStatus, waitingOn } from './chat-states';
+import { allowedMoves } from '../../lib/lifecycle';
+import { type ChatEvent, chatDealLifecycle, chatTransitions, nextChatStatus, waitingOn } from './chat-states';
 
 const EVENTS: ChatEvent[] = ['propose_price', 'accept_price', 'negotiate_price', 'send_locked_image', 'unlock_paid', 'cancel_deal', 'expire_deal'];
 const RUNNING: ChatStatus[] = ['price_proposed', 'generating', 'waiting_payment'];
@@ -41,6 +42,27 @@ describe('chat deal states', () => {
     expect(nextChatStatus('generating', 'propose_price', 'creator')).toEqual({ refused: 'state' });
     expect(nextChatStatus('generating', 'expire_deal', 'buyer')).toEqual({ refused: 'role' });
     expect(nextChatStatus('active', 'cancel_deal', 'buyer')).toEqual({ refused: 'state' });
+  });
+
+  it('on the lifecycle helper: every (from, to, actor) it allows is listed, every running deal has its exits', () => {
+    expect(allowedMoves(chatDealLifecycle, ['creator', 'buyer', 'system'])).toEqual(
+      [
+        'active>price_proposed:creator',
+        'price_proposed>generating:buyer',
+        'price_proposed>active:buyer',
+        'price_proposed>active:creator',
+        'price_proposed>active:system',
+        'generating>waiting_payment:creator',
+        'generating>active:buyer',
+        'generating>active:creator',
+        'generating>active:system',
+        'waiting_payment>active:buyer',
+        'waiting_payment>active:creator',
+        'waiting_payment>active:system',
+      ].sort(),
+    );
+    for (const running of RUNNING) expect(chatDealLifecycle.exitsOf(running)).toContain('active');
+    expect(chatDealLifecycle.rests).toEqual(['active']);
   });
 
   it('every status can be left and reached', () => {

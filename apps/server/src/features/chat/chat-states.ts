@@ -1,4 +1,5 @@
-import { CHAT_DEAL_WAIT_DAYS, type CHAT_SYSTEM_MESSAGES, type ChatStatus } from '@atelier/shared';
+import { CHAT_DEAL_WAIT_DAYS, CHAT_STATUSES, type CHAT_SYSTEM_MESSAGES, type ChatStatus } from '@atelier/shared';
+import { defineLifecycle } from '../../lib/lifecycle';
 
 /**
  * The commission deal as one transition table for a chat's `status` (issues 11 and 17). The chat's
@@ -112,13 +113,30 @@ export const chatStateMessages = {
   wrongState: 'This cannot be done while the chat is in its current state.',
 } as const;
 
+/**
+ * The same table on the one lifecycle helper (lib/lifecycle.ts): it checks the table when the module
+ * loads (every state known, every running deal has an exit to 'active', where a chat rests between
+ * deals) and answers a move by its event. 'either' is either side; the system is a job.
+ */
+export const chatDealLifecycle = defineLifecycle<ChatStatus, ChatRole | 'system', ChatEvent>({
+  name: 'chat deal',
+  states: CHAT_STATUSES,
+  finals: [],
+  rests: ['active'],
+  moves: chatTransitions.map((t) => ({
+    from: t.from,
+    to: t.to,
+    on: t.event,
+    by: t.by === 'either' ? (['creator', 'buyer'] as const) : [t.by],
+    effects: [t.event],
+  })),
+});
+
 /** The move `event` by `mover` from `from`, or why not: 'role' (the other party's move) or 'state' (not now). */
 export function chatTransition(from: ChatStatus, event: ChatEvent, mover: ChatRole | 'system'): ChatTransition | { refused: 'role' | 'state' } {
-  const match = chatTransitions.find((t) => t.event === event && t.from === from);
-  if (!match) return { refused: 'state' };
-  const allowed = match.by === mover || (match.by === 'either' && mover !== 'system');
-  if (!allowed) return { refused: 'role' };
-  return match;
+  const move = chatDealLifecycle.onEvent(from, event, mover);
+  if ('refused' in move) return move;
+  return chatTransitions.find((t) => t.from === from && t.event === event)!;
 }
 
 /** The status after `event` by `mover`, or why not. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DISPUTE_TRANSITIONS, nextDisputeStatus } from './dispute-states';
+import { allowedMoves } from '../../lib/lifecycle';
+import { disputeLifecycle, nextDisputeStatus } from './dispute-states';
 
 describe('dispute transitions', () => {
   it('a dispute opens, then is won or lost', () => {
@@ -16,7 +17,10 @@ describe('dispute transitions', () => {
     expect(nextDisputeStatus('open', 'opened')).toBeNull();
     expect(nextDisputeStatus(null, 'won')).toBeNull();
   });
-  it('every move names its effects', () => {
-    for (const t of DISPUTE_TRANSITIONS) expect(t.effects.length).toBeGreaterThan(20);
+  it('walks every move the table allows and refuses every other (state × state × actor); each names its effects', () => {
+    expect(allowedMoves(disputeLifecycle, ['provider'])).toEqual(['new>open:provider', 'open>lost:provider', 'open>won:provider']);
+    expect(disputeLifecycle.exitsOf('open').sort()).toEqual(['lost', 'won']);
+    for (const m of disputeLifecycle.moves) expect(m.effects.length).toBeGreaterThan(0);
+    expect(disputeLifecycle.find(null, 'open', 'provider')?.effects).toEqual(['hold', 'flag_user', 'notify_staff']);
   });
 });

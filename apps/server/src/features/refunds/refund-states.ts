@@ -1,4 +1,5 @@
 import type { RefundStatus } from '@atelier/shared';
+import { defineLifecycle } from '../../lib/lifecycle';
 
 /** Who moves a refund request: the buyer who asked, the creator who sold, or staff in the back office. */
 export type RefundActor = 'buyer' | 'creator' | 'staff';
@@ -20,32 +21,34 @@ export type RefundEffect =
   /** The request ended without a refund: the hold is released (ledger/refund-hold.ts). */
   | 'earnings_unhold';
 
-type Transition = { from: RefundStatus | null; to: RefundStatus; by: readonly RefundActor[]; effects: readonly RefundEffect[] };
-
 /**
- * A refund request's whole life, one row per legal move (offer-states.ts is the model). Anything not
- * listed here is refused with 409 and changes nothing.
+ * A refund request's whole life, one row per legal move, on the one lifecycle helper (lib/lifecycle.ts).
+ * Anything not listed here is refused with 409 and changes nothing. Its exits: refunded or rejected,
+ * by the creator or staff.
  */
-export const REFUND_TRANSITIONS: readonly Transition[] = [
-  // The buyer asks within 14 days of the purchase (POST /api/orders/{id}/refund-request): the creator is told.
-  { from: null, to: 'open', by: ['buyer'], effects: ['earnings_hold', 'notify_other_party'] },
-  // The creator answers once (POST /api/refund-requests/{id}/respond); staff then decide.
-  { from: 'open', to: 'responded', by: ['creator'], effects: ['notify_other_party'] },
-  // The creator accepts (POST /api/refund-requests/{id}/accept): refunded at once, the buyer is told.
-  { from: 'open', to: 'refunded', by: ['creator'], effects: ['ledger_refund', 'revoke_access', 'notify_both'] },
-  { from: 'responded', to: 'refunded', by: ['creator'], effects: ['ledger_refund', 'revoke_access', 'notify_both'] },
-  // Staff refund it (POST /api/admin/refund-requests/{id}/resolve decision=refund), with a note.
-  { from: 'open', to: 'refunded', by: ['staff'], effects: ['ledger_refund', 'revoke_access', 'notify_both', 'audit'] },
-  { from: 'responded', to: 'refunded', by: ['staff'], effects: ['ledger_refund', 'revoke_access', 'notify_both', 'audit'] },
-  // Staff reject it (decision=reject), with a note: no money moves, the buyer keeps the file.
-  { from: 'open', to: 'rejected', by: ['staff'], effects: ['earnings_unhold', 'notify_both', 'audit'] },
-  { from: 'responded', to: 'rejected', by: ['staff'], effects: ['earnings_unhold', 'notify_both', 'audit'] },
-];
+export const refundLifecycle = defineLifecycle<RefundStatus, RefundActor, RefundEffect>({
+  name: 'refund request',
+  states: ['open', 'responded', 'refunded', 'rejected'],
+  finals: ['refunded', 'rejected'],
+  moves: [
+    // The buyer asks within 14 days of the purchase (POST /api/orders/{id}/refund-request): the creator is told.
+    { from: null, to: 'open', by: ['buyer'], effects: ['earnings_hold', 'notify_other_party'] },
+    // The creator answers once (POST /api/refund-requests/{id}/respond); staff then decide.
+    { from: 'open', to: 'responded', by: ['creator'], effects: ['notify_other_party'] },
+    // The creator accepts (POST /api/refund-requests/{id}/accept): refunded at once, the buyer is told.
+    { from: 'open', to: 'refunded', by: ['creator'], effects: ['ledger_refund', 'revoke_access', 'notify_both'] },
+    { from: 'responded', to: 'refunded', by: ['creator'], effects: ['ledger_refund', 'revoke_access', 'notify_both'] },
+    // Staff refund it (POST /api/admin/refund-requests/{id}/resolve decision=refund), with a note.
+    { from: 'open', to: 'refunded', by: ['staff'], effects: ['ledger_refund', 'revoke_access', 'notify_both', 'audit'] },
+    { from: 'responded', to: 'refunded', by: ['staff'], effects: ['ledger_refund', 'revoke_access', 'notify_both', 'audit'] },
+    // Staff reject it (decision=reject), with a note: no money moves, the buyer keeps the file.
+    { from: 'open', to: 'rejected', by: ['staff'], effects: ['earnings_unhold', 'notify_both', 'audit'] },
+    { from: 'responded', to: 'rejected', by: ['staff'], effects: ['earnings_unhold', 'notify_both', 'audit'] },
+  ],
+});
 
 /** The move from `from` to `to` by `actor`, or undefined when the table has none. */
-export function findRefundTransition(from: RefundStatus | null, to: RefundStatus, actor: RefundActor): Transition | undefined {
-  return REFUND_TRANSITIONS.find((t) => t.from === from && t.to === to && t.by.includes(actor));
-}
+export const findRefundTransition = (from: RefundStatus | null, to: RefundStatus, actor: RefundActor) => refundLifecycle.find(from, to, actor);
 
 /** Whether a request may still be decided (refunded or rejected). */
 export const isRefundActive = (status: RefundStatus) => status === 'open' || status === 'responded';
