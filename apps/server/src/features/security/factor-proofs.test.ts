@@ -343,6 +343,20 @@ describe('staff in production (issue 29)', () => {
     const again = await staff.client.request('PATCH', '/api/admin/settings', { body: { support_email: 'help@atelier.example' } });
     expect(again.statusCode, again.body).toBe(200);
   });
+
+  it("removing the account's last factor forgets every session's proof: the back office is refused until a new factor is set up", async () => {
+    const staff = await registerStaff(prod.app);
+    const { id } = await addPasskey(staff, prod.app);
+    expect((await staff.client.get('/api/admin/users')).statusCode).toBe(200);
+    const other = new TestClient(prod.app);
+    expect((await other.post('/api/login', { username: staff.email, password: staff.password })).json().two_factor_required).toBe(true);
+    expect((await staff.client.delete(`/api/user/passkeys/${id}`)).statusCode).toBe(200);
+    const refused = await staff.client.get('/api/admin/users');
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toMatch(/Staff accounts need two-factor sign-in/);
+    const sessionsList = (await staff.client.get('/api/user/sessions')).json().payload as { second_factor: boolean }[];
+    expect(sessionsList.every((row) => !row.second_factor)).toBe(true);
+  });
 });
 
 describe('the owner is told, and sees which sessions proved a second factor (issue 29)', () => {

@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { type SecondFactorMethod, STEP_UP_FIELD, STEP_UP_MINUTES } from '@atelier/shared';
-import { and, count, eq, isNotNull, isNull, lt, or } from 'drizzle-orm';
+import { and, count, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
 import type { Db } from '../../db/client';
-import { passkeys, rateLimits, userRecoveryCodes, users, userTotp } from '../../db/schema';
+import { passkeys, rateLimits, sessions, userRecoveryCodes, users, userTotp } from '../../db/schema';
 import { AppError, validationError } from '../../lib/app-error';
 import { mailHtml, sendMail } from '../../lib/mail';
 import { verifyPassword } from '../../lib/passwords';
@@ -46,19 +46,40 @@ export async function userHasPasskey(db: Db, userId: number): Promise<boolean> {
   return row !== undefined;
 }
 
+/** The account's second factors: the app (and its unused recovery codes) and passkeys. */
+export type SecondFactors = { totp: boolean; recoveryCodes: number; passkey: boolean };
+
+/** All of the account's second factors in one query (sign-in, step-up and the staff rule each ask once). */
+export async function secondFactorsOf(db: Db, userId: number): Promise<SecondFactors> {
+  const [row] = await db
+    .select({
+      totp: sql<boolean | string>`exists (select 1 from ${userTotp} where ${userTotp.userId} = ${userId} and ${userTotp.enabledAt} is not null)`,
+      codes: sql<
+        number | string
+      >`(select count(*) from ${userRecoveryCodes} where ${userRecoveryCodes.userId} = ${userId} and ${userRecoveryCodes.usedAt} is null)`,
+      passkey: sql<boolean | string>`exists (select 1 from ${passkeys} where ${passkeys.userId} = ${userId})`,
+    })
+    .from(sql`(select 1) as one`);
+  const yes = (v: boolean | string | undefined) => v === true || v === 't';
+  return { totp: yes(row?.totp), recoveryCodes: Number(row?.codes ?? 0), passkey: yes(row?.passkey) };
+}
+
+const anyFactor = (f: SecondFactors) => f.totp || f.passkey;
+
 /** Whether the user has any second factor: an authenticator app or a passkey. The staff rule counts either. */
 export async function hasSecondFactor(db: Db, userId: number): Promise<boolean> {
-  return (await totpEnabled(db, userId)) || (await userHasPasskey(db, userId));
+  return anyFactor(await secondFactorsOf(db, userId));
 }
 
 /** The ways this account can finish a password sign-in, in the order the sign-in page offers them. */
 export async function secondFactorMethods(db: Db, userId: number): Promise<SecondFactorMethod[]> {
+  const f = await secondFactorsOf(db, userId);
   const methods: SecondFactorMethod[] = [];
-  if (await totpEnabled(db, userId)) {
+  if (f.totp) {
     methods.push('totp');
-    if ((await recoveryCodesLeft(db, userId)) > 0) methods.push('recovery_code');
+    if (f.recoveryCodes > 0) methods.push('recovery_code');
   }
-  if (await userHasPasskey(db, userId)) methods.push('passkey');
+  if (f.passkey) methods.push('passkey');
   return methods;
 }
 
@@ -238,9 +259,9 @@ export function isSecondFactorFresh(at: Date | null | undefined, now = Date.now(
 const stepUpRefusal = (message: string) => new AppError('FORBIDDEN', message, { [STEP_UP_FIELD]: [message] });
 
 /** The 403 asking for the account's own second factor: a code when the app is on, else the passkey. */
-async function secondFactorRefusal(db: Db, userId: number): Promise<AppError | null> {
-  if (await totpEnabled(db, userId)) return stepUpRefusal(STEP_UP_MESSAGE);
-  if (await userHasPasskey(db, userId)) return stepUpRefusal(STEP_UP_PASSKEY_MESSAGE);
+function secondFactorRefusal(f: SecondFactors): AppError | null {
+  if (f.totp) return stepUpRefusal(STEP_UP_MESSAGE);
+  if (f.passkey) return stepUpRefusal(STEP_UP_PASSKEY_MESSAGE);
   return null;
 }
 
@@ -253,7 +274,7 @@ export async function requireFreshSecondFactor(request: FastifyRequest): Promise
   const userId = request.session?.userId;
   if (userId == null) throw new AppError('UNAUTHENTICATED', 'Please sign in to continue.');
   if (isSecondFactorFresh(request.session?.secondFactorAt)) return;
-  const refusal = await secondFactorRefusal(request.server.db, userId);
+  const refusal = secondFactorRefusal(await secondFactorsOf(request.server.db, userId));
   if (refusal) throw refusal;
 }
 
@@ -268,7 +289,7 @@ export async function requireFreshProof(request: FastifyRequest): Promise<void> 
   const userId = request.session?.userId;
   if (userId == null) throw new AppError('UNAUTHENTICATED', 'Please sign in to continue.');
   if (isSecondFactorFresh(request.session?.secondFactorAt)) return;
-  const refusal = await secondFactorRefusal(request.server.db, userId);
+  const refusal = secondFactorRefusal(await secondFactorsOf(request.server.db, userId));
   if (refusal) throw refusal;
   if (!isSecondFactorFresh(request.session?.provedAt)) throw stepUpRefusal(STEP_UP_PASSWORD_MESSAGE);
 }
@@ -283,8 +304,9 @@ export async function stepUp(request: FastifyRequest, input: { code?: string; re
   const app = request.server;
   const userId = session.userId;
   if (input.code === undefined && input.recovery_code === undefined) {
-    if (await hasSecondFactor(app.db, userId)) {
-      const message = (await totpEnabled(app.db, userId))
+    const factors = await secondFactorsOf(app.db, userId);
+    if (anyFactor(factors)) {
+      const message = factors.totp
         ? 'Your account has two-factor sign-in: confirm with a code from your app instead of the password.'
         : 'Your account has a passkey: confirm with it instead of the password.';
       throw validationError({ password: message });
@@ -315,12 +337,11 @@ export const STAFF_SECOND_FACTOR_PROOF_MESSAGE = 'Please confirm it is you with 
 export async function requireStaffSecondFactor(request: FastifyRequest): Promise<void> {
   const app = request.server;
   if (!request.user) return;
-  if (app.config.isProduction) {
-    if (!(await hasSecondFactor(app.db, request.user.id))) throw new AppError('FORBIDDEN', STAFF_SECOND_FACTOR_MESSAGE);
-    if (!request.session?.secondFactorAt) {
-      const refusal = await secondFactorRefusal(app.db, request.user.id);
-      throw refusal ?? new AppError('FORBIDDEN', STAFF_SECOND_FACTOR_MESSAGE);
-    }
+  // A session that proved a second factor needs no query (removing the last factor forgets every
+  // session's proof, see forgetSecondFactorProofs); the account's factors are read only to refuse.
+  if (app.config.isProduction && !request.session?.secondFactorAt) {
+    const factors = await secondFactorsOf(app.db, request.user.id);
+    throw secondFactorRefusal(factors) ?? new AppError('FORBIDDEN', STAFF_SECOND_FACTOR_MESSAGE);
   }
   if (request.routeOptions.config?.stepUp) await requireFreshSecondFactor(request);
 }
@@ -340,6 +361,18 @@ async function findAccount(db: Db, userId: number) {
     .where(eq(users.id, userId))
     .limit(1);
   return row;
+}
+
+/**
+ * When the account's last second factor is gone, no session of it has proved one any more: a proof
+ * made with a factor that no longer exists opens nothing (the staff rule trusts a session's proof).
+ */
+async function forgetSecondFactorProofs(db: Db, userId: number): Promise<void> {
+  if (anyFactor(await secondFactorsOf(db, userId))) return;
+  await db
+    .update(sessions)
+    .set({ secondFactorAt: null })
+    .where(and(eq(sessions.userId, userId), isNotNull(sessions.secondFactorAt)));
 }
 
 /** What changed about how the account proves who it is; each is told to the owner by e-mail. */
@@ -373,6 +406,7 @@ const FACTOR_CHANGE_TEXT: Record<FactorChange, { subject: string; line: (detail?
  * with a link to the Security tab, where they can undo it and sign out browsers they do not know.
  */
 export async function tellFactorChange(app: FastifyInstance, db: Db, userId: number, change: FactorChange, detail?: string) {
+  if (change === 'passkey_removed' || change === 'totp_off') await forgetSecondFactorProofs(db, userId);
   const user = await findAccount(db, userId);
   if (!user) return;
   const url = `${app.config.publicUrl}/dashboard/security`;
