@@ -98,12 +98,13 @@ export async function deletionBlockers(
   for (const a of accounts) {
     const minor = Number(a.balanceMinor);
     if (minor === 0) continue;
-    const kind = String(a.kind);
+    // The account's kind is the ledger's enum (ledger.ts accountShapeOf), matched whole.
+    const kind = a.kind;
     if (kind === 'user') money.push({ field: 'balance', message: deletionMessages.balance(minor, settings.internal_currency_name, support) });
     else if (kind === 'earnings_pending') money.push({ field: 'earnings_pending', message: deletionMessages.pending(minor) });
     else if (kind === 'earnings_available') money.push({ field: 'earnings_available', message: deletionMessages.available(minor) });
     else if (kind === 'receivable') money.push({ field: 'receivable', message: deletionMessages.receivable(minor) });
-    else if (kind.includes('held') || kind.includes('hold')) money.push({ field: 'earnings_held', message: deletionMessages.held(minor) });
+    else if (kind === 'earnings_held') money.push({ field: 'earnings_held', message: deletionMessages.held(minor) });
     else money.push({ field: 'earnings', message: deletionMessages.other(minor) });
   }
   const order = ['balance', 'earnings_available', 'earnings_pending', 'earnings_held', 'receivable', 'earnings'];
