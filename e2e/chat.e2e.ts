@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, launch, open, screenshot } from './browser';
-import { balanceMinor, registerThroughForm, signIn } from './flows';
+import { addFunds, balanceMinor, registerThroughForm, signIn } from './flows';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -32,17 +32,6 @@ async function fillCard(form: Page | ReturnType<Page['frameLocator']>, card: str
   await form.getByRole('button', { name: /^Pay / }).click();
 }
 
-/** Add Funds through the sandbox's hosted card page, as commerce.e2e.ts does. */
-async function deposit(page: Page, amount: string) {
-  await open(page, `${baseUrl()}/deposit/create`);
-  await page.getByLabel('Amount').fill(amount);
-  await page.getByRole('radio', { name: 'Card (test payment)' }).check();
-  await page.getByRole('button', { name: 'Continue to payment' }).click();
-  await page.waitForURL(/\/api\/payments\/sandbox\/pay\//);
-  await fillCard(page, '4242 4242 4242 4242');
-  await page.waitForURL(`${baseUrl()}/success-payment`);
-}
-
 /**
  * Both screen widths of the chat tab, for a person to look at; nothing sticks out sideways at 375 px,
  * where an open conversation is the whole screen (so that shot is the screen, not the page behind it).
@@ -65,7 +54,7 @@ describe('chat and commissions in the browser', () => {
     const buyer = await newContext();
     await signIn(seller.page, 'seller@example.com');
     await registerThroughForm(buyer.page, { name: 'Ines', surname: 'Carvalho', emailPrefix: 'chat.buyer', phonePrefix: '91' });
-    await deposit(buyer.page, '25');
+    await addFunds(buyer.page, baseUrl(), 25);
     expect(await balanceMinor(buyer.context)).toBe(2500);
 
     // 1. The buyer opens one of the creator's products and contacts the creator.

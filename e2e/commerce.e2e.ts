@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, launch, open, screenshot } from './browser';
-import { balanceMinor, registerThroughForm } from './flows';
+import { balanceMinor, payWithTestCard, registerThroughForm } from './flows';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -232,15 +232,7 @@ describe('commerce in the browser', () => {
     await page.getByRole('link', { name: `Add €${shortfall}` }).click();
     await page.waitForURL(/\/deposit\/create\?/);
     expect(await page.getByLabel('Amount').inputValue()).toBe(shortfall);
-    await page.getByRole('radio', { name: 'Card (test payment)' }).check();
-    await page.getByRole('button', { name: 'Continue to payment' }).click();
-    await page.waitForURL(/\/api\/payments\/sandbox\/pay\//);
-    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-    await page.getByLabel('Month').fill('12');
-    await page.getByLabel('Year').fill(String(new Date().getUTCFullYear() + 2));
-    await page.getByLabel('CVC').fill('123');
-    await page.getByRole('button', { name: /^Pay / }).click();
-    await page.waitForURL(`${baseUrl()}/success-payment`);
+    await payWithTestCard(page, baseUrl());
     await page.getByRole('button', { name: 'Back to your purchase' }).click();
     await page.waitForURL(`${baseUrl()}/products/${dear.slug}`);
     await page.getByRole('button', { name: 'Buy now' }).click();

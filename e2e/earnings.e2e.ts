@@ -3,7 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, open, screenshot } from './browser';
-import { registerThroughForm } from './flows';
+import { addFunds, registerThroughForm } from './flows';
 import { ownServer } from './server';
 
 /**
@@ -44,25 +44,6 @@ async function signIn(page: Page, email: string, password: string) {
 async function xsrf(context: BrowserContext) {
   const token = (await context.cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
   return { 'x-xsrf-token': decodeURIComponent(token), accept: 'application/json' };
-}
-
-/** Add Funds → the sandbox's hosted card page → success, as commerce.e2e.ts does. */
-async function addFunds(page: Page, amount: number) {
-  await open(page, `${base()}/deposit/create`);
-  await page.getByLabel('Amount').fill(String(amount));
-  await page.getByRole('radio', { name: 'Card (test payment)' }).check();
-  await page.getByRole('button', { name: 'Continue to payment' }).click();
-  await page.waitForURL(/\/api\/payments\/sandbox\/pay\//);
-  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-  await page.getByLabel('Month').fill('12');
-  await page.getByLabel('Year').fill(String(new Date().getUTCFullYear() + 2));
-  await page.getByLabel('CVC').fill('123');
-  await page.getByRole('button', { name: /^Pay / }).click();
-  await page.waitForURL(`${base()}/success-payment`);
-  await page
-    .getByTestId('latest-deposit')
-    .getByText(`€${amount.toFixed(2)} is successful`)
-    .waitFor();
 }
 
 describe('creator earnings in the browser (issue 19)', () => {
@@ -134,7 +115,7 @@ describe('creator earnings in the browser (issue 19)', () => {
     // A buyer adds funds, finds the work in the shop and buys it.
     const buyer = await personPage();
     await signIn(buyer, 'buyer@example.com', 'atelier-demo');
-    await addFunds(buyer, 30);
+    await addFunds(buyer, base(), 30);
     await open(buyer, `${base()}/products`);
     await buyer.getByTestId('shop-search').fill(title);
     await buyer.getByTestId('result-count').getByText(`1 result for “${title}”`, { exact: true }).waitFor();

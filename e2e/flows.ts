@@ -47,3 +47,27 @@ export async function balanceMinor(context: BrowserContext): Promise<number> {
   if (res.status() !== 200) throw new Error(`GET /api/balance answered ${res.status()}`);
   return ((await res.json()) as { payload: { amount_minor: number } }).payload.amount_minor;
 }
+
+/** From the Add Funds form with its amount: 'Card (test payment)' → the sandbox's hosted card page → the success page of `base`. */
+export async function payWithTestCard(page: Page, base: string) {
+  await page.getByRole('radio', { name: 'Card (test payment)' }).check();
+  await page.getByRole('button', { name: 'Continue to payment' }).click();
+  await page.waitForURL(/\/api\/payments\/sandbox\/pay\//);
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await page.getByLabel('Month').fill('12');
+  await page.getByLabel('Year').fill(String(new Date().getUTCFullYear() + 2));
+  await page.getByLabel('CVC').fill('123');
+  await page.getByRole('button', { name: /^Pay / }).click();
+  await page.waitForURL(`${base}/success-payment`);
+}
+
+/** Add Funds of `amount` euros on the server at `base`, paid with the sandbox's test card, until the success page says so. */
+export async function addFunds(page: Page, base: string, amount: number) {
+  await open(page, `${base}/deposit/create`);
+  await page.getByLabel('Amount').fill(String(amount));
+  await payWithTestCard(page, base);
+  await page
+    .getByTestId('latest-deposit')
+    .getByText(`€${amount.toFixed(2)} is successful`)
+    .waitFor();
+}

@@ -2,7 +2,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, launch, open, screenshot } from './browser';
-import { registerThroughForm, signIn } from './flows';
+import { addFunds, registerThroughForm, signIn } from './flows';
 
 /**
  * The sell side in Debian's Chromium, through the app's own screens: a creator offers a work, staff
@@ -29,25 +29,6 @@ async function personPage(width = 1280): Promise<Page> {
     throw new Error(`unexpected browser dialog: ${d.message()}`);
   });
   return page;
-}
-
-/** Add Funds → the sandbox's hosted card page → success, as commerce.e2e.ts does. */
-async function addFunds(page: Page, amount: number) {
-  await open(page, `${baseUrl()}/deposit/create`);
-  await page.getByLabel('Amount').fill(String(amount));
-  await page.getByRole('radio', { name: 'Card (test payment)' }).check();
-  await page.getByRole('button', { name: 'Continue to payment' }).click();
-  await page.waitForURL(/\/api\/payments\/sandbox\/pay\//);
-  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-  await page.getByLabel('Month').fill('12');
-  await page.getByLabel('Year').fill(String(new Date().getUTCFullYear() + 2));
-  await page.getByLabel('CVC').fill('123');
-  await page.getByRole('button', { name: /^Pay / }).click();
-  await page.waitForURL(`${baseUrl()}/success-payment`);
-  await page
-    .getByTestId('latest-deposit')
-    .getByText(`€${amount.toFixed(2)} is successful`)
-    .waitFor();
 }
 
 /** A small real PNG, made here, so the server's byte check and preview run on a genuine image. */
@@ -258,7 +239,7 @@ describe('offers in the browser', () => {
     // A new buyer adds funds, finds the work in the shop by its title and buys it.
     const buyer = await personPage();
     const buyerEmail = await registerThroughForm(buyer, { name: 'Nora', surname: 'Quist', emailPrefix: 'offer.buyer', phonePrefix: '93' });
-    await addFunds(buyer, 50);
+    await addFunds(buyer, baseUrl(), 50);
     await open(buyer, `${baseUrl()}/products`);
     await buyer.getByTestId('shop-search').fill(title);
     // The count is this search's own (the shop's earlier answer stays up while the next loads).

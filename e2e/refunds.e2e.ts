@@ -1,7 +1,7 @@
 import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, open, screenshot } from './browser';
-import { registerThroughForm } from './flows';
+import { addFunds, registerThroughForm } from './flows';
 import { ownServer } from './server';
 
 /**
@@ -40,25 +40,26 @@ async function call(context: BrowserContext, method: 'GET' | 'POST' | 'PATCH', u
   return { status: res.status(), body: (await res.json().catch(() => null)) as { payload?: unknown; message?: string } | null };
 }
 
-async function deposit(page: Page, amount: string) {
-  await open(page, `${baseUrl()}/deposit/create`);
-  await page.getByLabel('Amount').fill(amount);
-  await page.getByRole('radio', { name: 'Card (test payment)' }).check();
-  await page.getByRole('button', { name: 'Continue to payment' }).click();
-  await page.waitForURL(/\/api\/payments\/sandbox\/pay\//);
-  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-  await page.getByLabel('Month').fill('12');
-  await page.getByLabel('Year').fill(String(new Date().getUTCFullYear() + 2));
-  await page.getByLabel('CVC').fill('123');
-  await page.getByRole('button', { name: /^Pay / }).click();
-  await page.waitForURL(`${baseUrl()}/success-payment`);
-}
-
 const balanceOf = async (context: BrowserContext) =>
   ((await call(context, 'GET', '/api/balance?currency=EUR')).body!.payload as { amount_minor: number }).amount_minor;
 type Money = { amount_minor: number; amount: number };
 const earningsOf = async (context: BrowserContext) =>
   (await call(context, 'GET', '/api/earnings?currency=EUR')).body!.payload as { available: Money; held: Money; owed: Money };
+/** The demo creator's bank transfer details, for withdrawals. */
+const sofiasBank = {
+  method: 'sepa',
+  first_name: 'Sofia',
+  last_name: 'Marin',
+  email: 'seller@example.com',
+  phone: '+351912345678',
+  address: 'Rua Augusta 1',
+  city: 'Lisboa',
+  post_code: '1100-048',
+  country: 620,
+  currency: 'EUR',
+  account_number: 'DE89370400440532013000',
+  recipient_full_name: 'Sofia Marin',
+};
 const euros = (minor: number) => `€${(minor / 100).toFixed(2)}`;
 
 /** The demo creator's (sofia's) prompts in the shop, cheapest first. */
@@ -81,7 +82,7 @@ describe('refunds in the browser', () => {
     const buyer = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const buyerPage = await buyer.newPage();
     await registerThroughForm(buyerPage, { name: 'Joana', surname: 'Reis', emailPrefix: 'hold.buyer', phonePrefix: '92' }, baseUrl());
-    await deposit(buyerPage, String(Math.ceil(product.price) + 5));
+    await addFunds(buyerPage, baseUrl(), Math.ceil(product.price) + 5);
     const bought = await call(buyer, 'POST', '/api/purchase/prompt', { prompt_id: product.id });
     expect(bought.status).toBe(200);
     const orderId = (bought.body!.payload as { order: { id: number } }).order.id;
@@ -110,19 +111,8 @@ describe('refunds in the browser', () => {
     }
     // The held share cannot be withdrawn: asking for more than what is available is refused.
     const tooMuch = await call(seller, 'POST', '/api/earnings/withdraw', {
-      method: 'sepa',
+      ...sofiasBank,
       amount: ((during.available.amount_minor + during.held.amount_minor) / 100).toFixed(2),
-      first_name: 'Sofia',
-      last_name: 'Marin',
-      email: 'seller@example.com',
-      phone: '+351912345678',
-      address: 'Rua Augusta 1',
-      city: 'Lisboa',
-      post_code: '1100-048',
-      country: 620,
-      currency: 'EUR',
-      account_number: 'DE89370400440532013000',
-      recipient_full_name: 'Sofia Marin',
     });
     expect(tooMuch.status).toBe(422);
 
@@ -151,7 +141,7 @@ describe('refunds in the browser', () => {
     const buyer = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const buyerPage = await buyer.newPage();
     await registerThroughForm(buyerPage, { name: 'Rita', surname: 'Sousa', emailPrefix: 'refund.buyer', phonePrefix: '93' }, baseUrl());
-    await deposit(buyerPage, String(Math.ceil(product.price) + 5));
+    await addFunds(buyerPage, baseUrl(), Math.ceil(product.price) + 5);
     const before = await balanceOf(buyer);
     const bought = await call(buyer, 'POST', '/api/purchase/prompt', { prompt_id: product.id });
     expect(bought.status).toBe(200);
@@ -165,19 +155,8 @@ describe('refunds in the browser', () => {
     await expect.poll(async () => (await earningsOf(seller)).available.amount_minor, { timeout: 30_000, interval: 500 }).toBeGreaterThan(0);
     const available = (await earningsOf(seller)).available;
     const withdrawn = await call(seller, 'POST', '/api/earnings/withdraw', {
-      method: 'sepa',
+      ...sofiasBank,
       amount: (available.amount_minor / 100).toFixed(2),
-      first_name: 'Sofia',
-      last_name: 'Marin',
-      email: 'seller@example.com',
-      phone: '+351912345678',
-      address: 'Rua Augusta 1',
-      city: 'Lisboa',
-      post_code: '1100-048',
-      country: 620,
-      currency: 'EUR',
-      account_number: 'DE89370400440532013000',
-      recipient_full_name: 'Sofia Marin',
     });
     expect(withdrawn.status).toBe(200);
     const payoutId = (withdrawn.body!.payload as { withdrawal: { id: number } }).withdrawal.id;

@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, open, screenshot } from './browser';
+import { addFunds } from './flows';
 import { ownServer } from './server';
 
 /**
@@ -55,16 +56,7 @@ describe('trust and discovery in the browser (issue 20)', () => {
 
     // 1. The buyer adds funds by card and buys the work, then reviews it with 4 stars.
     const buyer = await signedIn('buyer@example.com');
-    await open(buyer.page, `${base()}/deposit/create`);
-    await buyer.page.getByLabel('Amount').fill('50');
-    await buyer.page.getByRole('radio', { name: 'Card (test payment)' }).check();
-    await buyer.page.getByRole('button', { name: 'Continue to payment' }).click();
-    await buyer.page.waitForURL(/\/api\/payments\/sandbox\/pay\//);
-    await buyer.page.getByLabel('Card number').fill('4242424242424242');
-    await buyer.page.getByLabel('Month').fill('12');
-    await buyer.page.getByLabel('Year').fill(String(new Date().getUTCFullYear() + 2));
-    await buyer.page.getByLabel('CVC').fill('123');
-    await buyer.page.getByRole('button', { name: /^Pay / }).click();
+    await addFunds(buyer.page, base(), 50);
     await buyer.page.getByRole('heading', { name: 'Thank You for Your Payment!' }).waitFor();
 
     await open(buyer.page, `${base()}/products/${work.slug}`);
