@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { Field } from '../../../components/ui/field';
 import { Modal } from '../../../components/ui/modal';
+import { PasswordConfirm } from '../../../components/ui/password-confirm';
 import { useToast } from '../../../components/ui/toast';
 import { messageOf } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n-runtime';
@@ -39,22 +39,19 @@ export function DeleteAccount() {
       {open && (
         <Modal title={t('profile.delete_confirm_title')} onClose={() => setOpen(false)}>
           <p>{t('profile.delete_confirm_text')}</p>
-          <Field
+          <PasswordConfirm
             label={t('auth.password')}
-            type="password"
-            autoComplete="current-password"
             value={password}
-            onChange={(e) => setPassword(e.target.value)}
             error={error ?? undefined}
+            onChange={setPassword}
+            onSubmit={confirm}
+            onCancel={() => setOpen(false)}
+            cancelLabel={t('profile.cancel')}
+            confirmLabel={remove.isPending ? t('auth.processing') : t('profile.delete_forever')}
+            pending={remove.isPending}
+            danger
+            actionsClassName="dialog-actions"
           />
-          <div className="dialog-actions">
-            <button type="button" className="button" onClick={() => setOpen(false)}>
-              {t('profile.cancel')}
-            </button>
-            <button type="button" className="button danger" disabled={!password || remove.isPending} onClick={confirm}>
-              {remove.isPending ? t('auth.processing') : t('profile.delete_forever')}
-            </button>
-          </div>
         </Modal>
       )}
     </section>

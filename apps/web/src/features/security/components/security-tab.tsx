@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { Field } from '../../../components/ui/field';
+import { PasswordConfirm } from '../../../components/ui/password-confirm';
 import { useToast } from '../../../components/ui/toast';
 import { ApiError } from '../../../lib/api-client';
 import { messageOf } from '../../../lib/form-errors';
@@ -118,8 +119,7 @@ function TwoFactorSection() {
     }
   }
 
-  async function onDisable(e: FormEvent) {
-    e.preventDefault();
+  async function onDisable() {
     setPasswordError(undefined);
     try {
       // No code in the form: the step-up dialog asks for one when this session has not proved it lately.
@@ -188,24 +188,17 @@ function TwoFactorSection() {
         </div>
       )}
       {on && disabling && (
-        <form className="form-grid" onSubmit={onDisable} noValidate>
-          <Field
-            label={t('security.password')}
-            type="password"
-            autoComplete="current-password"
-            value={password}
-            error={passwordError}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-          <div className="actions">
-            <button type="button" className="button" onClick={() => setDisabling(false)}>
-              {t('security.cancel')}
-            </button>
-            <button type="submit" className="button primary" disabled={disable.isPending || !password}>
-              {t('security.disable')}
-            </button>
-          </div>
-        </form>
+        <PasswordConfirm
+          label={t('security.password')}
+          value={password}
+          error={passwordError}
+          onChange={setPassword}
+          onSubmit={onDisable}
+          onCancel={() => setDisabling(false)}
+          cancelLabel={t('security.cancel')}
+          confirmLabel={t('security.disable')}
+          pending={disable.isPending}
+        />
       )}
       {stepUp.dialog}
     </section>

@@ -1,6 +1,7 @@
 import { type ReactNode, useCallback, useState } from 'react';
 import { Field } from '../../../components/ui/field';
 import { Modal } from '../../../components/ui/modal';
+import { PasswordConfirm } from '../../../components/ui/password-confirm';
 import { ApiError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { passkeyProblem } from '../../../lib/passkey-errors';
@@ -41,8 +42,8 @@ export function StepUpDialog({ onDone, onCancel }: Props) {
     }
   }
 
-  async function submit(e: React.FormEvent) {
-    e.preventDefault();
+  async function submit(e?: React.FormEvent) {
+    e?.preventDefault();
     setPending(true);
     setError(undefined);
     try {
@@ -82,24 +83,18 @@ export function StepUpDialog({ onDone, onCancel }: Props) {
       {passwordOnly && (
         <>
           <p className="muted">{t('security.step_up_password_text')}</p>
-          <form className="form-grid" onSubmit={submit} noValidate>
-            <Field
-              label={t('security.password')}
-              type="password"
-              autoComplete="current-password"
-              value={value}
-              error={error}
-              onChange={(e) => setValue(e.target.value)}
-            />
-            <div className="step-up-actions">
-              <button type="button" className="button" onClick={onCancel}>
-                {t('security.cancel')}
-              </button>
-              <button type="submit" className="button primary" disabled={pending || !value}>
-                {t('security.confirm')}
-              </button>
-            </div>
-          </form>
+          <PasswordConfirm
+            label={t('security.password')}
+            value={value}
+            error={error}
+            onChange={setValue}
+            onSubmit={() => submit()}
+            onCancel={onCancel}
+            cancelLabel={t('security.cancel')}
+            confirmLabel={t('security.confirm')}
+            pending={pending}
+            actionsClassName="step-up-actions"
+          />
         </>
       )}
       {hasCode && (
