@@ -4,6 +4,32 @@ import { isCountryCode } from './sellers';
 
 /** VAT, invoices and the One-Stop Shop report (issue 33). */
 
+/**
+ * The VAT inside a VAT-inclusive price: gross − round(gross × 10000 / (10000 + rate)), the net rounded
+ * half up (19.00 € at 19 %: net 15.97, VAT 3.03). Integer arithmetic only; rate in basis points. The
+ * server carves every sale with it; the buy dialog uses it to show the same split before the purchase.
+ */
+export function vatInside(grossMinor: number, rateBp: number): number {
+  if (rateBp <= 0 || grossMinor <= 0) return 0;
+  const base = 10000 + rateBp;
+  const net = Math.floor((2 * grossMinor * 10000 + base) / (2 * base));
+  return grossMinor - net;
+}
+
+/**
+ * GET /api/user/tax: the VAT the signed-in buyer's next purchase would carry, for the buy dialog and the
+ * checkout. `rate` in percent; under reverse charge the price is reduced by `list_rate`'s VAT part.
+ * `choices` is set when the evidence disagrees and the buyer must state a country first.
+ */
+export const buyerTax = z.object({
+  country: z.string().nullable(),
+  rate: z.number(),
+  list_rate: z.number(),
+  reverse_charge: z.boolean(),
+  choices: z.array(z.string()).nullable(),
+});
+export type BuyerTax = z.infer<typeof buyerTax>;
+
 const countryField = text('country', { error: 'Please choose your country.' })
   .trim()
   .transform((v) => v.toUpperCase())

@@ -24,6 +24,17 @@ export const utcDay = (d = new Date()) => d.toISOString().slice(0, 10);
  * has not stated a country, the purchase is refused with a message asking for one (nothing is charged).
  */
 export async function taxOfPurchase(request: FastifyRequest, buyerId: number): Promise<TaxDecision> {
+  const decided = await buyerTaxOf(request, buyerId);
+  if ('needsChoice' in decided) {
+    throw validationError({
+      tax_country: `Where you are is unclear (${decided.needsChoice.join(', ')}): please choose your country for VAT in your profile, then buy again.`,
+    });
+  }
+  return decided;
+}
+
+/** The buyer's tax as decided now, or the countries to choose from when the evidence disagrees. */
+export async function buyerTaxOf(request: FastifyRequest, buyerId: number): Promise<TaxDecision | { needsChoice: string[] }> {
   const app = request.server;
   const [rates, rows] = await Promise.all([
     vatRatesOf(app),
@@ -33,14 +44,8 @@ export async function taxOfPurchase(request: FastifyRequest, buyerId: number): P
       from users u where u.id = ${buyerId}`),
   ]);
   const row = (rows as unknown as { rows: { tax_country: string | null; vat_number: string | null; card_country: string | null }[] }).rows[0];
-  const decided = decideTax(rates, utcDay(), {
+  return decideTax(rates, utcDay(), {
     evidence: { card: row?.card_country ?? null, address: app.geoip.country(request.ip), profile: row?.tax_country ?? null },
     vatNumber: row?.vat_number ?? null,
   });
-  if ('needsChoice' in decided) {
-    throw validationError({
-      tax_country: `Where you are is unclear (${decided.needsChoice.join(', ')}): please choose your country for VAT in your profile, then buy again.`,
-    });
-  }
-  return decided;
 }

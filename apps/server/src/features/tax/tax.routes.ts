@@ -1,4 +1,4 @@
-import { okEnvelope, orderDocumentParams, taxCountryAnswer, taxCountryInput } from '@atelier/shared';
+import { buyerTax, okEnvelope, orderDocumentParams, taxCountryAnswer, taxCountryInput } from '@atelier/shared';
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { users } from '../../db/schema';
@@ -6,11 +6,24 @@ import { AppError, validationError } from '../../lib/app-error';
 import { currentUser, guard } from '../../lib/auth-guard';
 import { ok } from '../../lib/envelope';
 import { invoiceDataOf, platformSellerOf, renderInvoicePdf } from './invoice-pdf';
+import { buyerTaxOf } from './tax.queries';
 import { checkVatNumber } from './vat-number';
 
 /** The buyer's side of VAT (issue 33): their stated country and VAT number, and their orders' invoices and credit notes. */
 export const taxRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['tax'];
+
+  app.get('/user/tax', { config: guard('user'), schema: { tags, response: { 200: okEnvelope(buyerTax) } } }, async (request) => {
+    const decided = await buyerTaxOf(request, currentUser(request).id);
+    if ('needsChoice' in decided) return ok({ country: null, rate: 0, list_rate: 0, reverse_charge: false, choices: decided.needsChoice });
+    return ok({
+      country: decided.country,
+      rate: decided.rateBp / 100,
+      list_rate: decided.listRateBp / 100,
+      reverse_charge: decided.reverseCharge,
+      choices: null,
+    });
+  });
 
   app.put(
     '/user/tax-country',

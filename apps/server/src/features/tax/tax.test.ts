@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerPerson, registerSeller, registerStaff } from '../../../test/accounts';
+import { lastMailTo, registerPerson, registerSeller, registerStaff } from '../../../test/accounts';
 import { balanceMinor, fund, pendingMinor, revenueMinor, sellPrompt } from '../../../test/commerce';
 import { pdfText } from '../../../test/pdf';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
@@ -109,6 +109,8 @@ describe('VAT at sale', () => {
     const de = await buyer({ card: 'DE', country: 'DE' });
     const vatBefore = await vatAccount('DE');
     const revenueBefore = await revenueMinor(t.app);
+    // What the buy dialog shows before the purchase.
+    expect((await de.client.get('/api/user/tax')).json().payload).toEqual({ country: 'DE', rate: 19, list_rate: 19, reverse_charge: false, choices: null });
     const orderId = await sellPrompt(t.app, de, creator.id, 1900);
     expect(await balanceMinor(t.app, de.id)).toBe(0);
     expect(await vatAccount('DE')).toBe(vatBefore + 303);
@@ -121,6 +123,17 @@ describe('VAT at sale', () => {
     expect(order!.taxEvidence).toMatchObject({ card: 'DE', profile: 'DE', basis: 'agree' });
     expect(order!.invoiceNumber).toMatch(/^20\d\d-\d{6}$/);
     expect(item.invoice_url).toBe(`/api/orders/${orderId}/invoice.pdf`);
+    // The receipt e-mail names the VAT and links both documents.
+    await expect
+      .poll(async () => {
+        await t.app.jobs.runDue();
+        return (await lastMailTo(t.app, de.email))?.subject;
+      })
+      .toBe(`Your Atelier order #${orderId}`);
+    const receipt = (await lastMailTo(t.app, de.email))!.text;
+    expect(receipt).toContain('Of which VAT 19 % (DE): 3.03 €; net 15.97 €.');
+    expect(receipt).toContain(`/api/orders/${orderId}/invoice.pdf`);
+    expect(receipt).toContain(`/api/orders/${orderId}/credit-note.pdf`);
 
     const pdf = await de.client.get(`/api/orders/${orderId}/invoice.pdf`);
     expect(pdf.statusCode).toBe(200);
@@ -170,6 +183,7 @@ describe('VAT at sale', () => {
     const profile = (await fr.client.get('/api/user/profile')).json().payload;
     expect(profile).toMatchObject({ tax_country: 'FR', vat_number: 'FR40303265045' });
     const vatBefore = await vatAccount('FR');
+    expect((await fr.client.get('/api/user/tax')).json().payload).toEqual({ country: 'FR', rate: 0, list_rate: 20, reverse_charge: true, choices: null });
     const orderId = await sellPrompt(t.app, fr, creator.id, 1900);
     const item = await historyItem(fr.client, orderId);
     // 19.00 € carries 3.17 € of French VAT (20 %): the business pays 15.83 € and accounts for the VAT itself.

@@ -1,4 +1,7 @@
+import { vatInside } from '@atelier/shared';
 import { checkVatNumber } from './vat-number';
+
+export { vatInside };
 
 /**
  * The VAT rules (issue 33). Atelier, established in Portugal, is the deemed supplier of the
@@ -40,17 +43,6 @@ export const EU_COUNTRIES = [
   'SE',
 ] as const;
 export const isEuCountry = (c: string | null | undefined): boolean => !!c && (EU_COUNTRIES as readonly string[]).includes(c);
-
-/**
- * The VAT inside a VAT-inclusive price: gross − round(gross × 10000 / (10000 + rate)), the net rounded
- * half up (19.00 € at 19 %: net 15.97, VAT 3.03). Integer arithmetic only; rate in basis points.
- */
-export function vatInside(grossMinor: number, rateBp: number): number {
-  if (rateBp <= 0 || grossMinor <= 0) return 0;
-  const base = 10000 + rateBp;
-  const net = Math.floor((2 * grossMinor * 10000 + base) / (2 * base));
-  return grossMinor - net;
-}
 
 /** A rate in basis points as the percent people read (1900 → 19, 2550 → 25.5). */
 export const ratePercent = (rateBp: number) => rateBp / 100;
