@@ -261,6 +261,11 @@ describe('rates and the One-Stop Shop report', () => {
     expect(csv.body).toContain('country,rate_percent,net_eur,vat_eur,sales,refunds');
     expect(csv.body).toContain('AT,20,10.28,2.06,1,0');
     expect((await staff.client.get('/api/admin/tax/oss?quarter=2026-Q5')).statusCode).toBe(422);
+    // DAC7 reads the stored split: the consideration is each line's price without VAT, the fees its commission.
+    const dac7 = (await staff.client.get(`/api/admin/dac7?year=${now.getUTCFullYear()}`)).json().payload;
+    const seller = dac7.sellers.find((s: { user_id: number }) => s.user_id === creator.id);
+    expect(seller.total_consideration_minor).toBe(1597 + 839 + 1028);
+    expect(seller.fees_minor.reduce((a: number, b: number) => a + b, 0)).toBe(319 + 168 + 206);
     expect((await creator.client.get(`/api/admin/tax/oss?quarter=${quarter}`)).statusCode).toBe(403);
   });
 });
