@@ -1302,5 +1302,6 @@ export const de: Record<TranslationKey, string> = {
   'tax.rates_title': 'MwSt.-Sätze',
   'tax.add_rate': 'Satz hinzufügen',
   'tax.valid_from': 'Gültig ab',
+  'tax.reco_vat': 'MwSt.-Konto {{id}} hält {{held}}, aber seine nicht erstatteten Verkaufszeilen schulden {{owed}}.',
   'tax.edit': 'Bearbeiten',
 };

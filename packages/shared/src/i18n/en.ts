@@ -1291,6 +1291,7 @@ export const en = {
   'tax.rates_title': 'VAT rates',
   'tax.add_rate': 'Add a rate',
   'tax.valid_from': 'Valid from',
+  'tax.reco_vat': 'VAT account {{id}} holds {{held}}, but its sold lines not refunded owe {{owed}}.',
   'tax.edit': 'Edit',
 } as const;
 
