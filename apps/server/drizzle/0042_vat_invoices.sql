@@ -39,7 +39,6 @@ ALTER TABLE "orders" ADD COLUMN "credit_note_number" text;--> statement-breakpoi
 ALTER TABLE "orders" ADD COLUMN "credit_note_at" timestamp with time zone;--> statement-breakpoint
 CREATE UNIQUE INDEX "orders_invoice_number_idx" ON "orders" ("invoice_number") WHERE "invoice_number" IS NOT NULL;--> statement-breakpoint
 CREATE UNIQUE INDEX "orders_credit_note_number_idx" ON "orders" ("credit_note_number") WHERE "credit_note_number" IS NOT NULL;--> statement-breakpoint
-CREATE INDEX "orders_tax_idx" ON "orders" ("created_at") WHERE "vat_minor" <> 0 OR "tax_country" IS NOT NULL;--> statement-breakpoint
 -- Each sold line's VAT, carved out of its price: price = VAT + the seller's share + the commission.
 ALTER TABLE "order_items" ADD COLUMN "vat_minor" bigint NOT NULL DEFAULT 0 CHECK ("vat_minor" >= 0);--> statement-breakpoint
 ALTER TABLE "order_items" DROP CONSTRAINT "order_items_split_check";--> statement-breakpoint

@@ -97,6 +97,14 @@ export const ossReport = z.object({
 });
 export type OssReport = z.infer<typeof ossReport>;
 
+/** GET/PUT /api/admin/tax/seller: the platform as the seller on its invoices (legal name, address, VAT number). */
+export const platformSeller = z.object({
+  legal_name: text('legal name').trim().min(1, 'The legal name field is required.').max(200, 'The legal name may have at most 200 characters.'),
+  address: text('address').trim().min(1, 'The address field is required.').max(300, 'The address may have at most 300 characters.'),
+  vat_number: text('VAT number').trim().min(1, 'The VAT number field is required.').max(20, 'A VAT number has at most 20 characters.'),
+});
+export type PlatformSeller = z.infer<typeof platformSeller>;
+
 /** GET /api/orders/{id}/invoice.pdf and credit-note.pdf. */
 export const orderDocumentParams = z.object({
   id: z.coerce.number({ error: 'Unknown order.' }).int('Unknown order.').positive('Unknown order.').max(9e15, 'Unknown order.'),

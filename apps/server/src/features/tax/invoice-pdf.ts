@@ -1,4 +1,4 @@
-import { minorToAmount } from '@atelier/shared';
+import { minorToAmount, type PlatformSeller } from '@atelier/shared';
 import { asc, eq, sql } from 'drizzle-orm';
 import PDFDocument from 'pdfkit';
 import type { Db } from '../../db/client';
@@ -7,7 +7,6 @@ import { displayAmount } from '../../lib/display-currency';
 import { PLATFORM_COUNTRY } from './vat';
 
 /** The platform as the seller on its invoices (site settings, edited by staff; these are the defaults). */
-export type PlatformSeller = { legal_name: string; address: string; vat_number: string };
 export const platformSellerDefaults: PlatformSeller = {
   legal_name: 'Atelier Marketplace Lda.',
   address: 'Rua Criativa 1, 1100-001 Lisboa, Portugal',
@@ -47,11 +46,10 @@ export async function invoiceDataOf(db: Db, orderId: number, viewer: { id: numbe
     .where(eq(orders.id, orderId))
     .limit(1);
   if (!order || (!viewer.staff && order.order.buyerId !== viewer.id)) return null;
-  const creators = sql`users`;
   const lines = await db
     .select({
       title: products.title,
-      creator: sql<string>`(select nickname from ${creators} where id = ${orderItems.sellerId})`,
+      creator: sql<string>`(select u.nickname from users u where u.id = ${orderItems.sellerId})`,
       priceMinor: orderItems.priceMinor,
       vatMinor: orderItems.vatMinor,
       refundedAt: orderItems.refundedAt,

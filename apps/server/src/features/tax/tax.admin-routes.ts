@@ -1,4 +1,4 @@
-import { okEnvelope, ossQuery, ossReport as ossReportView, vatRate, vatRateInput, vatRateParams } from '@atelier/shared';
+import { okEnvelope, ossQuery, ossReport as ossReportView, platformSeller, vatRate, vatRateInput, vatRateParams } from '@atelier/shared';
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -18,11 +18,6 @@ const rateAnswer = (r: { id: number; country: string; rateBp: number; validFrom:
   country: r.country,
   rate: r.rateBp / 100,
   valid_from: r.validFrom,
-});
-const platformSeller = z.object({
-  legal_name: z.string().trim().min(1, 'The legal name field is required.').max(200),
-  address: z.string().trim().min(1, 'The address field is required.').max(300),
-  vat_number: z.string().trim().min(1, 'The VAT number field is required.').max(20),
 });
 
 /** Staff: the VAT rates table, the seller shown on invoices, and the One-Stop Shop report (issue 33). */

@@ -290,3 +290,27 @@ describe('invoice numbers', () => {
     expect(Number(o!.n!.slice(5))).toBe(seq[2]! + 1);
   });
 });
+
+describe('the seller on invoices', () => {
+  it('staff set the platform’s legal name, address and VAT number, and the next invoice shows them', async () => {
+    const staff = await registerStaff(t.app);
+    expect((await staff.client.get('/api/admin/tax/seller')).json().payload).toEqual({
+      legal_name: 'Atelier Marketplace Lda.',
+      address: 'Rua Criativa 1, 1100-001 Lisboa, Portugal',
+      vat_number: 'PT500000000',
+    });
+    const empty = await staff.client.put('/api/admin/tax/seller', { legal_name: ' ', address: 'x', vat_number: 'PT1' });
+    expect(empty.json().errors.legal_name).toEqual(['The legal name field is required.']);
+    const seller = { legal_name: 'Atelier Mercados Lda.', address: 'Rua Nova 2, 1200-001 Lisboa, Portugal', vat_number: 'PT501964843' };
+    expect((await staff.client.put('/api/admin/tax/seller', seller)).json().payload).toEqual(seller);
+    expect((await (await registerPerson(t.app)).client.put('/api/admin/tax/seller', seller)).statusCode).toBe(403);
+    const pt = await buyer({ card: 'PT' });
+    const orderId = await sellPrompt(t.app, pt, (await registerSeller(t.app)).id, 1230);
+    const text = pdfText((await pt.client.get(`/api/orders/${orderId}/invoice.pdf`)).rawPayload);
+    expect(text).toContain('Atelier Mercados Lda.');
+    expect(text).toContain('Rua Nova 2, 1200-001 Lisboa, Portugal');
+    expect(text).toContain('VAT number: PT501964843');
+    // 12.30 € at 23 %: VAT 2.30 €.
+    expect(text).toContain('VAT 23 %: 2.30 EUR');
+  });
+});
