@@ -39,6 +39,7 @@ import { siteAdminRoutes } from './features/site/site.admin-routes';
 import { siteRoutes } from './features/site/site.routes';
 import { siteContentAdminRoutes } from './features/site/site-content.admin-routes';
 import { storageRoutes } from './features/storage/storage.routes';
+import { taxAdminRoutes, taxRoutes } from './features/tax';
 import { userRoutes, usersAdminRoutes } from './features/users';
 import { registerAnalyzeJob } from './lib/analyze';
 import { registerGuards } from './lib/auth-guard';
@@ -277,6 +278,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(refundsRoutes);
       await api.register(reportsRoutes);
       await api.register(sellersRoutes);
+      await api.register(taxRoutes);
       // Staff calls: every route in this scope declares guard('admin').
       await api.register(
         async (admin) => {
@@ -298,6 +300,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
           await admin.register(refundsAdminRoutes);
           await admin.register(reportsAdminRoutes);
           await admin.register(sellersAdminRoutes);
+          await admin.register(taxAdminRoutes);
         },
         { prefix: '/admin' },
       );

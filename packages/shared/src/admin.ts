@@ -30,6 +30,7 @@ export const ledgerAccountView = z.object({
     'receivable',
     'withdrawal_clearing',
     'dispute_hold',
+    'vat_payable',
   ]),
   /** System accounts: 'platform:revenue', 'clearing:sandbox', 'earnings:pending:<user id>', …; null for a user's balance account. */
   code: z.string().nullable(),
@@ -95,11 +96,13 @@ export const reconciliation = z.object({
    * money while closed (or not all of it while open), or its payment is held beyond its amount (issue 29).
    */
   mismatched_disputes: z.array(z.number().int()),
+  /** VAT accounts (by id; 0: a country whose lines owe VAT without an account) whose balance differs from the VAT its sold lines not refunded stored (issue 33). */
+  mismatched_vat: z.array(z.number().int()).optional(),
   /** Sum of every balance (0 when money was only moved). */
   total_minor: z.number().int(),
   first_mismatch: z
     .object({
-      kind: z.enum(['transaction', 'account', 'earnings', 'earnings_lines', 'total', 'dispute_hold', 'dispute', 'generation']),
+      kind: z.enum(['transaction', 'account', 'earnings', 'earnings_lines', 'total', 'dispute_hold', 'dispute', 'generation', 'vat']),
       id: z.number().int().nullable(),
       /**
        * transaction: the sum of its entries; account: its cached balance; earnings (id: the user): their
@@ -203,6 +206,7 @@ export const AUDIT_SUBJECTS = [
   'refund_request',
   'report',
   'seller_details',
+  'vat_rate',
 ] as const;
 export type AuditSubject = (typeof AUDIT_SUBJECTS)[number];
 

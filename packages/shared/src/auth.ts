@@ -76,6 +76,9 @@ export const userProfile = profileBase.extend({
   is_email_verified: z.boolean(),
   is_phone_verified: z.boolean(),
   role: z.enum(['user', 'admin']),
+  /** The country stated for VAT (issue 33, `PUT /api/user/tax-country`) and a business's VAT number. */
+  tax_country: z.string().nullable().optional(),
+  vat_number: z.string().nullable().optional(),
 });
 export type UserProfile = z.infer<typeof userProfile>;
 

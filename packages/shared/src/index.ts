@@ -28,3 +28,4 @@ export * from './reviews';
 export * from './security';
 export * from './sellers';
 export * from './settings';
+export * from './tax';

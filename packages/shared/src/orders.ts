@@ -25,6 +25,19 @@ export const orderItem = z.object({
 export type OrderItem = z.infer<typeof orderItem>;
 
 /**
+ * An order's VAT (issue 33), stored when it was sold: the buyer's country (null when unknown), the rate
+ * in percent, the net and the VAT in EUR cents, and whether the buyer accounts for the VAT (reverse charge).
+ */
+export const orderTax = z.object({
+  country: z.string().nullable(),
+  rate: z.number(),
+  net_minor: z.number().int(),
+  vat_minor: z.number().int(),
+  reverse_charge: z.boolean(),
+});
+export type OrderTax = z.infer<typeof orderTax>;
+
+/**
  * SPEC §3 order. `amount` and item prices are in the currency the order was paid in (`currencyCode`),
  * at that day's rate: a later rate never reprices a past order (issue 18 bug 7). `today` is the total
  * in the visitor's chosen currency now, only when that is another currency: a hint, not a price.
@@ -41,6 +54,12 @@ export const order = z.object({
   /** Epoch seconds. */
   created_at: z.number().int(),
   items: z.array(orderItem),
+  /** Its VAT (always sent; optional for answers stored before issue 33, such as an Idempotency-Key's). */
+  tax: orderTax.optional(),
+  /** The invoice's number (`2026-000123`) and its PDF; the credit note's PDF once an item was refunded. */
+  invoice_number: z.string().nullable().optional(),
+  invoice_url: z.string().nullable().optional(),
+  credit_note_url: z.string().nullable().optional(),
 });
 export type Order = z.infer<typeof order>;
 

@@ -184,6 +184,7 @@ export const PAGES = {
   'admin-refunds': { parent: 'admin', path: 'refunds', module: 'admin-refunds', title: 'admin.nav_refunds' },
   'admin-reports': { parent: 'admin', path: 'reports', module: 'admin-reports', title: 'reports.queue_title' },
   'admin-money': { parent: 'admin', path: 'money', module: 'admin-money', title: 'admin.nav_money' },
+  'admin-tax': { parent: 'admin', path: 'tax', module: 'admin-tax', title: 'tax.admin_title' },
   'admin-catalog': { parent: 'admin', path: 'catalog', module: 'admin-catalog', title: 'admin.nav_catalog' },
   'admin-users': { parent: 'admin', path: 'users', module: 'admin-users', title: 'admin.nav_users' },
   'admin-site': { parent: 'admin', path: 'site', module: 'admin-site', title: 'admin.nav_site' },

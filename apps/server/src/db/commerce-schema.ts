@@ -24,7 +24,9 @@ export type LedgerAccountKind =
   /** Withdrawals on their way to the creator (one system account). */
   | 'withdrawal_clearing'
   /** Money of card payments under dispute (migration 0029: one system account, 'disputes:hold'). */
-  | 'dispute_hold';
+  | 'dispute_hold'
+  /** VAT owed to one country's tax office (migration 0042: 'vat:payable:<country>'). */
+  | 'vat_payable';
 
 export const ledgerAccounts = pgTable(
   'ledger_accounts',
@@ -157,6 +159,16 @@ export const orders = pgTable(
     paidCurrency: text('paid_currency'),
     paidRate: numeric('paid_rate', { precision: 18, scale: 8, mode: 'string' }),
     paidDecimals: integer('paid_decimals'),
+    /** The order's tax, stored at sale time (migration 0042, features/tax): never recomputed. */
+    taxCountry: text('tax_country'),
+    taxRateBp: integer('tax_rate_bp').notNull().default(0),
+    vatMinor: bigint('vat_minor', { mode: 'number' }).notNull().default(0),
+    reverseCharge: boolean('reverse_charge').notNull().default(false),
+    buyerVatNumber: text('buyer_vat_number'),
+    taxEvidence: jsonb('tax_evidence').$type<Record<string, unknown>>(),
+    invoiceNumber: text('invoice_number'),
+    creditNoteNumber: text('credit_note_number'),
+    creditNoteAt: timestamp('credit_note_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [index('orders_buyer_idx').on(t.buyerId, t.id), index('orders_created_idx').on(t.createdAt)],
@@ -181,6 +193,8 @@ export const orderItems = pgTable(
     /** What the seller earned from this line and the platform's commission, stored by the sale (migration 0036); they add up to the price. */
     sellerMinor: bigint('seller_minor', { mode: 'number' }).notNull(),
     commissionMinor: bigint('commission_minor', { mode: 'number' }).notNull(),
+    /** The VAT carved out of the price (migration 0042): price = VAT + seller share + commission. */
+    vatMinor: bigint('vat_minor', { mode: 'number' }).notNull().default(0),
     /** The line's earnings (migration 0036): none, pending, released, held (an open refund request) or refunded. */
     earningsState: text('earnings_state').$type<EarningsLineState>().notNull().default('none'),
     /** What of a pending line already paid its seller's debt (settleReceivable); the rest is still pending. */
@@ -254,6 +268,8 @@ export const deposits = pgTable(
     checkoutNonce: text('checkout_nonce'),
     cardBrand: text('card_brand'),
     cardLast4: text('card_last4'),
+    /** The paying card's country (migration 0042): evidence of the buyer's country for VAT. */
+    cardCountry: text('card_country'),
     /** Why staff must look at it: a success event whose amount or currency did not match (issue 30); nothing was credited. */
     flaggedReason: text('flagged_reason'),
     flaggedAt: timestamp('flagged_at', { withTimezone: true }),

@@ -40,6 +40,10 @@ export const users = pgTable(
     digestSentAt: timestamp('digest_sent_at', { withTimezone: true }),
     /** Staff removed the profile after a report (migration 0041): hidden with the creator's works. */
     moderation: text('moderation').$type<'removed'>(),
+    /** The country the user states for VAT (migration 0042): one piece of evidence, and their choice when the others disagree. */
+    taxCountry: text('tax_country'),
+    /** A business buyer's VAT number, checked offline (features/tax); another EU country's means reverse charge. */
+    vatNumber: text('vat_number'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -369,4 +373,5 @@ export * from './passkeys-schema';
 export * from './refunds-schema';
 export * from './reports-schema';
 export * from './security-schema';
+export * from './tax-schema';
 export * from './trust-schema';

@@ -46,5 +46,16 @@ export {
   settleReceivablesOfOrder,
 } from './refund';
 export { holdForRefundRequest, releaseRefundHold } from './refund-hold';
-export { postSale, type Sale, type SaleRecords, type SaleShare, type SaleStatementShape, saleAccountIds, saleCommission, saleEarnings } from './sale';
+export {
+  postSale,
+  type Sale,
+  type SaleRecords,
+  type SaleShare,
+  type SaleStatementShape,
+  saleAccountIds,
+  saleCommission,
+  saleEarnings,
+  saleSellerShare,
+  vatPayableCode,
+} from './sale';
 export type { SaleLineRef } from './sale-lines';

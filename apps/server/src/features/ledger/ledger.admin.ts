@@ -170,6 +170,18 @@ export async function reconcile(db: Db): Promise<Reconciliation> {
     order by p.id`)) as unknown as {
     rows: { id: string | number; amount_minor: string | number; opened: string | number; holding: string | number; status: string }[];
   };
+  // Issue 33: each country's VAT account holds the VAT its sold lines stored, less what refunds gave back.
+  const vatRows = (await db.execute(sql`
+    with owed as (
+      select 'vat:payable:' || o.tax_country as code, sum(oi.vat_minor) as vat
+      from order_items oi join orders o on o.id = oi.order_id
+      where oi.vat_minor > 0 and oi.refunded_at is null group by o.tax_country)
+    select coalesce(a.id, 0) as id, coalesce(a.balance_minor, 0) as held, coalesce(w.vat, 0) as owed
+    from (select id, code, balance_minor from ledger_accounts where kind = 'vat_payable') a full join owed w on w.code = a.code
+    where coalesce(a.balance_minor, 0) <> coalesce(w.vat, 0) order by 1`)) as unknown as {
+    rows: { id: string | number; held: string | number; owed: string | number }[];
+  };
+  const firstVat = vatRows.rows[0];
   const firstDispute = disputeRows.rows[0];
   const holdRow = hold.rows[0];
   const holdMismatch = holdRow && Number(holdRow.held) !== Number(holdRow.open) ? holdRow : null;
@@ -206,7 +218,9 @@ export async function reconcile(db: Db): Promise<Reconciliation> {
                   }
                 : firstGeneration
                   ? { kind: 'generation' as const, id: Number(firstGeneration.id), actual_minor: Number(firstGeneration.price_minor), expected_minor: 0 }
-                  : null;
+                  : firstVat
+                    ? { kind: 'vat' as const, id: Number(firstVat.id), actual_minor: Number(firstVat.held), expected_minor: Number(firstVat.owed) }
+                    : null;
   return {
     ok: first_mismatch === null,
     checked_at: Math.floor(Date.now() / 1000),
@@ -219,6 +233,7 @@ export async function reconcile(db: Db): Promise<Reconciliation> {
     unmatched_earnings_lines: lines.map((r) => r.id),
     dispute_hold_minor: holdRow ? Number(holdRow.held) : 0,
     mismatched_disputes: disputeRows.rows.map((r) => Number(r.id)),
+    mismatched_vat: vatRows.rows.map((r) => Number(r.id)),
     total_minor: total,
     first_mismatch,
   };

@@ -71,6 +71,7 @@ function accountShapeOf(code: string): AccountShape {
   if (code === WITHDRAWALS_IN_FLIGHT) return { kind: 'withdrawal_clearing', ownerId: null, allowNegative: false };
   if (code === DISPUTES_HOLD) return { kind: 'dispute_hold', ownerId: null, allowNegative: false };
   if (isRevenueCode(code)) return { kind: 'platform_revenue', ownerId: null, allowNegative: false };
+  if (/^vat:payable:[A-Z]{2}$/.test(code)) return { kind: 'vat_payable', ownerId: null, allowNegative: false };
   return { kind: 'provider_clearing', ownerId: null, allowNegative: true };
 }
 

@@ -13,12 +13,14 @@ import {
   transfer,
   userAccountId,
 } from './ledger';
+import { vatPayableCode } from './sale';
 import { lockSaleLines, type SaleLineRef, type SaleLineType, saleLineOf, setSaleLine } from './sale-lines';
 
 /**
  * The ledger's writers for buyer protection (the rules of who may ask and who decides live in
  * features/refunds; the journal entries are built here):
  *   refund       revenue (the sale's shard) → buyer          the commission
+ *                vat:payable:<country> → buyer               the VAT the line's sale stored (issue 33)
  *                earnings:pending → buyer, then earnings:available, then receivable:<creator>   the creator's share
  *                one transaction, key refund:<request id>
  *   settle       earnings:pending, then earnings:available → receivable:<creator>   until it is back at zero
@@ -71,6 +73,8 @@ export async function postRefund(
     line: SaleLineRef;
     /** The refund request this refund settles (the journal transaction's subject). */
     requestId: number;
+    /** The VAT the line's sale stored and the country it is owed to: given back from `vat:payable:<country>`. */
+    vat?: { country: string; amountMinor: number };
     reason: string;
     idempotency: string;
   },
@@ -80,21 +84,26 @@ export async function postRefund(
     if (line) await setSaleLine(tx, opts.line, { state: 'refunded' });
     return { transactionId: null, fromPending: 0, fromHeld: 0, fromAvailable: 0, fromReceivable: 0 };
   }
-  const commission = opts.amountMinor - opts.creatorMinor;
+  const vatMinor = opts.vat?.amountMinor ?? 0;
+  const vatCode = vatMinor > 0 ? vatPayableCode(opts.vat!.country) : null;
+  const commission = opts.amountMinor - opts.creatorMinor - vatMinor;
   const accounts = await accountIds(tx, {
     userIds: [opts.buyerId],
-    codes:
-      opts.creatorMinor > 0
+    codes: [
+      ...(opts.creatorMinor > 0
         ? [earningsPendingCode(opts.sellerId), earningsHeldCode(opts.sellerId), earningsAvailableCode(opts.sellerId), receivableCode(opts.sellerId)]
-        : [],
+        : []),
+      ...(vatCode ? [vatCode] : []),
+    ],
   });
+  const vatAccount = vatCode ? accounts.byCode.get(vatCode)! : null;
   const buyer = accounts.byUser.get(opts.buyerId)!;
   const revenue = commission > 0 ? (opts.revenueAccountId ?? (await systemAccountId(tx, 'platform:revenue'))) : null;
   const pending = accounts.byCode.get(earningsPendingCode(opts.sellerId));
   const held = accounts.byCode.get(earningsHeldCode(opts.sellerId));
   const available = accounts.byCode.get(earningsAvailableCode(opts.sellerId));
   const receivable = accounts.byCode.get(receivableCode(opts.sellerId));
-  const ids = [buyer, revenue, pending, held, available, receivable].filter((id): id is number => typeof id === 'number');
+  const ids = [buyer, revenue, pending, held, available, receivable, vatAccount].filter((id): id is number => typeof id === 'number');
   await lockAccounts(tx, ids);
   let fromPending = 0;
   let fromHeld = 0;
@@ -102,6 +111,7 @@ export async function postRefund(
   let fromReceivable = 0;
   const lines: TransferLine[] = [{ accountId: buyer, amountMinor: opts.amountMinor }];
   if (revenue !== null) lines.push({ accountId: revenue, amountMinor: -commission });
+  if (vatAccount !== null) lines.push({ accountId: vatAccount, amountMinor: -vatMinor });
   if (opts.creatorMinor > 0 && pending && held && available && receivable) {
     const balances = await balancesOf(tx, [pending, held, available]);
     const own = line ? Math.max(0, Math.min(opts.creatorMinor, line.sellerMinor - line.settledMinor)) : 0;

@@ -31,8 +31,15 @@ import {
  * sale takes money from), undoing everything the statement wrote.
  */
 
-/** One seller's part of a sale, in EUR cents. */
-export type SaleShare = { sellerId: number; amountMinor: number; platformOwned: boolean };
+/**
+ * One seller's part of a sale, in EUR cents: what the buyer pays for it, of which `vatMinor` is VAT
+ * (issue 33: carved out by features/tax, owed to `vat:payable:<Sale.vatCountry>`); the commission and
+ * the seller's share are taken from the rest, the net.
+ */
+export type SaleShare = { sellerId: number; amountMinor: number; platformOwned: boolean; vatMinor?: number };
+
+/** The ledger account of the VAT owed to one country's tax office. */
+export const vatPayableCode = (country: string) => `vat:payable:${country}`;
 
 export type Sale = {
   buyerId: number;
@@ -46,6 +53,8 @@ export type Sale = {
   idempotency?: string;
   /** Setting `earnings_clearing_days`: 0 credits the sellers' available earnings at once, else their pending earnings (default 7). */
   clearingDays?: number;
+  /** The country whose VAT the shares' `vatMinor` is (required when any share carries VAT). */
+  vatCountry?: string | null;
 };
 
 /**
@@ -80,16 +89,21 @@ export type SaleValue = (name: string) => SQL;
 /** A sale's records: their shape and this sale's values, read by the shape through `v(name)`. */
 export type SaleRecords = { shape: SaleStatementShape; values: Record<string, unknown> };
 
-/** The commission of one share (all of it when platform-owned). */
+/** The commission of one share, taken from its net (all of the net when platform-owned). */
 export function saleCommission(share: SaleShare, commissionPercent: number): number {
-  return share.platformOwned ? share.amountMinor : commissionOf(share.amountMinor, commissionPercent);
+  const net = share.amountMinor - (share.vatMinor ?? 0);
+  return share.platformOwned ? net : commissionOf(net, commissionPercent);
 }
+
+/** What the seller of one share earns: its net less the commission. */
+export const saleSellerShare = (share: SaleShare, commissionPercent: number) =>
+  share.amountMinor - (share.vatMinor ?? 0) - saleCommission(share, commissionPercent);
 
 /** What each seller earns from a sale, after commission (sellers who earn nothing left out). */
 export function saleEarnings(sale: Pick<Sale, 'shares' | 'commissionPercent'>): Map<number, number> {
   const out = new Map<number, number>();
   for (const share of sale.shares) {
-    const net = share.amountMinor - saleCommission(share, sale.commissionPercent);
+    const net = saleSellerShare(share, sale.commissionPercent);
     if (net > 0) out.set(share.sellerId, (out.get(share.sellerId) ?? 0) + net);
   }
   return out;
@@ -148,7 +162,11 @@ export async function postSale(
   }
   for (const share of sale.shares) {
     if (!Number.isSafeInteger(share.amountMinor) || share.amountMinor < 0) throw new Error('A sale share is a non-negative integer of cents.');
+    const vat = share.vatMinor ?? 0;
+    if (!Number.isSafeInteger(vat) || vat < 0 || vat > share.amountMinor) throw new Error('A sale share carries VAT between 0 and its amount.');
+    if (vat > 0 && !sale.vatCountry) throw new Error('A sale that carries VAT names its country.');
   }
+  const vatCode = sale.shares.some((share) => (share.vatMinor ?? 0) > 0) ? vatPayableCode(sale.vatCountry!) : null;
   const total = sale.shares.reduce((s, share) => s + share.amountMinor, 0);
   let lines: TransferLine[] = [];
   let payer: number | null = null;
@@ -159,15 +177,20 @@ export async function postSale(
     const earners = sale.shares.filter((share) => !share.platformOwned).map((share) => earnedCode(share.sellerId));
     // The buyer's available earnings are read in the same query, never created (see the spill below).
     const spillCode = earningsAvailableCode(sale.buyerId);
-    const accounts = await accountIds(db, { userIds: [sale.buyerId], codes: [revenueCode, ...earners], ifExisting: [spillCode] });
+    const accounts = await accountIds(db, {
+      userIds: [sale.buyerId],
+      codes: [revenueCode, ...earners, ...(vatCode ? [vatCode] : [])],
+      ifExisting: [spillCode],
+    });
     const revenue = accounts.byCode.get(revenueCode)!;
     payer = accounts.byUser.get(sale.buyerId)!;
     const raw: TransferLine[] = [{ accountId: payer, amountMinor: -total }];
     for (const share of sale.shares) {
       const commission = saleCommission(share, sale.commissionPercent);
+      const earned = saleSellerShare(share, sale.commissionPercent);
       raw.push({ accountId: revenue, amountMinor: commission });
-      if (share.amountMinor > commission)
-        raw.push({ accountId: accounts.byCode.get(earnedCode(share.sellerId))!, amountMinor: share.amountMinor - commission });
+      if (vatCode && share.vatMinor) raw.push({ accountId: accounts.byCode.get(vatCode)!, amountMinor: share.vatMinor });
+      if (earned > 0) raw.push({ accountId: accounts.byCode.get(earnedCode(share.sellerId))!, amountMinor: earned });
     }
     lines = chargeLines(raw);
     // What the balance does not cover comes from the buyer's available earnings, if they have any
@@ -191,10 +214,11 @@ export async function postSale(
       saleReason: sale.reason,
       saleSubjectType: sale.subject?.type ?? null,
       saleSubjectId: sale.subject?.id ?? null,
-      saleSellerMinor: sale.shares.map((share, i) => share.amountMinor - commissions[i]!),
+      saleSellerMinor: sale.shares.map((share, i) => share.amountMinor - (share.vatMinor ?? 0) - commissions[i]!),
       saleCommissionMinor: commissions,
+      saleVatMinor: sale.shares.map((share) => share.vatMinor ?? 0),
       saleLineStates: sale.shares.map((share, i) =>
-        share.platformOwned || share.amountMinor - commissions[i]! <= 0 ? 'none' : sale.clearingDays === 0 ? 'released' : 'pending',
+        share.platformOwned || share.amountMinor - (share.vatMinor ?? 0) - commissions[i]! <= 0 ? 'none' : sale.clearingDays === 0 ? 'released' : 'pending',
       ),
       saleIdempotency: sale.idempotency ?? null,
       saleAccounts: lines.map((l) => l.accountId),

@@ -8,8 +8,9 @@ import { validationError } from '../../lib/app-error';
 import type { DisplayCurrency } from '../../lib/display-currency';
 import { enqueueSql } from '../../lib/jobs';
 import { isUniqueViolation } from '../../lib/pg-errors';
-import { InsufficientFunds, postSale, type SaleShare, type SaleStatementShape, saleCommission } from '../ledger';
+import { InsufficientFunds, postSale, type SaleShare, type SaleStatementShape, saleSellerShare } from '../ledger';
 import { EVENTS_CHANNEL } from '../notifications';
+import { INVOICE_NUMBER_CTE, type TaxDecision, taxLines } from '../tax';
 import { type OrderItemRow, orderAnswer, ownedAmong, productCategoryUrl, productTagNames } from './orders.queries';
 import { ORDER_RECEIPT_JOB } from './receipts';
 
@@ -124,10 +125,16 @@ type PurchaseValue =
   | 'noteTexts'
   | 'paidCurrency'
   | 'paidRate'
-  | 'paidDecimals';
+  | 'paidDecimals'
+  | 'taxCountry'
+  | 'taxRateBp'
+  | 'vatTotal'
+  | 'reverseCharge'
+  | 'buyerVatNumber'
+  | 'taxEvidence';
 
 /** The sale's own values (postSale): each line's split and earnings state, in the order of the shares. */
-type SaleOwnValue = 'saleSellerMinor' | 'saleCommissionMinor' | 'saleLineStates';
+type SaleOwnValue = 'saleSellerMinor' | 'saleCommissionMinor' | 'saleVatMinor' | 'saleLineStates';
 type V = (name: PurchaseValue | SaleOwnValue) => SQL;
 
 /**
@@ -140,19 +147,24 @@ const PURCHASE_SALE: SaleStatementShape = {
   name: 'purchase',
   // The sale's journal transaction names its order: the order's id is taken first, so the header can carry it.
   subject: { type: 'order', prelude: sql`order_id as (select nextval(pg_get_serial_sequence('orders', 'id')) as id)`, id: sql`(select id from order_id)` },
-  ctes: (transactionId, v: V) => sql`o as (
-      insert into orders (id, buyer_id, title, amount_minor, status, product_type, ledger_transaction_id, paid_currency, paid_rate, paid_decimals)
+  // The invoice number (features/tax): this year's counter row, taken here and held until the commit, so numbers have no gaps.
+  ctes: (transactionId, v: V) => sql`${INVOICE_NUMBER_CTE},
+    o as (
+      insert into orders (id, buyer_id, title, amount_minor, status, product_type, ledger_transaction_id, paid_currency, paid_rate, paid_decimals,
+                          tax_country, tax_rate_bp, vat_minor, reverse_charge, buyer_vat_number, tax_evidence, invoice_number)
       overriding system value
       select (select id from order_id), ${v('buyerId')}, ${v('title')}, ${v('total')}, 'success', ${v('productType')}, ${transactionId},
-             ${v('paidCurrency')}, ${v('paidRate')}::numeric, ${v('paidDecimals')}::int
-      returning id, floor(extract(epoch from created_at))::bigint as created_s
+             ${v('paidCurrency')}, ${v('paidRate')}::numeric, ${v('paidDecimals')}::int,
+             ${v('taxCountry')}::text, ${v('taxRateBp')}::int, ${v('vatTotal')}::bigint, ${v('reverseCharge')}::boolean, ${v('buyerVatNumber')}::text,
+             ${v('taxEvidence')}::jsonb, (select number from invoice_no)
+      returning id, floor(extract(epoch from created_at))::bigint as created_s, invoice_number
     ),
     items as (
-      insert into order_items (order_id, product_id, pack_id, seller_id, price_minor, seller_minor, commission_minor, earnings_state, position)
-      select o.id, r.product_id, r.pack_id, r.seller_id, r.price_minor, r.seller_minor, r.commission_minor, r.earnings_state, (r.n - 1)::int
+      insert into order_items (order_id, product_id, pack_id, seller_id, price_minor, seller_minor, commission_minor, vat_minor, earnings_state, position)
+      select o.id, r.product_id, r.pack_id, r.seller_id, r.price_minor, r.seller_minor, r.commission_minor, r.vat_minor, r.earnings_state, (r.n - 1)::int
       from o, unnest(${v('itemProducts')}::bigint[], ${v('itemPacks')}::bigint[], ${v('itemSellers')}::bigint[], ${v('itemPrices')}::bigint[],
-                     ${v('saleSellerMinor')}::bigint[], ${v('saleCommissionMinor')}::bigint[], ${v('saleLineStates')}::text[])
-        with ordinality as r(product_id, pack_id, seller_id, price_minor, seller_minor, commission_minor, earnings_state, n)
+                     ${v('saleSellerMinor')}::bigint[], ${v('saleCommissionMinor')}::bigint[], ${v('saleVatMinor')}::bigint[], ${v('saleLineStates')}::text[])
+        with ordinality as r(product_id, pack_id, seller_id, price_minor, seller_minor, commission_minor, vat_minor, earnings_state, n)
       returning id
     ),
     -- The primary key (user, product) makes a concurrent second purchase of the same product fail here.
@@ -187,7 +199,7 @@ const PURCHASE_SALE: SaleStatementShape = {
            + (select count(*) from cart) + (select count(*) from receipt) + (select count(*) from sale_signals)`,
   // Whether a seller of this sale owes refunds (a receivable below zero): only then does the caller
   // settle them from it, and a sale by anyone else costs no query for it.
-  columns: (v: V) => sql`, (select id from o) as order_id, (select created_s from o) as created_s,
+  columns: (v: V) => sql`, (select id from o) as order_id, (select created_s from o) as created_s, (select invoice_number from o) as invoice_number,
     exists (select 1 from ledger_accounts where kind = 'receivable' and balance_minor < 0 and owner_id = any(${v('itemSellers')}::bigint[])) as owes_receivable`,
 };
 
@@ -240,6 +252,8 @@ export async function purchaseProducts(
     field: string;
     fromCart?: boolean;
     types?: { allowed: ProductType[]; message: string };
+    /** The buyer's VAT (features/tax: taxOfPurchase); without it no VAT is carved out. */
+    tax?: TaxDecision;
   },
 ): Promise<{ orderId: number; order: Order; sellerOwesRefunds: boolean }> {
   const { buyerId, field } = opts;
@@ -323,13 +337,30 @@ export async function purchaseProducts(
     });
   }
 
-  const total = bought.reduce((s, p) => s + p.priceMinor, 0);
-  // The rules: each line's author earns its price (a pack item's share) less commission; the ledger moves the money.
-  const shares: SaleShare[] = rows.map((r) => ({ sellerId: r.sellerId, amountMinor: r.priceMinor, platformOwned: r.platformOwned }));
+  // VAT (features/tax): each line's price is what the buyer pays for it; its VAT is carved out of it
+  // (under reverse charge the line costs its net and carries none). The split below is taken from the net.
+  const tax = opts.tax ?? null;
+  const taxed = taxLines(
+    tax,
+    rows.map((r) => r.priceMinor),
+  );
+  rows.forEach((r, i) => {
+    r.priceMinor = taxed.paid[i]!;
+    shown[i]!.priceMinor = taxed.paid[i]!;
+  });
+  const total = rows.reduce((s, r) => s + r.priceMinor, 0);
+  const vatTotal = taxed.vat.reduce((s, x) => s + x, 0);
+  // The rules: each line's author earns its net (a pack item's share) less commission; the ledger moves the money.
+  const shares: SaleShare[] = rows.map((r, i) => ({
+    sellerId: r.sellerId,
+    amountMinor: r.priceMinor,
+    platformOwned: r.platformOwned,
+    vatMinor: taxed.vat[i]!,
+  }));
   // Each author who earns from this sale hears of it (a platform-owned product earns its author nothing).
   const earned = new Map<number, string[]>();
   for (const r of rows) {
-    if (r.priceMinor - saleCommission(shares[rows.indexOf(r)]!, opts.commissionPercent) <= 0 || r.sellerId === buyerId) continue;
+    if (saleSellerShare(shares[rows.indexOf(r)]!, opts.commissionPercent) <= 0 || r.sellerId === buyerId) continue;
     const titles = earned.get(r.sellerId) ?? [];
     if (!titles.includes(r.title)) earned.set(r.sellerId, [...titles, r.title]);
   }
@@ -358,12 +389,25 @@ export async function purchaseProducts(
     paidCurrency: opts.currency.code,
     paidRate: opts.currency.rate,
     paidDecimals: opts.currency.decimals,
+    taxCountry: tax?.country ?? null,
+    taxRateBp: tax?.rateBp ?? 0,
+    vatTotal,
+    reverseCharge: tax?.reverseCharge ?? false,
+    buyerVatNumber: tax?.vatNumber ?? null,
+    taxEvidence: tax ? JSON.stringify(tax.evidence) : null,
   };
   let result: Record<string, unknown>[];
   try {
     const sale = await postSale(
       tx,
-      { buyerId, shares, commissionPercent: opts.commissionPercent, clearingDays: opts.clearingDays, reason: opts.fromCart ? 'cart purchase' : 'purchase' },
+      {
+        buyerId,
+        shares,
+        commissionPercent: opts.commissionPercent,
+        clearingDays: opts.clearingDays,
+        reason: opts.fromCart ? 'cart purchase' : 'purchase',
+        vatCountry: tax?.country ?? null,
+      },
       { shape: PURCHASE_SALE, values },
     );
     result = [sale.row];
@@ -376,7 +420,20 @@ export async function purchaseProducts(
   const orderId = Number(result[0]?.order_id);
   if (!Number.isSafeInteger(orderId) || orderId <= 0) throw new Error('The order was not written.');
   const order = orderAnswer(
-    { id: orderId, title, amountMinor: total, status: 'success', productType, createdAtSeconds: Number(result[0]!.created_s), paid: opts.currency },
+    {
+      id: orderId,
+      title,
+      amountMinor: total,
+      status: 'success',
+      productType,
+      createdAtSeconds: Number(result[0]!.created_s),
+      paid: opts.currency,
+      taxCountry: tax?.country ?? null,
+      taxRateBp: tax?.rateBp ?? 0,
+      vatMinor: vatTotal,
+      reverseCharge: tax?.reverseCharge ?? false,
+      invoiceNumber: (result[0]!.invoice_number as string | null) ?? null,
+    },
     shown,
     opts.currency,
   );

@@ -101,12 +101,29 @@ export function orderAnswer(
     productType: string;
     createdAtSeconds: number;
     paid: DisplayCurrency;
+    taxCountry?: string | null;
+    taxRateBp?: number;
+    vatMinor?: number;
+    reverseCharge?: boolean;
+    invoiceNumber?: string | null;
+    creditNoteNumber?: string | null;
   },
   items: OrderItemRow[],
   currency: DisplayCurrency,
 ): Order {
   const price = (minor: number) => displayAmount(Number(minor), o.paid);
+  const vat = Number(o.vatMinor ?? 0);
   return {
+    tax: {
+      country: o.taxCountry ?? null,
+      rate: (o.taxRateBp ?? 0) / 100,
+      net_minor: Number(o.amountMinor) - vat,
+      vat_minor: vat,
+      reverse_charge: o.reverseCharge ?? false,
+    },
+    invoice_number: o.invoiceNumber ?? null,
+    invoice_url: o.invoiceNumber ? `/api/orders/${o.id}/invoice.pdf` : null,
+    credit_note_url: o.creditNoteNumber ? `/api/orders/${o.id}/credit-note.pdf` : null,
     id: o.id,
     title: o.title,
     amount: price(o.amountMinor),

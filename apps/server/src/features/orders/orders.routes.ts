@@ -24,6 +24,7 @@ import { requestedCurrency, resolveDisplayCurrency } from '../../lib/display-cur
 import { ok } from '../../lib/envelope';
 import { closeIdempotencyKey, idempotencyKeyOf, runIdempotent } from '../../lib/idempotency';
 import { commerceSettingsOf, settleReceivablesOfOrder } from '../ledger';
+import { taxOfPurchase } from '../tax';
 import { purchaseProducts } from './checkout';
 import { bufferFile, cleanFileName, sendAttachment } from './download';
 import { findDownload, findOwnership, listOrders } from './orders.queries';
@@ -55,7 +56,8 @@ export async function buyFromBalance(
   const key = idempotencyKeyOf(request);
   const currency = await resolveDisplayCurrency(app, requestedCurrency(request));
   // Kept per app server and dropped when PostgreSQL says the settings changed (no query per purchase).
-  const { commission_percent, earnings_clearing_days } = await commerceSettingsOf(app);
+  // The buyer's VAT is decided before the transaction (features/tax: one query, the rates cached).
+  const [{ commission_percent, earnings_clearing_days }, tax] = await Promise.all([commerceSettingsOf(app), taxOfPurchase(request, buyer.id)]);
   let created: number | null = null;
   let sellerOwesRefunds = false;
   const buy = async (db: Db) => {
@@ -70,6 +72,7 @@ export async function buyFromBalance(
       field: opts.field,
       fromCart: opts.fromCart,
       types: opts.types,
+      tax,
     });
     created = orderId;
     sellerOwesRefunds = sale.sellerOwesRefunds;

@@ -41,6 +41,17 @@ export async function sendOrderReceipts(app: FastifyInstance, orderId: number): 
         currency.code === DEFAULT_CURRENCY
           ? `Total paid from your balance: ${eur(total)} (${DEFAULT_CURRENCY}).`
           : `Total paid from your balance: ${paid(total)} (${eur(total)} in ${DEFAULT_CURRENCY}, your balance's currency).`,
+        // Issue 33: the VAT carved out of the price, and both documents (the credit note exists once an item is refunded).
+        ...(Number(order.vatMinor) > 0
+          ? [`Of which VAT ${order.taxRateBp / 100} % (${order.taxCountry}): ${eur(Number(order.vatMinor))}; net ${eur(total - Number(order.vatMinor))}.`]
+          : []),
+        ...(order.reverseCharge ? [`Reverse charge: no VAT was charged; VAT number ${order.buyerVatNumber}.`] : []),
+        ...(order.invoiceNumber
+          ? [
+              `Your invoice ${order.invoiceNumber}: ${app.config.publicUrl}/api/orders/${order.id}/invoice.pdf`,
+              `If an item is refunded, its credit note: ${app.config.publicUrl}/api/orders/${order.id}/credit-note.pdf`,
+            ]
+          : []),
         LICENCE,
         `Your files are in your order history: ${link}`,
       ];

@@ -198,7 +198,9 @@ export async function applyPaymentEvent(app: FastifyInstance, provider: string, 
     if (!deposit) return 'ignored' as const;
     const next = nextDepositStatus(deposit.status, event.outcome);
     if (!next) return 'ignored' as const;
-    const card = event.card ? { cardBrand: event.card.brand, cardLast4: event.card.last4 } : {};
+    const card = event.card
+      ? { cardBrand: event.card.brand, cardLast4: event.card.last4, ...(event.card.country ? { cardCountry: event.card.country } : {}) }
+      : {};
     // The provider must say it was paid what the deposit asked, in its currency (issue 30): otherwise
     // nothing is credited, and staff see the deposit flagged with what the provider reported.
     const mismatch = next === 'success' ? paidMismatch(deposit, event.paid) : null;

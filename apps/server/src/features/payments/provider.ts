@@ -51,7 +51,8 @@ export type PaymentEvent = {
    */
   dispute?: { id: string; reason?: string; amountMinor?: number; currency?: string };
   errorMessage?: string;
-  card?: { brand: string; last4: string };
+  /** The card that paid; `country` is its issuing country (ISO alpha-2), evidence of the buyer's country for VAT (issue 33). */
+  card?: { brand: string; last4: string; country?: string };
   /**
    * What the provider says was paid (a success): in the currency's minor units, as the deposit's
    * `currencyAmountMinor`, and the ISO code. It must match the deposit, or nothing is credited (issue 30).

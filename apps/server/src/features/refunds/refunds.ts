@@ -17,6 +17,7 @@ import { isUniqueViolation } from '../../lib/pg-errors';
 import { recordAudit } from '../audit';
 import { amountAnswer, holdForRefundRequest, postRefund, releaseRefundHold, type SaleLineRef, saleRevenueAccountOf } from '../ledger';
 import { notify } from '../notifications';
+import { issueCreditNote } from '../tax';
 import { findRefundTransition, illegalRefundMoveMessage, type RefundActor, type RefundEffect } from './refund-states';
 
 /**
@@ -202,6 +203,9 @@ async function refundSubject(tx: Db, row: RequestRow): Promise<number | null> {
   const item = items.find((i) => i.productId === row.productId);
   if (!item || item.refundedAt) throw new AppError('CONFLICT', REFUND_MESSAGES.alreadyRefunded);
   let transactionId: number | null = null;
+  // The credit note that cancels the invoice (issue 33): its number is taken in this transaction, after
+  // the order's lock and before the accounts' (a domain row), so a refund that rolls back gives it back.
+  await issueCreditNote(tx, order!.id);
   if (order!.ledgerTransactionId !== null) {
     const done = await postRefund(tx, {
       buyerId: row.buyerId,
@@ -214,6 +218,8 @@ async function refundSubject(tx: Db, row: RequestRow): Promise<number | null> {
       requestId: row.id,
       reason: `refund of order ${order!.id} item ${item.productId}`,
       idempotency,
+      // The VAT the sale stored on the line goes back from its country's account (issue 33).
+      vat: order!.taxCountry && item.vatMinor > 0 ? { country: order!.taxCountry, amountMinor: Number(item.vatMinor) } : undefined,
     });
     transactionId = done.transactionId;
   }

@@ -10,7 +10,7 @@ import {
 } from '@atelier/shared';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { ledgerAccounts, ledgerEntries, orderItems, orders, sellerDetails, sellerDetailsHistory, users } from '../../db/schema';
+import { orderItems, orders, sellerDetails, sellerDetailsHistory, users } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 
 /**
@@ -115,8 +115,9 @@ export async function dac7Report(db: Db, year: number): Promise<Dac7Report> {
       orderId: orders.id,
       quarter,
       priceMinor: orderItems.priceMinor,
+      vatMinor: orderItems.vatMinor,
+      commissionMinor: orderItems.commissionMinor,
       refunded: sql<boolean>`${orderItems.refundedAt} is not null`,
-      txId: orders.ledgerTransactionId,
     })
     .from(orderItems)
     .innerJoin(orders, eq(orders.id, orderItems.orderId))
@@ -128,21 +129,6 @@ export async function dac7Report(db: Db, year: number): Promise<Dac7Report> {
       ),
     )
     .orderBy(asc(orderItems.sellerId), asc(orders.id));
-  // What each sale credited each seller's earnings (pending or available), per order's journal transaction.
-  const txIds = [...new Set(items.map((i) => i.txId).filter((id): id is number => id !== null))];
-  const credits = txIds.length
-    ? await db
-        .select({ txId: ledgerEntries.transactionId, ownerId: ledgerAccounts.ownerId, amount: sql<number>`sum(${ledgerEntries.amountMinor})::bigint` })
-        .from(ledgerEntries)
-        .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerEntries.accountId))
-        .where(and(inArray(ledgerEntries.transactionId, txIds), inArray(ledgerAccounts.kind, ['earnings_pending', 'earnings_available'])))
-        .groupBy(ledgerEntries.transactionId, ledgerAccounts.ownerId)
-    : [];
-  const creditOf = (txId: number | null, sellerId: number) => Number(credits.find((c) => c.txId === txId && c.ownerId === sellerId)?.amount ?? 0);
-  // The seller's items per order, to share the order's credit over them by price.
-  const orderTotals = new Map<string, number>();
-  for (const i of items) orderTotals.set(`${i.orderId}:${i.sellerId}`, (orderTotals.get(`${i.orderId}:${i.sellerId}`) ?? 0) + Number(i.priceMinor));
-
   const bySeller = new Map<number, Omit<Dac7Seller, 'nickname' | 'details' | 'excluded'>>();
   for (const i of items) {
     const s = bySeller.get(i.sellerId) ?? {
@@ -160,12 +146,12 @@ export async function dac7Report(db: Db, year: number): Promise<Dac7Report> {
       s.refunded_sales += 1;
       continue;
     }
-    const price = Number(i.priceMinor);
+    // The split the sale stored on the line (migration 0036, 0042): the consideration is the price
+    // without the VAT the platform owes as deemed supplier; the fee is the commission it kept.
+    const price = Number(i.priceMinor) - Number(i.vatMinor);
     const q = Number(i.quarter);
-    const total = orderTotals.get(`${i.orderId}:${i.sellerId}`)!;
-    const credit = Math.round((creditOf(i.txId, i.sellerId) * price) / (total || 1));
     s.consideration_minor[q]! += price;
-    s.fees_minor[q]! += Math.max(0, price - credit);
+    s.fees_minor[q]! += Number(i.commissionMinor);
     s.sales[q]! += 1;
     s.total_consideration_minor += price;
     s.total_sales += 1;
@@ -189,7 +175,7 @@ export async function dac7Report(db: Db, year: number): Promise<Dac7Report> {
       min_consideration_minor: DAC7_MIN_CONSIDERATION_MINOR,
       rule: `A seller with fewer than ${DAC7_MIN_SALES} sales and less than 2,000.00 € of consideration in the year is excluded (not reportable).`,
     },
-    fees_source: 'Fees are each sold item’s price less the share the sale credited to the seller’s earnings in the ledger.',
+    fees_source: 'Fees are the commission each sold item stored when it was sold; the consideration is its price without VAT.',
     sellers,
   };
 }

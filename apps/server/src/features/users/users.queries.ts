@@ -62,6 +62,8 @@ export function toProfile(u: UserRow): UserProfile {
     is_email_verified: u.emailVerifiedAt !== null,
     is_phone_verified: u.phoneVerifiedAt !== null,
     role: u.role,
+    tax_country: u.taxCountry ?? null,
+    vat_number: u.vatNumber ?? null,
   };
 }
 

@@ -35,6 +35,7 @@ describe('the back office at /admin', () => {
       '/admin/refunds',
       '/admin/reports',
       '/admin/money',
+      '/admin/tax',
       '/admin/catalog',
       '/admin/users',
       '/admin/messages',

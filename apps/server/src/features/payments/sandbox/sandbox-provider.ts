@@ -19,7 +19,16 @@ export const sandboxEvent = z.object({
   data: z.object({
     deposit_id: z.number().int().positive(),
     error_message: z.string().max(300).optional(),
-    card: z.object({ brand: z.string().max(20), last4: z.string().regex(/^\d{4}$/) }).optional(),
+    card: z
+      .object({
+        brand: z.string().max(20),
+        last4: z.string().regex(/^\d{4}$/),
+        country: z
+          .string()
+          .regex(/^[A-Z]{2}$/)
+          .optional(),
+      })
+      .optional(),
     dispute_id: z.string().min(1).max(100).optional(),
     dispute_status: z.enum(['won', 'lost']).optional(),
     dispute_reason: z.string().max(100).optional(),

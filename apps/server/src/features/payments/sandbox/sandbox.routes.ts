@@ -23,7 +23,36 @@ const TEST_CARDS: Record<string, 'success' | 'declined' | '3ds' | 'dispute'> = {
   '4000000000000259': 'dispute',
   '4000000000000002': 'declined',
   '4000000000003220': '3ds',
+  // Stripe's cards of a country (4000 00 + the ISO numeric code), which pay: the BIN says the card's country.
+  '4000002760000016': 'success',
+  '4000002500000003': 'success',
+  '4000006200000007': 'success',
+  '4000008400000001': 'success',
 };
+
+/**
+ * The sandbox's BIN table: the issuing country of a card from its first digits (longest prefix wins),
+ * as a provider reports it. Stripe's test cards are US cards unless their country's code is in them.
+ */
+const BIN_COUNTRIES: [prefix: string, country: string][] = [
+  ['424242', 'US'],
+  ['4000000', 'US'],
+  ['400000276', 'DE'],
+  ['400000250', 'FR'],
+  ['400000620', 'PT'],
+  ['400000380', 'IT'],
+  ['400000724', 'ES'],
+  ['400000528', 'NL'],
+  ['400000056', 'BE'],
+  ['400000040', 'AT'],
+  ['400000840', 'US'],
+  ['400000826', 'GB'],
+];
+export function cardCountryOf(number: string): string | undefined {
+  let best: [string, string] | undefined;
+  for (const row of BIN_COUNTRIES) if (number.startsWith(row[0]) && (!best || row[0].length > best[0].length)) best = row;
+  return best?.[1];
+}
 export const DECLINED_MESSAGE = 'Your card was declined.';
 export const THREE_DS_FAILED_MESSAGE = 'We are unable to authenticate your payment method. Please choose a different payment method and try again.';
 
@@ -156,7 +185,7 @@ export const sandboxRoutes: FastifyPluginAsyncZod = async (app) => {
 
       if (nonce.startsWith(THREE_DS_STEP)) {
         const complete = body.three_ds === 'complete';
-        const card = { brand: deposit.cardBrand ?? 'visa', last4: deposit.cardLast4 ?? '3220' };
+        const card = { brand: deposit.cardBrand ?? 'visa', last4: deposit.cardLast4 ?? '3220', country: deposit.cardCountry ?? undefined };
         await deliver(
           app,
           deposit.id,
@@ -186,9 +215,12 @@ export const sandboxRoutes: FastifyPluginAsyncZod = async (app) => {
           422,
         );
       }
-      const card = { brand: brandOf(number), last4: number.slice(-4) };
+      const card = { brand: brandOf(number), last4: number.slice(-4), country: cardCountryOf(number) };
       if (kind === '3ds') {
-        await app.db.update(deposits).set({ cardBrand: card.brand, cardLast4: card.last4 }).where(eq(deposits.id, deposit.id));
+        await app.db
+          .update(deposits)
+          .set({ cardBrand: card.brand, cardLast4: card.last4, cardCountry: card.country ?? null })
+          .where(eq(deposits.id, deposit.id));
         const action = withEmbed(await issue(deposit.id, THREE_DS_STEP));
         return html(reply, threeDsPage({ action, amount, mode }));
       }

@@ -109,6 +109,8 @@ export function createStripeProvider(config: Config, client?: Stripe): PaymentPr
             depositId: depositIdOf(event.data.object.metadata),
             paymentRef: event.data.object.id,
             ...paidOf(event.data.object.amount_received, event.data.object.currency),
+            // The card's country (VAT evidence), when the event carries its charge expanded.
+            ...cardOf(event.data.object.latest_charge),
           };
         case 'payment_intent.payment_failed': {
           const intent = event.data.object;
@@ -142,4 +144,12 @@ export function createStripeProvider(config: Config, client?: Stripe): PaymentPr
       }
     },
   };
+}
+
+/** The card of a charge, when the event carries it as an object (Stripe gives brand, last four and issuing country). */
+function cardOf(charge: unknown): { card?: { brand: string; last4: string; country?: string } } {
+  const card = (charge as { payment_method_details?: { card?: { brand?: string; last4?: string; country?: string | null } } } | null)?.payment_method_details
+    ?.card;
+  if (!card?.brand || !card.last4) return {};
+  return { card: { brand: card.brand, last4: card.last4, ...(card.country && /^[A-Z]{2}$/.test(card.country) ? { country: card.country } : {}) } };
 }

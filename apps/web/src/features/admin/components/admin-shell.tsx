@@ -10,6 +10,7 @@ const SECTIONS = [
   { to: '/admin/refunds', label: 'admin.nav_refunds' },
   { to: '/admin/reports', label: 'reports.queue_title' },
   { to: '/admin/money', label: 'admin.nav_money' },
+  { to: '/admin/tax', label: 'tax.admin_title' },
   { to: '/admin/catalog', label: 'admin.nav_catalog' },
   { to: '/admin/users', label: 'admin.nav_users' },
   { to: '/admin/messages', label: 'admin.nav_messages' },

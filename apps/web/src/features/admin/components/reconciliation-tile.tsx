@@ -41,7 +41,9 @@ export function ReconciliationTile() {
                       ? t('admin.reco_dispute_hold', { held: formatMinor(m.actual_minor), open: formatMinor(m.expected_minor) })
                       : m.kind === 'dispute'
                         ? t('admin.reco_dispute', { id: m.id, held: formatMinor(m.actual_minor), amount: formatMinor(m.expected_minor) })
-                        : t('admin.reco_total', { sum: formatMinor(m.actual_minor) })}
+                        : m.kind === 'vat'
+                          ? t('tax.reco_vat', { id: m.id, held: formatMinor(m.actual_minor), owed: formatMinor(m.expected_minor) })
+                          : t('admin.reco_total', { sum: formatMinor(m.actual_minor) })}
         </p>
       )}
       <p className="small">

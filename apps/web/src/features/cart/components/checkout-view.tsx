@@ -12,6 +12,7 @@ import { useCheckoutSummary, usePurchaseCart } from '../api/cart';
 import { CartLine, CartSkeleton, EmptyCart } from './cart-view';
 import './cart.css';
 import { InlineError } from '../../../components/ui/field';
+import { TaxBreakdown } from '../../tax';
 
 /**
  * SPEC §2 checkout: what paying from the balance does (total, balance, balance after), then pay; or,
@@ -74,6 +75,9 @@ export function CheckoutView() {
             <dd>
               <Price amount={s.total} currency={{ code: s.currency, symbol: s.currencySymbol }} />
             </dd>
+          </dl>
+          <dl className="summary-row tax-breakdown">
+            <TaxBreakdown price={s.total} currency={{ code: s.currency, symbol: s.currencySymbol }} />
           </dl>
           <dl className="summary-row">
             <dt>{t('balance.label', { name: currencyName })}</dt>

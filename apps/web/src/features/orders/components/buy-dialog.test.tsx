@@ -37,6 +37,27 @@ describe('Buy now dialog', () => {
     expect(await screen.findByText('Thank you! Harbour at Dawn is yours.')).toBeTruthy();
   });
 
+  it('issue 33: shows the net, the VAT rate and amount, and the total of the buyer’s country; reverse charge for a business', async () => {
+    fakeApi({
+      'GET /api/balance': balance(20),
+      'GET /api/user/tax': () => okAnswer({ country: 'DE', rate: 19, list_rate: 19, reverse_charge: false, choices: null }),
+    });
+    renderWithApp(<BuyDialog product={product} onClose={() => {}} />, { path: '/products/harbour' });
+    await waitFor(() => expect(screen.getByTestId('tax-net').textContent).toBe('Net€10.50'));
+    expect(screen.getByTestId('tax-vat').textContent).toBe('VAT 19 %€2.00');
+    expect(screen.getByTestId('tax-total').textContent).toBe('Total€12.50');
+  });
+
+  it('issue 33: a French business under reverse charge sees the price without VAT as its total', async () => {
+    fakeApi({
+      'GET /api/balance': balance(20),
+      'GET /api/user/tax': () => okAnswer({ country: 'FR', rate: 0, list_rate: 20, reverse_charge: true, choices: null }),
+    });
+    renderWithApp(<BuyDialog product={product} onClose={() => {}} />, { path: '/products/harbour' });
+    await waitFor(() => expect(screen.getByTestId('tax-total').textContent).toBe('Total€10.42'));
+    expect(screen.getByTestId('tax-vat').textContent).toBe('Reverse charge: no VAT charged€0.00');
+  });
+
   it('issue 18 bug 7: a buyer who chose yen sees yen without decimals and buys in yen', async () => {
     localStorage.setItem('selectedCurrency', 'JPY');
     try {

@@ -10,6 +10,7 @@ import { newIdempotencyKey } from '../../../lib/idempotency-key';
 import { Price } from '../../catalog';
 import { useMoney } from '../../currency';
 import { addFundsUrl, useBalance, useInternalCurrencyName } from '../../deposits';
+import { TaxBreakdown } from '../../tax';
 import { answerLost, purchaseCalls, useBuyProduct, useLookUpPurchase } from '../api/orders';
 
 type Props = { product: Pick<Product, 'id' | 'title' | 'product_type' | 'price' | 'currency' | 'currencySymbol'>; onClose: () => void };
@@ -97,6 +98,7 @@ export function BuyDialog({ product, onClose }: Props) {
             <Price amount={product.price} currency={priced} />
           </dd>
         </div>
+        <TaxBreakdown price={product.price} currency={priced} />
         <div className="row">
           <dt>{t('balance.label', { name: currencyName })}</dt>
           <dd data-testid="buy-balance">{balance.data ? <Price amount={amount} currency={inBalance} /> : '…'}</dd>

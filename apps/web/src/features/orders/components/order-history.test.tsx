@@ -139,6 +139,38 @@ describe('Order history', () => {
     expect(screen.getAllByTestId('price')[0]!.textContent).toBe('1.234,50\u00a0€');
   });
 
+  it('issue 33: an order names its VAT and links its invoice, and a refunded one its credit note', async () => {
+    const at = new Date(2026, 10, 22, 7, 5).getTime() / 1000;
+    const tax = { country: 'DE', rate: 19, net_minor: 1597, vat_minor: 303, reverse_charge: false };
+    fakeApi({
+      'GET /api/purchase/history': () =>
+        okAnswer([
+          {
+            ...{
+              id: 9,
+              title: 'Cold Email',
+              amount: 19,
+              currencyCode: 'EUR',
+              today: null,
+              product_type: 'prompt',
+              created_at: at,
+              items: [item(5, 'Cold Email')],
+            },
+            status: 'Refunded',
+            tax,
+            invoice_number: '2026-000042',
+            invoice_url: '/api/orders/9/invoice.pdf',
+            credit_note_url: '/api/orders/9/credit-note.pdf',
+          },
+        ]),
+    });
+    renderWithApp(<OrderHistory />);
+    const invoice = await screen.findByRole('link', { name: 'Invoice 2026-000042' });
+    expect(invoice.getAttribute('href')).toBe('/api/orders/9/invoice.pdf');
+    expect(screen.getByRole('link', { name: 'Credit note' }).getAttribute('href')).toBe('/api/orders/9/credit-note.pdf');
+    expect(screen.getByTestId('order-vat').textContent).toBe('incl. VAT 19 %: €3.03');
+  });
+
   it('says No orders found when there are none', async () => {
     fakeApi({ 'GET /api/purchase/history': () => okAnswer([]) });
     renderWithApp(<OrderHistory />);

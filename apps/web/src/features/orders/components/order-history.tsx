@@ -44,6 +44,22 @@ function OrderCard({ order, requests }: { order: Order; requests: RefundRequest[
         <span className="order-status" data-status={order.status}>
           {t(`orders.status_${order.status}`)}
         </span>
+        {order.tax && order.tax.vat_minor > 0 && (
+          <span className="muted small" data-testid="order-vat">
+            {t('tax.order_vat', { rate: String(order.tax.rate), amount: money.format(order.tax.vat_minor / 100, 'EUR') })}
+          </span>
+        )}
+        {order.tax?.reverse_charge && <span className="muted small">{t('tax.reverse_charge')}</span>}
+        {order.invoice_url && (
+          <a href={order.invoice_url} download data-testid="order-invoice">
+            {t('tax.invoice', { number: order.invoice_number ?? '' })}
+          </a>
+        )}
+        {order.credit_note_url && (
+          <a href={order.credit_note_url} download data-testid="order-credit-note">
+            {t('tax.credit_note')}
+          </a>
+        )}
       </div>
       <ul className="order-items">
         {order.items.map((item) => {
