@@ -30,8 +30,7 @@ async function mailsTo(email: string, subject: string) {
 }
 const preferences = (client: TestClient) => client.get('/api/user/notification-preferences');
 const setPreferences = (client: TestClient, list: unknown) => client.put('/api/user/notification-preferences', { preferences: list });
-const titleOf = async (productId: number) =>
-  (await t.app.db.select({ title: products.title }).from(products).where(eq(products.id, productId)))[0]!.title;
+const titleOf = async (productId: number) => (await t.app.db.select({ title: products.title }).from(products).where(eq(products.id, productId)))[0]!.title;
 /** The product of an order the buyer placed with sellPrompt (its only item). */
 async function productOfOrder(client: TestClient, orderId: number) {
   const history = (await client.get('/api/purchase/history')).json().payload as { id: number; items: { info: { id: number } }[] }[];

@@ -16,8 +16,8 @@ import { chatMessages, chats, sessions, users } from '../../db/schema';
 import { currentUser, guard } from '../../lib/auth-guard';
 import { ok } from '../../lib/envelope';
 import { createEventHub } from './event-hub';
-import { readPreferences, savePreferences } from './preferences';
 import { listNotifications, markNotificationsRead, notificationsAfter, unreadNotificationCount } from './notifications';
+import { readPreferences, savePreferences } from './preferences';
 
 /** A comment line keeps proxies from closing an idle stream; the session is checked at the same beat. */
 export const EVENTS_HEARTBEAT_MS = 25_000;
@@ -123,10 +123,8 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ heartbeatMs?: number }
 
   // Per kind, whether the bell rings and an e-mail goes out (issue 31): each user reads and writes only their own.
   const preferencesAnswer = okEnvelope(notificationPreferences);
-  app.get(
-    '/user/notification-preferences',
-    { config: guard('user'), schema: { tags, response: { 200: preferencesAnswer } } },
-    async (request) => ok({ preferences: await readPreferences(app.db, currentUser(request).id) }),
+  app.get('/user/notification-preferences', { config: guard('user'), schema: { tags, response: { 200: preferencesAnswer } } }, async (request) =>
+    ok({ preferences: await readPreferences(app.db, currentUser(request).id) }),
   );
   app.put(
     '/user/notification-preferences',
