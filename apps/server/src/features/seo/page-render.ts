@@ -12,7 +12,7 @@ type RenderModule = {
     url: string;
     cookies: Record<string, string>;
     fetch: (url: string) => Promise<Response>;
-  }): Promise<{ html: string; scripts: string; background: string } | null>;
+  }): Promise<{ html: string; scripts: string; background: string; passes?: number } | null>;
 };
 
 export type RenderedPage = {
@@ -22,6 +22,8 @@ export type RenderedPage = {
   scripts: string;
   /** The page's background, for `<body data-background>`. */
   background: string;
+  /** How many times the renderer rendered the tree for this page (1: everything it shows was loaded first). */
+  passes?: number;
   /**
    * Client errors the render met (a product that does not exist, say). The browser asks those again
    * because failed queries are not handed over, so they go into the page's preload instead.
@@ -33,12 +35,12 @@ export type PageRenderer = (app: FastifyInstance, request: FastifyRequest) => Pr
 
 /**
  * Whether the page at this address is rendered on the server: the page table marks it `ssr`
- * (packages/shared/src/pages.ts). A page under a language prefix is left to the browser, which
- * renders it in its language (the server renders in English).
+ * (packages/shared/src/pages.ts). Under a language prefix (`/de/...`, `/en/...`) it is rendered too,
+ * in that language (issue 31).
  */
 export function isServerRendered(pathname: string): boolean {
   const match = matchPage(pathname);
-  return match !== null && match.page.ssr === true && match.locale === null;
+  return match !== null && match.page.ssr === true;
 }
 
 /** The web app's server renderer, or null when the web app was built without it. */
