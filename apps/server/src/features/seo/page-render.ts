@@ -1,10 +1,12 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { splitLocale } from '@atelier/shared/i18n/locales';
 import { matchPage } from '@atelier/shared/pages';
 import { type Preload, preloadKey } from '@atelier/shared/preload';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { inProcessGet, isReplayable } from './in-process-api';
+import { buildPagePreload } from './page-preload';
 
 /** What apps/web/src/entry-server.tsx exports (built by `vite build --ssr` into apps/web/dist-ssr). */
 type RenderModule = {
@@ -53,7 +55,16 @@ export function pageRenderer(webDist: string): PageRenderer | null {
     const { render } = await loaded;
     const get = inProcessGet(app, request);
     const failedAnswers: Preload = {};
+    // What the page table names for this page (its calls and the shell's) is loaded before the render,
+    // which takes it from memory: the page renders in one pass (apps/web/src/entry-server.tsx).
+    const address = new URL(request.url, 'http://localhost');
+    const answers = await buildPagePreload(app, request, splitLocale(address.pathname).path, address.searchParams);
     const fetchApi = async (url: string) => {
+      const known = answers[preloadKey(url)];
+      if (known && (known.currency === null || known.currency === new URL(url, 'http://x').searchParams.get('currency'))) {
+        if (known.status >= 400) failedAnswers[preloadKey(url)] = known;
+        return new Response(JSON.stringify(known.body), { status: known.status, headers: { 'content-type': 'application/json' } });
+      }
       const res = await get(url);
       const status = res.statusCode;
       if (status >= 400 && isReplayable(status)) {
