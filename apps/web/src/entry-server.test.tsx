@@ -55,6 +55,9 @@ describe('server rendering', () => {
     // No part was left for the browser to render (React error #419 on hydration).
     expect(de.result.html).not.toContain('<!--$!-->');
     expect(de.result.html).not.toContain('<!--$?-->');
+    // Every part inline: no script moves a part into place (the Content-Security-Policy would not run it).
+    expect(de.result.html).not.toContain('<script');
+    expect(de.result.html).not.toContain('<template');
     // The words the page shows go along in its language, with the language, for the browser's first render.
     expect(de.result.scripts).toContain('"locale":"de"');
     expect(de.result.scripts).toContain('Zum Inhalt springen');

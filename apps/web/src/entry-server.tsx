@@ -161,6 +161,9 @@ async function prerenderHtml(tree: ReactNode): Promise<string> {
   let failed: unknown = null;
   const { prelude } = await prerenderToNodeStream(tree, {
     signal: AbortSignal.timeout(RENDER_LIMIT_MS),
+    // Every part inline, where it stands: a large part is otherwise written apart and moved into place
+    // by an inline script, which the site's Content-Security-Policy (script-src 'self') does not run.
+    progressiveChunkSize: Number.POSITIVE_INFINITY,
     onError: (err) => {
       failed ??= err;
     },
