@@ -1188,7 +1188,7 @@ export const de: Record<TranslationKey, string> = {
   'notifications.kind_refund_status': 'Eine Erstattungsanfrage beantwortet, angenommen oder abgelehnt',
   'notifications.channel_bell': 'Glocke',
   'notifications.channel_email': 'E-Mail',
-  'notifications.channel_label': '{{channel}}: {{kind}}',
+  'notifications.channel_label': '{{channel}} für „{{kind}}“',
   'notifications.preferences_saved': 'Deine Benachrichtigungseinstellungen sind gespeichert.',
   'notifications.preferences_error': 'Deine Benachrichtigungseinstellungen konnten nicht geladen werden.',
   'favourites.add': 'Zu den Favoriten',

@@ -1179,7 +1179,7 @@ export const en = {
   'notifications.kind_refund_status': 'A refund request answered, granted or rejected',
   'notifications.channel_bell': 'Bell',
   'notifications.channel_email': 'E-mail',
-  'notifications.channel_label': '{{channel}}: {{kind}}',
+  'notifications.channel_label': '{{channel}} for “{{kind}}”',
   'notifications.preferences_saved': 'Your notification preferences are saved.',
   'notifications.preferences_error': 'Could not load your notification preferences.',
   'favourites.add': 'Add to favourites',

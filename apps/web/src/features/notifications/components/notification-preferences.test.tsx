@@ -23,13 +23,13 @@ describe('notification preferences (issue 31)', () => {
     });
     renderWithApp(<NotificationPreferencesPanel />);
     expect(await screen.findByRole('heading', { name: 'What you are told' })).toBeTruthy();
-    const saleMail = (await screen.findByRole('checkbox', { name: 'E-mail: A sale of my work' })) as HTMLInputElement;
+    const saleMail = (await screen.findByRole('checkbox', { name: 'E-mail for “A sale of my work”' })) as HTMLInputElement;
     expect(saleMail.checked).toBe(true);
-    expect((screen.getByRole('checkbox', { name: 'Bell: A refund request for my work' }) as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByRole('checkbox', { name: 'Bell for “A refund request for my work”' }) as HTMLInputElement).checked).toBe(true);
     fireEvent.click(saleMail);
     expect(await screen.findByText('Your notification preferences are saved.')).toBeTruthy();
     expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ preferences: [{ kind: 'sale_made', bell: true, email: false }] });
-    await waitFor(() => expect((screen.getByRole('checkbox', { name: 'E-mail: A sale of my work' }) as HTMLInputElement).checked).toBe(false));
-    expect((screen.getByRole('checkbox', { name: 'Bell: A sale of my work' }) as HTMLInputElement).checked).toBe(true);
+    await waitFor(() => expect((screen.getByRole('checkbox', { name: 'E-mail for “A sale of my work”' }) as HTMLInputElement).checked).toBe(false));
+    expect((screen.getByRole('checkbox', { name: 'Bell for “A sale of my work”' }) as HTMLInputElement).checked).toBe(true);
   });
 });
