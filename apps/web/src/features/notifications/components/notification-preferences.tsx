@@ -37,7 +37,7 @@ export function NotificationPreferencesPanel() {
     { channel: 'email', label: t('notifications.channel_email') },
   ] as const;
   return (
-    <section className="panel" aria-labelledby="notification-preferences-title">
+    <section className="panel preferences-panel" aria-labelledby="notification-preferences-title">
       <h2 id="notification-preferences-title">{t('notifications.preferences_title')}</h2>
       <p className="muted">{t('notifications.preferences_hint')}</p>
       {query.isError ? (
