@@ -17,14 +17,16 @@ async function start() {
   const container = document.getElementById('root')!;
   const queryClient = createQueryClient();
   const ssr = takeScriptJson<SsrState>(SSR_STATE_ELEMENT_ID);
-  // The server renders pages in English; a visitor who chose another language gets a browser render.
-  const hydrate = ssr !== null && currentLanguage() === 'en';
+  // The server renders a page in its address's language (`/de/...`, else English); a visitor who chose
+  // another language on an address without a prefix gets a browser render.
+  const hydrate = ssr !== null && currentLanguage() === (ssr.locale ?? 'en');
   if (ssr) setPageSeed(ssr.seed);
   setHydrating(hydrate);
   // The answers and words the server rendered with: the first render shows what the HTML shows.
   if (hydrate) {
     fillQueryCache(queryClient, ssr.queries);
-    i18n.addResourceBundle('en', ssr.words);
+    i18n.addResourceBundle(ssr.locale, ssr.words);
+    void i18n.changeLanguage(ssr.locale);
   }
   // The matched page modules load first, so the first render is the page itself: for a page the
   // server rendered, exactly what the HTML already shows (hydration).

@@ -23,6 +23,9 @@ export const NOTIFICATION_KINDS = [
   'withdrawal_status',
   /** To staff: a card payment was disputed (a chargeback, issue 19). */
   'dispute_opened',
+  /** To a creator: a buyer asked for a refund of their work (issue 31). */
+  'refund_requested',
+  /** A refund request moved on: the creator answered, it was refunded or rejected. */
   'refund_status',
   /** To a buyer: an image they paid for finished (or was refunded) after their request had ended (issue 29). */
   'generation_finished',

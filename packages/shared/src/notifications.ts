@@ -8,10 +8,24 @@ export type NotificationKind = z.infer<typeof notificationKind>;
 
 export const NOTIFICATIONS_PAGE_SIZE = 20;
 
+/**
+ * What the bell needs to word a notice in the page's language (issue 31): the work's title, the amount
+ * (minor units of the base currency), how many works, and a refund's new status. Kinds without params
+ * show `text`, the server's English wording.
+ */
+export const notificationParams = z.object({
+  title: z.string().optional(),
+  amount_minor: z.number().int().optional(),
+  count: z.number().int().optional(),
+  status: z.enum(['open', 'responded', 'refunded', 'rejected']).optional(),
+});
+export type NotificationParams = z.infer<typeof notificationParams>;
+
 export const notification = z.object({
   id: z.number().int(),
   kind: notificationKind,
   text: z.string(),
+  params: notificationParams.nullable(),
   /** Where the item leads in the web app, e.g. /dashboard/chat?chat=12. */
   link: z.string().nullable(),
   chat_id: z.number().int().nullable(),
@@ -52,3 +66,28 @@ export const notificationSettings = z.object({
   weekly_digest: z.boolean({ error: 'Weekly digest must be true or false.' }),
 });
 export type NotificationSettings = z.infer<typeof notificationSettings>;
+
+/** The kinds a user may silence, for the bell and for e-mail (issue 31): a sale, a refund request, a refund's outcome. */
+export const PREFERENCE_KINDS = ['sale_made', 'refund_requested', 'refund_status'] as const;
+export const preferenceKind = z.enum(PREFERENCE_KINDS, { error: `Kind must be one of: ${PREFERENCE_KINDS.join(', ')}.` });
+export type PreferenceKind = z.infer<typeof preferenceKind>;
+
+export const notificationPreference = z.object({
+  kind: preferenceKind,
+  bell: z.boolean({ error: 'Bell must be true or false.' }),
+  email: z.boolean({ error: 'E-mail must be true or false.' }),
+});
+export type NotificationPreference = z.infer<typeof notificationPreference>;
+
+/**
+ * GET /api/user/notification-preferences answers every kind (on unless turned off); PUT takes the kinds
+ * to change, each once, and answers the whole list.
+ */
+export const notificationPreferences = z.object({
+  preferences: z
+    .array(notificationPreference)
+    .min(1, { error: 'Name at least one kind.' })
+    .max(PREFERENCE_KINDS.length)
+    .refine((list) => new Set(list.map((p) => p.kind)).size === list.length, { error: 'Each kind may appear once.' }),
+});
+export type NotificationPreferences = z.infer<typeof notificationPreferences>;

@@ -3,7 +3,7 @@
  * the unordered pair); `status` follows features/chat/chat-states.ts.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { EarningsLineState } from './commerce-schema';
 import { jsonb } from './json-column';
 import { products, users } from './schema';
@@ -96,4 +96,19 @@ export const notifications = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('notifications_user_idx').on(t.userId, t.id), index('notifications_unread_idx').on(t.userId).where(sql`read_at is null`)],
+);
+
+/** Per user and kind: whether the bell rings and an e-mail goes out (migration 0047); no row means both on. */
+export const notificationPreferences = pgTable(
+  'notification_preferences',
+  {
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    bell: boolean('bell').notNull().default(true),
+    email: boolean('email').notNull().default(true),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.kind] })],
 );

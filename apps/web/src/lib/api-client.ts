@@ -43,8 +43,8 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** SPEC §8: the page's language prefix (`/de/...`), else the stored language, else English. */
 export function currentLanguage(): string {
-  // Pages rendered on the server are in English; another language renders in the browser.
-  if (isServer) return 'en';
+  // A page rendered on the server is in the language of its address (English without a prefix).
+  if (isServer) return serverEnv()?.locale ?? 'en';
   return splitLocale(window.location.pathname).locale ?? localStorage.getItem('language') ?? 'en';
 }
 

@@ -11,6 +11,8 @@ export type ServerEnv = {
   fetch: (url: string) => Promise<Response>;
   /** Seed of the page's random choices (card taglines), sent along so the browser makes the same ones. */
   seed: number;
+  /** The page's language, from its address (`/de/...`), else English. */
+  locale: string;
 };
 
 let provider: (() => ServerEnv | undefined) | null = null;

@@ -2,6 +2,7 @@ import {
   markNotificationsReadInput,
   markNotificationsReadResult,
   NOTIFICATIONS_PAGE_SIZE,
+  notificationPreferences,
   notificationSettings,
   notificationsPage,
   notificationsQuery,
@@ -16,6 +17,7 @@ import { currentUser, guard } from '../../lib/auth-guard';
 import { ok } from '../../lib/envelope';
 import { createEventHub } from './event-hub';
 import { listNotifications, markNotificationsRead, notificationsAfter, unreadNotificationCount } from './notifications';
+import { readPreferences, savePreferences } from './preferences';
 
 /** A comment line keeps proxies from closing an idle stream; the session is checked at the same beat. */
 export const EVENTS_HEARTBEAT_MS = 25_000;
@@ -116,6 +118,21 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ heartbeatMs?: number }
         .set({ weeklyDigest: weekly })
         .where(eq(users.id, currentUser(request).id));
       return ok({ weekly_digest: weekly }, weekly ? 'You will get the weekly digest.' : 'The weekly digest is off.');
+    },
+  );
+
+  // Per kind, whether the bell rings and an e-mail goes out (issue 31): each user reads and writes only their own.
+  const preferencesAnswer = okEnvelope(notificationPreferences);
+  app.get('/user/notification-preferences', { config: guard('user'), schema: { tags, response: { 200: preferencesAnswer } } }, async (request) =>
+    ok({ preferences: await readPreferences(app.db, currentUser(request).id) }),
+  );
+  app.put(
+    '/user/notification-preferences',
+    { config: guard('user'), schema: { tags, body: notificationPreferences, response: { 200: preferencesAnswer } } },
+    async (request) => {
+      const userId = currentUser(request).id;
+      await savePreferences(app.db, userId, request.body.preferences);
+      return ok({ preferences: await readPreferences(app.db, userId) }, 'Your notification preferences are saved.');
     },
   );
 

@@ -1,7 +1,8 @@
-import type { LiveEvent, Notification, NotificationKind } from '@atelier/shared';
+import { type LiveEvent, type Notification, type NotificationKind, type NotificationParams, notificationParams } from '@atelier/shared';
 import { and, count, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { notifications } from '../../db/schema';
+import { wantsNotice } from './preferences';
 
 /** The PostgreSQL channel of live events; every app server LISTENs and feeds its SSE clients. */
 export const EVENTS_CHANNEL = 'atelier_events';
@@ -17,11 +18,15 @@ export async function publishEvent(db: Db, signal: EventSignal): Promise<void> {
   await db.execute(sql`select pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify(signal)})`);
 }
 
-/** Stores a notification for the bell and announces it live, in the caller's transaction. */
+/**
+ * Stores a notification for the bell and announces it live, in the caller's transaction; a kind the
+ * user turned off for the bell (preferences.ts) is not written. Answers the notification's id, or null.
+ */
 export async function notify(
   db: Db,
   input: { userId: number; kind: NotificationKind; text: string; link?: string | null; chatId?: number | null; data?: Record<string, unknown> },
-): Promise<number> {
+): Promise<number | null> {
+  if (!(await wantsNotice(db, input.userId, input.kind, 'bell'))) return null;
   const [row] = await db
     .insert(notifications)
     .values({
@@ -37,11 +42,20 @@ export async function notify(
   return row!.id;
 }
 
+/** The wording params a notice was stored with (`data.params`), checked: a malformed one shows the text instead. */
+function paramsOf(data: unknown): NotificationParams | null {
+  const params = (data as { params?: unknown } | null)?.params;
+  if (params === undefined) return null;
+  const parsed = notificationParams.safeParse(params);
+  return parsed.success ? parsed.data : null;
+}
+
 export function toNotification(row: typeof notifications.$inferSelect): Notification {
   return {
     id: row.id,
     kind: row.kind as NotificationKind,
     text: row.text,
+    params: paramsOf(row.data),
     link: row.link,
     chat_id: row.chatId,
     read: row.readAt !== null,

@@ -1,4 +1,4 @@
-import { formatPrice, type Order, type ProductType, shortfallAmount } from '@atelier/shared';
+import { formatPrice, minorToAmount, type Order, type ProductType, shortfallAmount } from '@atelier/shared';
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { memoPerHandle } from '../../db/memo-per-handle';
@@ -9,7 +9,7 @@ import type { DisplayCurrency } from '../../lib/display-currency';
 import { enqueueSql } from '../../lib/jobs';
 import { isUniqueViolation } from '../../lib/pg-errors';
 import { InsufficientFunds, postSale, type SaleShare, type SaleStatementShape, saleSellerShare } from '../ledger';
-import { EVENTS_CHANNEL } from '../notifications';
+import { EVENTS_CHANNEL, silencedSql } from '../notifications';
 import { INVOICE_NUMBER_CTE, type TaxDecision, taxLines } from '../tax';
 import { type OrderItemRow, orderAnswer, ownedAmong, productCategoryUrl, productTagNames } from './orders.queries';
 import { ORDER_RECEIPT_JOB } from './receipts';
@@ -123,6 +123,7 @@ type PurchaseValue =
   | 'uncart'
   | 'noteUsers'
   | 'noteTexts'
+  | 'noteParams'
   | 'paidCurrency'
   | 'paidRate'
   | 'paidDecimals'
@@ -185,11 +186,13 @@ const PURCHASE_SALE: SaleStatementShape = {
       returning id
     ),
     receipt as (${enqueueSql(ORDER_RECEIPT_JOB, sql`jsonb_build_object('orderId', o.id)`, sql`o`)}),
-    -- The bell's 'you made a sale' for each author who earns, announced live on commit (as notify() does).
+    -- The bell's 'you made a sale' for each author who earns (unless they turned it off), announced
+    -- live on commit (as notify() does); its params let the bell word it in the page's language.
     sale_notes as (
       insert into notifications (user_id, kind, text, link, data)
-      select n.user_id, 'sale_made', n.text, '/dashboard', jsonb_build_object('orderId', o.id)
-      from o, unnest(${v('noteUsers')}::bigint[], ${v('noteTexts')}::text[]) as n(user_id, text)
+      select n.user_id, 'sale_made', n.text, '/dashboard/sales', jsonb_build_object('orderId', o.id, 'params', n.params::jsonb)
+      from o, unnest(${v('noteUsers')}::bigint[], ${v('noteTexts')}::text[], ${v('noteParams')}::text[]) as n(user_id, text, params)
+      where not ${silencedSql(sql`n.user_id`, 'sale_made', 'bell')}
       returning id, user_id
     ),
     sale_signals as (
@@ -358,16 +361,23 @@ export async function purchaseProducts(
     vatMinor: taxed.vat[i]!,
   }));
   // Each author who earns from this sale hears of it (a platform-owned product earns its author nothing).
-  const earned = new Map<number, string[]>();
+  const earned = new Map<number, { titles: string[]; amountMinor: number }>();
   for (const r of rows) {
     if (saleSellerShare(shares[rows.indexOf(r)]!, opts.commissionPercent) <= 0 || r.sellerId === buyerId) continue;
-    const titles = earned.get(r.sellerId) ?? [];
-    if (!titles.includes(r.title)) earned.set(r.sellerId, [...titles, r.title]);
+    const sold = earned.get(r.sellerId) ?? { titles: [], amountMinor: 0 };
+    if (!sold.titles.includes(r.title)) sold.titles.push(r.title);
+    sold.amountMinor += r.priceMinor;
+    earned.set(r.sellerId, sold);
   }
-  const saleNotes = [...earned].map(([authorId, titles]) => ({
-    authorId,
-    text: (titles.length === 1 ? `You sold "${titles[0]!.slice(0, 80)}".` : `You sold ${titles.length} works.`).slice(0, 300),
-  }));
+  const saleNotes = [...earned].map(([authorId, { titles, amountMinor }]) => {
+    const title = titles.length === 1 ? titles[0]!.slice(0, 80) : undefined;
+    const amount = formatPrice(minorToAmount(amountMinor), '€');
+    return {
+      authorId,
+      text: (title ? `You sold "${title}" (${amount}).` : `You sold ${titles.length} works (${amount}).`).slice(0, 300),
+      params: JSON.stringify({ ...(title ? { title } : {}), count: titles.length, amount_minor: amountMinor }),
+    };
+  });
 
   // Items of a bought pack that are not also bought on their own line (one statement may not insert a key twice).
   const packOnly = [...new Set(alsoOwned)].filter((id) => !ids.includes(id));
@@ -385,6 +395,7 @@ export async function purchaseProducts(
     uncart: [...ids, ...alsoOwned],
     noteUsers: saleNotes.map((n) => n.authorId),
     noteTexts: saleNotes.map((n) => n.text),
+    noteParams: saleNotes.map((n) => n.params),
     // The currency the buyer saw the prices in, at today's rate: the order keeps showing them (issue 18 bug 7).
     paidCurrency: opts.currency.code,
     paidRate: opts.currency.rate,

@@ -333,7 +333,11 @@ describe('purchases', () => {
     expect((await b.client.post('/api/purchase/buy', { item_id: image!.id })).statusCode).toBe(200);
     const after = await sales();
     expect(after).toHaveLength(before + 1);
-    expect(after.at(-1)).toMatchObject({ text: `You sold "${image!.title}".`, link: '/dashboard' });
+    expect(after.at(-1)).toMatchObject({
+      text: `You sold "${image!.title}" (${(price / 100).toFixed(2)} €).`,
+      link: '/dashboard/sales',
+      data: { params: { title: image!.title, count: 1, amount_minor: price } },
+    });
 
     await t.app.db.update(products).set({ platformOwned: true }).where(eq(products.id, image!.id));
     const c = await buyer(price);

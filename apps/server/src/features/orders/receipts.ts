@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { orderItems, orders, products, users } from '../../db/schema';
 import { displayAmount } from '../../lib/display-currency';
 import { mailHtml, sendMail } from '../../lib/mail';
+import { wantsNotice } from '../notifications';
 import { paidCurrencyOf } from './orders.queries';
 
 const LICENCE = 'Licence: you may use the purchased files for personal and commercial projects. You may not resell or redistribute the files themselves.';
@@ -66,7 +67,8 @@ export async function sendOrderReceipts(app: FastifyInstance, orderId: number): 
     if (!sellerIds.length) return;
     const sellers = await app.db.select().from(users).where(inArray(users.id, sellerIds));
     for (const seller of sellers) {
-      if (seller.deletedAt) continue;
+      // A creator who turned sale e-mails off (notification preferences) is told by the bell alone.
+      if (seller.deletedAt || !(await wantsNotice(app.db, seller.id, 'sale_made', 'email'))) continue;
       const sold = items.filter((i) => i.sellerId === seller.id);
       const lines = [
         `Hello ${seller.name},`,

@@ -97,7 +97,7 @@ describe('refund requests', () => {
 
     // The creator is told and sees it; so does the buyer; a stranger sees nothing and can do nothing.
     const bell = (await creator.client.get('/api/notifications')).json().payload;
-    expect(bell[0]).toMatchObject({ kind: 'refund_status', link: '/dashboard/refunds' });
+    expect(bell[0]).toMatchObject({ kind: 'refund_requested', link: '/dashboard/refunds' });
     expect((await lastMailTo(t.app, creator.email))?.subject).toBe(`Refund request #${id}`);
     const mine = (await creator.client.get('/api/refund-requests')).json().payload;
     expect(mine).toEqual([expect.objectContaining({ id, status: 'open', role: 'creator', order_id: orderId, product_id: productId, reason: 'broken_file' })]);

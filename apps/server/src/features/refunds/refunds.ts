@@ -16,7 +16,7 @@ import { mailHtml, sendMail } from '../../lib/mail';
 import { isUniqueViolation } from '../../lib/pg-errors';
 import { recordAudit } from '../audit';
 import { amountAnswer, holdForRefundRequest, postRefund, releaseRefundHold, type SaleLineRef, saleRevenueAccountOf } from '../ledger';
-import { notify } from '../notifications';
+import { notify, wantsNotice } from '../notifications';
 import { issueCreditNote } from '../tax';
 import { findRefundTransition, illegalRefundMoveMessage, type RefundActor, type RefundEffect } from './refund-states';
 
@@ -266,8 +266,12 @@ async function runEffects(tx: Db, publicUrl: string, row: RequestRow, effects: r
           ? `The creator answered your refund request for "${title}".`
           : `The refund request for "${title}" ${STATUS_TEXT[row.status]}.`;
     const link = side === 'buyer' ? '/dashboard/orders' : '/dashboard/refunds';
-    await notify(tx, { userId: side === 'buyer' ? row.buyerId : row.creatorId, kind: 'refund_status', text, link, data: { refund_request_id: row.id } });
-    if (person && !person.deletedAt) {
+    const userId = side === 'buyer' ? row.buyerId : row.creatorId;
+    // A new request is its own kind (the creator may silence one and keep the other); each has the params the bell words it with.
+    const kind = row.status === 'open' ? 'refund_requested' : 'refund_status';
+    const params = { title: title.slice(0, 200), amount_minor: Number(row.amountMinor), status: row.status };
+    await notify(tx, { userId, kind, text, link, data: { refund_request_id: row.id, params } });
+    if (person && !person.deletedAt && (await wantsNotice(tx, userId, kind, 'email'))) {
       const lines = [`Hello ${person.name},`, text];
       if (row.status === 'refunded' && side === 'buyer') lines.push(`${eur(row.amountMinor)} is back in your Atelier balance.`);
       if (row.staffNote) lines.push(`Our note: ${row.staffNote}`);

@@ -1,10 +1,12 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { splitLocale } from '@atelier/shared/i18n/locales';
 import { matchPage } from '@atelier/shared/pages';
 import { type Preload, preloadKey } from '@atelier/shared/preload';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { inProcessGet, isReplayable } from './in-process-api';
+import { buildPagePreload } from './page-preload';
 
 /** What apps/web/src/entry-server.tsx exports (built by `vite build --ssr` into apps/web/dist-ssr). */
 type RenderModule = {
@@ -12,7 +14,7 @@ type RenderModule = {
     url: string;
     cookies: Record<string, string>;
     fetch: (url: string) => Promise<Response>;
-  }): Promise<{ html: string; scripts: string; background: string } | null>;
+  }): Promise<{ html: string; scripts: string; background: string; passes?: number } | null>;
 };
 
 export type RenderedPage = {
@@ -22,6 +24,8 @@ export type RenderedPage = {
   scripts: string;
   /** The page's background, for `<body data-background>`. */
   background: string;
+  /** How many times the renderer rendered the tree for this page (1: everything it shows was loaded first). */
+  passes?: number;
   /**
    * Client errors the render met (a product that does not exist, say). The browser asks those again
    * because failed queries are not handed over, so they go into the page's preload instead.
@@ -33,12 +37,12 @@ export type PageRenderer = (app: FastifyInstance, request: FastifyRequest) => Pr
 
 /**
  * Whether the page at this address is rendered on the server: the page table marks it `ssr`
- * (packages/shared/src/pages.ts). A page under a language prefix is left to the browser, which
- * renders it in its language (the server renders in English).
+ * (packages/shared/src/pages.ts). Under a language prefix (`/de/...`, `/en/...`) it is rendered too,
+ * in that language (issue 31).
  */
 export function isServerRendered(pathname: string): boolean {
   const match = matchPage(pathname);
-  return match !== null && match.page.ssr === true && match.locale === null;
+  return match !== null && match.page.ssr === true;
 }
 
 /** The web app's server renderer, or null when the web app was built without it. */
@@ -51,7 +55,16 @@ export function pageRenderer(webDist: string): PageRenderer | null {
     const { render } = await loaded;
     const get = inProcessGet(app, request);
     const failedAnswers: Preload = {};
+    // What the page table names for this page (its calls and the shell's) is loaded before the render,
+    // which takes it from memory: the page renders in one pass (apps/web/src/entry-server.tsx).
+    const address = new URL(request.url, 'http://localhost');
+    const answers = await buildPagePreload(app, request, splitLocale(address.pathname).path, address.searchParams);
     const fetchApi = async (url: string) => {
+      const known = answers[preloadKey(url)];
+      if (known && (known.currency === null || known.currency === new URL(url, 'http://x').searchParams.get('currency'))) {
+        if (known.status >= 400) failedAnswers[preloadKey(url)] = known;
+        return new Response(JSON.stringify(known.body), { status: known.status, headers: { 'content-type': 'application/json' } });
+      }
       const res = await get(url);
       const status = res.statusCode;
       if (status >= 400 && isReplayable(status)) {

@@ -16,8 +16,12 @@ import { products } from '../../db/schema';
 
 const SHELL = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Atelier</title></head><body><div id="root"></div></body></html>';
 
-/** Stands in for the web build's server renderer (apps/web/src/entry-server.tsx), which renders any page it is handed. */
-const RENDERER = `export async function render({ url }) {
+/**
+ * Stands in for the web build's server renderer (apps/web/src/entry-server.tsx), which renders any page
+ * it is handed; with the cookie `fail_render` it fails, as a render that breaks or takes too long.
+ */
+const RENDERER = `export async function render({ url, cookies }) {
+  if (cookies.fail_render) throw new Error('the render failed');
   return { html: '<main data-rendered="' + encodeURIComponent(url) + '"></main>', scripts: '', background: 'default' };
 }
 `;
@@ -66,13 +70,15 @@ describe('every page of the page table, as the server serves it', () => {
     }
   });
 
-  it("puts each page's preload calls into its HTML when the browser renders it", async () => {
+  it('renders each page under a language prefix too, and puts its preload calls into its HTML when the browser renders it', async () => {
     const search = new URLSearchParams();
     for (const { name, preload } of PAGE_LIST) {
       if (!preload) continue;
-      // Under a language prefix the page is left to the browser, so its first answers travel in the HTML.
       const url = `/de${exampleOf(name) === '/' ? '' : exampleOf(name)}`;
-      const res = await page(url);
+      // Issue 31: a page under /de is rendered on the server, as without the prefix.
+      expect((await page(url)).body, url).toContain(`<main data-rendered="${encodeURIComponent(url)}">`);
+      // When the render fails, the page goes to the browser, and its first answers travel in the HTML.
+      const res = await t.app.inject({ method: 'GET', url, headers: { accept: 'text/html', cookie: 'fail_render=1' } });
       expect(res.body, url).not.toContain('data-rendered');
       const params = Object.fromEntries([...url.matchAll(/some-(\w+)/g)].map((m) => [m[1]!, m[0]]));
       for (const call of preload(params, search)) {

@@ -142,8 +142,9 @@ async function pageParts(
   url: string,
   pagePath = url,
 ): Promise<Omit<PageParts, 'routeLinks'>> {
-  // An address no page has is rendered too: the app shows its not-found page there (issue 18 bug 9).
-  const unknown = matchPage(url) === null && splitLocale(url).locale === null;
+  // An address no page has is rendered too: the app shows its not-found page there (issue 18 bug 9),
+  // in the language of its prefix.
+  const unknown = matchPage(url) === null;
   if (renderer && (unknown || isServerRendered(url))) {
     const rendered = await withTimeout(
       renderer(app, request).catch((err: unknown) => {
@@ -178,6 +179,24 @@ function sendCompressed(request: FastifyRequest, reply: FastifyReply, html: stri
 
 /** Pages that only make sense for a signed-in user, or that carry one-time tokens. */
 const PRIVATE_PATHS = ['/api/', '/dashboard', '/cart', '/checkout', '/deposit/', '/verification', '/email/', '/reset-password', '/forgot-password'];
+const isPrivatePath = (pagePath: string) => PRIVATE_PATHS.some((p) => pagePath === p.replace(/\/$/, '') || pagePath.startsWith(p.endsWith('/') ? p : `${p}/`));
+
+/** English is the language without a prefix (`/en/...` is the same page); German is under `/de`. */
+const localePrefix = (locale: Locale) => (locale === 'en' ? '' : `/${locale}`);
+
+/**
+ * The language links of a page (issue 31): `hreflang` alternates naming the page in each language and
+ * `x-default`, and, unless its head already has one, the canonical link: the page in its language.
+ */
+export function languageLinks(publicUrl: string, pagePath: string, locale: Locale, withCanonical: boolean): string {
+  const at = (l: Locale) => escapeHtml(`${publicUrl}${localePrefix(l)}${pagePath === '/' && l !== 'en' ? '' : pagePath}`);
+  const links = (['en', 'de'] as const).map((l) => `<link rel="alternate" hreflang="${l}" href="${at(l)}" />`);
+  links.push(`<link rel="alternate" hreflang="x-default" href="${at('en')}" />`);
+  if (withCanonical) links.unshift(`<link rel="canonical" href="${at(locale)}" />`);
+  return links.join('\n    ');
+}
+
+const withHeadLinks = (html: string, links: string) => (links ? html.replace('</head>', () => `    ${links}\n  </head>`) : html);
 
 /**
  * Serves the built SPA (hashed assets with long caching) and, for every other page path, its
@@ -249,7 +268,11 @@ export function registerWebApp(app: FastifyInstance) {
     // A page that shows no stored item (the shop, the contact page, /404) gets the page table's title (issue 18).
     const title = meta === undefined ? tableTitle(url, new URLSearchParams(request.url.slice(url.length + 1))) : null;
     const own = shellOf[language];
-    const shell = meta === undefined ? (title === null ? own : withPageTitle(own, title)) : injectHead(own, renderHead(meta, config.publicUrl));
-    return send(200, assemblePage(shell, { ...parts, routeLinks: routeLinks(pagePath) }));
+    // The page's one address in its language, and the same page in every language (issue 31).
+    const canonicalPath = meta === undefined ? pagePath : meta.canonicalPath;
+    const localized = meta === undefined ? undefined : { ...meta, canonicalPath: `${localePrefix(language)}${meta.canonicalPath}` };
+    const shell = localized === undefined ? (title === null ? own : withPageTitle(own, title)) : injectHead(own, renderHead(localized, config.publicUrl));
+    const links = isPrivatePath(pagePath) ? '' : languageLinks(config.publicUrl, canonicalPath, language, localized === undefined);
+    return send(200, assemblePage(withHeadLinks(shell, links), { ...parts, routeLinks: routeLinks(pagePath) }));
   });
 }

@@ -15,6 +15,7 @@ const note = (id: number, read: boolean, text: string, link: string | null) => (
   id,
   kind: 'new_message',
   text,
+  params: null,
   link,
   chat_id: 12,
   read,
@@ -66,6 +67,47 @@ describe('header notifications', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Notifications' }));
     expect(await screen.findByText('no notifications yet')).toBeTruthy();
     expect(screen.queryByTestId('notifications-badge')).toBeNull();
+  });
+});
+
+describe('notices worded in the page language (issue 31)', () => {
+  it('a sale and a refund read with the amount and date as every page shows them; other kinds keep their text', async () => {
+    const at = new Date(2026, 11, 1, 22, 10).toISOString();
+    fakeApi({
+      ...signedIn,
+      'GET /api/notifications': () =>
+        jsonAnswer(200, {
+          status: 'OK',
+          payload: [
+            {
+              ...note(3, false, 'You sold "Fox" (25.00 €).', '/dashboard/sales'),
+              kind: 'sale_made',
+              chat_id: null,
+              created_at: at,
+              params: { title: 'Fox', count: 1, amount_minor: 2500 },
+            },
+            {
+              ...note(2, false, 'A buyer asked for a refund of "Fox" (25.00 €).', '/dashboard/refunds'),
+              kind: 'refund_requested',
+              chat_id: null,
+              params: { title: 'Fox', amount_minor: 2500, status: 'open' },
+            },
+            {
+              ...note(1, true, 'The refund request for "Fox" was refunded.', '/dashboard/orders'),
+              kind: 'refund_status',
+              chat_id: null,
+              params: { title: 'Fox', amount_minor: 2500, status: 'refunded' },
+            },
+          ],
+          unread_count: 2,
+          links: { next: null },
+        }),
+    });
+    renderWithApp(<SidebarNotifications open />);
+    const sale = await screen.findByRole('link', { name: /You sold “Fox” \(€25\.00\)\./ });
+    expect(sale.querySelector('time')?.textContent).toBe('01.12.2026 22:10');
+    expect(screen.getByRole('link', { name: /A buyer asked for a refund of “Fox” \(€25\.00\)\./ })).toBeTruthy();
+    expect(screen.getByRole('link', { name: /The refund request for “Fox” was granted: €25\.00 refunded\./ })).toBeTruthy();
   });
 });
 

@@ -1,10 +1,13 @@
 import { formatUnreadBadge } from '@atelier/shared/constants';
+import { minorToAmount } from '@atelier/shared/money';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { BellIcon } from '../../components/ui/icons';
 import { useAuth } from '../../features/auth';
+import { type Money, useMoney } from '../../features/currency';
 import { useMarkNotificationsRead, useNotifications, useUnreadCounts } from '../../features/notifications';
-import { useTranslation } from '../../lib/i18n-runtime';
+import { formatDateTime } from '../../lib/format-date';
+import { type TFunction, useTranslation } from '../../lib/i18n-runtime';
 
 /**
  * SPEC §2 notifications button: the unread count (9+), and a dropdown listing the notifications,
@@ -79,9 +82,31 @@ export function NotificationsButton() {
 
 type Note = NonNullable<ReturnType<typeof useNotifications>['data']>['payload'][number];
 
+const REFUND_WORDS = {
+  responded: 'notifications.refund_responded',
+  refunded: 'notifications.refund_refunded',
+  rejected: 'notifications.refund_rejected',
+} as const;
+
+/**
+ * A notice in the page's language (issue 31): a sale or a refund is worded from its params, with the
+ * amount as every other page shows money ("€25.00", "25,00 €"); other kinds show the server's text.
+ */
+export function noticeText(n: Note, t: TFunction, money: Money): string {
+  const p = n.params;
+  if (!p?.title && p?.count === undefined) return n.text;
+  const amount = p.amount_minor === undefined ? '' : money.format(minorToAmount(p.amount_minor), 'EUR');
+  const title = p.title ?? '';
+  if (n.kind === 'sale_made') return p.title ? t('notifications.sale_one', { title, amount }) : t('notifications.sale_many', { count: p.count ?? 0, amount });
+  if (n.kind === 'refund_requested') return t('notifications.refund_requested', { title, amount });
+  if (n.kind === 'refund_status' && p.status && p.status !== 'open') return t(REFUND_WORDS[p.status], { title, amount });
+  return n.text;
+}
+
 /** The notifications as links to their subjects; opening an unread one marks it read. */
 function NotificationItems({ items, onOpen }: { items: Note[]; onOpen?: () => void }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const money = useMoney();
   const markRead = useMarkNotificationsRead();
   if (items.length === 0) return <p className="muted">{t('nav.no_notifications')}</p>;
   return (
@@ -95,9 +120,9 @@ function NotificationItems({ items, onOpen }: { items: Note[]; onOpen?: () => vo
               onOpen?.();
             }}
           >
-            <span>{n.text}</span>
+            <span>{noticeText(n, t, money)}</span>
             <time className="muted small" dateTime={n.created_at}>
-              {new Date(n.created_at).toLocaleString(i18n.language, { dateStyle: 'short', timeStyle: 'short' })}
+              {formatDateTime(Date.parse(n.created_at) / 1000)}
             </time>
           </Link>
         </li>

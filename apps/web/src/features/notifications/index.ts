@@ -2,3 +2,4 @@
 export { applyLiveEvent, useLiveConnected, useLiveEvents } from './api/live-events';
 export { notificationKeys, useMarkNotificationsRead, useNotifications, useUnreadCounts } from './api/notifications';
 export { DigestSetting } from './components/digest-setting';
+export { NotificationPreferencesPanel } from './components/notification-preferences';
