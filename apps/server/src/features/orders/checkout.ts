@@ -10,7 +10,7 @@ import { enqueueSql } from '../../lib/jobs';
 import { isUniqueViolation } from '../../lib/pg-errors';
 import { InsufficientFunds, postSale, type SaleShare, type SaleStatementShape, saleSellerShare } from '../ledger';
 import { EVENTS_CHANNEL, silencedSql } from '../notifications';
-import { INVOICE_NUMBER_CTE, type TaxDecision, taxLines } from '../tax';
+import { type TaxDecision, taxLines } from '../tax';
 import { type OrderItemRow, orderAnswer, ownedAmong, productCategoryUrl, productTagNames } from './orders.queries';
 import { ORDER_RECEIPT_JOB } from './receipts';
 
@@ -148,17 +148,16 @@ const PURCHASE_SALE: SaleStatementShape = {
   name: 'purchase',
   // The sale's journal transaction names its order: the order's id is taken first, so the header can carry it.
   subject: { type: 'order', prelude: sql`order_id as (select nextval(pg_get_serial_sequence('orders', 'id')) as id)`, id: sql`(select id from order_id)` },
-  // The invoice number (features/tax): this year's counter row, taken here and held until the commit, so numbers have no gaps.
-  ctes: (transactionId, v: V) => sql`${INVOICE_NUMBER_CTE},
-    o as (
+  // The invoice number is given after the commit (features/tax assignInvoiceNumber, by the receipt job).
+  ctes: (transactionId, v: V) => sql`o as (
       insert into orders (id, buyer_id, title, amount_minor, status, product_type, ledger_transaction_id, paid_currency, paid_rate, paid_decimals,
-                          tax_country, tax_rate_bp, vat_minor, reverse_charge, buyer_vat_number, tax_evidence, invoice_number)
+                          tax_country, tax_rate_bp, vat_minor, reverse_charge, buyer_vat_number, tax_evidence)
       overriding system value
       select (select id from order_id), ${v('buyerId')}, ${v('title')}, ${v('total')}, 'success', ${v('productType')}, ${transactionId},
              ${v('paidCurrency')}, ${v('paidRate')}::numeric, ${v('paidDecimals')}::int,
              ${v('taxCountry')}::text, ${v('taxRateBp')}::int, ${v('vatTotal')}::bigint, ${v('reverseCharge')}::boolean, ${v('buyerVatNumber')}::text,
-             ${v('taxEvidence')}::jsonb, (select number from invoice_no)
-      returning id, floor(extract(epoch from created_at))::bigint as created_s, invoice_number
+             ${v('taxEvidence')}::jsonb
+      returning id, floor(extract(epoch from created_at))::bigint as created_s
     ),
     items as (
       insert into order_items (order_id, product_id, pack_id, seller_id, price_minor, seller_minor, commission_minor, vat_minor, earnings_state, position)
@@ -202,7 +201,7 @@ const PURCHASE_SALE: SaleStatementShape = {
            + (select count(*) from cart) + (select count(*) from receipt) + (select count(*) from sale_signals)`,
   // Whether a seller of this sale owes refunds (a receivable below zero): only then does the caller
   // settle them from it, and a sale by anyone else costs no query for it.
-  columns: (v: V) => sql`, (select id from o) as order_id, (select created_s from o) as created_s, (select invoice_number from o) as invoice_number,
+  columns: (v: V) => sql`, (select id from o) as order_id, (select created_s from o) as created_s,
     exists (select 1 from ledger_accounts where kind = 'receivable' and balance_minor < 0 and owner_id = any(${v('itemSellers')}::bigint[])) as owes_receivable`,
 };
 
@@ -443,7 +442,8 @@ export async function purchaseProducts(
       taxRateBp: tax?.rateBp ?? 0,
       vatMinor: vatTotal,
       reverseCharge: tax?.reverseCharge ?? false,
-      invoiceNumber: (result[0]!.invoice_number as string | null) ?? null,
+      // Numbered after the commit (assignInvoiceNumber); the invoice link works at once.
+      invoiceNumber: null,
     },
     shown,
     opts.currency,

@@ -122,7 +122,8 @@ export function orderAnswer(
       reverse_charge: o.reverseCharge ?? false,
     },
     invoice_number: o.invoiceNumber ?? null,
-    invoice_url: o.invoiceNumber ? `/api/orders/${o.id}/invoice.pdf` : null,
+    // Every order has its invoice; its number may still be on its way (given right after the purchase, see assignInvoiceNumber).
+    invoice_url: `/api/orders/${o.id}/invoice.pdf`,
     credit_note_url: o.creditNoteNumber ? `/api/orders/${o.id}/credit-note.pdf` : null,
     id: o.id,
     title: o.title,

@@ -5,6 +5,7 @@ import { orderItems, orders, products, users } from '../../db/schema';
 import { displayAmount } from '../../lib/display-currency';
 import { mailHtml, sendMail } from '../../lib/mail';
 import { wantsNotice } from '../notifications';
+import { assignInvoiceNumber } from '../tax';
 import { paidCurrencyOf } from './orders.queries';
 
 const LICENCE = 'Licence: you may use the purchased files for personal and commercial projects. You may not resell or redistribute the files themselves.';
@@ -18,6 +19,8 @@ const eur = (minor: number) => formatPrice(minorToAmount(convertMinor(minor, 1))
 export const ORDER_RECEIPT_JOB = 'receipts.order';
 
 export async function sendOrderReceipts(app: FastifyInstance, orderId: number): Promise<void> {
+  // The order's invoice number first (after the purchase's commit, features/tax): the receipt names it.
+  await assignInvoiceNumber(app.db, orderId);
   try {
     const [order] = await app.db.select().from(orders).where(eq(orders.id, orderId)).limit(1);
     if (!order) return;

@@ -1,5 +1,5 @@
 /** VAT, invoices and the One-Stop Shop report (issue 33). */
-export { INVOICE_NUMBER_CTE, issueCreditNote } from './invoices';
+export { assignInvoiceNumber, issueCreditNote } from './invoices';
 export { taxAdminRoutes } from './tax.admin-routes';
 export { taxOfPurchase, vatRatesOf } from './tax.queries';
 export { taxRoutes } from './tax.routes';

@@ -7,8 +7,9 @@ import { setSetting } from '../../lib/settings';
 import { checkLedger } from '../ledger';
 
 /**
- * Invoice numbers under concurrency (issue 33): on PostgreSQL 50 purchases race at once and get 50
- * numbers in a row, no gap and no number twice; PGlite runs one statement at a time, 10 at a time.
+ * Invoice numbers under concurrency (issue 33): on PostgreSQL 50 purchases race at once, then their
+ * receipt jobs and the buyer's invoice downloads race to number them: 50 numbers in a row, no gap and
+ * no number twice; PGlite runs one statement at a time, 10 at a time.
  */
 const onPostgres = Boolean(process.env.DATABASE_URL);
 const PARALLEL = onPostgres ? 50 : 10;
@@ -63,6 +64,11 @@ describe(`invoice numbers under concurrency (${onPostgres ? 'PostgreSQL, 50 at o
     for (let i = 0; i < made.length; i += PARALLEL) results.push(...(await Promise.all(made.slice(i, i + PARALLEL).map((p) => buy(p.id)()))));
     expect(results.map((r) => r.statusCode)).toEqual(made.map(() => 200));
     const ids = results.map((r) => r.json().payload.order.id as number);
+    // Each order is numbered after its commit: by its receipt job or by the first download of its
+    // invoice, whichever comes first; here both at once, for every order.
+    const downloads = ids.map((id) => buyer.client.get(`/api/orders/${id}/invoice.pdf`));
+    const [pdfs] = await Promise.all([Promise.all(downloads), t.app.jobs.runDue()]);
+    expect(pdfs.map((r) => r.statusCode)).toEqual(ids.map(() => 200));
     const rows = await t.app.db
       .select({ n: orders.invoiceNumber, country: orders.taxCountry, vat: orders.vatMinor })
       .from(orders)

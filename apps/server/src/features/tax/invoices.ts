@@ -3,24 +3,50 @@ import type { Db } from '../../db/client';
 
 /**
  * Invoice and credit note numbers (issue 33): one gapless series per year each, `2026-000123` and
- * `CN-2026-000001`. A number is taken from its year's counter row (invoice_counters) by the very
- * transaction that issues the document, and that row stays locked until it commits: a purchase or a
- * refund that rolls back gives its number back, and two never get the same one. The price is that
- * purchases take the invoice row one after the other for the last statement and the commit.
+ * `CN-2026-000001`. A number is taken from its year's counter row (invoice_counters) only for an order
+ * that exists (committed) and has none yet, in the same statement that writes it on the order, after
+ * the order's row was locked: two never get the same number, and no number is taken for nothing.
+ *
+ * An invoice is numbered after its purchase commits, by the order's receipt job (or on the first
+ * download, whichever comes first), not inside the purchase: the counter row is one row for every
+ * purchase of the year, and held by each purchase until its commit it would make all purchases wait on
+ * each other. A credit note is numbered in its refund's transaction, which locks the order anyway.
  */
 
-/** The purchase statement's CTE (features/orders, PURCHASE_SALE): `invoice_no.number` is this order's invoice number. */
-export const INVOICE_NUMBER_CTE = sql`invoice_no as (
-      insert into invoice_counters (series, year, last) values ('invoice', extract(year from now() at time zone 'UTC')::int, 1)
+/** In the caller's transaction, the order's row already locked: numbers its invoice unless it has a number. */
+async function numberInvoice(tx: Db, orderId: number): Promise<string | null> {
+  const written = (await tx.execute(sql`
+    with n as (
+      insert into invoice_counters (series, year, last)
+      select 'invoice', extract(year from now() at time zone 'UTC')::int, 1 from orders where id = ${orderId} and invoice_number is null
       on conflict (series, year) do update set last = invoice_counters.last + 1
       returning year::text || '-' || lpad(last::text, 6, '0') as number
-    )`;
+    )
+    update orders set invoice_number = coalesce(orders.invoice_number, (select number from n)) where id = ${orderId}
+    returning invoice_number`)) as unknown as { rows: { invoice_number: string | null }[] };
+  return written.rows[0]?.invoice_number ?? null;
+}
+
+/** Gives a committed order its invoice number once; answers the number (the one it had, or the new one). */
+export async function assignInvoiceNumber(db: Db, orderId: number): Promise<string | null> {
+  return db.transaction(async (txRaw) => {
+    const tx = txRaw as unknown as Db;
+    const rows = (await tx.execute(sql`select invoice_number from orders where id = ${orderId} for update`)) as unknown as {
+      rows: { invoice_number: string | null }[];
+    };
+    const current = rows.rows[0];
+    if (!current) return null;
+    return current.invoice_number ?? (await numberInvoice(tx, orderId));
+  });
+}
 
 /**
  * Gives a refunded order its credit note number, once (its first refund; later refunds of its other
  * items are listed on the same credit note). In the refund's transaction, after the order row was locked.
  */
 export async function issueCreditNote(tx: Db, orderId: number): Promise<void> {
+  // A refund soon after the purchase may come before its receipt job numbered the invoice.
+  await numberInvoice(tx, orderId);
   await tx.execute(sql`
     with cn as (
       insert into invoice_counters (series, year, last)

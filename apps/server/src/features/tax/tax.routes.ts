@@ -6,6 +6,7 @@ import { AppError, validationError } from '../../lib/app-error';
 import { currentUser, guard } from '../../lib/auth-guard';
 import { ok } from '../../lib/envelope';
 import { invoiceDataOf, platformSellerOf, renderInvoicePdf } from './invoice-pdf';
+import { assignInvoiceNumber } from './invoices';
 import { buyerTaxOf } from './tax.queries';
 import { checkVatNumber } from './vat-number';
 
@@ -49,7 +50,13 @@ export const taxRoutes: FastifyPluginAsyncZod = async (app) => {
   for (const kind of ['invoice', 'credit-note'] as const) {
     app.get(`/orders/:id/${kind}.pdf`, { config: guard('user'), compress: false, schema: { tags, params: orderDocumentParams } }, async (request, reply) => {
       const user = currentUser(request);
-      const data = await invoiceDataOf(app.db, request.params.id, { id: user.id, staff: user.role === 'admin' });
+      const who = { id: user.id, staff: user.role === 'admin' };
+      let data = await invoiceDataOf(app.db, request.params.id, who);
+      // An invoice not numbered yet (its receipt job has not run) is numbered now, by the same rule.
+      if (data && kind === 'invoice' && !data.order.invoiceNumber) {
+        await assignInvoiceNumber(app.db, data.order.id);
+        data = await invoiceDataOf(app.db, request.params.id, who);
+      }
       const number = kind === 'invoice' ? data?.order.invoiceNumber : data?.order.creditNoteNumber;
       if (!data || !number)
         throw new AppError('NOT_FOUND', kind === 'invoice' ? 'This invoice was not found in your orders.' : 'This order has no credit note.');

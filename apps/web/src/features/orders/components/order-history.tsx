@@ -52,7 +52,7 @@ function OrderCard({ order, requests }: { order: Order; requests: RefundRequest[
         {order.tax?.reverse_charge && <span className="muted small">{t('tax.reverse_charge')}</span>}
         {order.invoice_url && (
           <a href={order.invoice_url} download data-testid="order-invoice">
-            {t('tax.invoice', { number: order.invoice_number ?? '' })}
+            {t('tax.invoice', { number: order.invoice_number ?? '' }).trim()}
           </a>
         )}
         {order.credit_note_url && (
