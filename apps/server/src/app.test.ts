@@ -131,8 +131,9 @@ describe('wire contract (SPEC §5, §7, §8)', () => {
   it('publishes an OpenAPI 3.1 document of the routes and a docs page', async () => {
     const doc = (await t.app.inject({ url: '/api/openapi.json' })).json();
     expect(doc.openapi).toBe('3.1.0');
-    expect(doc.servers).toEqual([{ url: '/api' }]);
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/settings', '/contact', '/is-auth']));
+    // Paths are the full addresses (the web client's generated types use them as they are), health included.
+    expect(doc.servers).toEqual([{ url: '/', description: expect.any(String) }]);
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/settings', '/api/contact', '/api/is-auth', '/healthz', '/readyz']));
     const docs = await t.app.inject({ url: '/api/docs/' });
     expect(docs.statusCode).toBe(200);
     expect(docs.body).toContain('swagger');
