@@ -15,7 +15,7 @@ function expectNoInternals(body: string) {
 describe('wire contract (SPEC §5, §7, §8)', () => {
   it('answers liveness and readiness', async () => {
     expect((await t.app.inject({ url: '/healthz' })).json().status).toBe('OK');
-    expect((await t.app.inject({ url: '/readyz' })).json()).toEqual({ status: 'OK', database: 'up' });
+    expect((await t.app.inject({ url: '/readyz' })).json()).toEqual({ status: 'OK', payload: { database: 'up' } });
   });
 
   it('hands out a readable XSRF-TOKEN and an httpOnly session cookie', async () => {
@@ -140,7 +140,7 @@ describe('wire contract (SPEC §5, §7, §8)', () => {
   });
 
   it('tells a guest that nobody is signed in', async () => {
-    expect((await t.app.inject({ url: '/api/is-auth' })).json()).toEqual({ status: 'OK', authenticated: false });
+    expect((await t.app.inject({ url: '/api/is-auth' })).json()).toEqual({ status: 'OK', payload: { authenticated: false } });
   });
 
   it('echoes a request id', async () => {

@@ -21,7 +21,7 @@ const product = aProduct({
 function fakeApi(signedIn = false) {
   const asked: string[] = [];
   const answers: Record<string, unknown> = {
-    '/api/is-auth': { status: 'OK', authenticated: signedIn },
+    '/api/is-auth': { status: 'OK', payload: { authenticated: signedIn } },
     '/api/user/profile': { status: 'OK', payload: aProfile({ id: 1, name: 'Marta', surname: 'Lopes', nickname: 'marta', email: 'marta@example.com' }) },
     '/api/settings': { status: 'OK', payload: siteSettings({ support_email: 'help@example.com' }) },
     '/api/currencies': {

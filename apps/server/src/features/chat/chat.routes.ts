@@ -130,7 +130,7 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
       const marked = await markChatRead(app.db, chat.id, me.id);
       if (marked) await publishEvent(app.db, { userId: me.id, kind: 'chat_read', chatId: chat.id, notificationId: null });
       const { items, hasMore } = await listMessages(app.db, chat.id, me.id, await currencyOf(request), page, CHAT_MESSAGES_PAGE_SIZE);
-      return { status: 'OK' as const, payload: items, links: { next: hasMore ? `/api/chat/${chat.id}/messages?page=${page + 1}` : null } };
+      return { status: 'OK' as const, payload: items, meta: { next: hasMore ? `/api/chat/${chat.id}/messages?page=${page + 1}` : null } };
     },
   );
 

@@ -2,15 +2,15 @@ import { healthAnswer, readyAnswer } from '@atelier/shared';
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../lib/app-error';
+import { ok } from '../../lib/envelope';
 
 const tags = ['health'];
 
 /** Liveness (the process answers) and readiness (the database answers). */
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get('/healthz', { schema: { tags, security: [], summary: 'Liveness: the process answers', response: { 200: healthAnswer } } }, async () => ({
-    status: 'OK' as const,
-    uptime: Math.round(process.uptime()),
-  }));
+  app.get('/healthz', { schema: { tags, security: [], summary: 'Liveness: the process answers', response: { 200: healthAnswer } } }, async () =>
+    ok({ uptime: Math.round(process.uptime()) }),
+  );
   app.get(
     '/readyz',
     { schema: { tags, security: [], summary: 'Readiness: the database answers and the server is not draining', response: { 200: readyAnswer } } },
@@ -22,7 +22,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       } catch {
         throw new AppError('UNAVAILABLE', 'The database is not answering.');
       }
-      return { status: 'OK' as const, database: 'up' as const };
+      return ok({ database: 'up' as const });
     },
   );
 };

@@ -131,8 +131,10 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ heartbeatMs?: number }
       return {
         status: 'OK' as const,
         payload: items,
-        unread_count: await unreadNotificationCount(app.db, userId),
-        links: { next: hasMore ? `/api/notifications?page=${page + 1}` : null },
+        meta: {
+          unread_count: await unreadNotificationCount(app.db, userId),
+          next: hasMore ? `/api/notifications?page=${page + 1}` : null,
+        },
       };
     },
   );

@@ -183,8 +183,7 @@ export const passkeysRoutes: FastifyPluginAsyncZod = async (app) => {
     // verification: it counts as a second factor proved now, as enrolling the app does.
     await recordSecondFactor(app.db, request.session!);
     request.log.info({ userId: user.id, passkeyId: row.id }, 'passkey added');
-    const added = toPasskey(row);
-    return { status: 'OK' as const, message: 'Your passkey has been added.', payload: added, passkey: added };
+    return { status: 'OK' as const, payload: toPasskey(row), message: 'Your passkey has been added.' };
   });
 
   app.patch(

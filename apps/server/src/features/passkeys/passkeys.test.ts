@@ -27,7 +27,7 @@ async function personWithPasskey(name = 'Laptop') {
   expect(options.statusCode).toBe(200);
   const added = await person.client.post('/api/user/passkeys', { response: device.register(options.json().payload), name });
   expect(added.statusCode, added.body).toBe(200);
-  return { ...person, device, passkey: added.json().passkey as { id: number; name: string } };
+  return { ...person, device, passkey: added.json().payload as { id: number; name: string } };
 }
 
 /** Moves the user's sessions' proofs past the step-up window, as if the user had added the passkey 11 minutes ago. */
@@ -185,7 +185,7 @@ describe('signing in with a passkey', () => {
     const profile = await browser.get('/api/user/profile');
     expect(profile.statusCode).toBe(200);
     expect(profile.json().payload.email).toBe(email);
-    expect((await browser.get('/api/is-auth')).json().authenticated).toBe(true);
+    expect((await browser.get('/api/is-auth')).json().payload.authenticated).toBe(true);
     const fresh = (await t.app.db.execute(
       sql`select second_factor_at from sessions where user_id = (select id from users where email = ${email}) and second_factor_at > now() - interval '10 minutes'`,
     )) as unknown as { rows: unknown[] };
@@ -285,7 +285,7 @@ describe('signing in with a passkey', () => {
     const { browser, res } = await passkeySignIn(device);
     expect(res.statusCode).toBe(403);
     expect(res.json().message).toBe('Your account is blocked. Please contact support if you think this is a mistake.');
-    expect((await browser.get('/api/is-auth')).json().authenticated).toBe(false);
+    expect((await browser.get('/api/is-auth')).json().payload.authenticated).toBe(false);
   });
 
   it('refuses a sign-in without the options cookie', async () => {

@@ -55,7 +55,7 @@ async function send(event: { id: string; type: string; data: { object: Record<st
     payload,
   });
   expect(res.statusCode).toBe(200);
-  return res.json().result as string;
+  return res.json().payload.result as string;
 }
 
 /** A paid deposit crediting `eurMinor` EUR cents, charged as `charged` minor units of `currency`. */

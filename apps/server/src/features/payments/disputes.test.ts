@@ -93,7 +93,7 @@ describe('disputes through the sandbox', () => {
       payload: raw,
     });
     expect(res.statusCode).toBe(200);
-    return res.json().result as string;
+    return res.json().payload.result as string;
   }
 
   const closeEvent = (id: string, depositId: number, status: 'won' | 'lost'): SandboxEvent => ({
@@ -314,7 +314,7 @@ describe('disputes through signed Stripe events', () => {
       payload,
     });
     expect(res.statusCode).toBe(200);
-    return res.json().result as string;
+    return res.json().payload.result as string;
   }
 
   /** A Checkout Session paid for a new deposit of `minor` EUR cents; answers the deposit id and its PaymentIntent. */

@@ -147,6 +147,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
           tags: ['payments'],
           summary: "Receive a payment provider's webhook (signed; no session)",
           params: z.object({ provider: z.string().max(20) }),
+          response: { 200: okEnvelope(z.object({ received: z.literal(true), result: z.enum(['applied', 'duplicate', 'ignored', 'refused']) })) },
         },
       },
       async (request, reply) => {
@@ -154,7 +155,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
         const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         const event = await provider.parseWebhook(raw, request.headers);
         const result = await applyPaymentEvent(app, provider.name, event);
-        return reply.code(200).send({ status: 'OK', received: true, result });
+        return reply.code(200).send(ok({ received: true as const, result }));
       },
     );
   });
