@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { analyzeGrowingTables } from '../lib/analyze';
-import { asDb, type Db } from './client';
+import { asDb } from './client';
 
 let t: TestApp;
 beforeAll(async () => {

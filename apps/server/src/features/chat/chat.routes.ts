@@ -16,7 +16,7 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { asDb, type Db } from '../../db/client';
+import { asDb } from '../../db/client';
 import { chats, products, users } from '../../db/schema';
 import { isRemovedMessage, visibleProductWhere } from '../../db/visibility';
 import { AppError, notFound, validationError } from '../../lib/app-error';

@@ -14,7 +14,7 @@ export type {
   RegisteredDestination,
 } from './payout-types';
 
-import type { DestinationInput, PayoutMethod, PayoutProvider, PayoutProviderName } from './payout-types';
+import type { PayoutMethod, PayoutProvider, PayoutProviderName } from './payout-types';
 
 export function cardBrand(number: string): string {
   if (/^4/.test(number)) return 'visa';

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
 import type { Db } from '../../db/client';
-import { passkeys, rateLimits, userRecoveryCodes, users, userTotp } from '../../db/schema';
+import { passkeys, rateLimits, userRecoveryCodes, userTotp } from '../../db/schema';
 import { findUserById } from '../../db/users';
 import { AppError, validationError } from '../../lib/app-error';
 import { mailHtml, sendMail } from '../../lib/mail';
