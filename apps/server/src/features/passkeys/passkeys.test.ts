@@ -61,23 +61,24 @@ describe('adding and managing passkeys', () => {
     expect(added.statusCode, added.body).toBe(200);
     const body = added.json();
     expect(body.status).toBe('OK');
-    expect(body.passkey).toEqual({ id: expect.any(Number), name: 'Work laptop', created_at: expect.any(String), last_used_at: null });
-    expect(body.payload).toEqual(body.passkey);
+    // One envelope (issue 31): the passkey is the payload, once.
+    expect(Object.keys(body).sort()).toEqual(['message', 'payload', 'status']);
+    expect(body.payload).toEqual({ id: expect.any(Number), name: 'Work laptop', created_at: expect.any(String), last_used_at: null });
 
     const list = await person.client.get('/api/user/passkeys');
     expect(list.statusCode).toBe(200);
-    expect(list.json().payload).toEqual([body.passkey]);
+    expect(list.json().payload).toEqual([body.payload]);
 
-    const renamed = await person.client.request('PATCH', `/api/user/passkeys/${body.passkey.id}`, { body: { name: 'Phone' } });
+    const renamed = await person.client.request('PATCH', `/api/user/passkeys/${body.payload.id}`, { body: { name: 'Phone' } });
     expect(renamed.statusCode).toBe(200);
     expect(renamed.json().payload.name).toBe('Phone');
     expect((await person.client.get('/api/user/passkeys')).json().payload[0].name).toBe('Phone');
 
-    const removed = await person.client.delete(`/api/user/passkeys/${body.passkey.id}`);
+    const removed = await person.client.delete(`/api/user/passkeys/${body.payload.id}`);
     expect(removed.statusCode).toBe(200);
     expect(removed.json().message).toBe('The passkey has been removed.');
     expect((await person.client.get('/api/user/passkeys')).json().payload).toEqual([]);
-    expect((await person.client.delete(`/api/user/passkeys/${body.passkey.id}`)).statusCode).toBe(404);
+    expect((await person.client.delete(`/api/user/passkeys/${body.payload.id}`)).statusCode).toBe(404);
   });
 
   it('offers the passkeys already added as excluded, and refuses the same credential twice', async () => {
