@@ -63,7 +63,7 @@ describe('reviews', () => {
     const b = await buyer(product.id, Number(product.priceMinor));
     const res = await b.client.post(`/api/products/${product.id}/reviews`, body);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ status: 'OK', review: { rating: 4, text: 'Delivers what it promises.', edited_at: null, reply: null } });
+    expect(res.json()).toMatchObject({ status: 'OK', payload: { rating: 4, text: 'Delivers what it promises.', edited_at: null, reply: null } });
     expect(res.json().payload.author.nickname).toEqual(expect.any(String));
 
     // The creator hears of it.
