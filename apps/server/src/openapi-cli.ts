@@ -29,6 +29,7 @@ export async function buildOpenApiDocument(): Promise<Record<string, unknown>> {
   const app = await buildApp({ config, database, logger: false });
   try {
     await app.ready();
+    // @fastify/swagger types the document as OpenAPI's or Swagger's; this file only serialises it.
     return app.swagger() as unknown as Record<string, unknown>;
   } finally {
     await app.close();
