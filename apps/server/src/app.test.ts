@@ -15,7 +15,7 @@ function expectNoInternals(body: string) {
 describe('wire contract (SPEC §5, §7, §8)', () => {
   it('answers liveness and readiness', async () => {
     expect((await t.app.inject({ url: '/healthz' })).json().status).toBe('OK');
-    expect((await t.app.inject({ url: '/readyz' })).json()).toEqual({ status: 'OK', database: 'up' });
+    expect((await t.app.inject({ url: '/readyz' })).json()).toEqual({ status: 'OK', payload: { database: 'up' } });
   });
 
   it('hands out a readable XSRF-TOKEN and an httpOnly session cookie', async () => {
@@ -131,15 +131,16 @@ describe('wire contract (SPEC §5, §7, §8)', () => {
   it('publishes an OpenAPI 3.1 document of the routes and a docs page', async () => {
     const doc = (await t.app.inject({ url: '/api/openapi.json' })).json();
     expect(doc.openapi).toBe('3.1.0');
-    expect(doc.servers).toEqual([{ url: '/api' }]);
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/settings', '/contact', '/is-auth']));
+    // Paths are the full addresses (the web client's generated types use them as they are), health included.
+    expect(doc.servers).toEqual([{ url: '/', description: expect.any(String) }]);
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/settings', '/api/contact', '/api/is-auth', '/healthz', '/readyz']));
     const docs = await t.app.inject({ url: '/api/docs/' });
     expect(docs.statusCode).toBe(200);
     expect(docs.body).toContain('swagger');
   });
 
   it('tells a guest that nobody is signed in', async () => {
-    expect((await t.app.inject({ url: '/api/is-auth' })).json()).toEqual({ status: 'OK', authenticated: false });
+    expect((await t.app.inject({ url: '/api/is-auth' })).json()).toEqual({ status: 'OK', payload: { authenticated: false } });
   });
 
   it('echoes a request id', async () => {

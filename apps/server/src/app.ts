@@ -6,7 +6,7 @@ import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
 import { analyticsAdminRoutes, analyticsRoutes } from './features/analytics';
@@ -51,6 +51,7 @@ import { rejectNulCharacters } from './lib/input-guard';
 import { createJobs, type Jobs } from './lib/jobs';
 import { registerMailDelivery } from './lib/mail';
 import { createMetrics, type Metrics, registerMetrics } from './lib/metrics';
+import { openApiOptions } from './lib/openapi';
 import { registerPurgeJobs } from './lib/purge';
 import { registerSecurityHeaders } from './lib/security-headers';
 import { registerSessions } from './lib/session';
@@ -234,14 +235,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(fastifyCookie, { secret: config.sessionSecret });
   await app.register(fastifyMultipart, { limits: { fileSize: OFFER_FILE_MAX_BYTES, files: 1, fields: 30, parts: 32 } });
 
-  await app.register(fastifySwagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: 'Atelier API', version: '1.0.0', description: 'Marketplace for digital creative works. Envelope: SPEC.md §7.' },
-      servers: [{ url: '/api' }],
-    },
-    transform: jsonSchemaTransform,
-  });
+  await app.register(fastifySwagger, openApiOptions);
   // The route map is for developers: off in production unless API_DOCS=true (issue 29).
   if (config.apiDocs) await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 

@@ -466,10 +466,14 @@ async function discoverRoutes(app: FastifyInstance): Promise<Route[]> {
   const res = await app.inject({ method: 'GET', url: '/api/openapi.json' });
   expect(res.statusCode).toBe(200);
   const doc = res.json() as { servers?: { url: string }[]; paths: Record<string, Record<string, Operation>> };
-  expect(doc.servers?.[0]?.url).toBe('/api');
   const routes: Route[] = [];
-  for (const [path, operations] of Object.entries(doc.paths)) {
+  // The document names full paths (health, the CSRF cookie and /api/...): the fuzzing is of the API.
+  for (const [fullPath, operations] of Object.entries(doc.paths)) {
+    if (!fullPath.startsWith('/api/')) continue;
+    const path = fullPath.slice('/api'.length);
     for (const [method, op] of Object.entries(operations)) {
+      // The live stream never ends by itself: its guard and envelope are proved in notifications' tests.
+      if (path === '/events') continue;
       const content = op.requestBody?.content ?? {};
       routes.push({
         method: method.toUpperCase(),
@@ -534,7 +538,7 @@ class Identity {
   async keep(res: LightMyRequestResponse) {
     if (!res.cookies.some((c) => c.name === 'atelier_session')) return;
     const check = await this.client.get('/api/is-auth');
-    const signedIn = check.statusCode === 200 && check.json().authenticated === true;
+    const signedIn = check.statusCode === 200 && check.json().payload.authenticated === true;
     if (this.kind === 'guest' || !signedIn) await this.start();
   }
 }

@@ -30,7 +30,7 @@ export async function sendStripeEvent(app: FastifyInstance, secret: string, even
     payload,
   });
   expect(res.statusCode).toBe(200);
-  return res.json().result as string;
+  return res.json().payload.result as string;
 }
 
 /**

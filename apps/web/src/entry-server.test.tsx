@@ -17,7 +17,7 @@ function api(asked: string[]) {
     const { pathname, searchParams } = new URL(url, 'http://localhost');
     switch (pathname) {
       case '/api/is-auth':
-        return json(200, { status: 'OK', authenticated: false });
+        return json(200, { status: 'OK', payload: { authenticated: false } });
       case '/api/settings':
         return ok(siteSettings());
       case '/api/currencies':

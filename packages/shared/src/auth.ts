@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isCommonPassword } from './common-passwords';
 import { MIN_NEW_PASSWORD_LENGTH } from './constants';
+import { okEnvelope } from './envelope';
 import { idParam, requiredText, slugOrIdParam, text } from './fields';
 
 /**
@@ -100,7 +101,7 @@ export const publicProfile = profileBase.extend({
 export const publicProfileParams = z.object({ id: slugOrIdParam('profile', 60) });
 export type PublicProfile = z.infer<typeof publicProfile>;
 
-export const isAuthAnswer = z.object({ status: z.literal('OK'), authenticated: z.boolean() });
+export const isAuthAnswer = okEnvelope(z.object({ authenticated: z.boolean() }));
 export type IsAuthAnswer = z.infer<typeof isAuthAnswer>;
 
 /** SPEC §3 login payload: `username` holds the e-mail. */

@@ -157,7 +157,8 @@ export type UnlockResult = z.infer<typeof unlockResult>;
 export const chatMessagesPage = z.object({
   status: z.literal('OK'),
   payload: z.array(chatMessage),
-  links: z.object({ next: z.string().nullable() }),
+  /** The address of the next (older) page, or null at the first message. */
+  meta: z.object({ next: z.string().nullable() }),
 });
 export type ChatMessagesPage = z.infer<typeof chatMessagesPage>;
 

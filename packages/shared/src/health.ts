@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { okEnvelope } from './envelope';
 
-export const healthAnswer = z.object({ status: z.literal('OK'), uptime: z.number() });
-export const readyAnswer = z.object({ status: z.literal('OK'), database: z.literal('up') });
+export const healthAnswer = okEnvelope(z.object({ uptime: z.number() }));
+export const readyAnswer = okEnvelope(z.object({ database: z.literal('up') }));

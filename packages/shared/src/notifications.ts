@@ -39,8 +39,8 @@ export const notificationsQuery = z.object({ page: z.coerce.number().int().min(1
 export const notificationsPage = z.object({
   status: z.literal('OK'),
   payload: z.array(notification),
-  unread_count: z.number().int(),
-  links: z.object({ next: z.string().nullable() }),
+  /** How many are unread in all, and the address of the next page (null on the last). */
+  meta: z.object({ unread_count: z.number().int(), next: z.string().nullable() }),
 });
 export type NotificationsPage = z.infer<typeof notificationsPage>;
 

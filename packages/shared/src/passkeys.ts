@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { okEnvelope } from './envelope';
 import { idParam, requiredText, text } from './fields';
 
 /** How long a passkey ceremony (its challenge) stays usable. */
@@ -91,5 +92,5 @@ export const passkeyOptions = z.looseObject({ challenge: z.string() });
 export type PasskeyOptions = z.infer<typeof passkeyOptions>;
 
 /** POST /api/user/passkeys answers the new passkey both as the payload and by name. */
-export const addedPasskey = z.object({ status: z.literal('OK'), message: z.string(), payload: passkey, passkey });
+export const addedPasskey = okEnvelope(passkey).extend({ message: z.string() });
 export type AddedPasskey = z.infer<typeof addedPasskey>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { okEnvelope } from './envelope';
 import { idParam, requiredText, text } from './fields';
 import { balance } from './ledger';
 
@@ -47,11 +48,7 @@ export const adminRefundRequestsQuery = z.object({
 });
 
 /** The answer of POST /api/orders/{id}/refund-request: `{status: "OK", refund_request: {id, status}}` (issue 19). */
-export const refundRequestCreated = z.object({
-  status: z.literal('OK'),
-  refund_request: z.object({ id: z.number().int(), status: refundStatus }),
-  message: z.string().optional(),
-});
+export const refundRequestCreated = okEnvelope(z.object({ id: z.number().int(), status: refundStatus }));
 
 /** One message of a request's conversation: the buyer's, the creator's answer, staff's note. */
 export const refundMessage = z.object({ from: z.enum(['buyer', 'creator', 'staff']), text: z.string(), created_at: z.number().int() });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { okEnvelope } from './envelope';
 import { idParam, requiredText, text } from './fields';
 
 /**
@@ -155,5 +156,5 @@ export const transparencyPeriod = z.object({
   median_hours_to_decide: z.number().nullable(),
 });
 export type TransparencyPeriod = z.infer<typeof transparencyPeriod>;
-export const transparencyReport = z.object({ status: z.literal('OK'), periods: z.array(transparencyPeriod) });
+export const transparencyReport = okEnvelope(z.array(transparencyPeriod));
 export type TransparencyReport = z.infer<typeof transparencyReport>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { okEnvelope } from './envelope';
 import { idParam, pageParam, text } from './fields';
 
 export const REVIEW_TEXT_MAX = 2000;
@@ -63,7 +64,7 @@ export const review = z.object({
 });
 export type Review = z.infer<typeof review>;
 
-export const reviewAnswer = z.object({ status: z.literal('OK'), review });
+export const reviewAnswer = okEnvelope(review);
 
 export const ratingCounts = z.object({ 1: z.number().int(), 2: z.number().int(), 3: z.number().int(), 4: z.number().int(), 5: z.number().int() });
 
@@ -77,16 +78,17 @@ export const reviewsMeta = z.object({
 });
 export type ReviewsMeta = z.infer<typeof reviewsMeta>;
 
-/** GET /products/{id}/reviews: `mine` is the signed-in reader's own review (even hidden), or null. */
+/** GET /products/{id}/reviews: `meta.mine` is the signed-in reader's own review (even hidden), or null. */
 export const reviewsPage = z.object({
   status: z.literal('OK'),
   payload: z.array(review),
-  meta: reviewsMeta,
-  mine: review.nullable(),
-  /** Whether the reader may write a review now (a buyer without one). */
-  can_review: z.boolean(),
-  /** Whether the reader is the product's author (may reply). */
-  is_author: z.boolean(),
+  meta: reviewsMeta.extend({
+    mine: review.nullable(),
+    /** Whether the reader may write a review now (a buyer without one). */
+    can_review: z.boolean(),
+    /** Whether the reader is the product's author (may reply). */
+    is_author: z.boolean(),
+  }),
 });
 export type ReviewsPage = z.infer<typeof reviewsPage>;
 

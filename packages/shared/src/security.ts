@@ -101,5 +101,8 @@ export type SecondFactorMethod = z.infer<typeof secondFactorMethod>;
  * POST /login's answer: SPEC's `{status, message}`, plus `two_factor_required` and the account's
  * `methods` when the password was right but a second factor must follow before any session exists.
  */
-export const loginAnswer = okMessage.extend({ two_factor_required: z.boolean().optional(), methods: z.array(secondFactorMethod).optional() });
+/** A sign-in: done (a message), or a second factor is asked for (`payload` names the methods the account has). */
+export const loginAnswer = okMessage.extend({
+  payload: z.object({ two_factor_required: z.literal(true), methods: z.array(secondFactorMethod) }).optional(),
+});
 export type LoginAnswer = z.infer<typeof loginAnswer>;

@@ -3,7 +3,7 @@
  * hashes that keep a visitor to one view per product per day (purged once the day is over).
  */
 import { bigint, date, index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
-import { products } from './schema';
+import { products } from './core-schema';
 
 export const productViews = pgTable(
   'product_views',

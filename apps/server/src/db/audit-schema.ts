@@ -3,8 +3,8 @@
  * the same transaction as the change (features/audit).
  */
 import { bigint, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { users } from './core-schema';
 import { jsonb } from './json-column';
-import { users } from './schema';
 
 export const auditLog = pgTable(
   'audit_log',

@@ -11,6 +11,19 @@ import * as schema from './schema';
 /** A database or a transaction: every query function takes one of these. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
+/**
+ * A transaction as the `Db` every query function takes. Drizzle types a transaction by its driver's
+ * result kind (PGlite's or pg's), and `Db` by the common one; both run the same queries, so the one
+ * cast from the driver's type to the common type is made here, once.
+ */
+export const asDb = (tx: unknown): Db => tx as Db;
+
+/**
+ * The rows of `db.execute(sql`…`)`. Both drivers answer `{ rows }`, but drizzle's common `Db` types
+ * the answer by driver, so the rows' shape is the caller's word (the SQL's select list), given as T.
+ */
+export const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
 export type Database = {
   db: Db;
   /**

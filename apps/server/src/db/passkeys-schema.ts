@@ -3,7 +3,7 @@
  * features/passkeys).
  */
 import { bigint, index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { users } from './schema';
+import { users } from './core-schema';
 
 export const passkeys = pgTable(
   'passkeys',

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { analyzeGrowingTables } from '../lib/analyze';
-import type { Db } from './client';
+import { asDb } from './client';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -16,7 +16,7 @@ const plan = (result: unknown) => ((result as { rows: Record<string, string>[] }
 describe('query plans as tables grow', () => {
   it('plans a statement prepared on a small table again once the table is large (no cached sequential scan)', async () => {
     await t.app.db.transaction(async (txRaw) => {
-      const tx = txRaw as unknown as Db;
+      const tx = asDb(txRaw);
       await tx.execute(sql`create temporary table plan_probe (id bigint primary key, v int) on commit drop`);
       // A table of one page with its statistics, as a fresh store's ledger is: a sequential scan is the cheaper plan then.
       await tx.execute(sql`insert into plan_probe select g, g from generate_series(1, 20) g`);

@@ -6,7 +6,7 @@ import type { RefundReason, RefundStatus } from '@atelier/shared';
 import { bigint, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { chatMessages } from './chat-schema';
 import { ledgerTransactions, orders } from './commerce-schema';
-import { products, users } from './schema';
+import { products, users } from './core-schema';
 
 const userRef = (name: string) => bigint(name, { mode: 'number' }).references(() => users.id);
 

@@ -5,8 +5,8 @@
  */
 import type { ReportDecision, ReportGround, ReportReason, ReportStatus, ReportSubjectType } from '@atelier/shared';
 import { bigint, boolean, date, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { users } from './core-schema';
 import { jsonb } from './json-column';
-import { users } from './schema';
 
 const userRef = (name: string) => bigint(name, { mode: 'number' }).references(() => users.id);
 

@@ -3,7 +3,7 @@
  * The session's `ip_hint` and `second_factor_at` live on `sessions` in schema.ts.
  */
 import { bigint, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
-import { users } from './schema';
+import { users } from './core-schema';
 
 /** One TOTP secret per user, encrypted; `enabledAt` is null while enrolment waits for its first code. */
 export const userTotp = pgTable('user_totp', {

@@ -4,7 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { bigint, index, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { products, users } from './schema';
+import { products, users } from './core-schema';
 
 export const reviews = pgTable(
   'reviews',

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import type { Db } from '../db/client';
+import { asDb, type Db } from '../db/client';
 import { idempotencyKeys } from '../db/schema';
 import { validationError } from './app-error';
 
@@ -29,14 +29,14 @@ export async function runIdempotent<T>(
   opts: { userId: number; key: string | undefined; scope: string; body: unknown },
   work: (tx: Db) => Promise<T>,
 ): Promise<T> {
-  if (!opts.key) return db.transaction((tx) => work(tx as unknown as Db));
+  if (!opts.key) return db.transaction((tx) => work(asDb(tx)));
   const key = opts.key;
   const fingerprint = createHash('sha256')
     .update(`${opts.scope}\n${JSON.stringify(opts.body ?? null)}`)
     .digest('hex');
   try {
     return await db.transaction(async (txRaw) => {
-      const tx = txRaw as unknown as Db;
+      const tx = asDb(txRaw);
       const claimed = await tx
         .insert(idempotencyKeys)
         .values({ userId: opts.userId, key, fingerprint })

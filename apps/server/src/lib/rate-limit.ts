@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/client';
+import { type Db, rowsOf } from '../db/client';
 import { rateLimits } from '../db/schema';
 import { AppError } from './app-error';
 
@@ -28,7 +28,7 @@ export async function hitRateLimit(db: Db, key: string, windowSeconds: number): 
       count = case when rate_limits.reset_at <= ${at(now)} then 1 else rate_limits.count + 1 end,
       reset_at = case when rate_limits.reset_at <= ${at(now)} then excluded.reset_at else rate_limits.reset_at end
     returning count, reset_at`);
-  const row = (result as unknown as { rows: { count: number; reset_at: string | Date }[] }).rows[0]!;
+  const row = rowsOf<{ count: number; reset_at: string | Date }>(result)[0]!;
   const retryAfter = Math.max(1, Math.ceil((new Date(row.reset_at).getTime() - now.getTime()) / 1000));
   return { count: Number(row.count), retryAfter };
 }

@@ -2,6 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { SESSION_IDLE_SECONDS } from '@atelier/shared';
 import { eq, lt, or } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { Db } from '../db/client';
 import { sessions } from '../db/schema';
 import { AppError } from './app-error';
@@ -250,7 +251,12 @@ export function registerSessions(app: FastifyInstance) {
     }
   });
 
-  app.get('/sanctum/csrf-cookie', { schema: { hide: true } }, async (request, reply) => {
+  const csrfCookieSchema = {
+    tags: ['auth'],
+    summary: 'Start or renew the session: sets the session cookie and the readable XSRF-TOKEN cookie',
+    response: { 204: z.null().describe('The cookies are set.') },
+  };
+  app.get('/sanctum/csrf-cookie', { schema: csrfCookieSchema }, async (request, reply) => {
     if (request.session) {
       // Same session: re-send the cookies so an expired XSRF cookie is restored.
       const token = request.cookies[SESSION_COOKIE]!;

@@ -20,7 +20,7 @@ function fakeApi(state: { signedIn: boolean }) {
       const path = new URL(url, 'http://x').pathname;
       calls.push({ method: init.method ?? 'GET', path });
       if (path === '/sanctum/csrf-cookie') return new Response(null, { status: 204 });
-      if (path === '/api/is-auth') return answer(200, { status: 'OK', authenticated: state.signedIn });
+      if (path === '/api/is-auth') return answer(200, { status: 'OK', payload: { authenticated: state.signedIn } });
       if (path === '/api/user/profile') return answer(200, { status: 'OK', payload: user });
       if (path === '/api/login' || path === '/api/register') {
         state.signedIn = true;

@@ -12,7 +12,7 @@ afterEach(() => vi.unstubAllGlobals());
 /** The whole app at an address, for a guest; every item the page asks for is missing. */
 async function openApp(path: string) {
   await loadPages(path);
-  fakeApi({ 'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: false }) });
+  fakeApi({ 'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', payload: { authenticated: false } }) });
   const queryClient = createQueryClient();
   queryClient.setQueryData(['auth'], { authenticated: false, user: null });
   queryClient.setQueryData(siteKeys.staticPages, []);

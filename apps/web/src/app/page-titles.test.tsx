@@ -13,7 +13,7 @@ afterEach(() => vi.unstubAllGlobals());
 async function openApp(path: string) {
   await loadPages(path);
   fakeApi({
-    'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: false }),
+    'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', payload: { authenticated: false } }),
     'GET /api/products/catalog': () => okAnswer([], { links: { next: null }, meta: { current_page: 1, last_page: 1, total: 0 } }),
     'GET /api/categories': () => okAnswer([]),
   });

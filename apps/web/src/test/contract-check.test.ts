@@ -6,11 +6,11 @@ import { jsonAnswer } from './render';
 
 afterEach(() => vi.unstubAllGlobals());
 
-describe('fake API answers are held to the shared response schemas', () => {
+describe('fake API answers are held to the OpenAPI document', () => {
   it('finds the contract of a path with parameters, a fixed path before a pattern', () => {
-    expect(contractFor('GET', '/api/products/7/reviews')?.key).toBe('GET /api/products/:id/reviews');
+    expect(contractFor('GET', '/api/products/7/reviews')?.key).toBe('GET /api/products/{id}/reviews');
     expect(contractFor('GET', '/api/products/catalog')?.key).toBe('GET /api/products/catalog');
-    expect(contractFor('DELETE', '/api/cart/items/1')?.key).toBe('DELETE /api/cart/items/:id');
+    expect(contractFor('DELETE', '/api/cart/items/1')?.key).toBe('DELETE /api/cart/items/{id}');
     expect(contractFor('POST', '/api/products/catalog')).toBeUndefined();
   });
 
@@ -22,8 +22,8 @@ describe('fake API answers are held to the shared response schemas', () => {
     const [problem, ...more] = takeContractProblems();
     expect(more).toEqual([]);
     expect(problem).toContain('The fake answer to GET /api/user/profile breaks the contract of GET /api/user/profile');
-    expect(problem).toContain('Invalid option: expected one of "user"|"admin"\n  → at payload.role');
-    expect(problem).toContain('→ at payload.balance');
+    expect(problem).toContain('must be equal to one of the allowed values: ["user","admin"]\n  → at payload.role');
+    expect(problem).toContain("must have required property 'balance'\n  → at payload");
   });
 
   it('names a field the contract lacks, which the server would strip', async () => {
@@ -34,10 +34,12 @@ describe('fake API answers are held to the shared response schemas', () => {
     ]);
   });
 
-  it('fails an answer for a route without a contract, so the map stays complete', async () => {
+  it('fails an answer for a route the document lacks', async () => {
     fakeApi({ 'GET /api/nowhere/7': () => okAnswer([]) });
     await fetch('/api/nowhere/7');
-    expect(takeContractProblems()).toEqual(['No contract for GET /api/nowhere/7; add its shared response schema to apps/web/src/test/contract.ts.']);
+    expect(takeContractProblems()).toEqual([
+      'No route GET /api/nowhere/7 in the OpenAPI document (packages/shared/openapi.json); run `npm run api:generate` after adding it.',
+    ]);
   });
 
   it('leaves errors and answers that are not JSON alone, and passes a fixture that keeps to the contract', async () => {

@@ -1,46 +1,68 @@
-import { z } from 'zod';
-import { contract } from './contract';
+import openapiText from '@atelier/shared/openapi.json?raw';
+import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 
-type Entry = { key: string; method: string; pattern: RegExp; params: number; schema: z.ZodType };
+/**
+ * The contract the fake API answers are checked against: the OpenAPI document the server publishes
+ * (packages/shared/openapi.json, generated from the routes' response schemas and checked fresh by the
+ * server's openapi.test.ts). fakeApi fails a test whose fixture answers a route the document lacks,
+ * or answers something the route's 2xx JSON schema rejects, so a fixture cannot drift from what the
+ * server sends. A route that answers no JSON (a zip, a CSV, a 204) is not checked.
+ */
+type JsonSchema = Record<string, unknown>;
+type Operation = { responses?: Record<string, { content?: Record<string, { schema?: JsonSchema }> }> };
+type Document = { paths: Record<string, Record<string, Operation>> };
 
-const entries: Entry[] = Object.entries(contract)
-  .map(([key, schema]) => {
-    const [method = '', path = ''] = key.split(' ');
-    const segments = path.split('/').map((s) => (s.startsWith(':') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
-    return { key, method, pattern: new RegExp(`^${segments.join('/')}$`), params: path.split('/:').length - 1, schema };
-  })
-  // A fixed path wins over a pattern (/api/products/catalog over /api/products/:slug/info), as in the server's router.
+const document = JSON.parse(openapiText) as Document;
+// The document's schemas are JSON Schema 2020-12 with OpenAPI's own words beside them (formats unchecked).
+const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+
+type Entry = { key: string; method: string; pattern: RegExp; params: number; schema?: JsonSchema; validate?: ValidateFunction };
+
+const entries: Entry[] = Object.entries(document.paths)
+  .flatMap(([path, item]) =>
+    Object.entries(item).map(([method, op]) => {
+      const success = Object.entries(op.responses ?? {}).find(([code]) => code.startsWith('2'))?.[1];
+      const segments = path.split('/').map((s) => (s.startsWith('{') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+      return {
+        key: `${method.toUpperCase()} ${path}`,
+        method: method.toUpperCase(),
+        pattern: new RegExp(`^${segments.join('/')}$`),
+        params: path.split('/{').length - 1,
+        schema: success?.content?.['application/json']?.schema,
+      };
+    }),
+  )
+  // A fixed path wins over a pattern (/api/products/catalog over /api/products/{slug}/info), as in the server's router.
   .sort((a, b) => a.params - b.params);
 
-/** The contract entry for a request, by method and path (`GET /api/products/7/reviews` → `GET /api/products/:id/reviews`). */
+/** The contract entry for a request, by method and path (`GET /api/products/7/reviews` → `GET /api/products/{id}/reviews`). */
 export function contractFor(method: string, path: string): Entry | undefined {
   return entries.find((e) => e.method === method && e.pattern.test(path));
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** Paths of fields the answer has and the parsed value dropped: the server's response schema would strip them. */
-function strippedFields(sent: unknown, kept: unknown, at = ''): string[] {
-  if (Array.isArray(sent) && Array.isArray(kept)) return sent.flatMap((item, i) => strippedFields(item, kept[i], `${at}[${i}]`));
-  if (!isPlainObject(sent) || !isPlainObject(kept)) return [];
-  return Object.keys(sent).flatMap((k) => (k in kept ? strippedFields(sent[k], kept[k], at ? `${at}.${k}` : k) : [at ? `${at}.${k}` : k]));
-}
+const where = (e: ErrorObject) => e.instancePath.replace(/^\//, '').replaceAll('/', '.');
 
 /**
- * What is wrong with a fake 2xx JSON answer, measured against the shared schema of its route, or
- * undefined when it is what the server could send. A route missing from the contract is a problem too,
- * so the map stays complete.
+ * What is wrong with a fake 2xx JSON answer, measured against the document's schema of its route, or
+ * undefined when it is what the server could send. A route missing from the document is a problem too.
  */
 export function contractProblem(method: string, path: string, status: number, body: unknown): string | undefined {
   if (status < 200 || status >= 300) return undefined;
   const entry = contractFor(method, path);
-  if (!entry) return `No contract for ${method} ${path}; add its shared response schema to apps/web/src/test/contract.ts.`;
-  const result = entry.schema.safeParse(body);
-  if (!result.success) return `The fake answer to ${method} ${path} breaks the contract of ${entry.key}:\n${z.prettifyError(result.error)}`;
-  const extra = strippedFields(body, result.data);
-  if (extra.length)
+  if (!entry) return `No route ${method} ${path} in the OpenAPI document (packages/shared/openapi.json); run \`npm run api:generate\` after adding it.`;
+  if (!entry.schema) return undefined;
+  entry.validate ??= ajv.compile(entry.schema);
+  if (entry.validate(body)) return undefined;
+  const errors = entry.validate.errors ?? [];
+  // A field the schema does not name: the server's response schema would strip it.
+  const extra = errors.filter((e) => e.keyword === 'additionalProperties').map((e) => [where(e), e.params.additionalProperty].filter(Boolean).join('.'));
+  const broken = errors.filter((e) => e.keyword !== 'additionalProperties');
+  if (broken.length === 0)
     return `The fake answer to ${method} ${path} has fields the contract of ${entry.key} lacks (the server would strip them): ${extra.join(', ')}`;
-  return undefined;
+  const lines = broken.map(
+    (e) => `✖ ${e.message ?? e.keyword}${e.keyword === 'enum' ? `: ${JSON.stringify(e.params.allowedValues)}` : ''}\n  → at ${where(e) || '(root)'}`,
+  );
+  return `The fake answer to ${method} ${path} breaks the contract of ${entry.key}:\n${[...new Set(lines)].join('\n')}`;
 }
 
 const problems: string[] = [];

@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { registerPerson, registerStaff } from '../../../test/accounts';
 import { fund, pendingMinor, revenueMinor, seededProducts } from '../../../test/commerce';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
+import { rowsOf } from '../../db/client';
 import { orders, products } from '../../db/schema';
 import { commissionOf } from '../ledger';
 import { PURGE_VIEW_VISITORS } from './analytics.routes';
@@ -178,7 +179,7 @@ describe('seller analytics', () => {
 
     // Views are folded per product per day; no address or session is stored, only the day's hashes.
     const stored = await t.app.db.execute(sql`select visitor from product_view_visitors where product_id in (${a.id}, ${b.id})`);
-    const hashes = (stored as unknown as { rows: { visitor: string }[] }).rows.map((r) => r.visitor);
+    const hashes = rowsOf<{ visitor: string }>(stored).map((r) => r.visitor);
     expect(hashes).toHaveLength(7);
     for (const h of hashes) expect(h).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(

@@ -17,6 +17,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { offers, products, users } from '../../db/schema';
 import { AppError, validationError } from '../../lib/app-error';
 import { ACCOUNT_BLOCKED, currentUser, guard } from '../../lib/auth-guard';
+import { ok } from '../../lib/envelope';
 import { mailHtml, sendMail } from '../../lib/mail';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
 import { isUniqueViolation } from '../../lib/pg-errors';
@@ -48,10 +49,7 @@ const RESET_ANSWER_MS = 400;
 let dummyHash: Promise<string> | null = null;
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get('/is-auth', { schema: { tags: ['auth'], response: { 200: isAuthAnswer } } }, async (request) => ({
-    status: 'OK' as const,
-    authenticated: isSignedIn(request),
-  }));
+  app.get('/is-auth', { schema: { tags: ['auth'], response: { 200: isAuthAnswer } } }, async (request) => ok({ authenticated: isSignedIn(request) }));
 
   app.post('/register', { schema: { tags: ['auth'], body: registerInput, response: { 200: okMessage } } }, async (request, reply) => {
     // A second account must not silently replace the one this browser is signed in with.
@@ -131,7 +129,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       setPendingSignIn(app, reply, user.id);
       request.log.info({ userId: user.id }, 'password accepted, second factor required');
       const message = methods.includes('totp') ? 'Enter the code from your authenticator app.' : 'Confirm with your passkey to finish signing in.';
-      return { status: 'OK' as const, message, two_factor_required: true, methods };
+      return { status: 'OK' as const, message, payload: { two_factor_required: true as const, methods } };
     }
     await finishSignIn(app, request, reply, user, false);
     return { status: 'OK' as const, message: `Welcome back, ${user.name}!` };

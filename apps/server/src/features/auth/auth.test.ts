@@ -14,7 +14,7 @@ afterAll(() => t.close());
 describe('register', () => {
   it('creates the account, signs it in and mails a verification link', async () => {
     const { client, person } = await registerUser(t.app);
-    expect((await client.get('/api/is-auth')).json()).toEqual({ status: 'OK', authenticated: true });
+    expect((await client.get('/api/is-auth')).json()).toEqual({ status: 'OK', payload: { authenticated: true } });
     const profile = (await client.get('/api/user/profile')).json().payload;
     expect(profile).toMatchObject({ name: 'Ines', surname: 'Duarte', email: person.email, phone: '+351912345678', is_email_verified: false, role: 'user' });
     expect(profile.nickname).toMatch(/^inesduarte\d*$/);
@@ -82,7 +82,7 @@ describe('login and logout', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json().message).toBe('Welcome back, Bianca!');
     expect(c.cookies.get('atelier_session')).not.toBe(before);
-    expect((await c.get('/api/is-auth')).json().authenticated).toBe(true);
+    expect((await c.get('/api/is-auth')).json().payload.authenticated).toBe(true);
   });
 
   it('answers a wrong password and an unknown e-mail the same way', async () => {
@@ -112,7 +112,7 @@ describe('login and logout', () => {
     const sessionCookie = client.cookies.get('atelier_session')!;
     const res = await client.post('/api/logout');
     expect(res.statusCode).toBe(200);
-    expect((await client.get('/api/is-auth')).json().authenticated).toBe(false);
+    expect((await client.get('/api/is-auth')).json().payload.authenticated).toBe(false);
     // The old cookie no longer opens anything.
     const replay = await t.app.inject({ url: '/api/user/profile', headers: { cookie: `atelier_session=${sessionCookie}` } });
     expect(replay.statusCode).toBe(401);
@@ -184,7 +184,7 @@ describe('password reset', () => {
     const token = link.searchParams.get('token')!;
     const done = await guest.post('/api/reset-password', { email: person.email, token, password: 'new-lantern-77', password_confirmation: 'new-lantern-77' });
     expect(done.statusCode).toBe(200);
-    expect((await oldBrowser.get('/api/is-auth')).json().authenticated).toBe(false);
+    expect((await oldBrowser.get('/api/is-auth')).json().payload.authenticated).toBe(false);
     expect((await signIn(t.app, person.email, 'new-lantern-77')).res.statusCode).toBe(200);
     const reuse = await guest.post('/api/reset-password', {
       email: person.email,
@@ -254,7 +254,7 @@ describe('sessions', () => {
   it('expire after 2 hours idle', async () => {
     const { client } = await registerUser(t.app);
     await t.app.db.update(sessions).set({ lastSeenAt: new Date(Date.now() - 2 * 3600_000 - 1000) });
-    expect((await client.get('/api/is-auth')).json().authenticated).toBe(false);
+    expect((await client.get('/api/is-auth')).json().payload.authenticated).toBe(false);
   });
 });
 

@@ -40,7 +40,7 @@ class Browser {
     return this.note(await this.client.post(url, body));
   }
   async signedIn() {
-    return (await this.get('/api/is-auth')).json().authenticated as boolean;
+    return (await this.get('/api/is-auth')).json().payload.authenticated as boolean;
   }
 }
 
@@ -56,13 +56,13 @@ describe('sliding sessions (issue 18 bug 2)', () => {
 
     advance(30 * MINUTE);
     const early = await browser.get('/api/is-auth');
-    expect(early.json().authenticated).toBe(true);
+    expect(early.json().payload.authenticated).toBe(true);
     // Less than half the idle window used: nothing is re-sent.
     expect(early.cookies.map((c) => c.name)).toEqual([]);
 
     advance(31 * MINUTE);
     const half = await browser.get('/api/is-auth');
-    expect(half.json().authenticated).toBe(true);
+    expect(half.json().payload.authenticated).toBe(true);
     const resent = Object.fromEntries(half.cookies.map((c) => [c.name, c.maxAge]));
     expect(resent).toEqual({ atelier_session: 2 * 60 * 60, 'XSRF-TOKEN': 2 * 60 * 60 });
 
@@ -114,7 +114,7 @@ describe('sliding sessions (issue 18 bug 2)', () => {
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
     const person = await registerPerson(t.app);
     advance(2 * HOUR + MINUTE);
-    expect((await person.client.get('/api/is-auth')).json().authenticated).toBe(false);
+    expect((await person.client.get('/api/is-auth')).json().payload.authenticated).toBe(false);
   });
 
   it('issue 18 bug 2: the absolute limit of 24 hours stays, and the last cookie is cut to it', async () => {
@@ -131,7 +131,7 @@ describe('sliding sessions (issue 18 bug 2)', () => {
     while (Date.now() + 50 * MINUTE < start + 24 * HOUR) {
       advance(50 * MINUTE);
       const res = await browser.get('/api/is-auth');
-      expect(res.json().authenticated).toBe(true);
+      expect(res.json().payload.authenticated).toBe(true);
       const sent = res.cookies.find((c) => c.name === 'atelier_session');
       if (sent) lastMaxAge = sent.maxAge;
     }
@@ -141,7 +141,7 @@ describe('sliding sessions (issue 18 bug 2)', () => {
     expect(await browser.signedIn()).toBe(false);
     // Sent by hand, the old cookie is refused by the server as well.
     const stale = await t.app.inject({ method: 'GET', url: '/api/is-auth', headers: { cookie: client.cookieHeader } });
-    expect(stale.json().authenticated).toBe(false);
+    expect(stale.json().payload.authenticated).toBe(false);
   });
 });
 
@@ -163,6 +163,6 @@ describe('a stale XSRF cookie (issue 18 bug 1)', () => {
     expect(oldBrowser.cookies.get('XSRF-TOKEN')).not.toBe(staleXsrf);
     const again = await oldBrowser.post('/api/login', { username: person.email, password: 'new-lantern-77' });
     expect(again.statusCode).toBe(200);
-    expect((await oldBrowser.get('/api/is-auth')).json().authenticated).toBe(true);
+    expect((await oldBrowser.get('/api/is-auth')).json().payload.authenticated).toBe(true);
   });
 });

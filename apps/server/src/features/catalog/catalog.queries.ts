@@ -10,7 +10,7 @@ import {
   type Tag,
 } from '@atelier/shared';
 import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import { type Db, rowsOf } from '../../db/client';
 import { categories, favourites, packItems, products, productTags, tags, users } from '../../db/schema';
 import { visibleProductAloneWhere, visibleProductWhere } from '../../db/visibility';
 import { type DisplayCurrency, displayAmount } from '../../lib/display-currency';
@@ -169,7 +169,7 @@ async function searchQueries(db: Db, search: string): Promise<{ exact: string; w
   const result = await db.execute(
     sql`select websearch_to_tsquery('english', ${search})::text as exact, search_query_with_typos(${search})::text as with_typos`,
   );
-  const [row] = (result as unknown as { rows: { exact: string; with_typos: string }[] }).rows;
+  const [row] = rowsOf<{ exact: string; with_typos: string }>(result);
   return { exact: row?.exact ?? '', withTypos: row?.with_typos ?? '' };
 }
 
@@ -206,7 +206,7 @@ async function totalOf(db: Db, where: SQL | undefined): Promise<Total> {
 /** The planner's row estimate for a query (EXPLAIN, nothing run). */
 async function estimateRows(db: Db, query: SQL): Promise<number> {
   const result = await db.execute(sql`explain (format json) ${query}`);
-  const [row] = (result as unknown as { rows: Record<string, unknown>[] }).rows;
+  const [row] = rowsOf<Record<string, unknown>>(result);
   const raw = row ? Object.values(row)[0] : undefined;
   const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan?: { 'Plan Rows'?: number } }[] | undefined;
   return Math.round(Number(plan?.[0]?.Plan?.['Plan Rows'] ?? 0));
@@ -353,7 +353,7 @@ async function searchPage(
             from ${products} where ${where} order by ${order} limit ${COUNTED_UP_TO}
           ) s
           where doc @@ ${query} order by position limit ${filter.limit} offset ${offset}`);
-        const ids = (walked as unknown as { rows: { id: number | string }[] }).rows.map((r) => Number(r.id));
+        const ids = rowsOf<{ id: number | string }>(walked).map((r) => Number(r.id));
         if (ids.length === filter.limit) {
           const total = { total: Math.max(expected, offset + ids.length), estimated: true };
           return { total, pageable: total.total, ids };
@@ -374,7 +374,7 @@ async function searchPage(
       select c.n, p.id
       from (select count(*) as n from w) c
       left join lateral (select id from w order by ${order} limit ${filter.limit} offset ${offset}) p on true`);
-    const list = (result as unknown as { rows: { n: number | string; id: number | string | null }[] }).rows;
+    const list = rowsOf<{ n: number | string; id: number | string | null }>(result);
     const n = Number(list[0]?.n ?? 0);
     const ids = list.filter((r) => r.id !== null).map((r) => Number(r.id));
     if (n <= COUNTED_UP_TO) return { total: { total: n, estimated: false }, pageable: n, ids };
@@ -405,7 +405,7 @@ async function searchPage(
       select id from w order by exact desc, ts_rank(doc, ${query}) desc, id desc
       limit ${filter.limit} offset ${offset}
     ) p on true`);
-  const list = (result as unknown as { rows: { exact_n: number | string; typo_n: number | string; id: number | string | null }[] }).rows;
+  const list = rowsOf<{ exact_n: number | string; typo_n: number | string; id: number | string | null }>(result);
   const exactN = Number(list[0]?.exact_n ?? 0);
   const typoN = Number(list[0]?.typo_n ?? 0);
   const ids = list.filter((r) => r.id !== null).map((r) => Number(r.id));

@@ -1,6 +1,7 @@
 import { and, count, eq, inArray, ne, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/test-app';
+import { rowsOf } from '../../db/client';
 import { categories, products, tags, users } from '../../db/schema';
 
 let t: TestApp;
@@ -283,7 +284,7 @@ describe('typo distance', () => {
     ];
     for (const [a, b, distance] of pairs) {
       const result = await t.app.db.execute(sql`select osa_distance(${a}, ${b}) as d`);
-      expect(Number((result as unknown as { rows: { d: number }[] }).rows[0]!.d), `${a} ${b}`).toBe(distance);
+      expect(Number(rowsOf<{ d: number }>(result)[0]!.d), `${a} ${b}`).toBe(distance);
     }
   });
 });

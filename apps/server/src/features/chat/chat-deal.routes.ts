@@ -2,7 +2,7 @@ import { CHAT_SYSTEM_MESSAGES, type ChatStatus, chatIdParams, formatPrice, minor
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Db } from '../../db/client';
+import { asDb, type Db } from '../../db/client';
 import { chatMessages } from '../../db/schema';
 import { AppError, notFound, validationError } from '../../lib/app-error';
 import { currentUser, guard } from '../../lib/auth-guard';
@@ -203,7 +203,7 @@ registerDepositPurpose(CHAT_UNLOCK_PURPOSE, async (tx, deposit): Promise<Purpose
  */
 export async function expireDeal(db: Db, chatId: number, step: number): Promise<boolean> {
   return db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+    const tx = asDb(txRaw);
     const chat = await lockChatById(tx, chatId);
     if (!chat || chat.dealStep !== step || !waitingOn(chat.status as ChatStatus)) return false;
     await moveDeal(tx, chat, 'expire_deal', null);

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '../../db/client';
+import { asDb, type Db } from '../../db/client';
 import { chatMessages, chats, users } from '../../db/schema';
 import { enqueue } from '../../lib/jobs';
 import { sendMail } from '../../lib/mail';
@@ -23,7 +23,7 @@ export async function sendUnreadDigest(app: FastifyInstance, userId: number) {
   const [user] = await app.db.select({ email: users.email, name: users.name, deletedAt: users.deletedAt }).from(users).where(eq(users.id, userId));
   if (!user || user.deletedAt) return;
   await app.db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+    const tx = asDb(txRaw);
     const mine = tx
       .select({ id: chats.id })
       .from(chats)

@@ -16,7 +16,7 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Db } from '../../db/client';
+import { asDb } from '../../db/client';
 import { chats, products, users } from '../../db/schema';
 import { isRemovedMessage, visibleProductWhere } from '../../db/visibility';
 import { AppError, notFound, validationError } from '../../lib/app-error';
@@ -92,7 +92,7 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
     if (recipientId === me.id) throw validationError({ [product ? 'product_id' : 'recipient_id']: MESSAGES.self });
     if (!(await activeUser(app.db, recipientId))) throw notFound(MESSAGES.noPerson);
     const chatId = await app.db.transaction(async (txRaw) => {
-      const tx = txRaw as unknown as Db;
+      const tx = asDb(txRaw);
       const { chat } = await openChat(tx, me.id, recipientId);
       if (product) {
         const existing = await tx.query.chatMessages.findFirst({
@@ -130,7 +130,7 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
       const marked = await markChatRead(app.db, chat.id, me.id);
       if (marked) await publishEvent(app.db, { userId: me.id, kind: 'chat_read', chatId: chat.id, notificationId: null });
       const { items, hasMore } = await listMessages(app.db, chat.id, me.id, await currencyOf(request), page, CHAT_MESSAGES_PAGE_SIZE);
-      return { status: 'OK' as const, payload: items, links: { next: hasMore ? `/api/chat/${chat.id}/messages?page=${page + 1}` : null } };
+      return { status: 'OK' as const, payload: items, meta: { next: hasMore ? `/api/chat/${chat.id}/messages?page=${page + 1}` : null } };
     },
   );
 
@@ -166,7 +166,7 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
           if (priceMinor > max) throw validationError({ amount: DEAL_MESSAGES.priceAboveMax(formatPrice(minorToAmount(max), '€')) });
         }
         const row = await app.db.transaction(async (txRaw) => {
-          const tx = txRaw as unknown as Db;
+          const tx = asDb(txRaw);
           const locked = (await findChatFor(tx, chat.id, me.id, { lock: true }))!;
           if ('type' in body) return moveDeal(tx, locked, 'propose_price', me.id, { priceMinor: priceMinor! });
           if ('action' in body) return moveDeal(tx, locked, body.action, me.id);
@@ -207,7 +207,7 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       try {
         const row = await app.db.transaction(async (txRaw) => {
-          const tx = txRaw as unknown as Db;
+          const tx = asDb(txRaw);
           const locked = (await findChatFor(tx, chat.id, me.id, { lock: true }))!;
           if (input.isLocked && stored) {
             checkLockedPrice(locked, input.price);

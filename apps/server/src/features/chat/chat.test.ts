@@ -86,7 +86,7 @@ describe('conversations', () => {
       recipient: { id: creator.id },
     });
     const page = (await creator.client.get(`/api/chat/${chatId}/messages`)).json();
-    expect(page.links).toEqual({ next: null });
+    expect(page.meta).toEqual({ next: null });
     expect(page.payload).toEqual([
       expect.objectContaining({
         message: 'Hello, can you paint a fox?',
@@ -104,8 +104,8 @@ describe('conversations', () => {
     const first = (await buyer.client.get(`/api/chat/${chatId}/messages`)).json();
     expect(first.payload).toHaveLength(30);
     expect(first.payload.at(-1).message).toBe('m29');
-    expect(first.links.next).toBe(`/api/chat/${chatId}/messages?page=2`);
-    const second = (await buyer.client.get(first.links.next)).json();
+    expect(first.meta.next).toBe(`/api/chat/${chatId}/messages?page=2`);
+    const second = (await buyer.client.get(first.meta.next)).json();
     expect(second.payload.map((m: { message: string }) => m.message)).toEqual(['Hello, can you paint a fox?']);
   });
 
@@ -287,7 +287,7 @@ describe('the commission deal', () => {
     ]);
     const bell = (await creator.client.get('/api/notifications')).json();
     expect(bell.payload.map((n: { kind: string }) => n.kind)).toEqual(['new_message', 'image_unlocked', 'price_accepted', 'price_negotiated']);
-    expect(bell.unread_count).toBe(4);
+    expect(bell.meta.unread_count).toBe(4);
     expect(bell.payload[0]).toMatchObject({ link: `/dashboard/chat?chat=${chatId}`, chat_id: chatId, read: false });
     const read = await creator.client.post('/api/notifications/read', { ids: [bell.payload[0].id] });
     expect(read.json().payload).toEqual({ marked: 1, unread_count: 3 });

@@ -47,7 +47,7 @@ async function soldPrompt(creatorId: number, priceMinor: number) {
 const ask = async (client: TestClient, orderId: number) => {
   const res = await client.post(`/api/orders/${orderId}/refund-request`, { reason: 'broken_file', message: 'It does not open.' });
   expect(res.statusCode).toBe(200);
-  return res.json().refund_request.id as number;
+  return res.json().payload.id as number;
 };
 const earnings = async (client: TestClient) => (await client.get('/api/earnings')).json().payload;
 

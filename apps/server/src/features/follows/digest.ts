@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '../../db/client';
+import { type Db, rowsOf } from '../../db/client';
 import { mailHtml, sendMail } from '../../lib/mail';
 
 /**
@@ -31,7 +31,7 @@ async function nextRecipients(db: Db, afterId: number): Promise<Recipient[]> {
           and n.created_at > greatest(now() - interval '7 days', coalesce(u.digest_sent_at, '-infinity'::timestamptz))
       )
     order by u.id limit ${BATCH}`);
-  return (result as unknown as { rows: Record<string, unknown>[] }).rows.map((r) => ({
+  return rowsOf<Record<string, unknown>>(result).map((r) => ({
     id: Number(r.id),
     email: String(r.email),
     name: String(r.name),
@@ -48,7 +48,7 @@ async function newWorksFor(db: Db, userId: number, since: string): Promise<Work[
       where n.user_id = ${userId} and n.kind = 'new_work' and n.created_at > ${since}::timestamptz
     )
     order by p.created_at desc, p.id desc limit ${MAX_WORKS}`);
-  return (result as unknown as { rows: Work[] }).rows;
+  return rowsOf<Work>(result);
 }
 
 function digestMail(siteUrl: string, user: Recipient, works: Work[]) {
@@ -85,7 +85,7 @@ export async function sendWeeklyDigests(db: Db, siteUrl: string): Promise<number
           update users set digest_sent_at = now()
           where id = ${user.id} and coalesce(digest_sent_at, '-infinity'::timestamptz) < now() - interval '6 days'
           returning id`);
-        if ((claimed as unknown as { rows: unknown[] }).rows.length === 0) return;
+        if (rowsOf<unknown>(claimed).length === 0) return;
         await sendMail(tx, digestMail(siteUrl, user, works));
         sent += 1;
       });

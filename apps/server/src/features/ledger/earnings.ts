@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import { asDb, type Db } from '../../db/client';
 import {
   clearingAccountCode,
   earningsAvailableCode,
@@ -44,7 +44,7 @@ async function dueLines(db: Db, clearingDays: number, now: Date, limit: number):
  */
 async function releaseLine(db: Db, due: DueLine): Promise<number> {
   return db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+    const tx = asDb(txRaw);
     const ref: SaleLineRef = { type: due.line_type, id: Number(due.line_id) };
     const line = saleLineOf(await lockSaleLines(tx, [ref]), ref);
     if (line?.state !== 'pending' || (await hasOpenRefundRequest(tx, ref))) return 0;

@@ -1,5 +1,5 @@
 import { eq, inArray, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import { type Db, rowsOf } from '../../db/client';
 import { type LedgerAccountKind, type LedgerSubjectType, type LedgerTransactionKind, ledgerAccounts, ledgerEntries, ledgerTransactions } from '../../db/schema';
 import { pgErrorIn } from '../../lib/pg-errors';
 
@@ -361,7 +361,7 @@ export async function postTransfer(tx: Db, transactionId: number, lines: Transfe
   const charge = chargeStatement(lines);
   if (!charge.lineCount) return;
   const result = await tx.execute(sql`with ${charge.ctes}, written as (${charge.entries(sql`${transactionId}`)}) ${charge.result()}`);
-  charge.verify((result as unknown as { rows: ChargeRow[] }).rows);
+  charge.verify(rowsOf<ChargeRow>(result));
 }
 
 export type LedgerCheck = {

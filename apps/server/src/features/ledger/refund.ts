@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import { asDb, type Db } from '../../db/client';
 import {
   accountIds,
   earningsAvailableCode,
@@ -155,7 +155,7 @@ export async function settleReceivable(db: Db, userId: number): Promise<number> 
   const receivable = await existingAccountId(db, receivableCode(userId));
   if (receivable === null) return 0;
   return db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+    const tx = asDb(txRaw);
     // Domain rows first: the creator's pending lines that still hold money, newest first.
     const candidates = (
       (await tx.execute(sql`

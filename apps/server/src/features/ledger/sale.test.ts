@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerPerson } from '../../../test/accounts';
 import { balanceMinor, fund, pendingMinor, revenueMinor } from '../../../test/commerce';
 import { createTestApp, type TestApp } from '../../../test/test-app';
+import { rowsOf } from '../../db/client';
 import { setSetting } from '../../lib/settings';
 import * as ledger from '.';
 
@@ -76,7 +77,7 @@ describe('hole 7: one writer for a sale', () => {
     const records = { shape: MARKER, values: { markerKey: `hole7-${buyer.id}` } };
     await expect(t.app.db.transaction((tx) => ledger.postSale(tx, sale, records))).rejects.toBeInstanceOf(ledger.InsufficientFunds);
     const marker = await t.app.db.execute(sql`select count(*)::int as n from site_settings where key = ${`hole7-${buyer.id}`}`);
-    expect((marker as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(0);
+    expect(rowsOf<{ n: number }>(marker)[0]!.n).toBe(0);
     // The journal balances. A bare sale (no records) stores no sold lines (issue 30): the reconciliation
     // names the pending accounts it credited, which no line explains; every real sale writes its lines.
     const pendingIds = await Promise.all([a.id, b.id].map((id) => ledger.existingAccountId(t.app.db, ledger.earningsPendingCode(id))));
@@ -95,6 +96,6 @@ describe('issue 30: one name, one sale statement', () => {
       "Two different sale statements are named 'test_marker'.",
     );
     const marker = await t.app.db.execute(sql`select key from site_settings where key like ${`%-${buyer.id}`} order by key`);
-    expect((marker as unknown as { rows: { key: string }[] }).rows.map((r) => r.key)).toEqual([`once-${buyer.id}`]);
+    expect(rowsOf<{ key: string }>(marker).map((r) => r.key)).toEqual([`once-${buyer.id}`]);
   });
 });

@@ -11,6 +11,7 @@ import {
 } from '@atelier/shared';
 import { and, count, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { chatMessages, chats, sessions, users } from '../../db/schema';
 import { currentUser, guard } from '../../lib/auth-guard';
@@ -147,8 +148,10 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ heartbeatMs?: number }
       return {
         status: 'OK' as const,
         payload: items,
-        unread_count: await unreadNotificationCount(app.db, userId),
-        links: { next: hasMore ? `/api/notifications?page=${page + 1}` : null },
+        meta: {
+          unread_count: await unreadNotificationCount(app.db, userId),
+          next: hasMore ? `/api/notifications?page=${page + 1}` : null,
+        },
       };
     },
   );
@@ -176,7 +179,12 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ heartbeatMs?: number }
    * the client refetches what the event names. Events tied to a notification carry its id, so a
    * reconnect with Last-Event-ID replays what was missed. Ends when the session does (logout).
    */
-  app.get('/events', { config: eventsConfig, compress: false, schema: { tags, hide: true } }, async (request, reply) => {
+  const eventStream = {
+    description: 'A Server-Sent Events stream: `id`, `event: <kind>` and `data: {kind, chatId, notificationId}` per event.',
+    content: { 'text/event-stream': { schema: z.string() } },
+  };
+  const eventsSchema = { tags, summary: "Follow the signed-in user's live events (Server-Sent Events)", response: { 200: eventStream } };
+  app.get('/events', { config: eventsConfig, compress: false, schema: eventsSchema }, async (request, reply) => {
     const userId = currentUser(request).id;
     const sessionId = request.session?.id;
     reply.hijack();

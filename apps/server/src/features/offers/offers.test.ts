@@ -509,7 +509,7 @@ describe('the creator answers a counter-offer', () => {
   it("the creator's bell hears of staff moves and the paid payout, not of the creator's own moves", async () => {
     const { client, offerId } = await counteredOffer(40);
     const bell = async () =>
-      (await client.get('/api/notifications')).json() as { payload: { kind: string; text: string; link: string }[]; unread_count: number };
+      (await client.get('/api/notifications')).json() as { payload: { kind: string; text: string; link: string }[]; meta: { unread_count: number } };
     const afterCounter = await bell();
     expect(afterCounter.payload).toEqual([
       expect.objectContaining({
@@ -525,7 +525,7 @@ describe('the creator answers a counter-offer', () => {
     const afterPaid = await bell();
     expect(afterPaid.payload.map((n) => n.kind)).toEqual(['payout_paid', 'offer_status']);
     expect(afterPaid.payload[0]!.text).toContain('is paid');
-    expect(afterPaid.unread_count).toBe(2);
+    expect(afterPaid.meta.unread_count).toBe(2);
   });
 
   it('two payout requests at once: one payout, the other 409', async () => {

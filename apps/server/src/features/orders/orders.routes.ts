@@ -17,7 +17,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Db } from '../../db/client';
+import { asDb, type Db } from '../../db/client';
 import { AppError, validationError } from '../../lib/app-error';
 import { currentUser, guard } from '../../lib/auth-guard';
 import { requestedCurrency, resolveDisplayCurrency } from '../../lib/display-currency';
@@ -84,7 +84,7 @@ export async function buyFromBalance(
   try {
     answer = key
       ? await runIdempotent(app.db, { userId: buyer.id, key, scope: opts.scope, body: request.body }, buy)
-      : await app.db.transaction((tx) => buy(tx as unknown as Db));
+      : await app.db.transaction((tx) => buy(asDb(tx)));
   } catch (err) {
     // Refused (not enough balance, not for sale: a 4xx) or failed (anything else); nothing was written.
     app.metrics.money('purchases', err instanceof AppError && err.statusCode < 500 ? 'refused' : 'failed');

@@ -25,6 +25,7 @@ import { decodeClientDataJSON } from '@simplewebauthn/server/helpers';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { findUserById } from '../../db/users';
 import { AppError, notFound, validationError } from '../../lib/app-error';
 import { ACCOUNT_BLOCKED, currentUser, guard } from '../../lib/auth-guard';
 import { ok } from '../../lib/envelope';
@@ -32,7 +33,6 @@ import { enforceRateLimit } from '../../lib/rate-limit';
 import { recordSecondFactor, startSession } from '../../lib/session';
 import { clearPendingSignIn, finishSignIn, pendingSignInStep } from '../auth';
 import { requireFreshProof, tellFactorChange } from '../security';
-import { findUserById } from '../users';
 import {
   consumeChallenge,
   countPasskeys,
@@ -183,8 +183,7 @@ export const passkeysRoutes: FastifyPluginAsyncZod = async (app) => {
     // verification: it counts as a second factor proved now, as enrolling the app does.
     await recordSecondFactor(app.db, request.session!);
     request.log.info({ userId: user.id, passkeyId: row.id }, 'passkey added');
-    const added = toPasskey(row);
-    return { status: 'OK' as const, message: 'Your passkey has been added.', payload: added, passkey: added };
+    return { status: 'OK' as const, payload: toPasskey(row), message: 'Your passkey has been added.' };
   });
 
   app.patch(

@@ -27,7 +27,7 @@ async function personWithPasskey(name = 'Laptop') {
   expect(options.statusCode).toBe(200);
   const added = await person.client.post('/api/user/passkeys', { response: device.register(options.json().payload), name });
   expect(added.statusCode, added.body).toBe(200);
-  return { ...person, device, passkey: added.json().passkey as { id: number; name: string } };
+  return { ...person, device, passkey: added.json().payload as { id: number; name: string } };
 }
 
 /** Moves the user's sessions' proofs past the step-up window, as if the user had added the passkey 11 minutes ago. */
@@ -61,23 +61,24 @@ describe('adding and managing passkeys', () => {
     expect(added.statusCode, added.body).toBe(200);
     const body = added.json();
     expect(body.status).toBe('OK');
-    expect(body.passkey).toEqual({ id: expect.any(Number), name: 'Work laptop', created_at: expect.any(String), last_used_at: null });
-    expect(body.payload).toEqual(body.passkey);
+    // One envelope (issue 31): the passkey is the payload, once.
+    expect(Object.keys(body).sort()).toEqual(['message', 'payload', 'status']);
+    expect(body.payload).toEqual({ id: expect.any(Number), name: 'Work laptop', created_at: expect.any(String), last_used_at: null });
 
     const list = await person.client.get('/api/user/passkeys');
     expect(list.statusCode).toBe(200);
-    expect(list.json().payload).toEqual([body.passkey]);
+    expect(list.json().payload).toEqual([body.payload]);
 
-    const renamed = await person.client.request('PATCH', `/api/user/passkeys/${body.passkey.id}`, { body: { name: 'Phone' } });
+    const renamed = await person.client.request('PATCH', `/api/user/passkeys/${body.payload.id}`, { body: { name: 'Phone' } });
     expect(renamed.statusCode).toBe(200);
     expect(renamed.json().payload.name).toBe('Phone');
     expect((await person.client.get('/api/user/passkeys')).json().payload[0].name).toBe('Phone');
 
-    const removed = await person.client.delete(`/api/user/passkeys/${body.passkey.id}`);
+    const removed = await person.client.delete(`/api/user/passkeys/${body.payload.id}`);
     expect(removed.statusCode).toBe(200);
     expect(removed.json().message).toBe('The passkey has been removed.');
     expect((await person.client.get('/api/user/passkeys')).json().payload).toEqual([]);
-    expect((await person.client.delete(`/api/user/passkeys/${body.passkey.id}`)).statusCode).toBe(404);
+    expect((await person.client.delete(`/api/user/passkeys/${body.payload.id}`)).statusCode).toBe(404);
   });
 
   it('offers the passkeys already added as excluded, and refuses the same credential twice', async () => {
@@ -185,7 +186,7 @@ describe('signing in with a passkey', () => {
     const profile = await browser.get('/api/user/profile');
     expect(profile.statusCode).toBe(200);
     expect(profile.json().payload.email).toBe(email);
-    expect((await browser.get('/api/is-auth')).json().authenticated).toBe(true);
+    expect((await browser.get('/api/is-auth')).json().payload.authenticated).toBe(true);
     const fresh = (await t.app.db.execute(
       sql`select second_factor_at from sessions where user_id = (select id from users where email = ${email}) and second_factor_at > now() - interval '10 minutes'`,
     )) as unknown as { rows: unknown[] };
@@ -285,7 +286,7 @@ describe('signing in with a passkey', () => {
     const { browser, res } = await passkeySignIn(device);
     expect(res.statusCode).toBe(403);
     expect(res.json().message).toBe('Your account is blocked. Please contact support if you think this is a mistake.');
-    expect((await browser.get('/api/is-auth')).json().authenticated).toBe(false);
+    expect((await browser.get('/api/is-auth')).json().payload.authenticated).toBe(false);
   });
 
   it('refuses a sign-in without the options cookie', async () => {

@@ -12,7 +12,7 @@ import {
 } from '@atelier/shared';
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '../../db/client';
+import { asDb, type Db } from '../../db/client';
 import { currencies, deposits, paymentEvents, users } from '../../db/schema';
 import { notFound, validationError } from '../../lib/app-error';
 import { enqueue } from '../../lib/jobs';
@@ -173,7 +173,7 @@ export async function applyPaymentEvent(app: FastifyInstance, provider: string, 
   let credited: number | null = null;
   let refused: { depositId: number; eventId: string } | null = null;
   const result = await app.db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+    const tx = asDb(txRaw);
     const fresh = await tx
       .insert(paymentEvents)
       .values({ provider, eventId: event.id, type: event.type.slice(0, 100) })

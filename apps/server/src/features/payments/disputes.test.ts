@@ -93,7 +93,7 @@ describe('disputes through the sandbox', () => {
       payload: raw,
     });
     expect(res.statusCode).toBe(200);
-    return res.json().result as string;
+    return res.json().payload.result as string;
   }
 
   const closeEvent = (id: string, depositId: number, status: 'won' | 'lost'): SandboxEvent => ({

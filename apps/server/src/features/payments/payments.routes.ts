@@ -141,13 +141,21 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
     hooks.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 256 * 1024 }, (_req, body, done) => done(null, body));
     hooks.post(
       '/payments/webhook/:provider',
-      { config: { csrf: false }, schema: { hide: true, params: z.object({ provider: z.string().max(20) }) } },
+      {
+        config: { csrf: false },
+        schema: {
+          tags: ['payments'],
+          summary: "Receive a payment provider's webhook (signed; no session)",
+          params: z.object({ provider: z.string().max(20) }),
+          response: { 200: okEnvelope(z.object({ received: z.literal(true), result: z.enum(['applied', 'duplicate', 'ignored', 'refused']) })) },
+        },
+      },
       async (request, reply) => {
         if ((request.params as { provider: string }).provider !== provider.name) throw notFound();
         const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         const event = await provider.parseWebhook(raw, request.headers);
         const result = await applyPaymentEvent(app, provider.name, event);
-        return reply.code(200).send({ status: 'OK', received: true, result });
+        return reply.code(200).send(ok({ received: true as const, result }));
       },
     );
   });

@@ -275,7 +275,7 @@ describe('webhooks', () => {
     const second = await webhook(raw, signature);
     expect(first.statusCode).toBe(200);
     expect(second.statusCode).toBe(200);
-    expect(second.json().result).toBe('duplicate');
+    expect(second.json().payload.result).toBe('duplicate');
     // Another event for the same deposit does not credit it again either.
     const other = signSandboxEvent(t.app.config, { ...event, id: 'evt_replay_2' });
     expect((await webhook(other.raw, other.signature)).statusCode).toBe(200);
@@ -301,7 +301,7 @@ describe('webhooks', () => {
     expect(await status(u.client, started.order_id)).toMatchObject({ status: 'processing' });
     expect(await balanceMinor(t.app, u.id)).toBe(0);
     // The event id was not burned by the failures: the genuine event still applies.
-    expect((await webhook(raw, signature)).json().result).toBe('applied');
+    expect((await webhook(raw, signature)).json().payload.result).toBe('applied');
     expect(await balanceMinor(t.app, u.id)).toBe(2000);
     expect(
       (await t.app.inject({ method: 'POST', url: '/api/payments/webhook/stripe', headers: { 'content-type': 'application/json' }, payload: raw })).statusCode,

@@ -34,7 +34,7 @@ describe('sandbox webhooks: the amount and currency must match the deposit', () 
       payload: raw,
     });
     expect(res.statusCode).toBe(200);
-    return res.json().result as string;
+    return res.json().payload.result as string;
   };
 
   it('a wrong amount, a wrong currency or no amount credits nothing and flags the deposit for staff; the right one credits once', async () => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerPerson, registerStaff } from '../../../test/accounts';
 import { payoutContact } from '../../../test/payouts';
 import { createTestApp, type TestApp, type TestClient } from '../../../test/test-app';
+import { rowsOf } from '../../db/client';
 import { jobs, ledgerAccounts, offerEvents, offers, payouts } from '../../db/schema';
 import { enqueue } from '../../lib/jobs';
 import { setSetting } from '../../lib/settings';
@@ -129,7 +130,7 @@ describe('hole 2: the payout provider is called after the commit, by a job keyed
       .where(and(eq(jobs.name, PAYOUT_SETTLE), eq(jobs.singletonKey, payoutJobKey(payout.id))));
     expect(queued).toHaveLength(1);
     const dump = await t.app.db.execute(sql`select (select json_agg(p) from payouts p)::text || (select json_agg(j) from jobs j)::text as d`);
-    expect(String((dump as unknown as { rows: { d: string }[] }).rows[0]!.d)).not.toContain(GOOD_CARD);
+    expect(String(rowsOf<{ d: string }>(dump)[0]!.d)).not.toContain(GOOD_CARD);
 
     // Two job workers at once, as two app servers would: the job is claimed once.
     await Promise.all([t.app.jobs.runDue(), t.app.jobs.runDue()]);

@@ -39,7 +39,7 @@ async function soldAndAsked(n: number) {
   const asked = await buyer.client.post(`/api/orders/${bought.json().payload.order.id}/refund-request`, { reason: 'other', message: 'Changed my mind.' });
   expect(asked.statusCode).toBe(200);
   await creator.client.csrf();
-  return { creator, buyer, requestId: asked.json().refund_request.id as number };
+  return { creator, buyer, requestId: asked.json().payload.id as number };
 }
 
 describe('a refund racing a withdrawal', () => {

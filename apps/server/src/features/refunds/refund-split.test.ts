@@ -48,7 +48,7 @@ async function refund(buyer: Awaited<ReturnType<typeof buy>>['buyer'], orderId: 
   const asked = await buyer.client.post(`/api/orders/${orderId}/refund-request`, { reason: 'broken_file', message: 'It does not open.' });
   expect(asked.statusCode).toBe(200);
   const staff = await registerStaff(t.app);
-  const done = await staff.client.post(`/api/admin/refund-requests/${asked.json().refund_request.id}/resolve`, { decision: 'refund' });
+  const done = await staff.client.post(`/api/admin/refund-requests/${asked.json().payload.id}/resolve`, { decision: 'refund' });
   expect(done.statusCode).toBe(200);
 }
 

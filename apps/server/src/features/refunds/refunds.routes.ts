@@ -23,7 +23,7 @@ export const refundsRoutes: FastifyPluginAsyncZod = async (app) => {
       const created = await createRefundRequest(app.db, app.config.publicUrl, me.id, request.params.id, request.body);
       app.metrics.money('refunds', 'requested');
       request.log.info({ refundRequestId: created.id }, 'refund requested');
-      return { status: 'OK' as const, refund_request: created, message: 'Your refund request was sent.' };
+      return ok(created, 'Your refund request was sent.');
     },
   );
 

@@ -88,8 +88,8 @@ describe('refund requests', () => {
 
     const created = await ask(buyer.client, orderId, complaint);
     expect(created.statusCode).toBe(200);
-    expect(created.json()).toMatchObject({ status: 'OK', refund_request: { id: expect.any(Number), status: 'open' } });
-    const id = created.json().refund_request.id as number;
+    expect(created.json()).toMatchObject({ status: 'OK', payload: { id: expect.any(Number), status: 'open' } });
+    const id = created.json().payload.id as number;
     // One open request per item.
     const twice = await ask(buyer.client, orderId, { ...complaint, product_id: productId });
     expect(twice.statusCode).toBe(409);
@@ -184,7 +184,7 @@ describe('refund requests', () => {
     const staff = await registerStaff(t.app);
     const productId = await prompt(creator.id, 500);
     const { buyer, orderId } = await boughtPrompt(productId, 500);
-    const id = (await ask(buyer.client, orderId, complaint)).json().refund_request.id;
+    const id = (await ask(buyer.client, orderId, complaint)).json().payload.id;
     const rejected = await staff.client.post(`/api/admin/refund-requests/${id}/resolve`, { decision: 'reject', note: 'It opens fine.' });
     expect(rejected.statusCode).toBe(200);
     expect(rejected.json().payload.status).toBe('rejected');
@@ -220,7 +220,7 @@ describe('refund requests', () => {
     const revenueBefore = await revenueMinor(t.app);
 
     expect((await ask(buyer.client, orderId, complaint)).json().errors.product_id[0]).toBe('This order has several items: please choose the one to refund.');
-    const id = (await ask(buyer.client, orderId, { ...complaint, product_id: first })).json().refund_request.id;
+    const id = (await ask(buyer.client, orderId, { ...complaint, product_id: first })).json().payload.id;
     // Only the item's creator may accept it.
     expect((await b.client.post(`/api/refund-requests/${id}/accept`)).statusCode).toBe(404);
     const accepted = await a.client.post(`/api/refund-requests/${id}/accept`);
@@ -258,7 +258,7 @@ describe('refund requests', () => {
     expect((await ask(creator.client, chatId, { ...complaint, unlock_message_id: imageId })).statusCode).toBe(404);
     const created = await ask(buyer.client, chatId, { reason: 'not_as_described', message: 'Not the fox we agreed.', unlock_message_id: imageId });
     expect(created.statusCode).toBe(200);
-    const id = created.json().refund_request.id;
+    const id = created.json().payload.id;
     expect((await staff.client.get('/api/admin/refund-requests?status=open')).json().payload.find((r: { id: number }) => r.id === id)).toMatchObject({
       unlock_message_id: imageId,
       chat_id: chatId,
@@ -288,7 +288,7 @@ describe('refund requests', () => {
     expect((await staff.client.post(`/api/admin/payouts/${payoutId}/complete`, { outcome: 'paid', reference: `BANK-${payoutId}` })).statusCode).toBe(200);
     expect(await availableMinor(t.app, creator.id)).toBe(0);
 
-    const id = (await ask(buyer.client, orderId, complaint)).json().refund_request.id;
+    const id = (await ask(buyer.client, orderId, complaint)).json().payload.id;
     expect((await staff.client.post(`/api/admin/refund-requests/${id}/resolve`, { decision: 'refund' })).statusCode).toBe(200);
     expect(await balanceMinor(t.app, buyer.id)).toBe(2000);
     const receivable = async () =>

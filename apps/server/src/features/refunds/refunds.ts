@@ -8,7 +8,7 @@ import {
   type RefundStatus,
 } from '@atelier/shared';
 import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import { asDb, type Db } from '../../db/client';
 import { chatMessages, chats, orderItems, orders, products, refundRequests, userProducts, users } from '../../db/schema';
 import { AppError, notFound, validationError } from '../../lib/app-error';
 import type { DisplayCurrency } from '../../lib/display-currency';
@@ -120,7 +120,7 @@ export async function createRefundRequest(db: Db, publicUrl: string, buyerId: nu
   const move = findRefundTransition(null, 'open', 'buyer')!;
   try {
     return await db.transaction(async (txRaw) => {
-      const tx = txRaw as unknown as Db;
+      const tx = asDb(txRaw);
       const [row] = await tx
         .insert(refundRequests)
         .values({
@@ -296,7 +296,7 @@ async function subjectTitle(db: Db, row: RequestRow): Promise<string> {
 /** The creator's one answer: open → responded; the buyer is told. */
 export async function respondToRefund(db: Db, publicUrl: string, userId: number, id: number, message: string) {
   return db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+    const tx = asDb(txRaw);
     const row = await lockRequest(tx, id, { userId, actor: 'creator' });
     const move = checkMove(row, 'responded', 'creator');
     const [updated] = await tx
@@ -319,7 +319,7 @@ export async function decideRefund(
   opts: { id: number; userId: number; actor: 'creator' | 'staff'; decision: 'refund' | 'reject'; note?: string },
 ) {
   return db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+    const tx = asDb(txRaw);
     const row = await lockRequest(tx, opts.id, { userId: opts.userId, actor: opts.actor });
     const to = opts.decision === 'refund' ? 'refunded' : 'rejected';
     const move = checkMove(row, to, opts.actor);

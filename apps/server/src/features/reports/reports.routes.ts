@@ -12,24 +12,20 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['reports'];
 
   /** Guests included (CSRF as every unsafe call): a guest gives an e-mail; a signed-in reporter's is used when none is given. */
-  app.post(
-    '/reports',
-    { schema: { tags, body: reportInput, response: { 200: z.object({ status: z.literal('OK'), report, message: z.string() }) } } },
-    async (request) => {
-      const userId = request.session?.userId ?? null;
-      const [user] =
-        userId === null
-          ? []
-          : await app.db
-              .select({ id: users.id, email: users.email, name: users.name, surname: users.surname, deletedAt: users.deletedAt })
-              .from(users)
-              .where(eq(users.id, userId))
-              .limit(1);
-      const created = await createReport(app.db, request.body, { user: user && !user.deletedAt ? user : null, ip: request.ip });
-      request.log.info({ reportId: created.id, subjectType: created.subject.type }, 'report filed');
-      return { status: 'OK' as const, report: created, message: 'Thank you. We sent you a confirmation, and we will tell you what we decide.' };
-    },
-  );
+  app.post('/reports', { schema: { tags, body: reportInput, response: { 200: okEnvelope(report).extend({ message: z.string() }) } } }, async (request) => {
+    const userId = request.session?.userId ?? null;
+    const [user] =
+      userId === null
+        ? []
+        : await app.db
+            .select({ id: users.id, email: users.email, name: users.name, surname: users.surname, deletedAt: users.deletedAt })
+            .from(users)
+            .where(eq(users.id, userId))
+            .limit(1);
+    const created = await createReport(app.db, request.body, { user: user && !user.deletedAt ? user : null, ip: request.ip });
+    request.log.info({ reportId: created.id, subjectType: created.subject.type }, 'report filed');
+    return { status: 'OK' as const, payload: created, message: 'Thank you. We sent you a confirmation, and we will tell you what we decide.' };
+  });
 
   app.get('/user/reports', { config: guard('user'), schema: { tags, response: { 200: okEnvelope(z.array(report)) } } }, async (request) =>
     ok(await listMyReports(app.db, currentUser(request).id)),
@@ -61,8 +57,5 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get('/transparency', { schema: { tags, response: { 200: transparencyReport } } }, async () => ({
-    status: 'OK' as const,
-    periods: await transparencyFigures(app.db),
-  }));
+  app.get('/transparency', { schema: { tags, response: { 200: transparencyReport } } }, async () => ok(await transparencyFigures(app.db)));
 };

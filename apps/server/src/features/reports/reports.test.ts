@@ -63,7 +63,7 @@ describe('reports', () => {
     const guest = new TestClient(t.app);
     const filed = await guest.post('/api/reports', guestReport({ subject_type: 'product', subject_id: product.id }));
     expect(filed.statusCode).toBe(200);
-    const report = filed.json().report;
+    const report = filed.json().payload;
     expect(report).toMatchObject({
       subject: { type: 'product', id: product.id, link: `/products/${product.slug}` },
       reason: 'illegal_content',
@@ -215,7 +215,7 @@ describe('reports', () => {
       reason: 'spam',
     });
     expect(filed.statusCode).toBe(200);
-    const id = filed.json().report.id;
+    const id = filed.json().payload.id;
     const restrict = await staff.client.post(`/api/admin/reports/${id}/decide`, {
       decision: 'restrict',
       ground: 'terms',
@@ -278,7 +278,7 @@ describe('reports', () => {
     const author = await registerPerson(t.app);
     const product = await work(author.id);
     const guest = new TestClient(t.app);
-    const first = (await guest.post('/api/reports', guestReport({ subject_type: 'product', subject_id: product.id }))).json().report.id;
+    const first = (await guest.post('/api/reports', guestReport({ subject_type: 'product', subject_id: product.id }))).json().payload.id;
     expect((await author.client.post(`/api/reports/${first}/appeal`, { message: 'Nothing was decided yet.' })).statusCode).toBe(409);
     await staff.client.post(`/api/admin/reports/${first}/decide`, {
       decision: 'no_action',
@@ -290,7 +290,7 @@ describe('reports', () => {
     );
     expect((await guest.get(`/api/products/${product.slug}/info`)).statusCode).toBe(200);
 
-    const second = (await guest.post('/api/reports', guestReport({ subject_type: 'user', subject_id: author.id }))).json().report.id;
+    const second = (await guest.post('/api/reports', guestReport({ subject_type: 'user', subject_id: author.id }))).json().payload.id;
     await staff.client.post(`/api/admin/reports/${second}/decide`, {
       decision: 'remove',
       ground: 'terms',
@@ -316,7 +316,7 @@ describe('reports', () => {
     await fund(t.app, buyer.id, 5000);
     expect((await buyer.client.post('/api/purchase/prompt', { prompt_id: product.id })).statusCode).toBe(200);
     const guest = new TestClient(t.app);
-    const id = (await guest.post('/api/reports', guestReport({ subject_type: 'product', subject_id: product.id }, { reason: 'adult_content' }))).json().report
+    const id = (await guest.post('/api/reports', guestReport({ subject_type: 'product', subject_id: product.id }, { reason: 'adult_content' }))).json().payload
       .id;
     expect(
       (
@@ -353,7 +353,7 @@ describe('reports', () => {
   it('publishes the transparency figures per half-year', async () => {
     const res = await new TestClient(t.app).get('/api/transparency');
     expect(res.statusCode).toBe(200);
-    const [now] = res.json().periods;
+    const [now] = res.json().payload;
     const d = new Date();
     expect(now.period).toBe(`${d.getUTCFullYear()}-H${d.getUTCMonth() < 6 ? 1 : 2}`);
     expect(now.by_reason).toMatchObject({ illegal_content: expect.any(Number), spam: 2, copyright: 1, adult_content: 1, other: 20 });

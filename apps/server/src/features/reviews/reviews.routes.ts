@@ -26,7 +26,8 @@ export const reviewsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { page, sort } = request.query;
       const found = await listReviews(app.db, request.params.id, { page, sort, readerId: request.session?.userId ?? null });
-      return { status: 'OK' as const, payload: found.payload, meta: found.meta, mine: found.mine, can_review: found.canReview, is_author: found.isAuthor };
+      const meta = { ...found.meta, mine: found.mine, can_review: found.canReview, is_author: found.isAuthor };
+      return { status: 'OK' as const, payload: found.payload, meta };
     },
   );
 
@@ -35,7 +36,7 @@ export const reviewsRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: guard('user'), schema: { tags, params: productReviewsParams, body: reviewInput, response: { 200: reviewAnswer } } },
     async (request) => {
       const user = currentUser(request);
-      return { status: 'OK' as const, review: await createReview(app.db, user, request.params.id, request.body) };
+      return ok(await createReview(app.db, user, request.params.id, request.body));
     },
   );
 
@@ -44,7 +45,7 @@ export const reviewsRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: guard('user'), schema: { tags, params: reviewIdParams, body: reviewInput, response: { 200: reviewAnswer } } },
     async (request) => {
       const user = currentUser(request);
-      return { status: 'OK' as const, review: await updateReview(app.db, user, request.params.id, request.body) };
+      return ok(await updateReview(app.db, user, request.params.id, request.body));
     },
   );
 

@@ -63,8 +63,8 @@ describe('reviews', () => {
     const b = await buyer(product.id, Number(product.priceMinor));
     const res = await b.client.post(`/api/products/${product.id}/reviews`, body);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ status: 'OK', review: { rating: 4, text: 'Delivers what it promises.', edited_at: null, reply: null } });
-    expect(res.json().review.author.nickname).toEqual(expect.any(String));
+    expect(res.json()).toMatchObject({ status: 'OK', payload: { rating: 4, text: 'Delivers what it promises.', edited_at: null, reply: null } });
+    expect(res.json().payload.author.nickname).toEqual(expect.any(String));
 
     // The creator hears of it.
     const bell = (await creator.client.get('/api/notifications')).json().payload;
@@ -114,7 +114,7 @@ describe('reviews', () => {
     const { product } = await creatorProduct();
     const a = await buyer(product.id, Number(product.priceMinor));
     const b = await buyer(product.id, Number(product.priceMinor));
-    const id = (await a.client.post(`/api/products/${product.id}/reviews`, { rating: 2 })).json().review.id;
+    const id = (await a.client.post(`/api/products/${product.id}/reviews`, { rating: 2 })).json().payload.id;
     await b.client.post(`/api/products/${product.id}/reviews`, { rating: 5 });
     await expectCatalog(product.id, { rating_average: 3.5, rating_count: 2 });
 
@@ -124,8 +124,8 @@ describe('reviews', () => {
 
     const edited = await a.client.put(`/api/reviews/${id}`, { rating: 4, text: 'Better on a second look.' });
     expect(edited.statusCode).toBe(200);
-    expect(edited.json().review).toMatchObject({ rating: 4, text: 'Better on a second look.' });
-    expect(edited.json().review.edited_at).not.toBeNull();
+    expect(edited.json().payload).toMatchObject({ rating: 4, text: 'Better on a second look.' });
+    expect(edited.json().payload.edited_at).not.toBeNull();
     await expectCatalog(product.id, { rating_average: 4.5, rating_count: 2 });
 
     // Past 30 days the review stays as it is.
@@ -146,7 +146,7 @@ describe('reviews', () => {
   it('the product author replies once; anyone else is refused; the reviewer is told', async () => {
     const { product, creator } = await creatorProduct();
     const b = await buyer(product.id, Number(product.priceMinor));
-    const id = (await b.client.post(`/api/products/${product.id}/reviews`, { rating: 3, text: 'Fine.' })).json().review.id;
+    const id = (await b.client.post(`/api/products/${product.id}/reviews`, { rating: 3, text: 'Fine.' })).json().payload.id;
 
     const stranger = await registerPerson(t.app);
     const notAuthor = await stranger.client.post(`/api/reviews/${id}/reply`, { text: 'Thanks!' });
@@ -168,17 +168,17 @@ describe('reviews', () => {
 
     // The author's reader flags: may reply, may not review.
     const asAuthor = (await creator.client.get(`/api/products/${product.id}/reviews`)).json();
-    expect(asAuthor).toMatchObject({ is_author: true, can_review: false, mine: null });
+    expect(asAuthor).toMatchObject({ meta: { is_author: true, can_review: false, mine: null } });
     const asBuyer = (await b.client.get(`/api/products/${product.id}/reviews`)).json();
-    expect(asBuyer).toMatchObject({ is_author: false, can_review: false });
-    expect(asBuyer.mine.id).toBe(id);
+    expect(asBuyer).toMatchObject({ meta: { is_author: false, can_review: false } });
+    expect(asBuyer.meta.mine.id).toBe(id);
   });
 
   it('anyone signed in reports; staff hide with a reason (audited), and hidden reviews leave the list and the average', async () => {
     const { product } = await creatorProduct();
     const a = await buyer(product.id, Number(product.priceMinor));
     const b = await buyer(product.id, Number(product.priceMinor));
-    const spam = (await a.client.post(`/api/products/${product.id}/reviews`, { rating: 1, text: 'spam spam' })).json().review.id;
+    const spam = (await a.client.post(`/api/products/${product.id}/reviews`, { rating: 1, text: 'spam spam' })).json().payload.id;
     await b.client.post(`/api/products/${product.id}/reviews`, { rating: 5 });
     await expectCatalog(product.id, { rating_average: 3, rating_count: 2 });
 

@@ -61,7 +61,7 @@ async function addPasskey(person: Person, app: FastifyInstance = t.app, name = '
   expect(options.statusCode, options.body).toBe(200);
   const added = await person.client.post('/api/user/passkeys', { response: key.register(options.json().payload), name });
   expect(added.statusCode, added.body).toBe(200);
-  return { key, id: added.json().passkey.id as number };
+  return { key, id: added.json().payload.id as number };
 }
 
 /** A creator with `minor` of earnings available to withdraw (a sale that cleared at once). */
@@ -228,12 +228,12 @@ describe('a password sign-in is finished only by a second factor (issue 29)', ()
     await addPasskey(both);
     const none = await registerPerson(t.app);
     const login = async (p: Person) => (await new TestClient(t.app).post('/api/login', { username: p.email, password: p.password })).json();
-    expect(await login(app)).toMatchObject({ two_factor_required: true, methods: ['totp', 'recovery_code'] });
-    expect(await login(key)).toMatchObject({ two_factor_required: true, methods: ['passkey'] });
-    expect(await login(both)).toMatchObject({ two_factor_required: true, methods: ['totp', 'recovery_code', 'passkey'] });
+    expect(await login(app)).toMatchObject({ payload: { two_factor_required: true, methods: ['totp', 'recovery_code'] } });
+    expect(await login(key)).toMatchObject({ payload: { two_factor_required: true, methods: ['passkey'] } });
+    expect(await login(both)).toMatchObject({ payload: { two_factor_required: true, methods: ['totp', 'recovery_code', 'passkey'] } });
     const plain = await login(none);
-    expect(plain.two_factor_required).toBeUndefined();
-    expect(plain.methods).toBeUndefined();
+    expect(plain.payload).toBeUndefined();
+    expect(plain.payload?.methods).toBeUndefined();
   });
 
   it('a passkey-only account: the half-finished sign-in can do nothing, and the passkey finishes it with the second factor proved', async () => {
@@ -241,12 +241,12 @@ describe('a password sign-in is finished only by a second factor (issue 29)', ()
     const { key } = await addPasskey(owner);
     const browser = new TestClient(t.app);
     const first = await browser.post('/api/login', { username: owner.email, password: owner.password });
-    expect(first.json()).toMatchObject({ two_factor_required: true, methods: ['passkey'] });
+    expect(first.json()).toMatchObject({ payload: { two_factor_required: true, methods: ['passkey'] } });
     for (const url of ['/api/user/profile', '/api/user/sessions', '/api/user/passkeys', '/api/earnings']) {
       expect((await browser.get(url)).statusCode, url).toBe(401);
     }
     expect((await browser.post('/api/user/passkeys/options')).statusCode).toBe(401);
-    expect((await browser.get('/api/is-auth')).json().authenticated).toBe(false);
+    expect((await browser.get('/api/is-auth')).json().payload.authenticated).toBe(false);
 
     const options = await browser.post('/api/login/2fa/passkey/options');
     expect(options.statusCode).toBe(200);
@@ -304,7 +304,7 @@ describe('staff in production (issue 29)', () => {
     expect((await staff.client.get('/api/admin/users')).json().message).toMatch(/Staff accounts need two-factor sign-in/);
     // A browser that signed in with the password alone, before the account had a passkey.
     const old = new TestClient(prod.app);
-    expect((await old.post('/api/login', { username: staff.email, password: staff.password })).json().two_factor_required).toBeUndefined();
+    expect((await old.post('/api/login', { username: staff.email, password: staff.password })).json().payload?.two_factor_required).toBeUndefined();
     const { key } = await addPasskey(staff, prod.app);
     expect((await staff.client.get('/api/admin/users')).statusCode).toBe(200);
 
@@ -321,7 +321,7 @@ describe('staff in production (issue 29)', () => {
     const { key } = await addPasskey(staff, prod.app);
     const browser = new TestClient(prod.app);
     const first = await browser.post('/api/login', { username: staff.email, password: staff.password });
-    expect(first.json()).toMatchObject({ two_factor_required: true, methods: ['passkey'] });
+    expect(first.json()).toMatchObject({ payload: { two_factor_required: true, methods: ['passkey'] } });
     expect((await browser.get('/api/admin/users')).statusCode).toBe(401);
     const options = await browser.post('/api/login/2fa/passkey/options');
     expect((await browser.post('/api/login/2fa/passkey', { response: key.authenticate(options.json().payload) })).statusCode).toBe(200);
@@ -415,7 +415,7 @@ describe('code guessing locks second-factor sign-in (issue 29)', () => {
     const owner = await registerPerson(t.app);
     const { secret } = await enableTotp(owner);
     const guesser = new TestClient(t.app);
-    expect((await guesser.post('/api/login', { username: owner.email, password: owner.password })).json().two_factor_required).toBe(true);
+    expect((await guesser.post('/api/login', { username: owner.email, password: owner.password })).json().payload?.two_factor_required).toBe(true);
     const start = Date.now();
     vi.useFakeTimers({ toFake: ['Date'], now: start });
     const wrong = (n: number) => String((Number(codeAt(secret)) + 500_000 + n) % 1_000_000).padStart(6, '0');

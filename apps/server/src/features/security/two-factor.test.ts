@@ -62,7 +62,7 @@ describe('two-factor sign-in (issue 21)', () => {
     expect(row!.enabledAt).toBeNull();
 
     // Not on until a right code arrives: the password alone still signs in.
-    expect((await passwordStep(t.app, a.email, a.password)).res.json().two_factor_required).toBeUndefined();
+    expect((await passwordStep(t.app, a.email, a.password)).res.json().payload?.two_factor_required).toBeUndefined();
     const wrong = await a.client.post('/api/user/2fa/enable', { code: codeAt(secret, 5) });
     expect(wrong.statusCode).toBe(422);
     expect(wrong.json().errors.code[0]).toContain('not correct');
@@ -90,9 +90,9 @@ describe('two-factor sign-in (issue 21)', () => {
     const a = await enrolled(t.app);
     const { client, res } = await passwordStep(t.app, a.email, a.password);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ status: 'OK', two_factor_required: true });
+    expect(res.json()).toMatchObject({ status: 'OK', payload: { two_factor_required: true } });
     expect((await client.get('/api/user/profile')).statusCode).toBe(401);
-    expect((await client.get('/api/is-auth')).json().authenticated).toBe(false);
+    expect((await client.get('/api/is-auth')).json().payload.authenticated).toBe(false);
 
     const code = codeAt(a.secret);
     const done = await client.post('/api/login/2fa', { code });
@@ -192,7 +192,7 @@ describe('two-factor sign-in (issue 21)', () => {
     expect((await a.client.get('/api/user/security')).json().payload).toMatchObject({ totp_enabled: false, recovery_codes_left: 0 });
     // The password alone signs in again.
     const plain = await passwordStep(t.app, a.email, 'amber-lantern-77');
-    expect(plain.res.json().two_factor_required).toBeUndefined();
+    expect(plain.res.json().payload?.two_factor_required).toBeUndefined();
     expect((await plain.client.get('/api/user/profile')).statusCode).toBe(200);
   });
 

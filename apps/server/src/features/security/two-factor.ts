@@ -5,7 +5,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
 import type { Db } from '../../db/client';
-import { passkeys, rateLimits, sessions, userRecoveryCodes, users, userTotp } from '../../db/schema';
+import { passkeys, rateLimits, sessions, userRecoveryCodes, userTotp } from '../../db/schema';
+import { findUserById } from '../../db/users';
 import { AppError, validationError } from '../../lib/app-error';
 import { mailHtml, sendMail } from '../../lib/mail';
 import { verifyPassword } from '../../lib/passwords';
@@ -195,7 +196,7 @@ async function countWrongCode(app: FastifyInstance, userId: number) {
   await clearRateLimit(db, wrongKey(userId));
   // The lock is a window of its own: it holds until reset_at, whatever else is counted.
   await hitRateLimit(db, lockKey(userId), CODE_LOCK_MINUTES * 60);
-  const user = await findAccount(db, userId);
+  const user = await findUserById(db, userId);
   if (user) {
     const url = `${app.config.publicUrl}/dashboard/security`;
     const lines = [
@@ -311,7 +312,7 @@ export async function stepUp(request: FastifyRequest, input: { code?: string; re
         : 'Your account has a passkey: confirm with it instead of the password.';
       throw validationError({ password: message });
     }
-    const user = await findAccount(app.db, userId);
+    const user = await findUserById(app.db, userId);
     const key = `step-up-password:${userId}`;
     await enforceRateLimit(app.db, key, PASSWORD_PROOFS_PER_ACCOUNT, 'Too many passwords tried.');
     if (!user || !(await verifyPassword(user.passwordHash, input.password ?? ''))) throw validationError({ password: 'The password is incorrect.' });
@@ -351,16 +352,6 @@ declare module 'fastify' {
     /** A staff action that moves money or changes settings: the second factor must be fresh (issue 29). */
     stepUp?: boolean;
   }
-}
-
-/** The account's name and e-mail, read here so this feature needs no other feature's queries. */
-async function findAccount(db: Db, userId: number) {
-  const [row] = await db
-    .select({ id: users.id, email: users.email, name: users.name, passwordHash: users.passwordHash })
-    .from(users)
-    .where(eq(users.id, userId))
-    .limit(1);
-  return row;
 }
 
 /**
@@ -407,7 +398,7 @@ const FACTOR_CHANGE_TEXT: Record<FactorChange, { subject: string; line: (detail?
  */
 export async function tellFactorChange(app: FastifyInstance, db: Db, userId: number, change: FactorChange, detail?: string) {
   if (change === 'passkey_removed' || change === 'totp_off') await forgetSecondFactorProofs(db, userId);
-  const user = await findAccount(db, userId);
+  const user = await findUserById(db, userId);
   if (!user) return;
   const url = `${app.config.publicUrl}/dashboard/security`;
   const text = FACTOR_CHANGE_TEXT[change];

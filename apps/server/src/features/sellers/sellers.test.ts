@@ -162,7 +162,7 @@ describe('trader details', () => {
         // The first buyer asks for a refund and the creator accepts it.
         const asked = await buyer.client.post(`/api/orders/${orderIds[0]}/refund-request`, { reason: 'broken_file', message: 'It does not open.' });
         expect(asked.statusCode).toBe(200);
-        expect((await seller.client.post(`/api/refund-requests/${asked.json().refund_request.id}/accept`)).statusCode).toBe(200);
+        expect((await seller.client.post(`/api/refund-requests/${asked.json().payload.id}/accept`)).statusCode).toBe(200);
       }
     }
     const smallBuyer = await registerPerson(t.app);

@@ -63,7 +63,7 @@ describe('API answers inside the HTML of a page', () => {
     const res = await page('/products/aurora-over-fjords');
     expect(res.statusCode).toBe(200);
     const preload = preloadOf(res.body);
-    expect(preload['/api/is-auth']).toMatchObject({ status: 200, body: { status: 'OK', authenticated: false }, currency: null });
+    expect(preload['/api/is-auth']).toMatchObject({ status: 200, body: { status: 'OK', payload: { authenticated: false } }, currency: null });
     for (const key of ['/api/settings', '/api/currencies', '/api/static-pages', '/api/social-links', '/api/categories']) {
       expect(preload[key]?.status, key).toBe(200);
     }
@@ -115,7 +115,7 @@ describe('API answers inside the HTML of a page', () => {
   it("carries a signed-in visitor's own profile, and nobody else's", async () => {
     const { client, person } = await registerUser(t.app);
     const mine = preloadOf((await page('/', client.cookieHeader)).body);
-    expect(mine['/api/is-auth']?.body).toMatchObject({ authenticated: true });
+    expect(mine['/api/is-auth']?.body).toMatchObject({ payload: { authenticated: true } });
     expect(mine['/api/user/profile']?.body).toMatchObject({ payload: { email: person.email } });
     const other = await registerUser(t.app);
     const theirs = (await page('/', other.client.cookieHeader)).body;

@@ -61,8 +61,7 @@ export async function buildPagePreload(app: FastifyInstance, request: FastifyReq
   const list = payloadOf(shell[SHELL_CALLS.findIndex((c) => c.path === '/api/currencies')]);
   const chosen = Array.isArray(list) ? resolveCurrency(list as { code: string; default: boolean }[], request.cookies[SELECTED_CURRENCY_COOKIE]) : undefined;
   const calls = pageCalls(pathname, search);
-  // SPEC §7 is-auth answers `authenticated` beside `status`, not in a payload.
-  if ((auth as { authenticated?: boolean } | undefined)?.authenticated) calls.push({ path: '/api/user/profile' });
+  if ((payloadOf(auth) as { authenticated?: boolean } | undefined)?.authenticated) calls.push({ path: '/api/user/profile' });
   await Promise.all(
     // Without a currency list the app does not ask for prices at all.
     calls.map((call) => (call.priced && !chosen ? undefined : ask(call, chosen?.code ?? null))),

@@ -72,7 +72,7 @@ describe('issue 30 finding 6: deleting an account while money remains or is owed
       'A buyer\'s refund request for "Heron at dusk" is waiting for a decision. Once it is decided, delete your account.',
     ]);
     expect(asCreator.errors.earnings_pending).toHaveLength(1);
-    expect((await staff.client.post(`/api/admin/refund-requests/${asked.json().refund_request.id}/resolve`, { decision: 'reject' })).statusCode).toBe(200);
+    expect((await staff.client.post(`/api/admin/refund-requests/${asked.json().payload.id}/resolve`, { decision: 'reject' })).statusCode).toBe(200);
 
     await releaseDueEarnings(t.app.db, { clearingDays: 0 });
     expect(await availableMinor(t.app, creator.id)).toBe(1600);

@@ -48,7 +48,7 @@ describe('users in the back office', () => {
     // Both browsers the user was signed in with are signed out, and told why, on their next call.
     expect((await a.client.get('/api/user/profile')).statusCode).toBe(403);
     expect((await second.client.get('/api/balance')).statusCode).toBe(403);
-    expect((await a.client.get('/api/is-auth')).json().authenticated).toBe(false);
+    expect((await a.client.get('/api/is-auth')).json().payload.authenticated).toBe(false);
 
     const again = await signIn(t.app, a.email, a.password);
     expect(again.res.statusCode).toBe(403);

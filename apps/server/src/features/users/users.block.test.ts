@@ -47,7 +47,7 @@ describe('blocking a user (issue 18 bug 3)', () => {
     const next = await a.client.get('/api/balance');
     expect(next.statusCode).toBe(403);
     expect(next.json().message).toBe(BLOCKED);
-    expect((await a.client.get('/api/is-auth')).json().authenticated).toBe(false);
+    expect((await a.client.get('/api/is-auth')).json().payload.authenticated).toBe(false);
 
     const [audit] = await t.app.db.select().from(auditLog).where(eq(auditLog.subjectId, a.id));
     expect(audit).toMatchObject({ action: 'user.block', staffId: admin.id, after: { blocked: true, reason: 'Selling stolen artwork.' } });

@@ -9,7 +9,10 @@ import { hashPassword } from '../../lib/passwords';
 import { publicUrl } from '../../lib/storage';
 
 /** Users: lookups, the profile shapes of SPEC §3, nickname and password rules, staff accounts. */
-export type UserRow = typeof users.$inferSelect;
+export type { UserRow } from '../../db/users';
+export { findUserById } from '../../db/users';
+
+import type { UserRow } from '../../db/users';
 
 export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
   const [user] = await db
@@ -17,11 +20,6 @@ export async function findUserByEmail(db: Db, email: string): Promise<UserRow | 
     .from(users)
     .where(and(sql`lower(${users.email}) = ${email.toLowerCase()}`, isNull(users.deletedAt)))
     .limit(1);
-  return user;
-}
-
-export async function findUserById(db: Db, id: number): Promise<UserRow | undefined> {
-  const [user] = await db.select().from(users).where(eq(users.id, id)).limit(1);
   return user;
 }
 

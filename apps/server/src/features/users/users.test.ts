@@ -128,8 +128,8 @@ describe('change password', () => {
       repeat_password: 'cobalt-river-9',
     });
     expect(done.json()).toEqual({ status: 'OK', message: 'Password changed successfully!' });
-    expect((await client.get('/api/is-auth')).json().authenticated).toBe(true);
-    expect((await other.get('/api/is-auth')).json().authenticated).toBe(false);
+    expect((await client.get('/api/is-auth')).json().payload.authenticated).toBe(true);
+    expect((await other.get('/api/is-auth')).json().payload.authenticated).toBe(false);
     expect((await signIn(t.app, person.email, 'cobalt-river-9')).res.statusCode).toBe(200);
     expect((await signIn(t.app, person.email, person.password)).res.statusCode).toBe(422);
   });
@@ -195,7 +195,7 @@ describe('delete account', () => {
 
     const res = await seller.delete('/api/user/delete', { password: 'atelier-demo' });
     expect(res.json()).toEqual({ status: 'OK', message: 'Account deleted successfully!' });
-    expect((await seller.get('/api/is-auth')).json().authenticated).toBe(false);
+    expect((await seller.get('/api/is-auth')).json().payload.authenticated).toBe(false);
     expect((await signIn(t.app, 'seller@example.com', 'atelier-demo')).res.statusCode).toBe(422);
 
     const [after] = await t.app.db.select().from(users).where(eq(users.id, sofia!.id));
@@ -221,7 +221,7 @@ describe('Operations (issue 17): deleting an account with money on it', () => {
     );
     expect(refused.json().errors.balance).toEqual([message]);
     // Nothing changed: still signed in, the money still there.
-    expect((await client.get('/api/is-auth')).json().authenticated).toBe(true);
+    expect((await client.get('/api/is-auth')).json().payload.authenticated).toBe(true);
     expect(await balanceMinor(t.app, userId)).toBe(1234);
     expect((await t.app.db.select({ deletedAt: users.deletedAt }).from(users).where(eq(users.id, userId)))[0]!.deletedAt).toBeNull();
 

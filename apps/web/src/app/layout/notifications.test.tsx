@@ -8,7 +8,7 @@ import { NotificationsButton, SidebarNotifications } from './notifications';
 afterEach(() => vi.unstubAllGlobals());
 
 const signedIn = {
-  'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: true }),
+  'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', payload: { authenticated: true } }),
   'GET /api/user/profile': () => okAnswer(aProfile()),
 };
 const note = (id: number, read: boolean, text: string, link: string | null) => ({
@@ -35,8 +35,7 @@ describe('header notifications', () => {
             note(41, false, 'New message from Sofia Marin', '/dashboard/chat?chat=12'),
             note(40, true, 'Your deposit of 25.00 EUR is credited.', '/dashboard/deposits'),
           ],
-          unread_count: unread,
-          links: { next: null },
+          meta: { unread_count: unread, next: null },
         }),
       'POST /api/notifications/read': () => {
         unread = 11;
@@ -62,7 +61,7 @@ describe('header notifications', () => {
   });
 
   it('a guest sees no badge and the SPEC words', async () => {
-    fakeApi({ 'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: false }) });
+    fakeApi({ 'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', payload: { authenticated: false } }) });
     renderWithApp(<NotificationsButton />);
     fireEvent.click(screen.getByRole('button', { name: 'Notifications' }));
     expect(await screen.findByText('no notifications yet')).toBeTruthy();
@@ -119,8 +118,7 @@ describe('sidebar notifications (issue 18)', () => {
         jsonAnswer(200, {
           status: 'OK',
           payload: [note(41, false, 'New message from Sofia Marin', '/dashboard/chat?chat=12')],
-          unread_count: 1,
-          links: { next: null },
+          meta: { unread_count: 1, next: null },
         }),
     });
     renderWithApp(<SidebarNotifications open />);

@@ -13,7 +13,7 @@ const profile = (role: 'user' | 'admin') => aProfile({ id: 1, name: 'Ana', surna
 
 function open(role: 'user' | 'admin') {
   const calls = fakeApi({
-    'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: true }),
+    'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', payload: { authenticated: true } }),
     'GET /api/user/profile': () => okAnswer(profile(role)),
     'GET /api/admin/offers': () => okAnswer([]),
   });

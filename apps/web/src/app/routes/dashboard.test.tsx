@@ -27,7 +27,7 @@ const publicProfile = (productsCount: number) => ({
 
 function renderAt(path: string, productsCount = 0) {
   const calls = fakeApi({
-    'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: true }),
+    'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', payload: { authenticated: true } }),
     'GET /api/offer/history': () => okAnswer([]),
     'GET /api/user/public-profile/ana': () => okAnswer(publicProfile(productsCount)),
     'GET /api/user/profile': () => okAnswer(aProfile({ id: 1, name: 'Ana', surname: 'Silva', nickname: 'ana', email: 'ana@example.com' })),

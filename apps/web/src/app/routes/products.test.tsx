@@ -70,7 +70,7 @@ describe('a search with more matches than the server counts', () => {
           path === '/api/products/catalog'
             ? { status: 'OK', payload: [item], meta: { total: 153_643, pages: 167, page: 1, limit: 6, total_estimated: true } }
             : path === '/api/is-auth'
-              ? { status: 'OK', authenticated: false }
+              ? { status: 'OK', payload: { authenticated: false } }
               : { status: 'OK', payload: [] };
         return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
       }),

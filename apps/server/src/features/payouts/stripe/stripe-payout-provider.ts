@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
 import type { Config } from '../../../config';
 import { AppError } from '../../../lib/app-error';
-import type { DestinationInput, PayoutLookup, PayoutOrder, PayoutOutcome, PayoutProvider, RegisteredDestination } from '../payout-provider';
+import type { DestinationInput, PayoutLookup, PayoutOrder, PayoutOutcome, PayoutProvider, RegisteredDestination } from '../payout-types';
 
 /** A Stripe error that asking again will not change (a refused card, a bad request); anything else is retried by the job. */
 function isFinal(err: unknown): err is Stripe.errors.StripeError {

@@ -23,7 +23,7 @@ const marta = {
 describe('Users', () => {
   it('issue 18 bug 3: searches, shows a user with balance and journal, and blocks them after a confirmation with a reason', async () => {
     const calls = fakeApi({
-      'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: true }),
+      'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', payload: { authenticated: true } }),
       'GET /api/user/profile': () => okAnswer(aProfile({ id: 1, role: 'admin', nickname: 'admin' })),
       'GET /api/admin/users': () => okAnswer([marta]),
       'GET /api/admin/users/7': () =>
@@ -59,7 +59,7 @@ describe('Users', () => {
   it('issue 19: a user with a disputed card payment is flagged in the list and in their view', async () => {
     const disputed = { ...marta, disputed: true };
     fakeApi({
-      'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: true }),
+      'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', payload: { authenticated: true } }),
       'GET /api/user/profile': () => okAnswer(aProfile({ id: 1, role: 'admin', nickname: 'admin' })),
       'GET /api/admin/users': () => okAnswer([disputed]),
       'GET /api/admin/users/7': () => okAnswer({ user: disputed, balance_minor: 0, orders: [], offers: [], journal: [] }),

@@ -74,7 +74,7 @@ export function useLogin() {
       return apiEnvelope<LoginAnswer>('/api/login', { method: 'POST', body: input, quiet: true });
     },
     // With two-factor sign-in on, the password was only the first step: the form asks for the code next.
-    onSuccess: (answer) => (answer.two_factor_required ? undefined : after()),
+    onSuccess: (answer) => (answer.payload?.two_factor_required ? undefined : after()),
   });
 }
 

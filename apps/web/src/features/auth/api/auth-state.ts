@@ -10,7 +10,7 @@ export const authKey = ['auth'] as const;
 /** SPEC §4: check the session first; load the profile only when authenticated. */
 export async function fetchAuthState(): Promise<AuthState> {
   const check = await apiEnvelope<IsAuthAnswer>('/api/is-auth', { quiet: true });
-  if (!check.authenticated) return { authenticated: false, user: null };
+  if (!check.payload.authenticated) return { authenticated: false, user: null };
   try {
     const user = await api<UserProfile>('/api/user/profile', { quiet: true });
     return { authenticated: true, user };

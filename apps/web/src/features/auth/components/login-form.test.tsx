@@ -17,7 +17,7 @@ function serverRefusing(answer: () => Response) {
     contractChecked(async (url: string) => {
       const path = new URL(url, 'http://x').pathname;
       if (path === '/sanctum/csrf-cookie') return new Response(null, { status: 204 });
-      if (path === '/api/is-auth') return jsonAnswer(200, { status: 'OK', authenticated: false });
+      if (path === '/api/is-auth') return jsonAnswer(200, { status: 'OK', payload: { authenticated: false } });
       if (path === '/api/login') return answer();
       return jsonAnswer(404, { status: 'ERROR', message: 'Not here.' });
     }),

@@ -29,7 +29,7 @@ export function LoginForm() {
   const onSubmit = form.handleSubmit(async (values) => {
     try {
       const answer = await login.mutateAsync(values);
-      if (answer.two_factor_required) setSecondStep(answer.methods?.length ? answer.methods : ['totp', 'recovery_code']);
+      if (answer.payload?.two_factor_required) setSecondStep(answer.payload.methods.length ? answer.payload.methods : ['totp', 'recovery_code']);
     } catch (err) {
       if (err instanceof AlreadySignedInError) return toast.info(t('auth.already_signed_in'));
       // One message, once: the server's sentence under the field it names, or else a toast (SPEC §8).

@@ -19,7 +19,7 @@ function fakeApi(opts: { register?: () => Response; signedIn?: () => boolean } =
       const path = new URL(url, 'http://x').pathname;
       if ((init.method ?? 'GET') !== 'GET') posts.push(path);
       if (path === '/sanctum/csrf-cookie') return new Response(null, { status: 204 });
-      if (path === '/api/is-auth') return jsonAnswer(200, { status: 'OK', authenticated: opts.signedIn?.() ?? false });
+      if (path === '/api/is-auth') return jsonAnswer(200, { status: 'OK', payload: { authenticated: opts.signedIn?.() ?? false } });
       if (path === '/api/user/profile')
         return jsonAnswer(200, {
           status: 'OK',

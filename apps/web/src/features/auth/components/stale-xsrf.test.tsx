@@ -27,7 +27,7 @@ function serverAfterSessionEnded() {
       return new Response(null, { status: 204 });
     }
     if (method !== 'GET' && token !== 'fresh') return jsonAnswer(419, { status: 'ERROR', message: 'CSRF token mismatch. Reload the page and try again.' });
-    if (path === '/api/is-auth') return jsonAnswer(200, { status: 'OK', authenticated: false });
+    if (path === '/api/is-auth') return jsonAnswer(200, { status: 'OK', payload: { authenticated: false } });
     if (path === '/api/user/profile') return jsonAnswer(200, { status: 'OK', payload: user });
     if (path === '/api/login' || path === '/api/cart/add') return jsonAnswer(200, { status: 'OK', message: 'Done.', payload: { done: true } });
     return jsonAnswer(404, { status: 'ERROR', message: 'Not here.' });

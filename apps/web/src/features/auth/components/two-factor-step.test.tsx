@@ -22,9 +22,14 @@ function server(second: (body: Record<string, string>) => Response) {
       const body = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
       sent.push({ path, body });
       if (path === '/sanctum/csrf-cookie') return new Response(null, { status: 204 });
-      if (path === '/api/is-auth') return jsonAnswer(200, { status: 'OK', authenticated: signedIn });
+      if (path === '/api/is-auth') return jsonAnswer(200, { status: 'OK', payload: { authenticated: signedIn } });
       if (path === '/api/user/profile') return jsonAnswer(200, { status: 'OK', payload: aProfile({ id: 1, name: 'Ana', email: 'ana@example.com' }) });
-      if (path === '/api/login') return jsonAnswer(200, { status: 'OK', message: 'Enter the code from your authenticator app.', two_factor_required: true });
+      if (path === '/api/login')
+        return jsonAnswer(200, {
+          status: 'OK',
+          message: 'Enter the code from your authenticator app.',
+          payload: { two_factor_required: true, methods: ['totp', 'recovery_code'] },
+        });
       if (path === '/api/login/2fa') {
         const answer = second(body);
         if (answer.status === 200) signedIn = true;

@@ -1,17 +1,18 @@
-import type { CatalogMeta, Category, Product, ProductType, RelatedProducts } from '@atelier/shared';
+import type { Product, ProductType } from '@atelier/shared';
 import { type CatalogParams, type CreatorWorksParams, catalogApiQuery, creatorWorksApiQuery } from '@atelier/shared/catalog-url';
 import { RANDOM_PRODUCTS_PER_TYPE } from '@atelier/shared/constants';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect } from 'react';
 import { useNavigate } from 'react-router';
-import { api, apiEnvelope } from '../../../lib/api-client';
+import { contract, envelopeOf, payloadOf, priced } from '../../../lib/api-contract';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { useSelectedCurrency } from '../../currency';
 
 /** What the products page asks for; every field lives in the URL. */
 export type { CatalogParams };
 
-export type CatalogAnswer = { status: 'OK'; payload: Product[]; meta: Pick<CatalogMeta, 'total' | 'pages'> & Partial<CatalogMeta> };
+/** The catalogue's answer as the OpenAPI document has it: the products and the pages' meta. */
+export type CatalogAnswer = Awaited<ReturnType<typeof fetchCatalog>>;
 
 /** Every price-carrying key holds the currency, so switching it re-prices what is on screen. */
 export const catalogKeys = {
@@ -26,12 +27,10 @@ export const catalogKeys = {
 
 /** `currency`: the code the answer's prices must be in (it is part of every price query's key). */
 export function fetchCatalog(p: CatalogParams, currency: string | null, signal?: AbortSignal) {
-  return apiEnvelope<CatalogAnswer>('/api/products/catalog', {
-    signal,
-    query: catalogApiQuery(p),
-    currency,
-  });
+  return envelopeOf(contract.GET('/api/products/catalog', { params: { query: catalogApiQuery(p) }, headers: priced(currency), signal }));
 }
+
+const fetchCategories = () => payloadOf(contract.GET('/api/categories'));
 
 /**
  * The category tree, each title in the page's language (issue 18): the store's own categories have
@@ -40,8 +39,11 @@ export function fetchCatalog(p: CatalogParams, currency: string | null, signal?:
 export function useCategories() {
   // `t` is new for each language, so the titles follow a switch.
   const { t } = useTranslation();
-  const select = useCallback((list: Category[]) => list.map((c) => ({ ...c, title: t(`category.${c.url}`, { defaultValue: c.title }) })), [t]);
-  return useQuery({ queryKey: catalogKeys.categories, queryFn: () => api<Category[]>('/api/categories'), staleTime: 10 * 60_000, select });
+  const select = useCallback(
+    (list: Awaited<ReturnType<typeof fetchCategories>>) => list.map((c) => ({ ...c, title: t(`category.${c.url}`, { defaultValue: c.title }) })),
+    [t],
+  );
+  return useQuery({ queryKey: catalogKeys.categories, queryFn: fetchCategories, staleTime: 10 * 60_000, select });
 }
 
 export function useCatalog(p: CatalogParams) {
@@ -59,7 +61,13 @@ export function useRandomProducts(type: ProductType) {
   return useQuery({
     queryKey: catalogKeys.random(type, currency.code),
     queryFn: ({ signal }) =>
-      api<Product[]>('/api/products/random', { signal, query: { limit: RANDOM_PRODUCTS_PER_TYPE, product_type: type }, currency: currency.code }),
+      payloadOf(
+        contract.GET('/api/products/random', {
+          params: { query: { limit: RANDOM_PRODUCTS_PER_TYPE, product_type: type } },
+          headers: priced(currency.code),
+          signal,
+        }),
+      ),
     enabled: currency.ready,
     // The same random pick stays while the visitor is on the page; a new visit gets a new one.
     staleTime: 5 * 60_000,
@@ -70,7 +78,7 @@ export function useProduct(slug: string) {
   const currency = useSelectedCurrency();
   return useQuery({
     queryKey: catalogKeys.product(slug, currency.code),
-    queryFn: ({ signal }) => api<Product>(`/api/products/${encodeURIComponent(slug)}/info`, { signal, currency: currency.code }),
+    queryFn: ({ signal }) => payloadOf(contract.GET('/api/products/{slug}/info', { params: { path: { slug } }, headers: priced(currency.code), signal })),
     enabled: currency.ready,
     placeholderData: keepPreviousData,
   });
@@ -81,7 +89,7 @@ export function useRelated(slug: string) {
   const currency = useSelectedCurrency();
   return useQuery({
     queryKey: catalogKeys.related(slug, currency.code),
-    queryFn: ({ signal }) => api<RelatedProducts>(`/api/products/${encodeURIComponent(slug)}/related`, { signal, currency: currency.code }),
+    queryFn: ({ signal }) => payloadOf(contract.GET('/api/products/{slug}/related', { params: { path: { slug } }, headers: priced(currency.code), signal })),
     enabled: currency.ready,
   });
 }
@@ -91,7 +99,8 @@ export function useCreatorWorks(p: CreatorWorksParams) {
   const currency = useSelectedCurrency();
   return useQuery({
     queryKey: catalogKeys.creator(p, currency.code),
-    queryFn: ({ signal }) => apiEnvelope<CatalogAnswer>('/api/products/catalog', { signal, query: creatorWorksApiQuery(p), currency: currency.code }),
+    queryFn: ({ signal }) =>
+      envelopeOf(contract.GET('/api/products/catalog', { params: { query: creatorWorksApiQuery(p) }, headers: priced(currency.code), signal })),
     enabled: currency.ready && p.author !== '',
     placeholderData: keepPreviousData,
   });
@@ -101,7 +110,7 @@ export function usePack(slug: string) {
   const currency = useSelectedCurrency();
   return useQuery({
     queryKey: catalogKeys.pack(slug, currency.code),
-    queryFn: ({ signal }) => api<Product>(`/api/packs/${encodeURIComponent(slug)}/info`, { signal, currency: currency.code }),
+    queryFn: ({ signal }) => payloadOf(contract.GET('/api/packs/{slug}/info', { params: { path: { slug } }, headers: priced(currency.code), signal })),
     enabled: currency.ready,
     placeholderData: keepPreviousData,
   });

@@ -13,7 +13,7 @@ const card = (over: Partial<ProductBase>) => aProduct({ price: 12, rating_averag
 
 describe('a product card', () => {
   it('shows the stars with the average and the count, and a heart', async () => {
-    fakeApi({ 'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: false }) });
+    fakeApi({ 'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', payload: { authenticated: false } }) });
     renderWithApp(<ProductCard product={card({})} />);
     expect(screen.getByRole('img', { name: 'Rated 4.5 out of 5 from 12 reviews' })).toBeTruthy();
     expect(screen.getByText('4.5')).toBeTruthy();
@@ -21,13 +21,13 @@ describe('a product card', () => {
   });
 
   it('shows no stars before a first review', () => {
-    fakeApi({ 'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: false }) });
+    fakeApi({ 'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', payload: { authenticated: false } }) });
     renderWithApp(<ProductCard product={card({ rating_average: 0, rating_count: 0 })} />);
     expect(screen.queryByTestId('rating')).toBeNull();
   });
 
   it('a product page links to its reviews only once the work is rated: no link without a name before (issue 20)', () => {
-    fakeApi({ 'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: false }) });
+    fakeApi({ 'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', payload: { authenticated: false } }) });
     const page = (over: Partial<ProductBase>) => {
       const data = { ...card(over), items: [] } as unknown as Parameters<typeof ProductDetails>[0]['query']['data'];
       return <ProductDetails query={{ isPending: false, isError: false, error: null, data, refetch: () => undefined }} />;

@@ -12,7 +12,7 @@ const work = (id: number, title: string) => aProduct({ id, slug: `w${id}`, title
 describe('below the buy box', () => {
   it("shows 'More from {creator}' and 'Similar works' as cards, and leaves out an empty row", async () => {
     fakeApi({
-      'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: false }),
+      'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', payload: { authenticated: false } }),
       'GET /api/products/aurora/related': () => okAnswer({ more_from: [work(2, 'Citrus Waves'), work(3, 'Glasshouse')], similar: [] }),
     });
     renderWithApp(<RelatedRows slug="aurora" creator="Sofia Marin" />);

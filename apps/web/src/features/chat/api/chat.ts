@@ -40,7 +40,7 @@ export function useMessages(chatId: number | null) {
       for (let page = 1; page <= 200; page++) {
         const answer = await apiEnvelope<ChatMessagesPage>(`/api/chat/${chatId}/messages`, { signal, query: { page }, currency: currency.code });
         pages.push(answer.payload);
-        if (!answer.links.next) break;
+        if (!answer.meta.next) break;
       }
       return pages.reverse().flat();
     },

@@ -10,7 +10,7 @@ import { ChatView } from './chat-view';
 afterEach(() => vi.unstubAllGlobals());
 
 const signedInAs = (id: number) => ({
-  'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: true }),
+  'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', payload: { authenticated: true } }),
   'GET /api/user/profile': () => okAnswer(aProfile({ id })),
 });
 
@@ -61,7 +61,7 @@ describe('chat list', () => {
             messageOf({ id: 1, message: 'Hi Sofia', user: { id: 3 }, created_at: at.toISOString() }),
             messageOf({ id: 2, message: 'Hello Ines', user: { id: 7 }, created_at: at.toISOString() }),
           ],
-          links: { next: null },
+          meta: { next: null },
         }),
     });
     renderWithApp(<ChatView />, { path: '/dashboard/chat' });
@@ -83,7 +83,7 @@ describe('chat list', () => {
     const calls = fakeApi({
       ...signedInAs(3),
       'GET /api/chat': () => okAnswer([chatOf()]),
-      'GET /api/chat/12/messages': () => jsonAnswer(200, { status: 'OK', payload: [], links: { next: null } }),
+      'GET /api/chat/12/messages': () => jsonAnswer(200, { status: 'OK', payload: [], meta: { next: null } }),
       'POST /api/chat/12/messages': ({ body }) => okAnswer(messageOf({ id: 5, message: (body as { message: string }).message })),
     });
     renderWithApp(<ChatView />, { path: '/dashboard/chat?chat=12' });

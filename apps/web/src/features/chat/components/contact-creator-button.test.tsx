@@ -23,7 +23,7 @@ function renderOnProductPage(authorNickname = 'sofia') {
 describe('Contact the creator', () => {
   it('opens the chat about the product and goes to the Chat tab with it selected', async () => {
     const calls = fakeApi({
-      'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: true }),
+      'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', payload: { authenticated: true } }),
       'GET /api/user/profile': () => okAnswer(aProfile()),
       'POST /api/chat': () => okAnswer(chatOf({ id: 12 })),
     });
@@ -37,7 +37,7 @@ describe('Contact the creator', () => {
   });
 
   it('sends a guest to sign in, with the way back', async () => {
-    const calls = fakeApi({ 'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: false }) });
+    const calls = fakeApi({ 'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', payload: { authenticated: false } }) });
     const { router } = renderOnProductPage();
     await vi.waitFor(() => expect(calls.some((c) => c.path === '/api/is-auth')).toBe(true));
     const button = (await screen.findByRole('button', { name: 'Contact the creator' })) as HTMLButtonElement;
@@ -50,7 +50,7 @@ describe('Contact the creator', () => {
 
   it('issue 18 bug 11: is not offered on one’s own work or profile', async () => {
     const calls = fakeApi({
-      'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: true }),
+      'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', payload: { authenticated: true } }),
       'GET /api/user/profile': () => okAnswer(aProfile()),
     });
     renderOnProductPage('ines');

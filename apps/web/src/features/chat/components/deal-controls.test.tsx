@@ -8,7 +8,7 @@ import { DealControls } from './deal-controls';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const noMessages = { 'GET /api/chat/12/messages': () => jsonAnswer(200, { status: 'OK', payload: [], links: { next: null } }) };
+const noMessages = { 'GET /api/chat/12/messages': () => jsonAnswer(200, { status: 'OK', payload: [], meta: { next: null } }) };
 
 describe('deal controls', () => {
   it('the creator proposes a price while the chat is active', async () => {

@@ -14,10 +14,10 @@ afterEach(() => {
 });
 
 const signedIn = {
-  'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: true }),
+  'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', payload: { authenticated: true } }),
   'GET /api/user/profile': () => okAnswer(aProfile()),
 };
-const page = (payload: unknown[]) => jsonAnswer(200, { status: 'OK', payload, links: { next: null } });
+const page = (payload: unknown[]) => jsonAnswer(200, { status: 'OK', payload, meta: { next: null } });
 
 describe('chat without the live stream', () => {
   it('polls the open chat every 5 s, and stops polling a chat once another is chosen', async () => {
@@ -50,7 +50,7 @@ describe('chat without the live stream', () => {
       'GET /api/chat/12/messages': ({ url }) =>
         url.searchParams.get('page') === '2'
           ? page([messageOf({ id: 1, message: 'older' })])
-          : jsonAnswer(200, { status: 'OK', payload: [messageOf({ id: 2, message: 'newer' })], links: { next: '/api/chat/12/messages?page=2' } }),
+          : jsonAnswer(200, { status: 'OK', payload: [messageOf({ id: 2, message: 'newer' })], meta: { next: '/api/chat/12/messages?page=2' } }),
     });
     renderWithApp(<Conversation chat={chatOf()} meId={3} />);
     await screen.findByText('newer');

@@ -26,7 +26,7 @@ const unlocked = { ...locked, is_locked: false, is_preview: false, attachment_ur
 
 function api(messages: () => unknown[], unlock: () => Response, extra = {}) {
   return fakeApi({
-    'GET /api/chat/12/messages': () => jsonAnswer(200, { status: 'OK', payload: messages(), links: { next: null } }),
+    'GET /api/chat/12/messages': () => jsonAnswer(200, { status: 'OK', payload: messages(), meta: { next: null } }),
     'POST /api/chat/12/unlock': unlock,
     ...extra,
   });

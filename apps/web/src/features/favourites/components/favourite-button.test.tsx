@@ -8,13 +8,13 @@ import { FavouriteButton } from './favourite-button';
 afterEach(() => vi.unstubAllGlobals());
 
 const signedIn = {
-  'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: true }),
+  'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', payload: { authenticated: true } }),
   'GET /api/user/profile': () => okAnswer(aProfile({ surname: 'C' })),
 };
 
 describe('the heart', () => {
   it('a guest is sent to sign in with a way back that names the product', async () => {
-    fakeApi({ 'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: false }) });
+    fakeApi({ 'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', payload: { authenticated: false } }) });
     const { router } = renderWithApp(<FavouriteButton productId={7} title="Aurora" />, { path: '/products/aurora?sort=x' });
     fireEvent.click(await screen.findByRole('button', { name: 'Add to favourites: Aurora' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));

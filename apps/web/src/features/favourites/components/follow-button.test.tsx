@@ -13,7 +13,7 @@ const profile = { id: 5, nickname: 'sofia', name: 'Sofia', surname: 'Reis', foll
 describe('follow button', () => {
   it('shows the follower count and follows', async () => {
     const calls = fakeApi({
-      'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: true }),
+      'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', payload: { authenticated: true } }),
       'GET /api/user/profile': () => okAnswer(aProfile({ surname: 'C' })),
       'POST /api/creators/sofia/follow': () => okAnswer({ nickname: 'sofia', following: true, followers_count: 3 }),
     });

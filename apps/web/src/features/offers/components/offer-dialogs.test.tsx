@@ -5,8 +5,8 @@ import { fakeApi, okAnswer } from '../../../test/fake-api';
 import { siteSettings } from '../../../test/fixtures';
 import { jsonAnswer, renderWithApp } from '../../../test/render';
 import { offerFixture } from '../testing/fixtures';
+import { checkCard } from './card-payout-form';
 import { MyProjects } from './my-projects';
-import { checkCard } from './payout-forms';
 
 afterEach(() => vi.unstubAllGlobals());
 

@@ -6,10 +6,12 @@ import { useTranslation } from '../../../lib/i18n-runtime';
 import { Price } from '../../catalog';
 import { useMoney } from '../../currency';
 import { offerErrorMessage, type PayoutBody, useApproveOffer, useDeclineOffer, useRequestPayout } from '../api/offers';
+import { BankPayoutForm } from './bank-payout-form';
+import { CardPayoutForm } from './card-payout-form';
+import { type Contact, ContactDetailsForm, type PayoutMethod } from './contact-details-form';
 import { ListingControls } from './listing-controls';
 import { Modal } from './modal';
 import { OfferStatusLabel, OfferTypeIcon } from './offer-status';
-import { BankPayoutForm, CardPayoutForm, type Contact, ContactDetailsForm, type PayoutMethod } from './payout-forms';
 
 type Step =
   | { kind: 'details' }

@@ -51,7 +51,7 @@ describe('Order history: refunds', () => {
     const calls = fakeApi({
       'GET /api/purchase/history': () => okAnswer([order(now() - 3600, [item(5, 'Cold Email'), item(6, 'Logo Ideas'), item(7, 'Old Map', 'Refunded')])]),
       'GET /api/refund-requests': () => okAnswer([request]),
-      'POST /api/orders/2/refund-request': () => jsonAnswer(200, { status: 'OK', refund_request: { id: 32, status: 'open' } }),
+      'POST /api/orders/2/refund-request': () => jsonAnswer(200, { status: 'OK', payload: { id: 32, status: 'open' } }),
     });
     renderWithApp(<OrderHistory />);
     const first = (await screen.findByText('Cold Email')).closest('li')!;

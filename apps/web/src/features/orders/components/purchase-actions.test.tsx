@@ -25,14 +25,16 @@ const product = {
 } as unknown as Product;
 
 const signedIn = {
-  'GET /api/is-auth': () => new Response(JSON.stringify({ status: 'OK', authenticated: true }), { headers: { 'content-type': 'application/json' } }),
+  'GET /api/is-auth': () =>
+    new Response(JSON.stringify({ status: 'OK', payload: { authenticated: true } }), { headers: { 'content-type': 'application/json' } }),
   'GET /api/user/profile': () => okAnswer(aProfile({ surname: 'C' })),
 };
 
 describe('product buy box', () => {
   it('a guest is sent to sign in, with the way back', async () => {
     fakeApi({
-      'GET /api/is-auth': () => new Response(JSON.stringify({ status: 'OK', authenticated: false }), { headers: { 'content-type': 'application/json' } }),
+      'GET /api/is-auth': () =>
+        new Response(JSON.stringify({ status: 'OK', payload: { authenticated: false } }), { headers: { 'content-type': 'application/json' } }),
     });
     renderWithApp(<PurchaseActions product={product} />, { path: '/packs/starter-pack' });
     const buy = await screen.findByRole('link', { name: 'Buy now' });

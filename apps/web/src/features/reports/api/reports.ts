@@ -58,5 +58,5 @@ export const useDecideAppeal = () =>
 export const useTransparency = () =>
   useQuery({
     queryKey: reportKeys.transparency,
-    queryFn: ({ signal }) => apiEnvelope<TransparencyReport>('/api/transparency', { signal }).then((r) => r.periods),
+    queryFn: ({ signal }) => apiEnvelope<TransparencyReport>('/api/transparency', { signal }).then((r) => r.payload),
   });

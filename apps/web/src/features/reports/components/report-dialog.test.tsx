@@ -6,7 +6,7 @@ import { ReportLink } from './report-dialog';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const guest = { 'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: false }) };
+const guest = { 'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', payload: { authenticated: false } }) };
 const filed = {
   status: 'OK',
   report: {

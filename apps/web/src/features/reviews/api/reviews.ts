@@ -30,11 +30,9 @@ function useReviewMutation<V>(productId: number, call: (vars: V) => Promise<unkn
 
 export function useSaveReview(productId: number) {
   return useReviewMutation(productId, async ({ id, input }: { id: number | null; input: ReviewInput }) => {
-    const res =
-      id === null
-        ? await apiEnvelope<{ status: 'OK'; review: Review }>(`/api/products/${productId}/reviews`, { method: 'POST', body: input })
-        : await apiEnvelope<{ status: 'OK'; review: Review }>(`/api/reviews/${id}`, { method: 'PUT', body: input });
-    return res.review;
+    return id === null
+      ? api<Review>(`/api/products/${productId}/reviews`, { method: 'POST', body: input })
+      : api<Review>(`/api/reviews/${id}`, { method: 'PUT', body: input });
   });
 }
 

@@ -19,15 +19,12 @@ const review = (over: Partial<Review> = {}): Review => ({
   ...over,
 });
 
-const page = (over: Partial<ReviewsPage> = {}): ReviewsPage => ({
-  status: 'OK',
-  payload: [review()],
-  meta: { total: 1, pages: 1, page: 1, average: 4, counts: { 1: 0, 2: 0, 3: 0, 4: 1, 5: 0 } },
-  mine: null,
-  can_review: false,
-  is_author: false,
-  ...over,
-});
+type Meta = ReviewsPage['meta'];
+const page = (over: { payload?: ReviewsPage['payload'] } & Partial<Meta> = {}): ReviewsPage => {
+  const { payload = [review()], ...meta } = over;
+  const base: Meta = { total: 1, pages: 1, page: 1, average: 4, counts: { 1: 0, 2: 0, 3: 0, 4: 1, 5: 0 }, mine: null, can_review: false, is_author: false };
+  return { status: 'OK', payload, meta: { ...base, ...meta } };
+};
 
 describe('reviews on the product page', () => {
   it('lists reviews with stars, the creator’s reply and the average', async () => {
@@ -48,10 +45,10 @@ describe('reviews on the product page', () => {
     let sent: unknown;
     const calls = fakeApi({
       'GET /api/products/7/reviews': () =>
-        jsonAnswer(200, page({ payload: [], meta: { total: 0, pages: 0, page: 1, average: 0, counts: { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 } }, can_review: true })),
+        jsonAnswer(200, page({ payload: [], total: 0, pages: 0, page: 1, average: 0, counts: { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 }, can_review: true })),
       'POST /api/products/7/reviews': ({ body }) => {
         sent = body;
-        return jsonAnswer(200, { status: 'OK', review: review({ rating: 5 }) });
+        return jsonAnswer(200, { status: 'OK', payload: review({ rating: 5 }) });
       },
     });
     renderWithApp(<ReviewsSection productId={7} />);
@@ -89,7 +86,9 @@ describe('reviews on the product page', () => {
           200,
           page({
             payload: [review(), review({ id: 2, rating: 2 })],
-            meta: { total: 2, pages: 1, page: 1, average: 3, counts: { 1: 0, 2: 1, 3: 0, 4: 1, 5: 0 } },
+            total: 2,
+            average: 3,
+            counts: { 1: 0, 2: 1, 3: 0, 4: 1, 5: 0 },
           }),
         );
       },
@@ -102,11 +101,7 @@ describe('reviews on the product page', () => {
   it('issue 31: the reader’s own review shows once, with Edit and without Report', async () => {
     const own = review({ id: 5, text: 'My own words.', author: { nickname: 'me', avatar: null } });
     fakeApi({
-      'GET /api/products/7/reviews': () =>
-        jsonAnswer(
-          200,
-          page({ payload: [own, review()], mine: own, meta: { total: 2, pages: 1, page: 1, average: 4, counts: { 1: 0, 2: 0, 3: 0, 4: 2, 5: 0 } } }),
-        ),
+      'GET /api/products/7/reviews': () => jsonAnswer(200, page({ payload: [own, review()], mine: own, total: 2, counts: { 1: 0, 2: 0, 3: 0, 4: 2, 5: 0 } })),
     });
     renderWithApp(<ReviewsSection productId={7} />);
     expect(await screen.findByText('Delivers what it promises.')).toBeTruthy();

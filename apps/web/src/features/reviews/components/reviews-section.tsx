@@ -33,7 +33,7 @@ export function ReviewsSection({ productId }: { productId: number }) {
   const sortId = useId();
   const query = useReviews(productId, page, sort);
   const data = query.data;
-  const others = data?.payload.filter((r) => r.id !== data.mine?.id) ?? [];
+  const others = data?.payload.filter((r) => r.id !== data.meta.mine?.id) ?? [];
 
   return (
     <section className="section reviews" id="reviews" aria-labelledby="reviews-title" data-testid="reviews">
@@ -83,14 +83,14 @@ export function ReviewsSection({ productId }: { productId: number }) {
               ))}
             </ul>
           )}
-          {(data.can_review || data.mine) && <OwnReview productId={productId} mine={data.mine} />}
+          {(data.meta.can_review || data.meta.mine) && <OwnReview productId={productId} mine={data.meta.mine} />}
           {/* Issue 31: the reader's own review shows once, above, with Edit and Delete (and never Report). */}
           {others.length === 0 ? (
-            !data.mine && <p className="muted">{t('reviews.none')}</p>
+            !data.meta.mine && <p className="muted">{t('reviews.none')}</p>
           ) : (
             <ul className="review-list">
               {others.map((r) => (
-                <ReviewItem key={r.id} review={r} productId={productId} canReply={data.is_author && r.reply === null} />
+                <ReviewItem key={r.id} review={r} productId={productId} canReply={data.meta.is_author && r.reply === null} />
               ))}
             </ul>
           )}

@@ -45,7 +45,7 @@ const signInApi = (answer: () => Response) =>
     'GET /sanctum/csrf-cookie': () => new Response(null, { status: 204 }),
     'POST /api/login/passkey/options': () => okAnswer({ challenge: 'xyz', rpId: 'localhost' }),
     'POST /api/login/passkey': answer,
-    'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', authenticated: true }),
+    'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', payload: { authenticated: true } }),
     'GET /api/user/profile': () => okAnswer(aProfile({ id: 1, name: 'Pia', surname: 'S', nickname: 'pia', email: 'pia@example.com' })),
   });
 

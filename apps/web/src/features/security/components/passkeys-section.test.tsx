@@ -45,7 +45,7 @@ describe('the passkeys section of the Security tab (issue 21)', () => {
       'POST /api/user/passkeys': ({ body }) => {
         const added = { ...laptop, name: (body as { name: string }).name };
         stored = [added];
-        return jsonAnswer(200, { status: 'OK', message: 'Your passkey has been added.', payload: added, passkey: added });
+        return jsonAnswer(200, { status: 'OK', message: 'Your passkey has been added.', payload: added });
       },
     });
     renderWithApp(<PasskeysSection />, { path: '/dashboard/security' });
