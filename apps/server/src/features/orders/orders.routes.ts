@@ -26,6 +26,7 @@ import { currentUser, guard } from '../../lib/auth-guard';
 import { requestedCurrency, resolveDisplayCurrency } from '../../lib/display-currency';
 import { ok } from '../../lib/envelope';
 import { closeIdempotencyKey, idempotencyKeyOf, runIdempotent } from '../../lib/idempotency';
+import { viewCounterOf } from '../analytics';
 import { commerceSettingsOf, settleReceivablesOfOrder } from '../ledger';
 import { purchaseProducts } from './checkout';
 import { bufferFile, cleanFileName, contentDisposition, sendAttachment } from './download';
@@ -94,6 +95,11 @@ export async function buyFromBalance(
   if (created !== null) app.metrics.money('purchases', 'paid');
   if (created !== null) {
     app.log.info({ orderId: created }, 'order paid');
+    // The buyer saw what they bought: their view counts, whatever their browser (issue 31 item 2).
+    viewCounterOf(app.db).recordPurchase(
+      request,
+      answer.order.items.map((i) => i.info.id),
+    );
     // A seller who owes refunds (a receivable below zero) pays them back from this sale first.
     if (sellerOwesRefunds) await settleReceivablesOfOrder(app.db, created);
   }
