@@ -44,7 +44,15 @@ describe('a product page', () => {
     const [midjourney] = await t.app.db.select().from(categories).where(eq(categories.url, 'prompts/midjourney'));
     const [prompt] = await t.app.db
       .insert(products)
-      .values({ slug: `trust-prompt-${creator.id}`, title: 'Lighthouse', productType: 'prompt', promptText: PROMPT, authorId: creator.id, priceMinor: 400, categoryId: midjourney!.id })
+      .values({
+        slug: `trust-prompt-${creator.id}`,
+        title: 'Lighthouse',
+        productType: 'prompt',
+        promptText: PROMPT,
+        authorId: creator.id,
+        priceMinor: 400,
+        categoryId: midjourney!.id,
+      })
       .returning();
     const p = prompt!;
 
@@ -79,7 +87,7 @@ describe('a product page', () => {
     expect(own.mine).toMatchObject({ text: 'Review 2', verified_purchase: false, refunded: true });
   });
 
-  it("says what an image and a document are once measured: format, bytes, pixels or words; a pack has no file of its own", async () => {
+  it('says what an image and a document are once measured: format, bytes, pixels or words; a pack has no file of its own', async () => {
     // The demo works were stored before anything measured them: the job does, a batch at a time.
     while ((await describeUnmeasuredFiles(t.app.db, t.app.storage)) > 0);
     const [image] = await seededProducts(t.app, 'image');
@@ -114,7 +122,10 @@ describe('measuring a file', () => {
     expect(await describeFile('Essay.PDF', pdf)).toEqual({ format: 'PDF', bytes: pdf.length, pages: 2 });
     const docx = buildZip([
       { name: 'docProps/app.xml', data: Buffer.from('<Properties><Pages>3</Pages><Words>999</Words></Properties>') },
-      { name: 'word/document.xml', data: Buffer.from('<w:document><w:body><w:p><w:r><w:t>Four words in</w:t></w:r></w:p><w:p><w:t>here</w:t></w:p></w:body></w:document>') },
+      {
+        name: 'word/document.xml',
+        data: Buffer.from('<w:document><w:body><w:p><w:r><w:t>Four words in</w:t></w:r></w:p><w:p><w:t>here</w:t></w:p></w:body></w:document>'),
+      },
     ]);
     expect(await describeFile('report.docx', docx)).toEqual({ format: 'DOCX', bytes: docx.length, pages: 3, words: 4 });
     expect(await describeFile('notes.txt', Buffer.from('One — two, three!\n'))).toEqual({ format: 'TXT', bytes: 20, words: 3 });
