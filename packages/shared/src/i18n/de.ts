@@ -1019,7 +1019,7 @@ export const de: Record<TranslationKey, string> = {
   'earnings.owed': 'Sie schulden',
   'earnings.owed_note': 'Aus Erstattungen von Geld, das Sie bereits erhalten hatten: Ihre nächsten Einnahmen begleichen es zuerst.',
   'earnings.note':
-    'Dein Anteil an jedem Verkauf ist während der Freigabefrist ausstehend und danach verfügbar: Du kannst ihn im Shop ausgeben oder auszahlen lassen. Selbst eingezahltes Guthaben kann nicht ausgezahlt werden.',
+    'Dein Anteil an jedem Verkauf ist während der Freigabefrist ausstehend und danach zur Auszahlung verfügbar. Deine Einnahmen sind nicht Teil deines Guthabens: Das Guthaben ist, was du selbst eingezahlt hast, und kann nicht ausgezahlt werden.',
   'earnings.schedule':
     'Auszahlungen ab {{min}}. Eine Auszahlung auf die Karte kommt innerhalb von 3–5 Werktagen an, eine Überweisung innerhalb von 5 Werktagen.',
   'earnings.withdraw': 'Auszahlen',

@@ -1013,7 +1013,7 @@ export const en = {
   'earnings.owed': 'You owe',
   'earnings.owed_note': 'From refunds of money you had already received: your next earnings pay it first.',
   'earnings.note':
-    'Your share of each sale is pending for the clearing period, then available: you can spend it in the shop or withdraw it. Funds you added yourself cannot be withdrawn.',
+    'Your share of each sale is pending for the clearing period, then available to withdraw. Your earnings are not part of your balance: the balance is what you added, and it cannot be withdrawn.',
   'earnings.schedule': 'Withdrawals start at {{min}}. A card payout arrives within 3–5 business days, a bank transfer within 5 business days.',
   'earnings.withdraw': 'Withdraw',
   'earnings.one_in_flight': 'A withdrawal is on its way. You can start the next one when it is done.',
