@@ -3,10 +3,10 @@ import { en } from '@atelier/shared/i18n/en';
 import { describe, expect, it } from 'vitest';
 import { render } from './entry-server';
 import { contractChecked } from './test/fake-api';
-import { aProduct, aProfile, siteSettings } from './test/fixtures';
+import { aProductDetails, aProfile, siteSettings } from './test/fixtures';
 
 /** The product the fake API knows; everything else it answers as the real one would for a guest. */
-const product = aProduct({
+const product = aProductDetails({
   slug: 'harbour-at-dawn',
   title: 'Harbour at Dawn',
   description: 'Fishing boats in the first light.',
@@ -16,6 +16,8 @@ const product = aProduct({
   tags: ['sea'],
   price: 12.5,
   created_at: 1_790_000_000,
+  sales_count: 3,
+  file: { format: 'PNG', bytes: 2_400_000, width: 2400, height: 1600 },
 });
 
 function fakeApi(signedIn = false) {
@@ -80,6 +82,11 @@ describe('server rendering', () => {
     expect(html).toContain('src="/storage/products/harbour-at-dawn/preview.webp"');
     expect(html).toContain('<span class="price-symbol">€</span><span>12.50</span>');
     expect(html).toContain('<footer');
+    // Issue 31 item 7: the trust signals are in the server's HTML: sales and the file a buyer gets.
+    expect(html).toMatch(/data-testid="sales-count">3 sold</);
+    expect(html).toContain('<dt>Format</dt><dd>PNG</dd>');
+    expect(html).toContain('<dt>Pixel size</dt><dd>2,400 × 1,600 px</dd>');
+    expect(html).toContain('<dt>File size</dt><dd>2.4 MB</dd>');
     expect(html).not.toContain('<!--$!-->');
     expect(result!.background).toBe('default');
     // Asked in the visitor's currency (the default, with no cookie), and each call once.

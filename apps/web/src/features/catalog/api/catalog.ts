@@ -1,4 +1,4 @@
-import type { CatalogMeta, Category, Product, ProductType, RelatedProducts } from '@atelier/shared';
+import type { CatalogMeta, Category, Product, ProductDetails, ProductType, RelatedProducts } from '@atelier/shared';
 import { type CatalogParams, type CreatorWorksParams, catalogApiQuery, creatorWorksApiQuery } from '@atelier/shared/catalog-url';
 import { RANDOM_PRODUCTS_PER_TYPE } from '@atelier/shared/constants';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -70,7 +70,7 @@ export function useProduct(slug: string) {
   const currency = useSelectedCurrency();
   return useQuery({
     queryKey: catalogKeys.product(slug, currency.code),
-    queryFn: ({ signal }) => api<Product>(`/api/products/${encodeURIComponent(slug)}/info`, { signal, currency: currency.code }),
+    queryFn: ({ signal }) => api<ProductDetails>(`/api/products/${encodeURIComponent(slug)}/info`, { signal, currency: currency.code }),
     enabled: currency.ready,
     placeholderData: keepPreviousData,
   });
@@ -101,7 +101,7 @@ export function usePack(slug: string) {
   const currency = useSelectedCurrency();
   return useQuery({
     queryKey: catalogKeys.pack(slug, currency.code),
-    queryFn: ({ signal }) => api<Product>(`/api/packs/${encodeURIComponent(slug)}/info`, { signal, currency: currency.code }),
+    queryFn: ({ signal }) => api<ProductDetails>(`/api/packs/${encodeURIComponent(slug)}/info`, { signal, currency: currency.code }),
     enabled: currency.ready,
     placeholderData: keepPreviousData,
   });
