@@ -59,7 +59,6 @@ import {
   paymentMethod,
   payout,
   platformAnalytics,
-  product,
   productBase,
   productDetails,
   publicProfile,
