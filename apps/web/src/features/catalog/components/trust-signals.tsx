@@ -38,7 +38,7 @@ export function FileDetails({ file }: { file: FileInfo | null }) {
   if (file.model) rows.push([t('products.file_model'), file.model]);
   rows.push([t('products.file_size'), formatBytes(file.bytes, i18n.language)]);
   return (
-    <div>
+    <div className="file-details-block">
       <h2 className="small-heading">{t('products.file_heading')}</h2>
       <dl className="file-details" data-testid="file-details">
         {rows.map(([label, value]) => (
