@@ -84,6 +84,36 @@ describe('trust and discovery in the browser (issue 20)', () => {
       })
       .toBe(true);
 
+    // 2b. Issue 31 item 7: any visitor sees the trust signals at 1280 and 375 px: "n sold", what the
+    // file is (measured by the catalog.describe_files job for a demo work) and the Verified purchase mark.
+    const visitor = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const visit = await visitor.newPage();
+    await expect
+      .poll(
+        async () => {
+          await open(visit, `${base()}/products/${work.slug}`);
+          return (await visit.getByTestId('sales-count').count()) > 0 && (await visit.getByTestId('file-details').count()) > 0;
+        },
+        { timeout: 30_000, interval: 1500 },
+      )
+      .toBe(true);
+    expect(await visit.getByTestId('sales-count').textContent()).toMatch(/^\d+ sold$/);
+    const file = visit.getByTestId('file-details');
+    await file.getByText('Format').waitFor();
+    // Pixels for an image, words for a text (a demo doc is a .txt), the size for both.
+    if (work.product_type === 'image') await file.getByText(/^\d[\d,]* × \d[\d,]* px$/).waitFor();
+    else await file.getByText('Words').waitFor();
+    await file.getByText(/^\d+(\.\d)? (B|KB|MB)$/).waitFor();
+    const bought = visit.getByTestId('review').filter({ hasText: 'Does what it says, and quickly.' });
+    await bought.getByTestId('verified-purchase').waitFor();
+    expect(await bought.getByTestId('verified-purchase').textContent()).toContain('Verified purchase');
+    await screenshot(visit, 'trust-signals-1280');
+    await visit.setViewportSize({ width: 375, height: 900 });
+    await screenshot(visit, 'trust-signals-375');
+    const [pageWidth, viewWidth] = (await visit.evaluate('[document.scrollingElement.scrollWidth, window.innerWidth]')) as [number, number];
+    expect(pageWidth).toBeLessThanOrEqual(viewWidth);
+    await visitor.close();
+
     // 3. The buyer favourites another creator's work and follows that creator.
     const [other, draft] = (await worksBy('mirachen')) as [Listed, Listed];
     await open(buyer.page, `${base()}/products/${other.slug}`);
@@ -125,6 +155,8 @@ describe('trust and discovery in the browser (issue 20)', () => {
     await creator.page.getByRole('link', { name: 'Sales' }).click();
     await creator.page.waitForURL(`${base()}/dashboard/sales`);
     await expect.poll(() => creator.page.getByTestId('total-sales').textContent()).toBe('1');
+    // Issue 31 item 2: the buyer's view is counted although their browser is an automated one: a sale never sits beside 0 views.
+    expect(Number(await creator.page.getByTestId('total-views').textContent())).toBeGreaterThanOrEqual(1);
     await creator.page
       .getByRole('table', { name: 'Works' })
       .getByRole('row', { name: new RegExp(work.title) })

@@ -923,6 +923,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/media/download-pack": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read user media download pack */
+        get: operations["getUserMediaDownloadPack"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/deposit/validate-amount": {
         parameters: {
             query?: never;
@@ -4116,6 +4133,16 @@ export interface operations {
                                 rating_average: number;
                                 rating_count: number;
                             }[];
+                            sales_count: number;
+                            file: {
+                                format: string;
+                                bytes: number;
+                                width?: number;
+                                height?: number;
+                                words?: number;
+                                pages?: number;
+                                model?: string;
+                            } | null;
                         };
                         message?: string;
                     };
@@ -4361,6 +4388,16 @@ export interface operations {
                                 rating_average: number;
                                 rating_count: number;
                             }[];
+                            sales_count: number;
+                            file: {
+                                format: string;
+                                bytes: number;
+                                width?: number;
+                                height?: number;
+                                words?: number;
+                                pages?: number;
+                                model?: string;
+                            } | null;
                         };
                         message?: string;
                     };
@@ -5906,6 +5943,7 @@ export interface operations {
                                 title: string;
                                 url: string;
                             }[];
+                            download_all_url?: string;
                         };
                         message?: string;
                     };
@@ -5923,6 +5961,31 @@ export interface operations {
             query: {
                 id: number;
                 product_id: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    getUserMediaDownloadPack: {
+        parameters: {
+            query: {
+                pack_id: number;
             };
             header?: never;
             path?: never;
@@ -8792,6 +8855,8 @@ export interface operations {
                                 text: string;
                                 created_at: string;
                             } | null;
+                            verified_purchase: boolean;
+                            refunded: boolean;
                         }[];
                         meta: {
                             total: number;
@@ -8820,6 +8885,8 @@ export interface operations {
                                     text: string;
                                     created_at: string;
                                 } | null;
+                                verified_purchase: boolean;
+                                refunded: boolean;
                             } | null;
                             can_review: boolean;
                             is_author: boolean;
@@ -8876,6 +8943,8 @@ export interface operations {
                                 text: string;
                                 created_at: string;
                             } | null;
+                            verified_purchase: boolean;
+                            refunded: boolean;
                         };
                         message?: string;
                     };
@@ -8933,6 +9002,8 @@ export interface operations {
                                 text: string;
                                 created_at: string;
                             } | null;
+                            verified_purchase: boolean;
+                            refunded: boolean;
                         };
                         message?: string;
                     };
@@ -9021,6 +9092,8 @@ export interface operations {
                                 text: string;
                                 created_at: string;
                             } | null;
+                            verified_purchase: boolean;
+                            refunded: boolean;
                         };
                         message?: string;
                     };

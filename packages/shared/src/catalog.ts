@@ -50,9 +50,37 @@ export const productBase = z.object({
 });
 export type ProductBase = z.infer<typeof productBase>;
 
-/** A product's details; a pack carries its items. */
+/**
+ * What a buyer gets (issue 31 item 7): the format (PNG, PDF, TXT), its size in bytes, the pixel size
+ * of an image, the pages of a PDF or DOCX, the words of a text or prompt, and the model a prompt is
+ * written for (its category under Prompts: Midjourney, ChatGPT). What is not known is left out.
+ */
+export const fileInfo = z.object({
+  format: z.string(),
+  bytes: z.number().int(),
+  width: z.number().int().optional(),
+  height: z.number().int().optional(),
+  words: z.number().int().optional(),
+  pages: z.number().int().optional(),
+  model: z.string().optional(),
+});
+export type FileInfo = z.infer<typeof fileInfo>;
+
+/** A product in a list; a pack carries its items. */
 export const product = productBase.extend({ items: z.array(productBase).optional() });
 export type Product = z.infer<typeof product>;
+
+/**
+ * GET /products/{slug}/info and /packs/{slug}/info (issue 31 item 7): a product with its trust signals.
+ * `sales_count`: the orders that bought it (alone or inside a pack; a pack: the orders that bought
+ * the pack) and were not refunded, the author's own purchases left out. `file`: null for a pack (its
+ * items have theirs) and while an uploaded file is not measured yet.
+ */
+export const productDetails = product.extend({
+  sales_count: z.number().int(),
+  file: fileInfo.nullable(),
+});
+export type ProductDetails = z.infer<typeof productDetails>;
 
 /** Works shown below the buy box (issue 20): up to this many in each row. */
 export const RELATED_ROW_SIZE = 8;

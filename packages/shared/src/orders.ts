@@ -101,6 +101,9 @@ export type PurchaseLookup = z.infer<typeof purchaseLookup>;
 export const downloadQuery = z.object({ id: positiveId('order'), product_id: positiveId('product') });
 export type DownloadQuery = z.infer<typeof downloadQuery>;
 
+/** GET /api/user/media/download-pack?pack_id=: an owned pack's files as one ZIP (issue 31 item 7). */
+export const downloadPackQuery = z.object({ pack_id: positiveId('pack') });
+
 /** GET /api/purchase/owned?product_id=: does the signed-in user own this product (or pack), and its downloads. */
 export const ownedQuery = z.object({ product_id: positiveId('product') });
 export const ownership = z.object({
@@ -109,6 +112,8 @@ export const ownership = z.object({
   order_id: z.number().int().nullable(),
   /** One download per file: the product itself, or each item of a pack. */
   downloads: z.array(z.object({ product_id: z.number().int(), title: z.string(), url: z.string() })),
+  /** An owned pack (issue 31 item 7): every file the buyer still has from it, as one ZIP. */
+  download_all_url: z.string().optional(),
 });
 export type Ownership = z.infer<typeof ownership>;
 

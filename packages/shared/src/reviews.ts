@@ -61,6 +61,13 @@ export const review = z.object({
   edited_at: z.string().nullable(),
   author: z.object({ nickname: z.string(), avatar: z.string().nullable() }),
   reply: z.object({ text: z.string(), created_at: z.string() }).nullable(),
+  /**
+   * Issue 31 item 7: the writer owns the work through a purchase that stands (a successful order, not
+   * refunded). A buyer whose purchase was refunded keeps their review, marked `refunded: true` and
+   * `verified_purchase: false`; `refunded` is false otherwise.
+   */
+  verified_purchase: z.boolean(),
+  refunded: z.boolean(),
 });
 export type Review = z.infer<typeof review>;
 

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, customType, index, integer, numeric, pgEnum, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import type { FileMeta } from '../lib/file-meta';
 import { jsonb } from './json-column';
 
 const id = () => bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity();
@@ -85,6 +86,8 @@ export const products = pgTable(
     /** The file a buyer pays for, in the storage's private area. */
     originalPath: text('original_path'),
     originalName: text('original_name'),
+    /** What the original is (migration 0046, lib/file-meta.ts): measured on upload, or by the catalog.describe_files job for older rows. */
+    fileMeta: jsonb<FileMeta>('file_meta'),
     /** Prompt text for prompt products: private until bought. */
     promptText: text('prompt_text'),
     popularity: integer('popularity').notNull().default(0),

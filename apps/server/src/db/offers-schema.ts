@@ -5,6 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import type { FileMeta } from '../lib/file-meta';
 import { categories, products, users } from './core-schema';
 import { jsonb } from './json-column';
 
@@ -38,6 +39,8 @@ export const offers = pgTable(
     fileType: text('file_type').notNull(),
     fileName: text('file_name').notNull(),
     originalPath: text('original_path').notNull(),
+    /** What the file is (migration 0046): measured on upload, handed to the product it becomes. */
+    fileMeta: jsonb<FileMeta>('file_meta'),
     previewPath: text('preview_path'),
     /** The platform-owned product made on acceptance. */
     productId: bigint('product_id', { mode: 'number' }).references(() => products.id),

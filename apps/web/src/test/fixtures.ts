@@ -1,4 +1,4 @@
-import type { Order, OrderItem, ProductBase, PublicSiteSettings, UserProfileWithBalance } from '@atelier/shared';
+import type { Order, OrderItem, ProductBase, ProductDetails, PublicSiteSettings, UserProfileWithBalance } from '@atelier/shared';
 
 /**
  * Whole answers as the server sends them, for fixtures: a test names only what it is about and
@@ -75,6 +75,11 @@ export function aProduct(over: Partial<ProductBase> = {}): ProductBase {
     rating_count: 0,
     ...over,
   };
+}
+
+/** A product page's answer (issue 31 item 7): a product with its sales and file; unsold, no file by default. */
+export function aProductDetails(over: Partial<ProductDetails> = {}): ProductDetails {
+  return { ...aProduct(), sales_count: 0, file: null, ...over };
 }
 
 /** One item of an order: an image by @sofia. */

@@ -26,6 +26,8 @@ const SAME_IN_GERMAN = new Set([
   'payment.status',
   'deposit.status_label',
   'orders.format',
+  'products.file_format',
+  'products.pixels',
   'offers.type_prompt',
   'offers.status',
   'payout.iban',

@@ -120,12 +120,14 @@ describe('seller analytics', () => {
     expect(report.currency.code).toBe('EUR');
     const [yesterday, today] = report.days.slice(-2);
     expect(yesterday).toEqual({ date: day(-1), views: 4, sales: 2, revenue: (2 * earnedA) / 100 });
-    expect(today).toEqual({ date: day(0), views: 3, sales: 2, revenue: (2 * earnedB) / 100 });
+    // Today: the 3 page views, and the 4 buyers, each a view of what they bought (issue 31 item 2): the
+    // second and third had seen A only yesterday, the third and fourth had not opened B's page today.
+    expect(today).toEqual({ date: day(0), views: 7, sales: 2, revenue: (2 * earnedB) / 100 });
     expect(report.days.slice(0, -2).every((d: { views: number; sales: number }) => d.views === 0 && d.sales === 0)).toBe(true);
-    expect(report.totals).toEqual({ views: 7, sales: 4, revenue: (2 * earnedA + 2 * earnedB) / 100, conversion: Math.round((4 / 7) * 10_000) / 10_000 });
+    expect(report.totals).toEqual({ views: 11, sales: 4, revenue: (2 * earnedA + 2 * earnedB) / 100, conversion: Math.round((4 / 11) * 10_000) / 10_000 });
     expect(report.products.slice(0, 2)).toEqual([
-      { id: a.id, title: a.title, views: 4, sales: 2, revenue: (2 * earnedA) / 100 },
-      { id: b.id, title: b.title, views: 3, sales: 2, revenue: (2 * earnedB) / 100 },
+      { id: a.id, title: a.title, views: 6, sales: 2, revenue: (2 * earnedA) / 100 },
+      { id: b.id, title: b.title, views: 5, sales: 2, revenue: (2 * earnedB) / 100 },
     ]);
 
     // The CSV says the same.
@@ -141,7 +143,7 @@ describe('seller analytics', () => {
     expect(
       csvProducts.map((r) => ({ id: Number(r.product_id), title: r.title, views: Number(r.views), sales: Number(r.sales), revenue: Number(r.revenue) })),
     ).toEqual(report.products.slice(0, 2));
-    expect(rows.at(-1)).toMatchObject({ kind: 'total', views: '7', sales: '4', revenue: ((2 * earnedA + 2 * earnedB) / 100).toFixed(2), currency: 'EUR' });
+    expect(rows.at(-1)).toMatchObject({ kind: 'total', views: '11', sales: '4', revenue: ((2 * earnedA + 2 * earnedB) / 100).toFixed(2), currency: 'EUR' });
 
     // A range of yesterday alone.
     const one = (await creator.client.get(`/api/seller/analytics?from=${day(-1)}&to=${day(-1)}`)).json().payload;
@@ -160,7 +162,7 @@ describe('seller analytics', () => {
     const staff = await registerStaff(t.app);
     const platform = (await staff.client.get('/api/admin/analytics')).json().payload;
     expect(platform.totals.sales).toBeGreaterThanOrEqual(4);
-    expect(platform.totals.views).toBeGreaterThanOrEqual(7);
+    expect(platform.totals.views).toBeGreaterThanOrEqual(11);
     const commission = (await revenueMinor(t.app)) - revenueBefore;
     expect(commission).toBe(2 * commissionOf(1000, 20) + 2 * commissionOf(555, 20));
     expect(platform.totals.commission * 100).toBeGreaterThanOrEqual(commission);
@@ -168,7 +170,7 @@ describe('seller analytics', () => {
       id: a.id,
       title: a.title,
       author: expect.any(String),
-      views: 4,
+      views: 6,
       sales: 2,
       revenue: 20,
     });
@@ -180,7 +182,7 @@ describe('seller analytics', () => {
     // Views are folded per product per day; no address or session is stored, only the day's hashes.
     const stored = await t.app.db.execute(sql`select visitor from product_view_visitors where product_id in (${a.id}, ${b.id})`);
     const hashes = rowsOf<{ visitor: string }>(stored).map((r) => r.visitor);
-    expect(hashes).toHaveLength(7);
+    expect(hashes).toHaveLength(11);
     for (const h of hashes) expect(h).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(
       await t.app.db
@@ -201,6 +203,36 @@ describe('seller analytics', () => {
     const long = await me.client.get('/api/seller/analytics.csv?from=2024-01-01&to=2026-01-01');
     expect(long.statusCode).toBe(422);
     expect(long.json().errors.to[0]).toContain('at most 366 days');
+  });
+});
+
+describe('views without cookies (issue 31 item 2)', () => {
+  it('count a visitor by address and browser once per product and day, without any cookie; a buyer who never opened the page is a view', async () => {
+    const creator = await registerPerson(t.app);
+    const [p] = (await seededProducts(t.app, 'doc')).slice(-3) as [typeof products.$inferSelect];
+    await t.app.db.update(products).set({ authorId: creator.id, priceMinor: 700 }).where(eq(products.id, p.id));
+    // No cookie is sent and none is needed: the same address and browser twice the same day is one view.
+    const bare = (remoteAddress: string, ua: string) =>
+      t.app.inject({ method: 'GET', url: `/api/products/${p.slug}/info`, headers: { 'user-agent': ua }, remoteAddress });
+    const first = await bare('198.51.100.7', BROWSER['user-agent']);
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['set-cookie']).toBeUndefined();
+    expect((await bare('198.51.100.7', BROWSER['user-agent'])).statusCode).toBe(200);
+    const report = async () => (await creator.client.get('/api/seller/analytics')).json().payload;
+    const viewsOf = async () => (await report()).products.find((r: { id: number }) => r.id === p.id);
+    expect(await viewsOf()).toMatchObject({ views: 1, sales: 0 });
+    // Another browser at the same address is another visitor.
+    await bare('198.51.100.7', `${BROWSER['user-agent']} Edg/131.0`);
+    expect(await viewsOf()).toMatchObject({ views: 2 });
+
+    // A buyer whose browser was never counted (here: never opened the page) still saw what they bought.
+    const buyer = await registerPerson(t.app);
+    await fund(t.app, buyer.id, 700);
+    expect((await buyer.client.post('/api/purchase/buy', { item_id: p.id }, BROWSER)).statusCode).toBe(200);
+    expect(await viewsOf()).toMatchObject({ views: 3, sales: 1 });
+    // The same buyer opening the page afterwards the same day is no second view.
+    expect((await buyer.client.get(`/api/products/${p.slug}/info`, BROWSER)).statusCode).toBe(200);
+    expect(await viewsOf()).toMatchObject({ views: 3, sales: 1 });
   });
 });
 

@@ -8,9 +8,14 @@ import type { Db } from '../../db/client';
  * server render asks the same route in-process), at most once per visitor, product and UTC day.
  *
  * No write per request: a view is noted in memory and the notes are written every few seconds by one
- * statement, which inserts the visitors' hashes (a repeat is ignored by the key) and adds what was new
- * to the day's count. The visitor (session, else address) is hashed with the day's random salt and the
- * product, and salts and hashes go once the day is over: nothing stored names a person.
+ * statement, which inserts the visitors' hashes (a repeat is ignored by the key: insert ... on conflict
+ * do nothing) and adds what was new to the day's count. The visitor is their address and user agent
+ * (issue 31 item 2: no cookie, so no consent is needed, and signing in does not make a second visitor),
+ * hashed with the day's random salt and the product; salts and hashes go once the day is over: nothing
+ * stored names a person.
+ *
+ * A purchase from the balance is a view too: whoever bought a work saw it, even when their browser was
+ * not counted (an automated one, a buy straight from a card): a sale never sits beside 0 views.
  */
 
 /** How often a process writes the views it noted. */
@@ -37,14 +42,25 @@ type Note = { day: string; productId: number; who: string };
 export type ViewCounter = {
   /** Notes one view of the product by this request's visitor, unless a bot or the product's own author. */
   record(request: FastifyRequest, product: { id: number; authorId: number }): void;
+  /** Notes that this request's visitor bought these products: a view each (the same visitor's page view is not counted twice). */
+  recordPurchase(request: FastifyRequest, productIds: number[]): void;
   /** Writes the notes taken so far. */
   flush(): Promise<void>;
 };
+
+/** Who a visitor is, before hashing: their address and browser, never a cookie. */
+const visitorOf = (request: FastifyRequest) => `${request.ip}|${request.headers['user-agent'] ?? ''}`;
 
 function createViewCounter(db: Db): ViewCounter {
   let pending = new Map<string, Note>();
   const salts = new Map<string, string>();
   let writing: Promise<void> = Promise.resolve();
+
+  function note(productId: number, who: string) {
+    if (pending.size >= MAX_PENDING) return;
+    const day = utcDay();
+    pending.set(`${day}|${productId}|${who}`, { day, productId, who });
+  }
 
   async function saltOf(day: string): Promise<string> {
     const known = salts.get(day);
@@ -85,10 +101,10 @@ function createViewCounter(db: Db): ViewCounter {
     record(request, product) {
       if (isBot(request.headers['user-agent'])) return;
       if (request.session?.userId != null && request.session.userId === product.authorId) return;
-      if (pending.size >= MAX_PENDING) return;
-      const who = request.session ? `s:${request.session.id}` : `a:${request.ip}`;
-      const day = utcDay();
-      pending.set(`${day}|${product.id}|${who}`, { day, productId: product.id, who });
+      note(product.id, visitorOf(request));
+    },
+    recordPurchase(request, productIds) {
+      for (const id of productIds) note(id, visitorOf(request));
     },
     flush() {
       // One write at a time, in order: a flush waits for the one before it.

@@ -2,9 +2,11 @@ import {
   type CatalogMeta,
   type CatalogSort,
   type Category,
+  type FileInfo,
   idFromKey,
   type Product,
   type ProductBase,
+  type ProductDetails,
   type ProductType,
   ratingAverage,
   type Tag,
@@ -14,6 +16,7 @@ import { type Db, rowsOf } from '../../db/client';
 import { categories, favourites, packItems, products, productTags, tags, users } from '../../db/schema';
 import { visibleProductAloneWhere, visibleProductWhere } from '../../db/visibility';
 import { type DisplayCurrency, displayAmount } from '../../lib/display-currency';
+import { countWords } from '../../lib/file-meta';
 import { previewSrcSet } from '../../lib/previews';
 
 const tagNames = sql<
@@ -440,7 +443,7 @@ async function attachPackItems(db: Db, list: Product[], currency: DisplayCurrenc
 }
 
 /** A published product by numeric id or slug; a pack comes with its items. */
-export async function findProduct(db: Db, idOrSlug: string, currency: DisplayCurrency, opts: { packsOnly?: boolean } = {}): Promise<Product | null> {
+export async function findProduct(db: Db, idOrSlug: string, currency: DisplayCurrency, opts: { packsOnly?: boolean } = {}): Promise<ProductDetails | null> {
   const id = idFromKey(idOrSlug);
   const byKey = id !== null ? sql`(${products.id} = ${id} or ${products.slug} = ${idOrSlug})` : eq(products.slug, idOrSlug);
   const [row] = await selectProducts(db)
@@ -450,7 +453,41 @@ export async function findProduct(db: Db, idOrSlug: string, currency: DisplayCur
   if (!row) return null;
   const found: Product = toProduct(row as ProductRow, currency);
   if (found.product_type === 'pack') await attachPackItems(db, [found], currency);
-  return found;
+  return { ...found, ...(await trustSignals(db, found.id)) };
+}
+
+/**
+ * A product page's trust signals (issue 31 item 7): how many orders bought the work (alone or inside
+ * a pack; a pack: the orders that bought it) and still stand, the author's own purchases left out, on
+ * order_items' product and pack indexes (migration 0046); and what the buyer gets: the measured file
+ * of an image or document, the text of a prompt with the model its category names.
+ */
+async function trustSignals(db: Db, productId: number): Promise<{ sales_count: number; file: FileInfo | null }> {
+  const sales = sql<number>`(select count(distinct oi.order_id) from order_items oi join orders o on o.id = oi.order_id
+    where (oi.product_id = ${products.id} or oi.pack_id = ${products.id}) and oi.refunded_at is null
+      and o.status = 'success' and o.buyer_id <> ${products.authorId})`;
+  const [row] = await db
+    .select({
+      productType: products.productType,
+      fileMeta: products.fileMeta,
+      promptText: products.promptText,
+      categoryTitle: categories.title,
+      categoryUrl: categories.url,
+      sales,
+    })
+    .from(products)
+    .leftJoin(categories, eq(categories.id, products.categoryId))
+    .where(eq(products.id, productId));
+  if (!row) return { sales_count: 0, file: null };
+  const sales_count = Number(row.sales ?? 0);
+  if (row.productType === 'prompt') {
+    const text = row.promptText ?? '';
+    const model = row.categoryUrl?.startsWith('prompts/') && row.categoryTitle ? row.categoryTitle : undefined;
+    // As the download gives it: the text and a closing line break, as a .txt file.
+    return { sales_count, file: { format: 'TXT', bytes: Buffer.byteLength(`${text}\n`, 'utf8'), words: countWords(text), ...(model ? { model } : {}) } };
+  }
+  const meta = row.fileMeta;
+  return { sales_count, file: row.productType === 'pack' || !meta ? null : { ...meta } };
 }
 
 /** Which product a key names and who wrote it, for counting its views (features/analytics). */

@@ -5,8 +5,8 @@ import {
   currencyOnlyQuery,
   okEnvelope,
   packsQuery,
-  product,
   productBase,
+  productDetails,
   productInfoParams,
   RELATED_ROW_SIZE,
   randomQuery,
@@ -35,6 +35,7 @@ import {
   randomProducts,
   relatedProducts,
 } from './catalog.queries';
+import { scheduleFileDescriptions } from './describe-files';
 
 /** Answers without prices never look at the currency. */
 const NO_CURRENCY: DisplayCurrency = { code: '', symbol: '', rate: '1', decimals: 2 };
@@ -54,6 +55,8 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
   const memo: Memo = (key, load) => answers.get(key, load) as never;
   // Any write to products, packs, tags, categories, authors or rates, on any app server, clears it.
   app.changes.on('catalog', () => answers.clear());
+  // What a buyer gets, measured for the products whose files were not measured on upload (issue 31).
+  scheduleFileDescriptions(app);
 
   async function sendShared<T>(
     request: FastifyRequest,
@@ -124,7 +127,7 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
       ),
   );
 
-  const productAnswer = okEnvelope(product);
+  const productDetailsAnswer = okEnvelope(productDetails);
   // A served product or pack is a view (features/analytics): noted in memory, written in batches.
   const views = viewCounterOf(app.db);
   // Noted before the answer goes out, so a client's next call finds it noted; never fails the answer.
@@ -138,10 +141,10 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
   };
   app.get(
     '/products/:slug/info',
-    { config: LIST_CACHE, schema: { tags: ['catalog'], params: productInfoParams, querystring: currencyOnlyQuery, response: { 200: productAnswer } } },
+    { config: LIST_CACHE, schema: { tags: ['catalog'], params: productInfoParams, querystring: currencyOnlyQuery, response: { 200: productDetailsAnswer } } },
     async (request, reply) => {
       await countView(request, request.params.slug);
-      return sendShared(request, reply, productAnswer, async (currency) => {
+      return sendShared(request, reply, productDetailsAnswer, async (currency) => {
         const found = await findProduct(app.readDb, request.params.slug, currency);
         if (!found) throw notFound('This product does not exist or is no longer on sale.');
         return ok(found);
@@ -173,10 +176,10 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/packs/:slug/info',
-    { config: LIST_CACHE, schema: { tags: ['catalog'], params: productInfoParams, querystring: currencyOnlyQuery, response: { 200: productAnswer } } },
+    { config: LIST_CACHE, schema: { tags: ['catalog'], params: productInfoParams, querystring: currencyOnlyQuery, response: { 200: productDetailsAnswer } } },
     async (request, reply) => {
       await countView(request, request.params.slug, true);
-      return sendShared(request, reply, productAnswer, async (currency) => {
+      return sendShared(request, reply, productDetailsAnswer, async (currency) => {
         const found = await findProduct(app.readDb, request.params.slug, currency, { packsOnly: true });
         if (!found) throw notFound('This pack does not exist or is no longer on sale.');
         return ok(found);

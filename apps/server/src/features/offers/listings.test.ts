@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { registerPerson, registerSeller, registerStaff } from '../../../test/accounts';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
-import { auditLog, categories, offers, products } from '../../db/schema';
+import { auditLog, categories, offers, products, users } from '../../db/schema';
 
 let t: TestApp;
 let categoryId: number;
@@ -94,6 +94,32 @@ describe('listings', () => {
     expect((await admin.client.post(`/api/admin/offers/${id}/approve`)).statusCode).toBe(409);
     const buyout = (await createOffer(me.client)).json().payload.id;
     expect((await admin.client.post(`/api/admin/offers/${buyout}/approve`)).statusCode).toBe(409);
+  });
+
+  it("approving a listing tells the creator's followers (new_work), as publishing a draft does, and its product says what the file is", async () => {
+    const me = await registerSeller(t.app);
+    const [{ nickname }] = (await t.app.db.select({ nickname: users.nickname }).from(users).where(eq(users.id, me.id))) as [{ nickname: string }];
+    const follower = await registerPerson(t.app);
+    const stranger = await registerPerson(t.app);
+    expect((await follower.client.post(`/api/creators/${nickname}/follow`)).statusCode).toBe(200);
+    const created = await createOffer(me.client, { deal_type: 'listing', title: 'Lighthouse at dusk' });
+    expect(created.statusCode).toBe(200);
+    const admin = await registerStaff(t.app);
+    expect((await admin.client.post(`/api/admin/offers/${created.json().payload.id}/approve`)).statusCode).toBe(200);
+    const [row] = await t.app.db.select().from(offers).where(eq(offers.id, created.json().payload.id));
+    const product = await productOf(row!.productId!);
+
+    const bell = (await follower.client.get('/api/notifications')).json().payload as { kind: string; text: string; link: string }[];
+    expect(bell.filter((n) => n.kind === 'new_work')).toEqual([
+      expect.objectContaining({ text: `@${nickname} published a new work: “Lighthouse at dusk”.`, link: `/products/${product.slug}` }),
+    ]);
+    // Only followers hear of it.
+    const others = (await stranger.client.get('/api/notifications')).json().payload as { kind: string }[];
+    expect(others.some((n) => n.kind === 'new_work')).toBe(false);
+
+    // The upload was measured when it arrived (issue 31 item 7): the product page says what a buyer gets.
+    const info = (await follower.client.get(`/api/products/${product.slug}/info`)).json().payload;
+    expect(info).toMatchObject({ sales_count: 0, file: { format: 'PNG', width: 64, height: 48, bytes: (await png()).length } });
   });
 
   it('staff suggest another price; the creator accepts and the listing is published at it', async () => {

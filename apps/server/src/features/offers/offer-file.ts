@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import sanitizeHtml from 'sanitize-html';
 import sharp from 'sharp';
+import { describeFile, type FileMeta } from '../../lib/file-meta';
 import { sniffBinary } from '../../lib/file-type';
 import { savePreview } from '../../lib/previews';
 import type { Storage } from '../../lib/storage';
@@ -276,7 +277,7 @@ async function documentCover(title: string, type: OfferFileType): Promise<Buffer
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
 
-export type StoredOfferFile = { originalPath: string; previewPath: string; fileType: OfferFileType; docType: 'image' | 'other' };
+export type StoredOfferFile = { originalPath: string; previewPath: string; fileType: OfferFileType; docType: 'image' | 'other'; fileMeta: FileMeta };
 
 /**
  * Stores an accepted upload: the original (an SVG sanitised first) in the private area, and a
@@ -293,5 +294,7 @@ export async function storeOfferFile(storage: Storage, file: { data: Buffer; che
   const previewPath = `${folder}/preview.webp`;
   await storage.putPrivate(originalPath, original, { contentType: file.checked.type === 'svg' ? 'application/octet-stream' : undefined });
   await savePreview(storage, previewPath, preview);
-  return { originalPath, previewPath, fileType: file.checked.type, docType: image ? 'image' : 'other' };
+  // What a buyer will get, measured now (issue 31 item 7): the product page shows it.
+  const fileMeta = await describeFile(originalPath, original);
+  return { originalPath, previewPath, fileType: file.checked.type, docType: image ? 'image' : 'other', fileMeta };
 }

@@ -6,6 +6,7 @@ import { AppError, notFound } from '../../lib/app-error';
 import { mailHtml, sendMail } from '../../lib/mail';
 import { publicUrl } from '../../lib/storage';
 import { slugify } from '../../lib/text';
+import { notifyFollowersOfNewWork } from '../follows';
 import { notify } from '../notifications';
 import { canTransition, illegalMoveMessage, type OfferActor } from './offer-states';
 
@@ -200,9 +201,15 @@ export async function createProductFromOffer(tx: Db, offer: OfferRow, opts: { pr
       previewPath: offer.previewPath,
       originalPath: offer.originalPath,
       originalName: offer.fileName,
+      fileMeta: offer.fileMeta,
       platformOwned: !listing,
     })
-    .returning({ id: products.id });
+    .returning({ id: products.id, slug: products.slug, title: products.title, productType: products.productType, authorId: products.authorId });
+  // A listing goes live now (issue 31 item 11): the creator's followers hear of it as of a published draft.
+  if (listing) {
+    const [author] = await tx.select({ nickname: users.nickname }).from(users).where(eq(users.id, offer.userId));
+    await notifyFollowersOfNewWork(tx, { ...product!, authorNickname: author!.nickname });
+  }
   const names = stylesInKeywords(offer.keywords);
   if (names.length) {
     await tx

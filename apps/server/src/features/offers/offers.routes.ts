@@ -124,6 +124,7 @@ export const offersRoutes: FastifyPluginAsyncZod = async (app) => {
           // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters (NUL among them) cannot be stored in text
           fileName: form.file!.name.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 200) || 'file',
           originalPath: stored.originalPath,
+          fileMeta: stored.fileMeta,
           previewPath: stored.previewPath,
         }),
       );

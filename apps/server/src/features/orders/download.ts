@@ -15,7 +15,7 @@ export function cleanFileName(base: string, ext: string): string {
   return cleanExt ? `${stem}.${cleanExt}` : stem;
 }
 
-function contentDisposition(fileName: string): string {
+export function contentDisposition(fileName: string): string {
   const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }

@@ -7,7 +7,7 @@ import {
   type Ownership,
   type ProductType,
 } from '@atelier/shared';
-import { and, asc, desc, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { categories, orderItems, orders, products, productTags, tags, userProducts, users } from '../../db/schema';
 import { type DisplayCurrency, displayAmount } from '../../lib/display-currency';
@@ -193,7 +193,7 @@ export async function findOwnership(db: Db, userId: number, productId: number): 
     .limit(1);
   if (!own) return { owned: false, order_id: null, downloads: [] };
   const items = await db
-    .select({ productId: orderItems.productId, title: products.title })
+    .select({ productId: orderItems.productId, packId: orderItems.packId, title: products.title })
     .from(orderItems)
     .innerJoin(products, eq(products.id, orderItems.productId))
     .where(and(eq(orderItems.orderId, own.orderId), or(eq(orderItems.productId, productId), eq(orderItems.packId, productId))))
@@ -202,5 +202,44 @@ export async function findOwnership(db: Db, userId: number, productId: number): 
   const downloads = items
     .filter((i) => !seen.has(i.productId) && seen.add(i.productId))
     .map((i) => ({ product_id: i.productId, title: i.title, url: downloadUrl(own.orderId, i.productId) }));
-  return { owned: true, order_id: own.orderId, downloads };
+  const pack = items.some((i) => i.packId === productId);
+  return { owned: true, order_id: own.orderId, downloads, ...(pack ? { download_all_url: packZipUrl(productId) } : {}) };
+}
+
+export const packZipUrl = (packId: number) => `/api/user/media/download-pack?pack_id=${packId}`;
+
+/**
+ * The files an owned pack still gives its buyer (issue 31 item 7): the items of the order that bought
+ * it, less those refunded or removed after a report. Null when the user does not own the pack.
+ */
+export async function findPackFiles(db: Db, userId: number, packId: number) {
+  const [own] = await db
+    .select({ orderId: userProducts.orderId, title: products.title })
+    .from(userProducts)
+    .innerJoin(orders, eq(orders.id, userProducts.orderId))
+    .innerJoin(products, eq(products.id, userProducts.productId))
+    .where(and(eq(userProducts.userId, userId), eq(userProducts.productId, packId), eq(orders.status, 'success'), eq(products.productType, 'pack')))
+    .limit(1);
+  if (!own) return null;
+  const files = await db
+    .select({
+      productId: products.id,
+      title: products.title,
+      productType: products.productType,
+      originalPath: products.originalPath,
+      originalName: products.originalName,
+      promptText: products.promptText,
+    })
+    .from(orderItems)
+    .innerJoin(products, eq(products.id, orderItems.productId))
+    .where(
+      and(
+        eq(orderItems.orderId, own.orderId),
+        eq(orderItems.packId, packId),
+        isNull(orderItems.refundedAt),
+        sql`${products.moderation} is distinct from 'removed'`,
+      ),
+    )
+    .orderBy(asc(orderItems.position), asc(orderItems.id));
+  return { title: own.title, files: files.map((f) => ({ ...f, productType: f.productType as ProductType })) };
 }

@@ -1,8 +1,10 @@
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import {
   buyItemInput,
   buyPackInput,
   buyPromptInput,
+  downloadPackQuery,
   downloadQuery,
   okEnvelope,
   order as orderSchema,
@@ -16,6 +18,7 @@ import {
 } from '@atelier/shared';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ZipFile } from 'yazl';
 import { z } from 'zod';
 import { asDb, type Db } from '../../db/client';
 import { AppError, validationError } from '../../lib/app-error';
@@ -23,11 +26,12 @@ import { currentUser, guard } from '../../lib/auth-guard';
 import { requestedCurrency, resolveDisplayCurrency } from '../../lib/display-currency';
 import { ok } from '../../lib/envelope';
 import { closeIdempotencyKey, idempotencyKeyOf, runIdempotent } from '../../lib/idempotency';
+import { viewCounterOf } from '../analytics';
 import { commerceSettingsOf, settleReceivablesOfOrder } from '../ledger';
 import { taxOfPurchase } from '../tax';
 import { purchaseProducts } from './checkout';
-import { bufferFile, cleanFileName, sendAttachment } from './download';
-import { findDownload, findOwnership, listOrders } from './orders.queries';
+import { bufferFile, cleanFileName, contentDisposition, sendAttachment } from './download';
+import { findDownload, findOwnership, findPackFiles, listOrders } from './orders.queries';
 import { ORDER_RECEIPT_JOB, sendOrderReceipts } from './receipts';
 
 const wrongType: Record<'item' | 'prompt' | 'pack', string> = {
@@ -94,6 +98,11 @@ export async function buyFromBalance(
   if (created !== null) app.metrics.money('purchases', 'paid');
   if (created !== null) {
     app.log.info({ orderId: created }, 'order paid');
+    // The buyer saw what they bought: their view counts, whatever their browser (issue 31 item 2).
+    viewCounterOf(app.db).recordPurchase(
+      request,
+      answer.order.items.map((i) => i.info.id),
+    );
     // A seller who owes refunds (a receivable below zero) pays them back from this sale first.
     if (sellerOwesRefunds) await settleReceivablesOfOrder(app.db, created);
   }
@@ -181,5 +190,52 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
     }
     const ext = path.extname(item.originalName ?? item.originalPath).slice(1) || 'bin';
     return sendAttachment(request, reply, { ...file, fileName: cleanFileName(item.title, ext), ext });
+  });
+
+  /**
+   * "Download all" of a pack (issue 31 item 7): the files the buyer still has from it, streamed as one
+   * ZIP, each read from storage only when the archive reaches it. Anyone who does not own it gets a 404.
+   */
+  app.get('/user/media/download-pack', { config: guard('user'), compress: false, schema: { tags, querystring: downloadPackQuery } }, async (request, reply) => {
+    const found = await findPackFiles(app.db, currentUser(request).id, request.query.pack_id);
+    if (!found) throw new AppError('NOT_FOUND', 'This pack was not found in your orders.');
+    if (found.files.length === 0) throw new AppError('GONE', 'Every work of this pack was refunded or removed: nothing is left to download.');
+    const zip = new ZipFile();
+    const names = new Set<string>();
+    const uniqueName = (title: string, ext: string) => {
+      let name = cleanFileName(title, ext);
+      for (let n = 2; names.has(name); n++) name = cleanFileName(`${title}-${n}`, ext);
+      names.add(name);
+      return name;
+    };
+    for (const item of found.files) {
+      if (item.productType === 'prompt') {
+        zip.addBuffer(Buffer.from(`${item.promptText ?? ''}\n`, 'utf8'), uniqueName(item.title, 'txt'));
+        continue;
+      }
+      if (!item.originalPath) continue;
+      const key = item.originalPath;
+      const ext = path.extname(item.originalName ?? key).slice(1) || 'bin';
+      zip.addReadStreamLazy(uniqueName(item.title, ext), { compress: false }, (done) => {
+        // A failure surfaces as the stream's error: the archive stops and the log says why.
+        const failed = (err: Error) =>
+          new Readable({
+            read() {
+              this.destroy(err);
+            },
+          });
+        app.storage.openPrivate(key).then(
+          (file) => done(null, file ? file.stream : failed(new Error('a bought original is missing from storage'))),
+          (err: Error) => done(null, failed(err)),
+        );
+      });
+    }
+    zip.end();
+    zip.outputStream.on('error', (err) => request.log.error({ err, packId: request.query.pack_id }, 'pack archive failed'));
+    return reply
+      .header('content-type', 'application/zip')
+      .header('content-disposition', contentDisposition(cleanFileName(found.title, 'zip')))
+      .header('cache-control', 'private, no-store')
+      .send(zip.outputStream);
   });
 };

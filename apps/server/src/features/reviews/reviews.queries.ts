@@ -21,8 +21,29 @@ const EDIT_WINDOW_MS = REVIEW_EDIT_DAYS * 24 * 60 * 60 * 1000;
 
 type ReviewRow = typeof reviews.$inferSelect;
 type AuthorRow = { nickname: string; avatarPath: string | null };
+/** Whether the writer's purchase stands, or was refunded (issue 31 item 7). */
+type PurchaseMark = { verified: boolean; refunded: boolean };
 
-export function toReview(row: ReviewRow, author: AuthorRow): Review {
+/** The writer owns the work through a successful order (alone, in a cart or in a pack): a verified purchase. */
+const verifiedSql = sql<boolean>`exists (select 1 from ${userProducts} up join ${orders} o on o.id = up.order_id
+  where up.user_id = ${reviews.userId} and up.product_id = ${reviews.productId} and o.status = 'success')`;
+/** The writer bought the work (or the pack it is) and a refund took it back. */
+const refundedSql = sql<boolean>`exists (select 1 from order_items oi join ${orders} o on o.id = oi.order_id
+  where o.buyer_id = ${reviews.userId} and (oi.product_id = ${reviews.productId} or oi.pack_id = ${reviews.productId}) and oi.refunded_at is not null)`;
+/** Select fields that mark a review's purchase; read them with `purchaseMark`. */
+const purchaseFields = { verified: verifiedSql, refundedBuy: refundedSql };
+const purchaseMark = (r: { verified: unknown; refundedBuy: unknown }): PurchaseMark => {
+  const verified = r.verified === true || r.verified === 't';
+  return { verified, refunded: !verified && (r.refundedBuy === true || r.refundedBuy === 't') };
+};
+
+/** The purchase mark of one writer's review of one work (after a write). */
+async function purchaseMarkOf(db: Db, reviewId: number): Promise<PurchaseMark> {
+  const [row] = await db.select(purchaseFields).from(reviews).where(eq(reviews.id, reviewId)).limit(1);
+  return row ? purchaseMark(row) : { verified: false, refunded: false };
+}
+
+export function toReview(row: ReviewRow, author: AuthorRow, purchase: PurchaseMark): Review {
   return {
     id: Number(row.id),
     product_id: Number(row.productId),
@@ -32,6 +53,8 @@ export function toReview(row: ReviewRow, author: AuthorRow): Review {
     edited_at: row.editedAt ? row.editedAt.toISOString() : null,
     author: { nickname: author.nickname, avatar: publicUrl(author.avatarPath) },
     reply: row.replyText !== null && row.replyAt ? { text: row.replyText, created_at: row.replyAt.toISOString() } : null,
+    verified_purchase: purchase.verified,
+    refunded: purchase.refunded,
   };
 }
 
@@ -85,7 +108,8 @@ export async function createReview(db: Db, user: AuthorRow & { id: number }, pro
         data: { productId, reviewId: row.id },
       });
     }
-    return toReview(row, user);
+    // Only a buyer may write one: the purchase stands.
+    return toReview(row, user, { verified: true, refunded: false });
   });
 }
 
@@ -106,7 +130,7 @@ export async function updateReview(db: Db, user: AuthorRow & { id: number }, rev
     const [row] = await tx.update(reviews).set({ rating: input.rating, text: input.text, editedAt: new Date() }).where(eq(reviews.id, reviewId)).returning();
     // A hidden review is outside the aggregate: its new stars stay outside too.
     if (old.hiddenAt === null) await moveAggregate(tx, old.productId, input.rating - old.rating, 0);
-    return toReview(row!, user);
+    return toReview(row!, user, await purchaseMarkOf(tx, reviewId));
   });
 }
 
@@ -140,7 +164,7 @@ export async function replyToReview(db: Db, userId: number, reviewId: number, te
       data: { productId: found.review.productId, reviewId },
     });
     const [author] = await tx.select({ nickname: users.nickname, avatarPath: users.avatarPath }).from(users).where(eq(users.id, row!.userId));
-    return toReview(row!, author!);
+    return toReview(row!, author!, await purchaseMarkOf(tx, reviewId));
   });
 }
 
@@ -219,7 +243,7 @@ export async function listReviews(
   for (const r of byStar) counts[Number(r.rating) as 1 | 2 | 3 | 4 | 5] = Number(r.n);
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
   const rows = await db
-    .select({ review: reviews, nickname: users.nickname, avatarPath: users.avatarPath })
+    .select({ review: reviews, nickname: users.nickname, avatarPath: users.avatarPath, ...purchaseFields })
     .from(reviews)
     .innerJoin(users, eq(users.id, reviews.userId))
     .where(visible)
@@ -230,16 +254,16 @@ export async function listReviews(
   let canReview = false;
   if (opts.readerId !== null) {
     const [own] = await db
-      .select({ review: reviews, nickname: users.nickname, avatarPath: users.avatarPath })
+      .select({ review: reviews, nickname: users.nickname, avatarPath: users.avatarPath, ...purchaseFields })
       .from(reviews)
       .innerJoin(users, eq(users.id, reviews.userId))
       .where(and(eq(reviews.productId, productId), eq(reviews.userId, opts.readerId)))
       .limit(1);
-    mine = own ? toReview(own.review, own) : null;
+    mine = own ? toReview(own.review, own, purchaseMark(own)) : null;
     canReview = !own && (await hasBought(db, opts.readerId, productId));
   }
   return {
-    payload: rows.map((r) => toReview(r.review, r)),
+    payload: rows.map((r) => toReview(r.review, r, purchaseMark(r))),
     meta: {
       total,
       pages: Math.ceil(total / pageSize),

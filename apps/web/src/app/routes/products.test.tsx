@@ -1,4 +1,4 @@
-import type { Product } from '@atelier/shared';
+import type { ProductDetails } from '@atelier/shared';
 import { screen } from '@testing-library/react';
 import { createMemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -20,7 +20,17 @@ const item = aProduct({
   price: 12.5,
   created_at: 1_790_000_000,
 });
-const pack: Product = { ...item, id: 12, slug: 'night-lights-collection', title: 'Night Lights Collection', product_type: 'pack', price: 30, items: [item] };
+const pack: ProductDetails = {
+  ...item,
+  sales_count: 0,
+  file: null,
+  id: 12,
+  slug: 'night-lights-collection',
+  title: 'Night Lights Collection',
+  product_type: 'pack',
+  price: 30,
+  items: [item],
+};
 
 afterEach(() => vi.unstubAllGlobals());
 

@@ -1,4 +1,4 @@
-import type { Product } from '@atelier/shared';
+import type { Product, ProductDetails as ProductDetailsData } from '@atelier/shared';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ApiError } from '../../../lib/api-client';
@@ -8,10 +8,11 @@ import { FavouriteButton } from '../../favourites';
 import { Price } from './price';
 import { ProductCard } from './product-card';
 import { RatingStars } from './rating-stars';
+import { FileDetails, PackSaving, SalesCount } from './trust-signals';
 
 const TYPE_KEY = { image: 'products.type_image', doc: 'products.type_doc', prompt: 'products.type_prompt', pack: 'products.type_pack' } as const;
 
-type Query = { isPending: boolean; isError: boolean; error: Error | null; data: Product | undefined; refetch: () => unknown };
+type Query = { isPending: boolean; isError: boolean; error: Error | null; data: ProductDetailsData | undefined; refetch: () => unknown };
 
 /**
  * SPEC §2 product details (and pack details, which add their items). `actions` renders the buy box
@@ -77,6 +78,7 @@ export function ProductDetails({ query, actions, kind = 'product' }: { query: Qu
               <RatingStars average={product.rating_average} count={product.rating_count} />
             </a>
           )}
+          <SalesCount count={product.sales_count} />
           <Link className="author" to={`/profile/${product.authorNickname}`}>
             {product.authorAvatarUrl ? (
               <img src={product.authorAvatarUrl} alt="" width={40} height={40} className="avatar" />
@@ -92,6 +94,7 @@ export function ProductDetails({ query, actions, kind = 'product' }: { query: Qu
           </Link>
           <div className="buy-box">
             <Price amount={product.price} currency={{ code: product.currency, symbol: product.currencySymbol }} className="price-large" />
+            <PackSaving product={product} />
             <p className="muted small">{t('products.license')}</p>
             {actions ? (
               actions(product)
@@ -112,6 +115,7 @@ export function ProductDetails({ query, actions, kind = 'product' }: { query: Qu
             )}
           </div>
           <p className="details-description">{product.description}</p>
+          <FileDetails file={product.file} />
           {product.tags.length > 0 && (
             <div>
               <h2 className="small-heading">{t('products.tags')}</h2>

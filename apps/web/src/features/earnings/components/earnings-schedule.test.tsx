@@ -21,5 +21,10 @@ describe('Earnings tab: before the form (issue 31)', () => {
     expect((await screen.findByTestId('earnings-schedule')).textContent).toBe(
       'Withdrawals start at €15.00. A card payout arrives within 3–5 business days, a bank transfer within 5 business days.',
     );
+    // Issue 31 item 2: the note promises only what is true: available earnings are withdrawn, not shown as balance in the shop.
+    const note = screen.getByText(/then available to withdraw/);
+    expect(note.textContent).not.toMatch(/spend it in the shop/);
+    // The minimum and the schedule come before the Withdraw form opens (no dialog yet).
+    expect(screen.queryByRole('dialog')).toBeNull();
   });
 });

@@ -21,7 +21,8 @@ function Amount({ value }: { value: Balance }) {
 const euros = (minor: number) => (minor / 100).toFixed(2);
 
 /**
- * Issue 19: the creator's earnings: pending (still clearing), available (spendable and withdrawable)
+ * Issue 19: the creator's earnings: pending (still clearing), available (withdrawable; issue 31: the
+ * note no longer promises shop spending, as the balance the buy dialog shows does not hold them)
  * and withdrawn, the next release date, a Withdraw button and the history of withdrawals.
  */
 export function EarningsTab() {

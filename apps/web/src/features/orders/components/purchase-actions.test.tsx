@@ -52,6 +52,7 @@ describe('product buy box', () => {
             { product_id: 31, title: 'Cold Email', url: '/api/user/media/download?id=9&product_id=31' },
             { product_id: 32, title: 'Logo Ideas', url: '/api/user/media/download?id=9&product_id=32' },
           ],
+          download_all_url: '/api/user/media/download-pack?pack_id=30',
         }),
     });
     renderWithApp(
@@ -62,6 +63,10 @@ describe('product buy box', () => {
     expect(await screen.findByText('You own this')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Download Cold Email' }).getAttribute('data-download-url')).toBe('/api/user/media/download?id=9&product_id=31');
     expect(screen.getByRole('button', { name: 'Download Logo Ideas' })).toBeTruthy();
+    // Issue 31 item 7: the whole pack as one ZIP, first.
+    const all = screen.getByRole('button', { name: 'Download all (ZIP)' });
+    expect(all.getAttribute('data-download-url')).toBe('/api/user/media/download-pack?pack_id=30');
+    expect(screen.getAllByRole('button')[0]).toBe(all);
     expect(screen.queryByRole('button', { name: 'Buy now' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Add to cart' })).toBeNull();
   });

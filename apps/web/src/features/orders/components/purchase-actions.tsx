@@ -46,6 +46,12 @@ export function PurchaseActions({ product, children }: Props) {
         <strong>{t('buy.owned')}</strong>
         <p className="muted small">{t('buy.owned_text')}</p>
         <ul className="download-list">
+          {/* Issue 31 item 7: a pack's files as one ZIP. */}
+          {ownership.data.download_all_url && (
+            <li>
+              <DownloadButton url={ownership.data.download_all_url} title={product.title} className="button primary" label={t('buy.download_all')} />
+            </li>
+          )}
           {downloads.map((d) => (
             <li key={d.product_id}>
               <DownloadButton

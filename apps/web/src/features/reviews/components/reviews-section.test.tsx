@@ -16,6 +16,8 @@ const review = (over: Partial<Review> = {}): Review => ({
   edited_at: null,
   author: { nickname: 'ines', avatar: null },
   reply: null,
+  verified_purchase: true,
+  refunded: false,
   ...over,
 });
 
@@ -39,6 +41,27 @@ describe('reviews on the product page', () => {
     expect(screen.getByText('Reply from the creator')).toBeTruthy();
     expect(screen.getByRole('heading', { name: /Reviews · 4.0 ★ · 1 review/ })).toBeTruthy();
     expect(screen.queryByTestId('review-form')).toBeNull();
+  });
+
+  it('marks a verified purchase, and a review whose purchase was refunded (issue 31)', async () => {
+    fakeApi({
+      'GET /api/products/7/reviews': () =>
+        jsonAnswer(
+          200,
+          page({
+            payload: [review(), review({ id: 2, text: 'Did not open.', author: { nickname: 'leo', avatar: null }, verified_purchase: false, refunded: true })],
+            total: 2,
+            average: 3,
+            counts: { 1: 0, 2: 1, 3: 0, 4: 1, 5: 0 },
+          }),
+        ),
+    });
+    renderWithApp(<ReviewsSection productId={7} />);
+    const [kept, refunded] = await screen.findAllByTestId('review');
+    expect(kept!.textContent).toContain('Verified purchase');
+    expect(kept!.textContent).not.toContain('Refunded');
+    expect(refunded!.textContent).toContain('Refunded');
+    expect(refunded!.textContent).not.toContain('Verified purchase');
   });
 
   it('a buyer picks stars and publishes; a missing rating is said at the field', async () => {

@@ -113,6 +113,27 @@ export function ReviewsSection({ productId }: { productId: number }) {
   );
 }
 
+/** Issue 31 item 7: the writer bought the work and kept it, or had it refunded. */
+function PurchaseMark({ review }: { review: Review }) {
+  const { t } = useTranslation();
+  if (review.verified_purchase) {
+    return (
+      <span className="review-mark verified" data-testid="verified-purchase">
+        <span aria-hidden="true">✓ </span>
+        {t('reviews.verified_purchase')}
+      </span>
+    );
+  }
+  if (review.refunded) {
+    return (
+      <span className="review-mark refunded" data-testid="refunded-purchase">
+        {t('reviews.refunded_purchase')}
+      </span>
+    );
+  }
+  return null;
+}
+
 function ReviewItem({ review, productId, canReply }: { review: Review; productId: number; canReply: boolean }) {
   const { t } = useTranslation();
   return (
@@ -124,6 +145,7 @@ function ReviewItem({ review, productId, canReply }: { review: Review; productId
           {review.created_at.slice(0, 10)}
         </time>
         {review.edited_at && <span className="muted small">({t('reviews.edited')})</span>}
+        <PurchaseMark review={review} />
         {/* Notice and action (issue 33): anyone, guests included, reports with a reason and an explanation. */}
         <ReportLink subjectType="review" subjectId={review.id} title={t('reviews.report_title', { nickname: review.author.nickname })} />
       </div>

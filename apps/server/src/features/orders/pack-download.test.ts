@@ -1,0 +1,102 @@
+import { inflateRawSync } from 'node:zlib';
+import { inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerPerson } from '../../../test/accounts';
+import { fund, seededProducts } from '../../../test/commerce';
+import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
+import { products } from '../../db/schema';
+
+/** Issue 31 item 7: "Download all" of a pack is one ZIP of the files its buyer owns; nobody else gets it. */
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ seed: true });
+});
+afterAll(() => t.close());
+
+/** The entries of a ZIP, read through its central directory (entries streamed with a data descriptor name their sizes only there). */
+function unzip(zip: Buffer): Map<string, Buffer> {
+  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  expect(end).toBeGreaterThan(0);
+  const entries = new Map<string, Buffer>();
+  let at = zip.readUInt32LE(end + 16);
+  for (let i = 0; i < zip.readUInt16LE(end + 10); i++) {
+    expect(zip.readUInt32LE(at)).toBe(0x02014b50);
+    const method = zip.readUInt16LE(at + 10);
+    const size = zip.readUInt32LE(at + 20);
+    const nameLength = zip.readUInt16LE(at + 28);
+    const name = zip.toString('utf8', at + 46, at + 46 + nameLength);
+    const local = zip.readUInt32LE(at + 42);
+    const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
+    const body = zip.subarray(start, start + size);
+    entries.set(name, method === 8 ? inflateRawSync(body) : Buffer.from(body));
+    at += 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
+  }
+  return entries;
+}
+
+async function storedBytes(key: string): Promise<Buffer> {
+  const file = await t.app.storage.openPrivate(key);
+  const chunks: Buffer[] = [];
+  for await (const chunk of file!.stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+describe('a pack\'s "Download all"', () => {
+  it("streams one ZIP of the pack's files to its buyer; a second user, a guest and a bad id get 404, 401 and 422", async () => {
+    const [pack] = await seededProducts(t.app, 'pack');
+    const buyer = await registerPerson(t.app);
+    await fund(t.app, buyer.id, pack!.priceMinor);
+    const guest = new TestClient(t.app);
+    const before = (await guest.get(`/api/packs/${pack!.slug}/info`)).json().payload;
+    const firstItem = before.items[0] as { slug: string };
+    const itemBefore = (await guest.get(`/api/products/${firstItem.slug}/info`)).json().payload;
+
+    // Not bought yet: nothing to download.
+    const url = `/api/user/media/download-pack?pack_id=${pack!.id}`;
+    expect((await buyer.client.get(url)).statusCode).toBe(404);
+    expect((await buyer.client.post('/api/purchase/pack', { pack_id: pack!.id })).statusCode).toBe(200);
+
+    const owned = (await buyer.client.get(`/api/purchase/owned?product_id=${pack!.id}`)).json().payload;
+    expect(owned.download_all_url).toBe(url);
+    expect(owned.downloads.length).toBeGreaterThanOrEqual(2);
+
+    const res = await buyer.client.get(url);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/zip');
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename=".+\.zip"/);
+    expect(res.headers['cache-control']).toBe('private, no-store');
+    const entries = unzip(res.rawPayload);
+    // One file per item the buyer got, each the bought original byte for byte.
+    expect(entries.size).toBe(owned.downloads.length);
+    const items = before.items as { id: number; slug: string; product_type: string }[];
+    const rows = await t.app.db
+      .select()
+      .from(products)
+      .where(
+        inArray(
+          products.id,
+          items.map((i) => i.id),
+        ),
+      );
+    const contents = [...entries.values()].map((b) => b.toString('base64')).sort();
+    const expected = await Promise.all(
+      rows.map(async (r) => (r.productType === 'prompt' ? Buffer.from(`${r.promptText}\n`) : await storedBytes(r.originalPath!)).toString('base64')),
+    );
+    expect(contents).toEqual(expected.sort());
+
+    // The pack and each of its works count the sale.
+    // (Another currency: a new answer, not the one cached a moment ago.)
+    expect((await guest.get(`/api/packs/${pack!.slug}/info?currency=EUR`)).json().payload.sales_count).toBe(before.sales_count + 1);
+    expect((await guest.get(`/api/products/${firstItem.slug}/info?currency=EUR`)).json().payload.sales_count).toBe(itemBefore.sales_count + 1);
+
+    // Anyone else: a second user 404 (as for a pack that does not exist), a guest 401, a bad id 422.
+    const stranger = await registerPerson(t.app);
+    expect((await stranger.client.get(url)).statusCode).toBe(404);
+    expect((await stranger.client.get(`/api/purchase/owned?product_id=${pack!.id}`)).json().payload.download_all_url).toBeUndefined();
+    expect((await guest.get(url)).statusCode).toBe(401);
+    expect((await buyer.client.get('/api/user/media/download-pack?pack_id=abc')).statusCode).toBe(422);
+    expect((await buyer.client.get('/api/user/media/download-pack?pack_id=999999999')).statusCode).toBe(404);
+    // A work the buyer owns is no pack: 404.
+    expect((await buyer.client.get(`/api/user/media/download-pack?pack_id=${items[0]!.id}`)).statusCode).toBe(404);
+  });
+});
