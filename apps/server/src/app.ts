@@ -16,6 +16,7 @@ import { cartRoutes } from './features/cart';
 import { catalogAdminRoutes, catalogRoutes, packsAdminRoutes } from './features/catalog';
 import { chatRoutes } from './features/chat';
 import { devMailRoutes } from './features/dev-mail/dev-mail.routes';
+import { discountsAdminRoutes, discountsRoutes } from './features/discounts';
 import { earningsRoutes } from './features/earnings';
 import { favouritesRoutes } from './features/favourites';
 import { followsRoutes } from './features/follows';
@@ -277,6 +278,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(refundsRoutes);
       await api.register(reportsRoutes);
       await api.register(sellersRoutes);
+      await api.register(discountsRoutes);
       // Staff calls: every route in this scope declares guard('admin').
       await api.register(
         async (admin) => {
@@ -298,6 +300,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
           await admin.register(refundsAdminRoutes);
           await admin.register(reportsAdminRoutes);
           await admin.register(sellersAdminRoutes);
+          await admin.register(discountsAdminRoutes);
         },
         { prefix: '/admin' },
       );

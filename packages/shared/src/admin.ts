@@ -203,6 +203,7 @@ export const AUDIT_SUBJECTS = [
   'refund_request',
   'report',
   'seller_details',
+  'discount',
 ] as const;
 export type AuditSubject = (typeof AUDIT_SUBJECTS)[number];
 

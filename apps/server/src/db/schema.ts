@@ -364,6 +364,7 @@ export * from './analytics-schema';
 export * from './audit-schema';
 export * from './chat-schema';
 export * from './commerce-schema';
+export * from './discounts-schema';
 export * from './offers-schema';
 export * from './passkeys-schema';
 export * from './refunds-schema';

@@ -1,4 +1,4 @@
-import { addCartItemInput, cart, checkoutSummary, okEnvelope, purchaseResult, shortfallAmount } from '@atelier/shared';
+import { addCartItemInput, cart, cartPurchaseInput, checkoutSummary, okEnvelope, purchaseResult, shortfallAmount } from '@atelier/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound, validationError } from '../../lib/app-error';
@@ -63,9 +63,20 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   /** Buys the whole cart from the balance: one transaction, one order, and the cart is emptied. */
-  app.post('/cart/purchase', { config: guard('verified'), schema: { tags, response: { 200: okEnvelope(purchaseResult) } } }, async (request) => {
-    return ok(
-      await buyFromBalance(request, { productIds: (tx, buyerId) => cartProductIds(tx, buyerId), field: 'cart', scope: 'cart/purchase', fromCart: true }),
-    );
-  });
+  app.post(
+    '/cart/purchase',
+    { config: guard('verified'), schema: { tags, body: cartPurchaseInput, response: { 200: okEnvelope(purchaseResult) } } },
+    async (request) => {
+      return ok(
+        await buyFromBalance(request, {
+          productIds: (tx, buyerId) => cartProductIds(tx, buyerId),
+          field: 'cart',
+          scope: 'cart/purchase',
+          fromCart: true,
+          // Issue 34: the code applies to each line of the cart it covers.
+          discountCode: request.body?.discount_code,
+        }),
+      );
+    },
+  );
 };

@@ -240,6 +240,8 @@ export async function purchaseProducts(
     field: string;
     fromCart?: boolean;
     types?: { allowed: ProductType[]; message: string };
+    /** Prices the bought lines (issue 34, features/discounts): a discounted price is the line's price from here on. */
+    reprice?: (tx: Db, lines: Sellable[]) => Promise<Map<number, number>>;
   },
 ): Promise<{ orderId: number; order: Order; sellerOwesRefunds: boolean }> {
   const { buyerId, field } = opts;
@@ -253,6 +255,10 @@ export async function purchaseProducts(
     const problem = await saleProblem(tx, buyerId, product);
     if (problem) throw validationError({ [field]: ids.length > 1 && product ? `${product.title}: ${problem}` : problem });
     bought.push(product!);
+  }
+  if (opts.reprice) {
+    const prices = await opts.reprice(tx, bought);
+    for (const p of bought) p.priceMinor = prices.get(p.id) ?? p.priceMinor;
   }
 
   const single = bought.length === 1 ? bought[0]! : null;
