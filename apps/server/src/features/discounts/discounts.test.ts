@@ -43,7 +43,7 @@ async function work(authorId: number, priceMinor: number, extra: Partial<typeof 
 
 const hour = 3_600_000;
 const iso = (offsetMs: number) => new Date(Date.now() + offsetMs).toISOString();
-const errorOf = (res: { json(): any }, field: string) => (res.json().errors?.[field] ?? [])[0] as string | undefined;
+const errorOf = (res: { json(): { errors?: Record<string, string[]> } }, field: string) => res.json().errors?.[field]?.[0];
 /** A code unique to this run (codes are unique per creator; these tests share one database). */
 const code = (stem: string) => `${stem}-${++serial}`.toUpperCase();
 
