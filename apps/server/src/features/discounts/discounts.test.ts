@@ -234,7 +234,7 @@ describe('a buyer uses a code', () => {
     expect(plain.json().payload.order.amount).toBe(10);
   });
 
-  it('the cart: the code applies to each line it covers, and only to those; an image and a pack take codes too', async () => {
+  it('the cart: the checkout previews the code, and it applies to each line it covers, and only to those', async () => {
     const creator = await registerSeller(t.app);
     const other = await registerSeller(t.app);
     const a = await work(creator.id, 1000);
@@ -246,6 +246,19 @@ describe('a buyer uses a code', () => {
     for (const product_id of [a, b2, theirs]) {
       expect((await b.client.post('/api/cart/items', { product_id, product_type: 'prompt' })).statusCode).toBe(200);
     }
+    // The checkout summary previews it: each covered line at its new price, beside its list price.
+    const summary = await b.client.post('/api/cart/checkout', { discount_code: c.toLowerCase() });
+    expect(summary.statusCode, summary.body).toBe(200);
+    expect(summary.json().payload.total).toBe(54);
+    expect(summary.json().payload.items.map((i: { price: number; list_price?: number }) => [i.price, i.list_price])).toEqual([
+      [7, 10],
+      [27, 30],
+      [20, undefined],
+    ]);
+    const wrong = await b.client.post('/api/cart/checkout', { discount_code: 'NOPE-NOPE' });
+    expect(wrong.statusCode).toBe(422);
+    expect(errorOf(wrong, 'discount_code')).toBe('The discount code NOPE-NOPE does not exist.');
+    expect((await b.client.post('/api/cart/checkout')).json().payload.total).toBe(60);
     const res = await b.client.post('/api/cart/purchase', { discount_code: c });
     expect(res.statusCode, res.body).toBe(200);
     const order = res.json().payload.order;
