@@ -29,7 +29,14 @@ export const discountCodeInput = text('discount code')
   .transform((s) => (s === '' ? undefined : s.toUpperCase()));
 
 const when = (label: string) =>
-  z.iso.datetime({ offset: true, error: `The ${label} must be a date and time such as 2026-12-24T18:00:00Z.` }).transform((s) => new Date(s).toISOString());
+  z.iso
+    .datetime({ offset: true, error: `The ${label} must be a date and time such as 2026-12-24T18:00:00Z.` })
+    // PostgreSQL has no year 0, and no code runs for centuries.
+    .refine((s) => {
+      const year = new Date(s).getUTCFullYear();
+      return year >= 2000 && year <= 2200;
+    }, `The ${label} must be between the years 2000 and 2200.`)
+    .transform((s) => new Date(s).toISOString());
 
 const idList = z
   .array(z.coerce.number({ error: 'Each work is named by its id.' }).int('Each work is named by its id.').min(1).max(MAX_ID), {
