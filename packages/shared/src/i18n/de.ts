@@ -1278,7 +1278,7 @@ export const de: Record<TranslationKey, string> = {
   'discounts.new': 'Neuer Rabatt',
   'discounts.empty': 'Sie haben noch keine Rabattcodes.',
   'discounts.load_failed': 'Ihre Rabatte konnten nicht geladen werden.',
-  'discounts.code': 'Code',
+  'discounts.code': 'Rabattcode',
   'discounts.code_hint': '4 bis 32 Buchstaben, Ziffern oder Bindestriche; Groß- und Kleinschreibung egal.',
   'discounts.kind': 'Art',
   'discounts.kind_percent': 'Prozent',
