@@ -70,8 +70,8 @@ describe('discounts in the browser', () => {
     await open(creator.page, `${baseUrl()}/dashboard/discounts`);
     await creator.page.getByRole('button', { name: 'New discount' }).click();
     const dialog = creator.page.getByTestId('discount-dialog');
-    await dialog.getByLabel('Code').fill('e2e-twenty');
-    await dialog.getByLabel('Value').fill('20');
+    await dialog.getByLabel('Code', { exact: true }).fill('e2e-twenty');
+    await dialog.getByLabel('Value', { exact: true }).fill('20');
     await dialog.getByRole('button', { name: 'Create' }).click();
     const row = creator.page.getByTestId('discount-E2E-TWENTY');
     await row.waitFor();
