@@ -192,6 +192,7 @@ export const PAGES = {
   'admin-audit': { parent: 'admin', path: 'audit', module: 'admin-audit', title: 'admin.nav_audit' },
   'admin-jobs': { parent: 'admin', path: 'jobs', module: 'admin-jobs', title: 'admin.nav_jobs' },
   'admin-analytics': { parent: 'admin', path: 'analytics', module: 'admin-analytics', title: 'admin.nav_analytics' },
+  'admin-discounts': { parent: 'admin', path: 'discounts', module: 'admin-discounts', title: 'discounts.title' },
 } satisfies Record<string, PageDef>;
 
 export type PageName = keyof typeof PAGES;

@@ -1275,6 +1275,7 @@ export const de: Record<TranslationKey, string> = {
   // Discount codes and sales (issue 34).
   'discounts.title': 'Rabatte',
   'discounts.intro': 'Codes und Aktionen für Ihre Werke. Eine Aktion gilt ohne Code, solange sie läuft; kein Preis fällt unter 0,50 €.',
+  'discounts.platform_intro': 'Plattform-Codes und -Aktionen für Werke der Plattform. Änderungen werden protokolliert.',
   'discounts.new': 'Neuer Rabatt',
   'discounts.empty': 'Sie haben noch keine Rabattcodes.',
   'discounts.load_failed': 'Ihre Rabatte konnten nicht geladen werden.',

@@ -1265,6 +1265,7 @@ export const en = {
   // Discount codes and sales (issue 34).
   'discounts.title': 'Discounts',
   'discounts.intro': 'Codes and sales for your works. A sale applies without a code while it runs; no price goes below 0.50 €.',
+  'discounts.platform_intro': 'Platform codes and sales for platform-owned works. Changes are audited.',
   'discounts.new': 'New discount',
   'discounts.empty': 'You have no discount codes yet.',
   'discounts.load_failed': 'Your discounts could not be loaded.',

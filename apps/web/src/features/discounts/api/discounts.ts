@@ -2,37 +2,40 @@ import type { CreateDiscountInput, Discount, PricePreview, UpdateDiscountInput }
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 
-export const discountsKey = ['seller-discounts'] as const;
+/** A creator's own codes, or (staff, in the back office) the platform's codes for platform-owned works. */
+export type DiscountScope = 'seller' | 'platform';
+const base = (scope: DiscountScope) => (scope === 'seller' ? '/api/seller/discounts' : '/api/admin/discounts');
+export const discountsKey = (scope: DiscountScope) => ['discounts', scope] as const;
 
 /** GET /api/seller/discounts: the creator's codes and sales with their uses. */
-export const useDiscounts = () =>
-  useQuery({ queryKey: discountsKey, queryFn: ({ signal }) => api<{ discounts: Discount[] }>('/api/seller/discounts', { signal }).then((a) => a.discounts) });
+export const useDiscounts = (scope: DiscountScope) =>
+  useQuery({ queryKey: discountsKey(scope), queryFn: ({ signal }) => api<{ discounts: Discount[] }>(base(scope), { signal }).then((a) => a.discounts) });
 
 /** POST /api/seller/discounts. */
-export function useCreateDiscount() {
+export function useCreateDiscount(scope: DiscountScope) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: CreateDiscountInput) => api<{ discount: Discount }>('/api/seller/discounts', { method: 'POST', body: input }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: discountsKey }),
+    mutationFn: (input: CreateDiscountInput) => api<{ discount: Discount }>(base(scope), { method: 'POST', body: input }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: discountsKey(scope) }),
   });
 }
 
 /** PATCH /api/seller/discounts/{id}: pause, resume, dates. */
-export function useUpdateDiscount() {
+export function useUpdateDiscount(scope: DiscountScope) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, input }: { id: number; input: UpdateDiscountInput }) =>
-      api<{ discount: Discount }>(`/api/seller/discounts/${id}`, { method: 'PATCH', body: input }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: discountsKey }),
+      api<{ discount: Discount }>(`${base(scope)}/${id}`, { method: 'PATCH', body: input }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: discountsKey(scope) }),
   });
 }
 
 /** DELETE /api/seller/discounts/{id}. */
-export function useDeleteDiscount() {
+export function useDeleteDiscount(scope: DiscountScope) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => api(`/api/seller/discounts/${id}`, { method: 'DELETE' }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: discountsKey }),
+    mutationFn: (id: number) => api(`${base(scope)}/${id}`, { method: 'DELETE' }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: discountsKey(scope) }),
   });
 }
 

@@ -77,3 +77,24 @@ describe('the Discounts tab', () => {
     expect(await screen.findByTestId('discount-NEW-CODE')).toBeTruthy();
   });
 });
+
+describe('the back office Discounts section', () => {
+  it('lists and makes platform codes through the admin API', async () => {
+    const calls = fakeApi({
+      'GET /api/admin/discounts': () => okAnswer({ discounts: [aDiscount({ code: 'HOUSE-30', value: 30, platform: true })] }),
+      'POST /api/admin/discounts': () => okAnswer({ discount: aDiscount({ id: 3, code: 'HOUSE-10', value: 10, platform: true }) }),
+    });
+    renderWithApp(<DiscountsTab scope="platform" />);
+    expect((await screen.findByTestId('discount-HOUSE-30')).textContent).toContain('30 % off');
+    expect(screen.getByText('Platform codes and sales for platform-owned works. Changes are audited.')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'New discount' }));
+    await screen.findByTestId('discount-dialog');
+    fireEvent.change(screen.getByLabelText('Code'), { target: { value: 'house-10' } });
+    fireEvent.change(screen.getByLabelText('Value'), { target: { value: '10' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+    await waitFor(() =>
+      expect(calls.find((c) => c.method === 'POST' && c.path === '/api/admin/discounts')?.body).toMatchObject({ code: 'HOUSE-10', value: 10 }),
+    );
+    expect(calls.some((c) => c.path.startsWith('/api/seller/'))).toBe(false);
+  });
+});

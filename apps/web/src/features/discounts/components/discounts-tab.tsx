@@ -11,7 +11,7 @@ import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import './discounts.css';
 import { useMoney } from '../../currency';
-import { useCreateDiscount, useDeleteDiscount, useDiscounts, useUpdateDiscount } from '../api/discounts';
+import { type DiscountScope, useCreateDiscount, useDeleteDiscount, useDiscounts, useUpdateDiscount } from '../api/discounts';
 
 /** The form as typed: text fields, turned into the API's input (`createDiscountInput`) on submit. */
 const discountForm = z.object({
@@ -49,10 +49,13 @@ function toInput(f: FormOut) {
   };
 }
 
-/** A creator's Dashboard tab (issue 34): their codes and sales; create, pause or resume, delete. */
-export function DiscountsTab() {
+/**
+ * A creator's Dashboard tab (issue 34): their codes and sales; create, pause or resume, delete. With
+ * scope 'platform', the back office's platform codes for platform-owned works.
+ */
+export function DiscountsTab({ scope = 'seller' }: { scope?: DiscountScope }) {
   const { t } = useTranslation();
-  const list = useDiscounts();
+  const list = useDiscounts(scope);
   const [creating, setCreating] = useState(false);
   return (
     <section className="panel" aria-labelledby="discounts-title" data-testid="discounts-tab">
@@ -62,7 +65,7 @@ export function DiscountsTab() {
           {t('discounts.new')}
         </button>
       </div>
-      <p className="muted">{t('discounts.intro')}</p>
+      <p className="muted">{t(scope === 'seller' ? 'discounts.intro' : 'discounts.platform_intro')}</p>
       {list.isPending ? null : list.isError ? (
         <p className="error-text" role="alert">
           {serverMessageOr(list.error, t('discounts.load_failed'))}
@@ -72,21 +75,21 @@ export function DiscountsTab() {
       ) : (
         <ul className="discount-list">
           {list.data.map((d) => (
-            <DiscountRow key={d.id} discount={d} />
+            <DiscountRow key={d.id} discount={d} scope={scope} />
           ))}
         </ul>
       )}
-      {creating && <CreateDiscountDialog onClose={() => setCreating(false)} />}
+      {creating && <CreateDiscountDialog scope={scope} onClose={() => setCreating(false)} />}
     </section>
   );
 }
 
-function DiscountRow({ discount: d }: { discount: Discount }) {
+function DiscountRow({ discount: d, scope }: { discount: Discount; scope: DiscountScope }) {
   const { t } = useTranslation();
   const money = useMoney();
   const toast = useToast();
-  const update = useUpdateDiscount();
-  const remove = useDeleteDiscount();
+  const update = useUpdateDiscount(scope);
+  const remove = useDeleteDiscount(scope);
   const off = d.kind === 'percent' ? t('discounts.off_percent', { value: d.value }) : t('discounts.off_fixed', { amount: money.format(d.value / 100, 'EUR') });
   const fail = (err: unknown) => toast.error(serverMessageOr(err, t('discounts.failed')));
   return (
@@ -125,10 +128,10 @@ function DiscountRow({ discount: d }: { discount: Discount }) {
   );
 }
 
-function CreateDiscountDialog({ onClose }: { onClose: () => void }) {
+function CreateDiscountDialog({ scope, onClose }: { scope: DiscountScope; onClose: () => void }) {
   const { t } = useTranslation();
   const toast = useToast();
-  const create = useCreateDiscount();
+  const create = useCreateDiscount(scope);
   const form = useForm<FormIn, unknown, FormOut>({
     resolver: zodResolver(discountForm),
     defaultValues: { code: '', kind: 'percent', value: '', product_ids: '', starts_at: '', ends_at: '', max_uses: '', automatic: false },
