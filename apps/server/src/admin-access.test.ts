@@ -51,6 +51,11 @@ describe('back office access', () => {
       'GET /api/admin/receivables',
       'GET /api/admin/analytics',
       'GET /api/admin/analytics.csv',
+      // Platform discount codes (issue 34).
+      'GET /api/admin/discounts',
+      'POST /api/admin/discounts',
+      'PATCH /api/admin/discounts/1',
+      'DELETE /api/admin/discounts/1',
     ]) {
       expect(routes.map((r) => `${r.method} ${r.url}`)).toContain(expected);
     }

@@ -16,6 +16,7 @@ import { cartRoutes } from './features/cart';
 import { catalogAdminRoutes, catalogRoutes, packsAdminRoutes } from './features/catalog';
 import { chatRoutes } from './features/chat';
 import { devMailRoutes } from './features/dev-mail/dev-mail.routes';
+import { discountsAdminRoutes, discountsRoutes } from './features/discounts';
 import { earningsRoutes } from './features/earnings';
 import { favouritesRoutes } from './features/favourites';
 import { followsRoutes } from './features/follows';
@@ -273,6 +274,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(reportsRoutes);
       await api.register(sellersRoutes);
       await api.register(taxRoutes);
+      await api.register(discountsRoutes);
       // Staff calls: every route in this scope declares guard('admin').
       await api.register(
         async (admin) => {
@@ -295,6 +297,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
           await admin.register(reportsAdminRoutes);
           await admin.register(sellersAdminRoutes);
           await admin.register(taxAdminRoutes);
+          await admin.register(discountsAdminRoutes);
         },
         { prefix: '/admin' },
       );

@@ -586,6 +586,17 @@ describe('fuzzing every API route', () => {
     expect(routes.map((r) => `${r.method} ${r.path}`)).toEqual(
       expect.arrayContaining(['POST /reports', 'GET /reports/{id}', 'POST /reports/{id}/appeal', 'GET /transparency', 'PUT /user/seller-details']),
     );
+    // Discount codes, their preview and the cart's purchase with a code (issue 34).
+    expect(routes.map((r) => `${r.method} ${r.path}`)).toEqual(
+      expect.arrayContaining([
+        'GET /seller/discounts',
+        'POST /seller/discounts',
+        'PATCH /seller/discounts/{id}',
+        'DELETE /seller/discounts/{id}',
+        'GET /products/{id}/price',
+        'POST /cart/purchase',
+      ]),
+    );
     const identities = [new Identity('guest', t.app), new Identity('user', t.app)];
     for (const identity of identities) await identity.start();
 

@@ -157,5 +157,6 @@ export class TestClient {
   get = (url: string, headers?: Record<string, string>) => this.request('GET', url, { headers });
   post = (url: string, body?: unknown, headers?: Record<string, string>) => this.request('POST', url, { body, headers });
   put = (url: string, body?: unknown) => this.request('PUT', url, { body });
+  patch = (url: string, body?: unknown) => this.request('PATCH', url, { body });
   delete = (url: string, body?: unknown) => this.request('DELETE', url, { body });
 }

@@ -207,6 +207,7 @@ export const AUDIT_SUBJECTS = [
   'report',
   'seller_details',
   'vat_rate',
+  'discount',
 ] as const;
 export type AuditSubject = (typeof AUDIT_SUBJECTS)[number];
 

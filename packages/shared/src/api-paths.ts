@@ -2311,6 +2311,59 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/seller/discounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read seller discounts */
+        get: operations["getSellerDiscounts"];
+        put?: never;
+        /** Submit seller discounts */
+        post: operations["postSellerDiscounts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/seller/discounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete seller discounts (by id) */
+        delete: operations["deleteSellerDiscountsById"];
+        options?: never;
+        head?: never;
+        /** Change seller discounts (by id) */
+        patch: operations["patchSellerDiscountsById"];
+        trace?: never;
+    };
+    "/api/products/{id}/price": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read products price (by id) */
+        get: operations["getProductsPriceById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/products": {
         parameters: {
             query?: never;
@@ -3267,6 +3320,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/discounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read admin discounts */
+        get: operations["getAdminDiscounts"];
+        put?: never;
+        /** Submit admin discounts */
+        post: operations["postAdminDiscounts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/discounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete admin discounts (by id) */
+        delete: operations["deleteAdminDiscountsById"];
+        options?: never;
+        head?: never;
+        /** Change admin discounts (by id) */
+        patch: operations["patchAdminDiscountsById"];
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3864,6 +3953,10 @@ export interface operations {
                             created_at: number;
                             rating_average: number;
                             rating_count: number;
+                            sale?: {
+                                price: number;
+                                ends_at: string | null;
+                            } | null;
                             items?: {
                                 id: number;
                                 slug: string;
@@ -3886,6 +3979,10 @@ export interface operations {
                                 created_at: number;
                                 rating_average: number;
                                 rating_count: number;
+                                sale?: {
+                                    price: number;
+                                    ends_at: string | null;
+                                } | null;
                             }[];
                         }[];
                         meta: {
@@ -3948,6 +4045,10 @@ export interface operations {
                             created_at: number;
                             rating_average: number;
                             rating_count: number;
+                            sale?: {
+                                price: number;
+                                ends_at: string | null;
+                            } | null;
                         }[];
                         message?: string;
                     };
@@ -4002,6 +4103,10 @@ export interface operations {
                             created_at: number;
                             rating_average: number;
                             rating_count: number;
+                            sale?: {
+                                price: number;
+                                ends_at: string | null;
+                            } | null;
                         }[];
                         message?: string;
                     };
@@ -4056,6 +4161,10 @@ export interface operations {
                             created_at: number;
                             rating_average: number;
                             rating_count: number;
+                            sale?: {
+                                price: number;
+                                ends_at: string | null;
+                            } | null;
                         }[];
                         message?: string;
                     };
@@ -4110,6 +4219,10 @@ export interface operations {
                             created_at: number;
                             rating_average: number;
                             rating_count: number;
+                            sale?: {
+                                price: number;
+                                ends_at: string | null;
+                            } | null;
                             items?: {
                                 id: number;
                                 slug: string;
@@ -4132,6 +4245,10 @@ export interface operations {
                                 created_at: number;
                                 rating_average: number;
                                 rating_count: number;
+                                sale?: {
+                                    price: number;
+                                    ends_at: string | null;
+                                } | null;
                             }[];
                             sales_count: number;
                             file: {
@@ -4199,6 +4316,10 @@ export interface operations {
                                 created_at: number;
                                 rating_average: number;
                                 rating_count: number;
+                                sale?: {
+                                    price: number;
+                                    ends_at: string | null;
+                                } | null;
                             }[];
                             similar: {
                                 id: number;
@@ -4222,6 +4343,10 @@ export interface operations {
                                 created_at: number;
                                 rating_average: number;
                                 rating_count: number;
+                                sale?: {
+                                    price: number;
+                                    ends_at: string | null;
+                                } | null;
                             }[];
                         };
                         message?: string;
@@ -4281,6 +4406,10 @@ export interface operations {
                             created_at: number;
                             rating_average: number;
                             rating_count: number;
+                            sale?: {
+                                price: number;
+                                ends_at: string | null;
+                            } | null;
                             items?: {
                                 id: number;
                                 slug: string;
@@ -4303,6 +4432,10 @@ export interface operations {
                                 created_at: number;
                                 rating_average: number;
                                 rating_count: number;
+                                sale?: {
+                                    price: number;
+                                    ends_at: string | null;
+                                } | null;
                             }[];
                         }[];
                         meta: {
@@ -4365,6 +4498,10 @@ export interface operations {
                             created_at: number;
                             rating_average: number;
                             rating_count: number;
+                            sale?: {
+                                price: number;
+                                ends_at: string | null;
+                            } | null;
                             items?: {
                                 id: number;
                                 slug: string;
@@ -4387,6 +4524,10 @@ export interface operations {
                                 created_at: number;
                                 rating_average: number;
                                 rating_count: number;
+                                sale?: {
+                                    price: number;
+                                    ends_at: string | null;
+                                } | null;
                             }[];
                             sales_count: number;
                             file: {
@@ -5270,6 +5411,7 @@ export interface operations {
                                 slug: string;
                                 imageUrl: string | null;
                                 price: number;
+                                list_price?: number;
                             }[];
                             total: number;
                             currency: string;
@@ -5321,6 +5463,7 @@ export interface operations {
                                 slug: string;
                                 imageUrl: string | null;
                                 price: number;
+                                list_price?: number;
                             }[];
                             total: number;
                             currency: string;
@@ -5368,6 +5511,7 @@ export interface operations {
                                 slug: string;
                                 imageUrl: string | null;
                                 price: number;
+                                list_price?: number;
                             }[];
                             total: number;
                             currency: string;
@@ -5393,7 +5537,13 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    discount_code?: string;
+                } | null;
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -5414,6 +5564,7 @@ export interface operations {
                                 slug: string;
                                 imageUrl: string | null;
                                 price: number;
+                                list_price?: number;
                             }[];
                             total: number;
                             balance: number;
@@ -5429,6 +5580,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             419: components["responses"]["CsrfMismatch"];
+            422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
             "4XX": components["responses"]["ClientError"];
         };
@@ -5440,7 +5592,13 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    discount_code?: string;
+                } | null;
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -5496,6 +5654,13 @@ export interface operations {
                                 invoice_number?: string | null;
                                 invoice_url?: string | null;
                                 credit_note_url?: string | null;
+                                discounts?: {
+                                    product_id: number;
+                                    code: string;
+                                    automatic: boolean;
+                                    list_price: number;
+                                    discount: number;
+                                }[];
                             };
                         };
                         message?: string;
@@ -5505,6 +5670,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             419: components["responses"]["CsrfMismatch"];
+            422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
             "4XX": components["responses"]["ClientError"];
         };
@@ -5520,6 +5686,7 @@ export interface operations {
             content: {
                 "application/json": {
                     item_id: number;
+                    discount_code?: string;
                 };
             };
         };
@@ -5578,6 +5745,13 @@ export interface operations {
                                 invoice_number?: string | null;
                                 invoice_url?: string | null;
                                 credit_note_url?: string | null;
+                                discounts?: {
+                                    product_id: number;
+                                    code: string;
+                                    automatic: boolean;
+                                    list_price: number;
+                                    discount: number;
+                                }[];
                             };
                         };
                         message?: string;
@@ -5603,6 +5777,7 @@ export interface operations {
             content: {
                 "application/json": {
                     prompt_id: number;
+                    discount_code?: string;
                 };
             };
         };
@@ -5661,6 +5836,13 @@ export interface operations {
                                 invoice_number?: string | null;
                                 invoice_url?: string | null;
                                 credit_note_url?: string | null;
+                                discounts?: {
+                                    product_id: number;
+                                    code: string;
+                                    automatic: boolean;
+                                    list_price: number;
+                                    discount: number;
+                                }[];
                             };
                         };
                         message?: string;
@@ -5686,6 +5868,7 @@ export interface operations {
             content: {
                 "application/json": {
                     pack_id: number;
+                    discount_code?: string;
                 };
             };
         };
@@ -5744,6 +5927,13 @@ export interface operations {
                                 invoice_number?: string | null;
                                 invoice_url?: string | null;
                                 credit_note_url?: string | null;
+                                discounts?: {
+                                    product_id: number;
+                                    code: string;
+                                    automatic: boolean;
+                                    list_price: number;
+                                    discount: number;
+                                }[];
                             };
                         };
                         message?: string;
@@ -5827,6 +6017,13 @@ export interface operations {
                                 invoice_number?: string | null;
                                 invoice_url?: string | null;
                                 credit_note_url?: string | null;
+                                discounts?: {
+                                    product_id: number;
+                                    code: string;
+                                    automatic: boolean;
+                                    list_price: number;
+                                    discount: number;
+                                }[];
                             };
                         } | {
                             /** @enum {string} */
@@ -5904,6 +6101,13 @@ export interface operations {
                             invoice_number?: string | null;
                             invoice_url?: string | null;
                             credit_note_url?: string | null;
+                            discounts?: {
+                                product_id: number;
+                                code: string;
+                                automatic: boolean;
+                                list_price: number;
+                                discount: number;
+                            }[];
                         }[];
                         message?: string;
                     };
@@ -9265,6 +9469,10 @@ export interface operations {
                             created_at: number;
                             rating_average: number;
                             rating_count: number;
+                            sale?: {
+                                price: number;
+                                ends_at: string | null;
+                            } | null;
                             items?: {
                                 id: number;
                                 slug: string;
@@ -9287,6 +9495,10 @@ export interface operations {
                                 created_at: number;
                                 rating_average: number;
                                 rating_count: number;
+                                sale?: {
+                                    price: number;
+                                    ends_at: string | null;
+                                } | null;
                             }[];
                         }[];
                         meta: {
@@ -10372,6 +10584,264 @@ export interface operations {
             };
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    getSellerDiscounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            discounts: {
+                                id: number;
+                                code: string;
+                                /** @enum {string} */
+                                kind: "percent" | "fixed";
+                                value: number;
+                                product_ids: number[];
+                                starts_at: string | null;
+                                ends_at: string | null;
+                                max_uses: number | null;
+                                uses: number;
+                                automatic: boolean;
+                                paused: boolean;
+                                /** @enum {string} */
+                                state: "active" | "scheduled" | "expired" | "paused" | "used_up";
+                                platform: boolean;
+                                created_at: string;
+                            }[];
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    postSellerDiscounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                    /** @enum {string} */
+                    kind: "percent" | "fixed";
+                    value: number;
+                    /** @default [] */
+                    product_ids?: number[];
+                    starts_at?: string | null;
+                    ends_at?: string | null;
+                    max_uses?: number | null;
+                    /** @default false */
+                    automatic?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            discount: {
+                                id: number;
+                                code: string;
+                                /** @enum {string} */
+                                kind: "percent" | "fixed";
+                                value: number;
+                                product_ids: number[];
+                                starts_at: string | null;
+                                ends_at: string | null;
+                                max_uses: number | null;
+                                uses: number;
+                                automatic: boolean;
+                                paused: boolean;
+                                /** @enum {string} */
+                                state: "active" | "scheduled" | "expired" | "paused" | "used_up";
+                                platform: boolean;
+                                created_at: string;
+                            };
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            419: components["responses"]["CsrfMismatch"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    deleteSellerDiscountsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        message: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            419: components["responses"]["CsrfMismatch"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    patchSellerDiscountsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    paused?: boolean;
+                    starts_at?: string | null;
+                    ends_at?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            discount: {
+                                id: number;
+                                code: string;
+                                /** @enum {string} */
+                                kind: "percent" | "fixed";
+                                value: number;
+                                product_ids: number[];
+                                starts_at: string | null;
+                                ends_at: string | null;
+                                max_uses: number | null;
+                                uses: number;
+                                automatic: boolean;
+                                paused: boolean;
+                                /** @enum {string} */
+                                state: "active" | "scheduled" | "expired" | "paused" | "used_up";
+                                platform: boolean;
+                                created_at: string;
+                            };
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            419: components["responses"]["CsrfMismatch"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    getProductsPriceById: {
+        parameters: {
+            query?: {
+                discount_code?: string;
+                currency?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            product_id: number;
+                            list_price_minor: number;
+                            price_minor: number;
+                            list_price: number;
+                            price: number;
+                            currency: string;
+                            discount: {
+                                code: string;
+                                automatic: boolean;
+                                /** @enum {string} */
+                                kind: "percent" | "fixed";
+                                value: number;
+                                amount_minor: number;
+                                ends_at: string | null;
+                            } | null;
+                        };
+                        message?: string;
+                    };
+                };
+            };
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
@@ -13319,6 +13789,214 @@ export interface operations {
             };
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    getAdminDiscounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            discounts: {
+                                id: number;
+                                code: string;
+                                /** @enum {string} */
+                                kind: "percent" | "fixed";
+                                value: number;
+                                product_ids: number[];
+                                starts_at: string | null;
+                                ends_at: string | null;
+                                max_uses: number | null;
+                                uses: number;
+                                automatic: boolean;
+                                paused: boolean;
+                                /** @enum {string} */
+                                state: "active" | "scheduled" | "expired" | "paused" | "used_up";
+                                platform: boolean;
+                                created_at: string;
+                            }[];
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    postAdminDiscounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                    /** @enum {string} */
+                    kind: "percent" | "fixed";
+                    value: number;
+                    /** @default [] */
+                    product_ids?: number[];
+                    starts_at?: string | null;
+                    ends_at?: string | null;
+                    max_uses?: number | null;
+                    /** @default false */
+                    automatic?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            discount: {
+                                id: number;
+                                code: string;
+                                /** @enum {string} */
+                                kind: "percent" | "fixed";
+                                value: number;
+                                product_ids: number[];
+                                starts_at: string | null;
+                                ends_at: string | null;
+                                max_uses: number | null;
+                                uses: number;
+                                automatic: boolean;
+                                paused: boolean;
+                                /** @enum {string} */
+                                state: "active" | "scheduled" | "expired" | "paused" | "used_up";
+                                platform: boolean;
+                                created_at: string;
+                            };
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            419: components["responses"]["CsrfMismatch"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    deleteAdminDiscountsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        message: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            419: components["responses"]["CsrfMismatch"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    patchAdminDiscountsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    paused?: boolean;
+                    starts_at?: string | null;
+                    ends_at?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            discount: {
+                                id: number;
+                                code: string;
+                                /** @enum {string} */
+                                kind: "percent" | "fixed";
+                                value: number;
+                                product_ids: number[];
+                                starts_at: string | null;
+                                ends_at: string | null;
+                                max_uses: number | null;
+                                uses: number;
+                                automatic: boolean;
+                                paused: boolean;
+                                /** @enum {string} */
+                                state: "active" | "scheduled" | "expired" | "paused" | "used_up";
+                                platform: boolean;
+                                created_at: string;
+                            };
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            419: components["responses"]["CsrfMismatch"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
             "4XX": components["responses"]["ClientError"];

@@ -16,7 +16,10 @@ export const cartItem = z.object({
   title: z.string(),
   slug: z.string(),
   imageUrl: z.string().nullable(),
+  /** What the line costs now: after a running sale or the discount code given (issue 34). */
   price: z.number(),
+  /** The list price, only when `price` is discounted. */
+  list_price: z.number().optional(),
 });
 export type CartItem = z.infer<typeof cartItem>;
 

@@ -47,6 +47,8 @@ export const productBase = z.object({
   /** The average of its visible reviews, one decimal (0 without reviews). */
   rating_average: z.number(),
   rating_count: z.number().int(),
+  /** Issue 34: a running sale: the price after it (display currency) and when it ends; `price` stays the list price. */
+  sale: z.object({ price: z.number(), ends_at: z.string().nullable() }).nullable().optional(),
 });
 export type ProductBase = z.infer<typeof productBase>;
 

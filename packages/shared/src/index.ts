@@ -6,6 +6,7 @@ export * from './catalog';
 export * from './chat';
 export * from './constants';
 export * from './deposits';
+export * from './discounts';
 export * from './earnings';
 export * from './envelope';
 export * from './favourites';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { discountCodeInput } from './discounts';
 
 /** Refunded: every item of the order was refunded (issue 19). */
 export const orderStatus = z.enum(['Success', 'Pending', 'Failed', 'Refunded']);
@@ -60,6 +61,13 @@ export const order = z.object({
   invoice_number: z.string().nullable().optional(),
   invoice_url: z.string().nullable().optional(),
   credit_note_url: z.string().nullable().optional(),
+  /**
+   * Issue 34: what a code or a sale took off a bought line (an item, a prompt, a pack), in the
+   * order's currency; the item prices above are what was paid. Absent: no discount.
+   */
+  discounts: z
+    .array(z.object({ product_id: z.number().int(), code: z.string(), automatic: z.boolean(), list_price: z.number(), discount: z.number() }))
+    .optional(),
 });
 export type Order = z.infer<typeof order>;
 
@@ -69,9 +77,14 @@ const positiveId = (what: string) =>
     .int()
     .positive(`Please choose ${/^[aeiou]/i.test(what) ? 'an' : 'a'} ${what}.`);
 
-export const buyItemInput = z.object({ item_id: positiveId('product') });
-export const buyPromptInput = z.object({ prompt_id: positiveId('prompt') });
-export const buyPackInput = z.object({ pack_id: positiveId('pack') });
+/** A discount code (issue 34): optional on every purchase; an automatic sale needs none. */
+const discountCode = { discount_code: discountCodeInput.optional() };
+export const buyItemInput = z.object({ item_id: positiveId('product'), ...discountCode });
+export const buyPromptInput = z.object({ prompt_id: positiveId('prompt'), ...discountCode });
+export const buyPackInput = z.object({ pack_id: positiveId('pack'), ...discountCode });
+/** The cart's purchase: a code applies to each line it covers. */
+export const cartPurchaseInput = z.object({ ...discountCode }).nullish();
+export type CartPurchaseInput = z.infer<typeof cartPurchaseInput>;
 export type BuyItemInput = z.infer<typeof buyItemInput>;
 export type BuyPromptInput = z.infer<typeof buyPromptInput>;
 export type BuyPackInput = z.infer<typeof buyPackInput>;

@@ -169,6 +169,7 @@ export const PAGES = {
   'dashboard-refunds': { parent: 'dashboard', path: 'refunds', module: 'dashboard-refunds', title: 'refunds.creator_title' },
   'dashboard-reports': { parent: 'dashboard', path: 'reports', module: 'dashboard-reports', title: 'reports.statements_title' },
   'dashboard-seller-details': { parent: 'dashboard', path: 'seller-details', module: 'dashboard-seller-details', title: 'sellers.title' },
+  'dashboard-discounts': { parent: 'dashboard', path: 'discounts', module: 'dashboard-discounts', title: 'discounts.title' },
   'deposit-create': { path: '/deposit/create', module: 'deposit-create', title: 'deposit.title', access: 'signed-in' },
   'success-payment': { path: '/success-payment', module: 'success-payment', title: 'payment.success_title', access: 'signed-in' },
   'fail-payment': { path: '/fail-payment', module: 'fail-payment', title: 'payment.failed_title', access: 'signed-in' },
@@ -192,6 +193,7 @@ export const PAGES = {
   'admin-audit': { parent: 'admin', path: 'audit', module: 'admin-audit', title: 'admin.nav_audit' },
   'admin-jobs': { parent: 'admin', path: 'jobs', module: 'admin-jobs', title: 'admin.nav_jobs' },
   'admin-analytics': { parent: 'admin', path: 'analytics', module: 'admin-analytics', title: 'admin.nav_analytics' },
+  'admin-discounts': { parent: 'admin', path: 'discounts', module: 'admin-discounts', title: 'discounts.title' },
 } satisfies Record<string, PageDef>;
 
 export type PageName = keyof typeof PAGES;

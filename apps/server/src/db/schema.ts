@@ -10,6 +10,7 @@ export * from './audit-schema';
 export * from './chat-schema';
 export * from './commerce-schema';
 export * from './core-schema';
+export * from './discounts-schema';
 export * from './offers-schema';
 export * from './passkeys-schema';
 export * from './refunds-schema';

@@ -3,9 +3,19 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { cartItems, products } from '../../db/schema';
 import type { DisplayCurrency } from '../../lib/display-currency';
+import { priceLines } from '../discounts';
 
-/** The user's cart priced in the display currency; the total is the sum of the shown prices. */
-export async function loadCart(db: Db, userId: number, currency: DisplayCurrency): Promise<Cart & { totalMinor: number; productIds: number[] }> {
+/**
+ * The user's cart priced in the display currency; the total is the sum of the shown prices. Each line
+ * at its price now (issue 34): a running sale, or the discount code given, where it covers the line
+ * (an unusable code is a 422 on `discount_code`); `list_price` is then the price before it.
+ */
+export async function loadCart(
+  db: Db,
+  userId: number,
+  currency: DisplayCurrency,
+  discountCode?: string,
+): Promise<Cart & { totalMinor: number; productIds: number[] }> {
   const rows = await db
     .select({
       id: cartItems.id,
@@ -15,15 +25,24 @@ export async function loadCart(db: Db, userId: number, currency: DisplayCurrency
       slug: products.slug,
       previewPath: products.previewPath,
       priceMinor: products.priceMinor,
+      authorId: products.authorId,
+      platformOwned: products.platformOwned,
     })
     .from(cartItems)
     .innerJoin(products, eq(products.id, cartItems.productId))
     .where(eq(cartItems.userId, userId))
     .orderBy(asc(cartItems.id));
+  const { prices } = await priceLines(
+    db,
+    rows.map((r) => ({ id: r.productId, title: r.title, priceMinor: Number(r.priceMinor), authorId: r.authorId, platformOwned: r.platformOwned })),
+    discountCode,
+  );
+  const priceOf = (r: (typeof rows)[number]) => prices.get(r.productId) ?? Number(r.priceMinor);
   let shownTotal = 0;
   const items: CartItem[] = rows.map((r) => {
-    const shown = toCurrencyMinor(Number(r.priceMinor), currency);
+    const shown = toCurrencyMinor(priceOf(r), currency);
     shownTotal += shown;
+    const discounted = priceOf(r) < Number(r.priceMinor);
     return {
       id: r.id,
       product_id: r.productId,
@@ -32,6 +51,7 @@ export async function loadCart(db: Db, userId: number, currency: DisplayCurrency
       slug: r.slug,
       imageUrl: r.previewPath ? `/storage/${r.previewPath}` : null,
       price: minorToAmount(shown, currency.decimals),
+      ...(discounted ? { list_price: minorToAmount(toCurrencyMinor(Number(r.priceMinor), currency), currency.decimals) } : {}),
     };
   });
   return {
@@ -39,7 +59,7 @@ export async function loadCart(db: Db, userId: number, currency: DisplayCurrency
     total: minorToAmount(shownTotal, currency.decimals),
     currency: currency.code,
     currencySymbol: currency.symbol,
-    totalMinor: rows.reduce((s, r) => s + Number(r.priceMinor), 0),
+    totalMinor: rows.reduce((s, r) => s + priceOf(r), 0),
     productIds: rows.map((r) => r.productId),
   };
 }

@@ -1,4 +1,4 @@
-import { addCartItemInput, cart, checkoutSummary, okEnvelope, purchaseResult, shortfallAmount } from '@atelier/shared';
+import { addCartItemInput, cart, cartPurchaseInput, checkoutSummary, okEnvelope, purchaseResult, shortfallAmount } from '@atelier/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound, validationError } from '../../lib/app-error';
@@ -42,30 +42,46 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   /** What paying from the balance would do: nothing is charged. */
-  app.post('/cart/checkout', { config: guard('verified'), schema: { tags, response: { 200: okEnvelope(checkoutSummary) } } }, async (request) => {
-    const user = currentUser(request);
-    const currency = await currencyOf(request);
-    const current = await loadCart(app.db, user.id, currency);
-    if (!current.items.length) throw validationError({ cart: saleMessages.emptyCart });
-    // What the buyer can pay with: the balance, then available earnings (as postSale takes them).
-    const balanceMinor = await spendableOf(app.db, user.id);
-    const shortfallMinor = Math.max(0, current.totalMinor - balanceMinor);
-    return ok({
-      items: current.items,
-      total: current.total,
-      balance: displayAmount(balanceMinor, currency),
-      // Rounded up: adding the amount shown always covers what is missing.
-      shortfall: shortfallAmount(shortfallMinor, currency),
-      can_pay: shortfallMinor === 0,
-      currency: currency.code,
-      currencySymbol: currency.symbol,
-    });
-  });
+  app.post(
+    '/cart/checkout',
+    { config: guard('verified'), schema: { tags, body: cartPurchaseInput, response: { 200: okEnvelope(checkoutSummary) } } },
+    async (request) => {
+      const user = currentUser(request);
+      const currency = await currencyOf(request);
+      // Issue 34: priced with the discount code given (a 422 on discount_code says why it cannot be used).
+      const current = await loadCart(app.db, user.id, currency, request.body?.discount_code);
+      if (!current.items.length) throw validationError({ cart: saleMessages.emptyCart });
+      // What the buyer can pay with: the balance, then available earnings (as postSale takes them).
+      const balanceMinor = await spendableOf(app.db, user.id);
+      const shortfallMinor = Math.max(0, current.totalMinor - balanceMinor);
+      return ok({
+        items: current.items,
+        total: current.total,
+        balance: displayAmount(balanceMinor, currency),
+        // Rounded up: adding the amount shown always covers what is missing.
+        shortfall: shortfallAmount(shortfallMinor, currency),
+        can_pay: shortfallMinor === 0,
+        currency: currency.code,
+        currencySymbol: currency.symbol,
+      });
+    },
+  );
 
   /** Buys the whole cart from the balance: one transaction, one order, and the cart is emptied. */
-  app.post('/cart/purchase', { config: guard('verified'), schema: { tags, response: { 200: okEnvelope(purchaseResult) } } }, async (request) => {
-    return ok(
-      await buyFromBalance(request, { productIds: (tx, buyerId) => cartProductIds(tx, buyerId), field: 'cart', scope: 'cart/purchase', fromCart: true }),
-    );
-  });
+  app.post(
+    '/cart/purchase',
+    { config: guard('verified'), schema: { tags, body: cartPurchaseInput, response: { 200: okEnvelope(purchaseResult) } } },
+    async (request) => {
+      return ok(
+        await buyFromBalance(request, {
+          productIds: (tx, buyerId) => cartProductIds(tx, buyerId),
+          field: 'cart',
+          scope: 'cart/purchase',
+          fromCart: true,
+          // Issue 34: the code applies to each line of the cart it covers.
+          discountCode: request.body?.discount_code,
+        }),
+      );
+    },
+  );
 };

@@ -18,6 +18,7 @@ import { visibleProductAloneWhere, visibleProductWhere } from '../../db/visibili
 import { type DisplayCurrency, displayAmount } from '../../lib/display-currency';
 import { countWords } from '../../lib/file-meta';
 import { previewSrcSet } from '../../lib/previews';
+import { productSaleSql } from '../discounts';
 
 const tagNames = sql<
   string[]
@@ -41,6 +42,8 @@ const productFields = {
   authorNickname: users.nickname,
   authorAvatarPath: users.avatarPath,
   tags: tagNames,
+  // Issue 34: a running automatic sale (features/discounts), shown struck on cards and pages.
+  sale: productSaleSql({ id: products.id, priceMinor: products.priceMinor, authorId: products.authorId, platformOwned: products.platformOwned }),
 };
 type ProductRow = {
   id: number;
@@ -60,6 +63,7 @@ type ProductRow = {
   authorNickname: string;
   authorAvatarPath: string | null;
   tags: string[];
+  sale?: { price_minor: number | string; ends_at: string | null } | null;
 };
 
 /** "Essay.PDF" → "PDF": the file's kind by its extension (1 to 5 letters or digits), or null. */
@@ -93,6 +97,9 @@ function toProduct(row: ProductRow, currency: DisplayCurrency): ProductBase {
     created_at: Math.floor(new Date(row.createdAt).getTime() / 1000),
     rating_average: ratingAverage(Number(row.ratingSum), Number(row.ratingCount)),
     rating_count: Number(row.ratingCount),
+    sale: row.sale
+      ? { price: displayAmount(Number(row.sale.price_minor), currency), ends_at: row.sale.ends_at ? new Date(row.sale.ends_at).toISOString() : null }
+      : null,
   };
 }
 

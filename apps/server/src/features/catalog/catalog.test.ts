@@ -51,6 +51,8 @@ describe('catalogue list', () => {
         'product_type',
         'rating_average',
         'rating_count',
+        // Issue 34: a running sale, null without one.
+        'sale',
         'slug',
         'tags',
         'title',

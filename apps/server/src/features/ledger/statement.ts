@@ -19,9 +19,13 @@ type Row = {
   order_id: string | number | null;
   order_title: string | null;
   refund_title: string | null;
+  /** Issue 34: what a code or a sale took off the order ('code SPRING −2.00 €'), null without one. */
+  discount_text?: string | null;
   chat_id: string | number | null;
   account_kind: string;
 };
+
+const discounted = (r: Row) => (r.discount_text ? ` (${r.discount_text})` : '');
 
 /**
  * What a journal transaction is, seen from one user's account: its `kind` (migration 0036), what it is
@@ -40,8 +44,8 @@ function classify(r: Row, minor: number): { kind: StatementKind; description: st
           ? { kind: 'unlock', description: 'Image unlocked in a chat', link: toChat }
           : { kind: 'sale', description: 'Image sold in a chat', link: toChat };
       return minor < 0
-        ? { kind: 'purchase', description: r.order_title ? `Purchase: ${r.order_title}` : 'Purchase', link: toOrders }
-        : { kind: 'sale', description: r.order_title ? `Sale: ${r.order_title}` : 'Sale of your work', link: '/dashboard' };
+        ? { kind: 'purchase', description: (r.order_title ? `Purchase: ${r.order_title}` : 'Purchase') + discounted(r), link: toOrders }
+        : { kind: 'sale', description: (r.order_title ? `Sale: ${r.order_title}` : 'Sale of your work') + discounted(r), link: '/dashboard' };
     case 'refund':
       // Issue 31: a refund line names the work it gave the money back for (from its refund request).
       return { kind: 'refund', description: r.refund_title ? `Refund: ${r.refund_title}` : 'Refund', link: toOrders };
@@ -85,10 +89,15 @@ function statementSql(userId: number, limit: number, offset: number) {
       from ledger_entries e join acct a on a.id = e.account_id
     )
     select l.id, t.kind, t.subject_type, t.note, t.created_at, l.amount_minor, l.balance_after, l.account_kind,
-           o.id as order_id, o.title as order_title, rf.title as refund_title, m.chat_id
+           o.id as order_id, o.title as order_title, rf.title as refund_title, m.chat_id, dc.discount_text
     from (select * from lines order by id desc limit ${limit} offset ${offset}) l
     join ledger_transactions t on t.id = l.transaction_id
     left join lateral (select id, title from orders where ledger_transaction_id = t.id limit 1) o on true
+    left join lateral (
+      select string_agg(case when od.automatic then 'sale' else 'code ' || od.code end || ' −'
+               || to_char(od.discount_minor / 100.0, 'FM999999990.00') || ' € off ' || to_char(od.list_price_minor / 100.0, 'FM999999990.00') || ' €', ', ') as discount_text
+      from order_discounts od where od.order_id = o.id
+    ) dc on true
     left join lateral (
       select p.title from refund_requests rr join products p on p.id = rr.product_id where rr.refund_transaction_id = t.id limit 1
     ) rf on true

@@ -256,6 +256,8 @@ export async function purchaseProducts(
     types?: { allowed: ProductType[]; message: string };
     /** The buyer's VAT (features/tax: taxOfPurchase); without it no VAT is carved out. */
     tax?: TaxDecision;
+    /** Prices the bought lines (issue 34, features/discounts): a discounted price is the line's price from here on. */
+    reprice?: (tx: Db, lines: Sellable[]) => Promise<Map<number, number>>;
   },
 ): Promise<{ orderId: number; order: Order; sellerOwesRefunds: boolean }> {
   const { buyerId, field } = opts;
@@ -269,6 +271,10 @@ export async function purchaseProducts(
     const problem = await saleProblem(tx, buyerId, product);
     if (problem) throw validationError({ [field]: ids.length > 1 && product ? `${product.title}: ${problem}` : problem });
     bought.push(product!);
+  }
+  if (opts.reprice) {
+    const prices = await opts.reprice(tx, bought);
+    for (const p of bought) p.priceMinor = prices.get(p.id) ?? p.priceMinor;
   }
 
   const single = bought.length === 1 ? bought[0]! : null;

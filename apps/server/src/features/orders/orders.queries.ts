@@ -11,6 +11,7 @@ import { and, asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { categories, orderItems, orders, products, productTags, tags, userProducts, users } from '../../db/schema';
 import { type DisplayCurrency, displayAmount } from '../../lib/display-currency';
+import { discountsOfOrders } from '../discounts';
 
 const orderStatusWire = { success: 'Success', pending: 'Pending', failed: 'Failed', refunded: 'Refunded' } as const;
 
@@ -46,14 +47,27 @@ export async function listOrders(db: Db, buyerId: number, currency: DisplayCurre
     .innerJoin(users, eq(users.id, products.authorId))
     .where(inArray(orderItems.orderId, ids))
     .orderBy(asc(orderItems.orderId), asc(orderItems.position), asc(orderItems.id));
-  return rows.map((o) =>
-    orderAnswer(
+  const discounted = await discountsOfOrders(db, ids);
+  return rows.map((o) => {
+    const answer = orderAnswer(
       { ...o, createdAtSeconds: Math.floor(o.createdAt.getTime() / 1000), paid: paidCurrencyOf(o) },
       items.filter((i) => i.orderId === o.id),
       currency,
-    ),
-  );
+    );
+    const taken = discounted.get(o.id);
+    return taken ? { ...answer, discounts: taken.map(orderDiscountWire(paidCurrencyOf(o))) } : answer;
+  });
 }
+
+/** An order's discount as the answer shows it (issue 34), in the currency it was paid in. */
+export const orderDiscountWire =
+  (paid: DisplayCurrency) => (d: { productId: number; code: string; automatic: boolean; listPriceMinor: number; discountMinor: number }) => ({
+    product_id: Number(d.productId),
+    code: d.code,
+    automatic: d.automatic,
+    list_price: displayAmount(Number(d.listPriceMinor), paid),
+    discount: displayAmount(Number(d.discountMinor), paid),
+  });
 
 /** What an order answer shows of one bought item (the product, its seller's nickname, its tags). */
 export type OrderItemRow = {

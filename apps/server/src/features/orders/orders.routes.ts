@@ -27,11 +27,12 @@ import { requestedCurrency, resolveDisplayCurrency } from '../../lib/display-cur
 import { ok } from '../../lib/envelope';
 import { closeIdempotencyKey, idempotencyKeyOf, runIdempotent } from '../../lib/idempotency';
 import { viewCounterOf } from '../analytics';
+import { type AppliedDiscount, type PricedLine, priceLines, recordOrderDiscounts, takeUses } from '../discounts';
 import { commerceSettingsOf, settleReceivablesOfOrder } from '../ledger';
 import { taxOfPurchase } from '../tax';
 import { purchaseProducts } from './checkout';
 import { bufferFile, cleanFileName, contentDisposition, sendAttachment } from './download';
-import { findDownload, findOwnership, findPackFiles, listOrders } from './orders.queries';
+import { findDownload, findOwnership, findPackFiles, listOrders, orderDiscountWire } from './orders.queries';
 import { ORDER_RECEIPT_JOB, sendOrderReceipts } from './receipts';
 
 const wrongType: Record<'item' | 'prompt' | 'pack', string> = {
@@ -53,6 +54,8 @@ export async function buyFromBalance(
     scope: string;
     fromCart?: boolean;
     types?: { allowed: ProductType[]; message: string };
+    /** A discount code (issue 34): it applies to each line it covers; a running sale needs none. */
+    discountCode?: string;
   },
 ): Promise<PurchaseResult> {
   const app = request.server;
@@ -66,6 +69,14 @@ export async function buyFromBalance(
   let sellerOwesRefunds = false;
   const buy = async (db: Db) => {
     const productIds = typeof opts.productIds === 'function' ? await opts.productIds(db, buyer.id) : opts.productIds;
+    // The discounts (features/discounts): priced and their counted uses taken before the sale's accounts are locked.
+    let discounted: AppliedDiscount[] = [];
+    const reprice = async (tx: Db, lines: PricedLine[]) => {
+      const { prices, applied } = await priceLines(tx, lines, opts.discountCode);
+      await takeUses(tx, applied);
+      discounted = applied;
+      return prices;
+    };
     // The order, its receipt job and the charge are written by one statement; the answer is built from what was written.
     const { orderId, order, ...sale } = await purchaseProducts(db, {
       buyerId: buyer.id,
@@ -77,10 +88,12 @@ export async function buyFromBalance(
       fromCart: opts.fromCart,
       types: opts.types,
       tax,
+      reprice,
     });
+    await recordOrderDiscounts(db, orderId, discounted);
     created = orderId;
     sellerOwesRefunds = sale.sellerOwesRefunds;
-    return { status: 'Success' as const, order };
+    return { status: 'Success' as const, order: discounted.length ? { ...order, discounts: discounted.map(orderDiscountWire(currency)) } : order };
   };
   // One path (issue 30, finding 7): every purchase is one transaction on the one pool; with an
   // Idempotency-Key, the key is claimed and the answer stored in that same transaction.
@@ -111,9 +124,15 @@ export async function buyFromBalance(
 
 export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.jobs.register<{ orderId: number }>(ORDER_RECEIPT_JOB, ({ orderId }) => sendOrderReceipts(app, orderId));
-  async function buyOne(request: FastifyRequest, id: number, kind: 'item' | 'prompt' | 'pack', field: string) {
+  async function buyOne(request: FastifyRequest, id: number, kind: 'item' | 'prompt' | 'pack', field: string, discountCode: string | undefined) {
     return ok(
-      await buyFromBalance(request, { productIds: [id], field, scope: `purchase/${kind}`, types: { allowed: allowedTypes[kind], message: wrongType[kind] } }),
+      await buyFromBalance(request, {
+        productIds: [id],
+        field,
+        scope: `purchase/${kind}`,
+        types: { allowed: allowedTypes[kind], message: wrongType[kind] },
+        discountCode,
+      }),
     );
   }
 
@@ -121,17 +140,17 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/purchase/buy',
     { config: guard('verified'), schema: { tags, body: buyItemInput, response: { 200: okEnvelope(purchaseResult) } } },
-    async (request) => buyOne(request, request.body.item_id, 'item', 'item_id'),
+    async (request) => buyOne(request, request.body.item_id, 'item', 'item_id', request.body.discount_code),
   );
   app.post(
     '/purchase/prompt',
     { config: guard('verified'), schema: { tags, body: buyPromptInput, response: { 200: okEnvelope(purchaseResult) } } },
-    async (request) => buyOne(request, request.body.prompt_id, 'prompt', 'prompt_id'),
+    async (request) => buyOne(request, request.body.prompt_id, 'prompt', 'prompt_id', request.body.discount_code),
   );
   app.post(
     '/purchase/pack',
     { config: guard('verified'), schema: { tags, body: buyPackInput, response: { 200: okEnvelope(purchaseResult) } } },
-    async (request) => buyOne(request, request.body.pack_id, 'pack', 'pack_id'),
+    async (request) => buyOne(request, request.body.pack_id, 'pack', 'pack_id', request.body.discount_code),
   );
 
   /**

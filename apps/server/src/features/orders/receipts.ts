@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { orderItems, orders, products, users } from '../../db/schema';
 import { displayAmount } from '../../lib/display-currency';
 import { mailHtml, sendMail } from '../../lib/mail';
+import { discountLine, discountsOfOrders } from '../discounts';
 import { wantsNotice } from '../notifications';
 import { assignInvoiceNumber } from '../tax';
 import { paidCurrencyOf } from './orders.queries';
@@ -37,11 +38,14 @@ export async function sendOrderReceipts(app: FastifyInstance, orderId: number): 
     const currency = paidCurrencyOf(order);
     const paid = (minor: number) => formatPrice(displayAmount(minor, currency), currency.code === DEFAULT_CURRENCY ? '€' : currency.code, currency.decimals);
     const total = Number(order.amountMinor);
+    // Issue 34: what a code or a sale took off, with the list price (the lines above are what was paid).
+    const discounted = ((await discountsOfOrders(app.db, [orderId])).get(orderId) ?? []).map(discountLine);
     if (buyer && !buyer.deletedAt) {
       const lines = [
         `Hello ${buyer.name},`,
         `thank you for your order #${order.id}.`,
         ...items.map((i) => `${i.title}: ${paid(Number(i.priceMinor))}`),
+        ...discounted,
         currency.code === DEFAULT_CURRENCY
           ? `Total paid from your balance: ${eur(total)} (${DEFAULT_CURRENCY}).`
           : `Total paid from your balance: ${paid(total)} (${eur(total)} in ${DEFAULT_CURRENCY}, your balance's currency).`,
@@ -77,6 +81,7 @@ export async function sendOrderReceipts(app: FastifyInstance, orderId: number): 
         `Hello ${seller.name},`,
         'you made a sale on Atelier:',
         ...sold.map((i) => `${i.title}: ${eur(Number(i.priceMinor))}`),
+        ...(discounted.length ? ['Your share is computed on the discounted price.', ...discounted] : []),
         'Your share is in your pending earnings, and becomes available to spend or withdraw after the clearing period. See it under Earnings on your dashboard.',
       ];
       await sendMail(app.db, { to: seller.email, subject: 'You made a sale', text: lines.join('\n\n'), html: mailHtml(lines) });

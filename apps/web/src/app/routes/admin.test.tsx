@@ -43,6 +43,7 @@ describe('the back office at /admin', () => {
       '/admin/audit',
       '/admin/jobs',
       '/admin/analytics',
+      '/admin/discounts',
     ]);
     expect(await screen.findByText('No offers with this status.')).toBeTruthy();
     expect(calls.some((c) => c.path === '/api/admin/offers')).toBe(true);

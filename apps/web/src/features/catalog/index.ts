@@ -13,7 +13,7 @@ export {
 export { catalogUrl, isProductType, pageWindow, parseCatalogUrl, SORTS } from './catalog-url';
 export { ProductCarousel } from './components/carousel';
 export { Pagination } from './components/pagination';
-export { Price } from './components/price';
+export { Price, ProductPrice } from './components/price';
 export { ProductCard, productHref } from './components/product-card';
 export { ProductDetails } from './components/product-details';
 export { RatingStars } from './components/rating-stars';

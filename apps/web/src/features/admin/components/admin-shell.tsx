@@ -18,6 +18,7 @@ const SECTIONS = [
   { to: '/admin/audit', label: 'admin.nav_audit' },
   { to: '/admin/jobs', label: 'admin.nav_jobs' },
   { to: '/admin/analytics', label: 'admin.nav_analytics' },
+  { to: '/admin/discounts', label: 'discounts.title' },
 ] as const;
 
 /** The back office frame: its title and the section nav; the section shows below. */

@@ -7,7 +7,7 @@ import { useSelectedCurrency } from '../../currency';
 export const cartKeys = {
   all: ['cart'] as const,
   cart: (currency: string | null) => ['cart', 'items', currency] as const,
-  checkout: (currency: string | null) => ['cart', 'checkout', currency] as const,
+  checkout: (currency: string | null, code: string | null = null) => ['cart', 'checkout', currency, code] as const,
 };
 
 /** SPEC §4: a 401 on fetch clears the cart silently (an empty cart, not an error). */
@@ -56,16 +56,20 @@ export function useRemoveFromCart() {
   });
 }
 
-/** POST /api/cart/checkout: what paying from the balance would do (nothing is charged). */
-export function useCheckoutSummary() {
+/** POST /api/cart/checkout: what paying from the balance would do (nothing is charged), with a discount code once applied (issue 34). */
+export function useCheckoutSummary(code: string | null = null) {
   const currency = useSelectedCurrency();
   return useQuery({
-    queryKey: cartKeys.checkout(currency.code),
-    queryFn: ({ signal }) => api<CheckoutSummary>('/api/cart/checkout', { method: 'POST', signal, currency: currency.code }),
+    queryKey: cartKeys.checkout(currency.code, code),
+    queryFn: ({ signal }) => checkoutSummaryWith(code, currency.code, signal),
     enabled: currency.ready,
     retry: false,
   });
 }
+
+/** The checkout summary with a code: a 422 on `discount_code` says why it cannot be used. */
+export const checkoutSummaryWith = (code: string | null, currency: string | null, signal?: AbortSignal) =>
+  api<CheckoutSummary>('/api/cart/checkout', { method: 'POST', signal, currency, ...(code ? { body: { discount_code: code }, quiet: true } : {}) });
 
 /**
  * POST /api/cart/purchase with one Idempotency-Key per attempt: a repeated click never charges twice.
@@ -75,8 +79,13 @@ export function usePurchaseCart() {
   const queryClient = useQueryClient();
   const currency = useSelectedCurrency();
   return useMutation({
-    mutationFn: (idempotencyKey: string) =>
-      api<PurchaseResult>('/api/cart/purchase', { method: 'POST', headers: { 'Idempotency-Key': idempotencyKey }, currency: currency.code }),
+    mutationFn: ({ idempotencyKey, discountCode }: { idempotencyKey: string; discountCode?: string | null }) =>
+      api<PurchaseResult>('/api/cart/purchase', {
+        method: 'POST',
+        headers: { 'Idempotency-Key': idempotencyKey },
+        currency: currency.code,
+        ...(discountCode ? { body: { discount_code: discountCode } } : {}),
+      }),
     onSuccess: () => {
       for (const key of [cartKeys.all, ['balance'], ['orders'], ['owned']]) void queryClient.invalidateQueries({ queryKey: key });
     },

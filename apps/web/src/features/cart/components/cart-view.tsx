@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { useToast } from '../../../components/ui/toast';
 import { failureMessage } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n-runtime';
-import { Price } from '../../catalog';
+import { Price, ProductPrice } from '../../catalog';
 import type { MoneyIn } from '../../currency';
 import { useBalance, useInternalCurrencyName } from '../../deposits';
 import { useCart, useRemoveFromCart } from '../api/cart';
@@ -31,7 +31,18 @@ export function CartLine({ item, currency, onRemove, removing }: { item: CartIte
         <span className="pill">{t(typeKey)}</span>
       </div>
       <div className="cart-line-side">
-        <Price amount={item.price} currency={currency} />
+        {item.list_price !== undefined ? (
+          <ProductPrice
+            product={{
+              price: item.list_price,
+              currency: currency.code,
+              currencySymbol: currency.symbol ?? currency.code,
+              sale: { price: item.price, ends_at: null },
+            }}
+          />
+        ) : (
+          <Price amount={item.price} currency={currency} />
+        )}
         {onRemove && (
           <button type="button" className="link-button" onClick={onRemove} disabled={removing} aria-label={t('cart.remove_item', { title: item.title })}>
             {t('cart.remove')}

@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useToast } from '../../../components/ui/toast';
@@ -6,9 +7,10 @@ import { failureMessage } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { newIdempotencyKey } from '../../../lib/idempotency-key';
 import { Price } from '../../catalog';
-import { useMoney } from '../../currency';
+import { useMoney, useSelectedCurrency } from '../../currency';
 import { addFundsUrl, useInternalCurrencyName } from '../../deposits';
-import { useCheckoutSummary, usePurchaseCart } from '../api/cart';
+import { DiscountCodeField } from '../../discounts';
+import { cartKeys, checkoutSummaryWith, useCheckoutSummary, usePurchaseCart } from '../api/cart';
 import { CartLine, CartSkeleton, EmptyCart } from './cart-view';
 import './cart.css';
 import { InlineError } from '../../../components/ui/field';
@@ -23,8 +25,18 @@ export function CheckoutView() {
   const money = useMoney();
   const toast = useToast();
   const navigate = useNavigate();
-  const summary = useCheckoutSummary();
+  // Issue 34: a discount code, once the server priced the cart with it.
+  const [code, setCode] = useState<string | null>(null);
+  const queryClient = useQueryClient();
+  const currency = useSelectedCurrency();
+  const summary = useCheckoutSummary(code);
   const purchase = usePurchaseCart();
+  async function applyCode(given: string) {
+    const priced = await checkoutSummaryWith(given, currency.code);
+    const applied = given.toUpperCase();
+    queryClient.setQueryData(cartKeys.checkout(currency.code, applied), priced);
+    setCode(applied);
+  }
   const currencyName = useInternalCurrencyName();
   const [error, setError] = useState<string | null>(null);
   // One key per attempt on this page: a double click or a retried request is charged once.
@@ -33,7 +45,7 @@ export function CheckoutView() {
   async function pay() {
     setError(null);
     try {
-      await purchase.mutateAsync(key.current);
+      await purchase.mutateAsync({ idempotencyKey: key.current, discountCode: code });
       toast.success(t('cart.paid'));
       navigate('/dashboard/orders');
     } catch (err) {
@@ -70,6 +82,24 @@ export function CheckoutView() {
           ))}
         </ul>
         <aside className="cart-summary" aria-label={t('cart.checkout_title')}>
+          <DiscountCodeField
+            applied={
+              code
+                ? {
+                    code,
+                    note: t('discount.applied', {
+                      code,
+                      amount: money.format(Math.round(s.items.reduce((sum, i) => sum + (i.list_price ?? i.price) - i.price, 0) * 100) / 100, {
+                        code: s.currency,
+                        symbol: s.currencySymbol,
+                      }),
+                    }),
+                  }
+                : null
+            }
+            apply={applyCode}
+            onRemove={() => setCode(null)}
+          />
           <dl className="summary-row summary-total">
             <dt>{t('cart.total')}</dt>
             <dd>

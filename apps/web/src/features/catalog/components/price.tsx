@@ -1,3 +1,5 @@
+import { formatDateTime } from '../../../lib/format-date';
+import { useTranslation } from '../../../lib/i18n-runtime';
 import { type MoneyIn, useMoney } from '../../currency';
 
 /**
@@ -22,6 +24,39 @@ export function Price({ amount, currency, className = '' }: { amount: number; cu
         ) : (
           part.value
         ),
+      )}
+    </span>
+  );
+}
+
+/**
+ * A work's price as cards and pages show it (issue 34): during a sale, the struck list price, the
+ * sale price and, with `ends`, when the sale ends; otherwise the price alone.
+ */
+export function ProductPrice({
+  product,
+  className = '',
+  ends = false,
+}: {
+  product: { price: number; currency: string; currencySymbol: string; sale?: { price: number; ends_at: string | null } | null };
+  className?: string;
+  ends?: boolean;
+}) {
+  const { t } = useTranslation();
+  const currency = { code: product.currency, symbol: product.currencySymbol };
+  if (!product.sale) return <Price amount={product.price} currency={currency} className={className} />;
+  return (
+    <span className="sale-price" data-testid="sale-price">
+      <del>
+        <span className="visually-hidden">{t('sale.list_price')} </span>
+        <Price amount={product.price} currency={currency} className="price-list" />
+      </del>{' '}
+      <Price amount={product.sale.price} currency={currency} className={className} />
+      {ends && product.sale.ends_at && (
+        <span className="sale-ends muted small" data-testid="sale-ends">
+          {' '}
+          {t('sale.ends', { date: formatDateTime(Math.floor(Date.parse(product.sale.ends_at) / 1000)) })}
+        </span>
       )}
     </span>
   );

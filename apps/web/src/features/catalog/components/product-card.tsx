@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { pageSeed } from '../../../lib/ssr-env';
 import { FavouriteButton } from '../../favourites';
-import { Price } from './price';
+import { ProductPrice } from './price';
 import { RatingStars } from './rating-stars';
 
 export function productHref(p: Pick<ProductBase, 'product_type' | 'slug'>): string {
@@ -90,7 +90,7 @@ export function ProductCard({ product, eager = false, tagline = false, headingLe
           <RatingStars average={product.rating_average} count={product.rating_count} />
           <p className="card-description">{product.description}</p>
           <div className="card-footer">
-            <Price amount={product.price} currency={{ code: product.currency, symbol: product.currencySymbol }} />
+            <ProductPrice product={product} />
             {tagline && <span className="card-tagline">{line}</span>}
           </div>
         </div>

@@ -5,7 +5,7 @@ import { ApiError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { usePageTitle } from '../../../lib/page-title';
 import { FavouriteButton } from '../../favourites';
-import { Price } from './price';
+import { ProductPrice } from './price';
 import { ProductCard } from './product-card';
 import { RatingStars } from './rating-stars';
 import { FileDetails, PackSaving, SalesCount } from './trust-signals';
@@ -93,7 +93,7 @@ export function ProductDetails({ query, actions, kind = 'product' }: { query: Qu
             </span>
           </Link>
           <div className="buy-box">
-            <Price amount={product.price} currency={{ code: product.currency, symbol: product.currencySymbol }} className="price-large" />
+            <ProductPrice product={product} className="price-large" ends />
             <PackSaving product={product} />
             <p className="muted small">{t('products.license')}</p>
             {actions ? (

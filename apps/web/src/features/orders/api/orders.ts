@@ -39,11 +39,22 @@ export function useBuyProduct() {
   const queryClient = useQueryClient();
   const currency = useSelectedCurrency();
   return useMutation({
-    mutationFn: ({ productId, productType, idempotencyKey }: { productId: number; productType: ProductType; idempotencyKey: string }) => {
+    mutationFn: ({
+      productId,
+      productType,
+      idempotencyKey,
+      discountCode,
+    }: {
+      productId: number;
+      productType: ProductType;
+      idempotencyKey: string;
+      /** Issue 34: a code applied in the dialog. */
+      discountCode?: string;
+    }) => {
       const call = purchaseCalls[productType];
       return api<PurchaseResult>(call.path, {
         method: 'POST',
-        body: { [call.field]: productId },
+        body: { [call.field]: productId, ...(discountCode ? { discount_code: discountCode } : {}) },
         headers: { 'Idempotency-Key': idempotencyKey },
         currency: currency.code,
       });

@@ -151,3 +151,37 @@ describe('a purchase that loses its connection (issue 31)', () => {
     expect(keys[1]).toBe(keys[0]);
   });
 });
+
+describe('Buy now dialog: a discount code (issue 34)', () => {
+  it('previews the new price, pays it with the code, and says why a code cannot be used', async () => {
+    const calls = fakeApi({
+      'GET /api/balance': balance(20),
+      'GET /api/products/7/price': ({ url }) =>
+        url.searchParams.get('discount_code')?.toUpperCase() === 'OLD'
+          ? jsonAnswer(422, { status: 'ERROR', message: 'Invalid data.', errors: { discount_code: ['The discount code OLD expired on 2026-11-30.'] } })
+          : okAnswer({
+              product_id: 7,
+              list_price_minor: 1250,
+              price_minor: 1000,
+              list_price: 12.5,
+              price: 10,
+              currency: 'EUR',
+              discount: { code: 'SPRING-20', automatic: false, kind: 'percent', value: 20, amount_minor: 250, ends_at: null },
+            }),
+      'POST /api/purchase/buy': () => okAnswer({ status: 'Success', order: anOrder({ title: 'Harbour at Dawn', amount: 10 }) }),
+    });
+    renderWithApp(<BuyDialog product={product} onClose={() => {}} />, { path: '/products/harbour' });
+    const field = await screen.findByLabelText('Discount code');
+    fireEvent.change(field, { target: { value: 'old' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Apply' }));
+    expect(await screen.findByText('The discount code OLD expired on 2026-11-30.')).toBeTruthy();
+
+    fireEvent.change(screen.getByLabelText('Discount code'), { target: { value: 'spring-20' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Apply' }));
+    expect((await screen.findByTestId('discount-applied')).textContent).toContain('Code SPRING-20: €2.50 off');
+    await waitFor(() => expect(screen.getByTestId('buy-balance-after').textContent).toBe('€10.00'));
+    const pay = await screen.findByRole('button', { name: 'Pay €10.00' });
+    fireEvent.click(pay);
+    await waitFor(() => expect(calls.find((c) => c.path === '/api/purchase/buy')?.body).toMatchObject({ item_id: 7, discount_code: 'SPRING-20' }));
+  });
+});

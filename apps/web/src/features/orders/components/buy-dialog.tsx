@@ -7,13 +7,14 @@ import { useToast } from '../../../components/ui/toast';
 import { serverMessageOr } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { newIdempotencyKey } from '../../../lib/idempotency-key';
-import { Price } from '../../catalog';
+import { Price, ProductPrice } from '../../catalog';
 import { useMoney } from '../../currency';
 import { addFundsUrl, useBalance, useInternalCurrencyName } from '../../deposits';
+import { DiscountCodeField, fetchPricePreview } from '../../discounts';
 import { TaxBreakdown } from '../../tax';
 import { answerLost, purchaseCalls, useBuyProduct, useLookUpPurchase } from '../api/orders';
 
-type Props = { product: Pick<Product, 'id' | 'title' | 'product_type' | 'price' | 'currency' | 'currencySymbol'>; onClose: () => void };
+type Props = { product: Pick<Product, 'id' | 'title' | 'product_type' | 'price' | 'currency' | 'currencySymbol' | 'sale'>; onClose: () => void };
 
 /**
  * Buy now: the price, the balance and the balance after the purchase, then pay. When the balance is
@@ -33,16 +34,24 @@ export function BuyDialog({ product, onClose }: Props) {
 
   const money = useMoney();
   const priced = { code: product.currency, symbol: product.currencySymbol };
+  // Issue 34: a code's preview (the server's price with it), else a running sale, else the list price.
+  const [code, setCode] = useState<{ code: string; price: number; off: number } | null>(null);
+  const price = code?.price ?? product.sale?.price ?? product.price;
+  async function applyCode(given: string) {
+    const preview = await fetchPricePreview(product.id, given, product.currency);
+    const applied = preview.discount && !preview.discount.automatic ? preview.discount.code : null;
+    setCode({ code: applied ?? given.toUpperCase(), price: preview.price, off: Math.round((preview.list_price - preview.price) * 100) / 100 });
+  }
   const inBalance = balance.data ? { code: balance.data.currency, symbol: balance.data.currencySymbol } : priced;
   const amount = balance.data?.amount ?? 0;
-  const after = Math.round((amount - product.price) * 100) / 100;
-  const shortfall = Math.round((product.price - amount) * 100) / 100;
+  const after = Math.round((amount - price) * 100) / 100;
+  const shortfall = Math.round((price - amount) * 100) / 100;
   const short = balance.data !== undefined && shortfall > 0;
 
   async function confirm() {
     setError(null);
     try {
-      await buy.mutateAsync({ productId: product.id, productType: product.product_type, idempotencyKey: key.current });
+      await buy.mutateAsync({ productId: product.id, productType: product.product_type, idempotencyKey: key.current, discountCode: code?.code });
       toast.success(t('buy.bought', { title: product.title }));
       onClose();
     } catch (err) {
@@ -94,8 +103,12 @@ export function BuyDialog({ product, onClose }: Props) {
       <dl>
         <div className="row">
           <dt>{t('buy.price')}</dt>
-          <dd>
-            <Price amount={product.price} currency={priced} />
+          <dd data-testid="buy-price">
+            {price < product.price ? (
+              <ProductPrice product={{ ...product, sale: { price, ends_at: null } }} />
+            ) : (
+              <Price amount={product.price} currency={priced} />
+            )}
           </dd>
         </div>
         <TaxBreakdown price={product.price} currency={priced} />
@@ -112,6 +125,11 @@ export function BuyDialog({ product, onClose }: Props) {
           </div>
         )}
       </dl>
+      <DiscountCodeField
+        applied={code ? { code: code.code, note: t('discount.applied', { code: code.code, amount: money.format(code.off, priced) }) } : null}
+        apply={applyCode}
+        onRemove={() => setCode(null)}
+      />
       {short && (
         <p className="short" role="status">
           {t('buy.short', { amount: money.format(shortfall, inBalance) })}
@@ -129,7 +147,7 @@ export function BuyDialog({ product, onClose }: Props) {
           </Link>
         ) : (
           <button type="button" className="button primary" onClick={confirm} disabled={!balance.data || buy.isPending || lookUp.isPending} data-autofocus>
-            {buy.isPending ? t('auth.processing') : t('buy.confirm', { amount: money.format(product.price, priced) })}
+            {buy.isPending ? t('auth.processing') : t('buy.confirm', { amount: money.format(price, priced) })}
           </button>
         )}
       </div>
