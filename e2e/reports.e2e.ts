@@ -59,7 +59,7 @@ describe('notice and action in the browser (issue 33)', () => {
       await dialog.getByRole('button', { name: 'Send report' }).click();
       await dialog.getByRole('status').waitFor();
       await screenshot(guest, `report-sent-${width}`, { fullPage: false });
-      await dialog.getByRole('button', { name: 'Close' }).click();
+      await dialog.getByRole('status').getByRole('button', { name: 'Close' }).click();
       await guest.context().close();
     }
 
