@@ -175,7 +175,7 @@ describe('a buyer uses a code', () => {
     // Refunded: the buyer gets what they paid, the split comes back as stored; the ledger is exact.
     const asked = await b.client.post(`/api/orders/${order.id}/refund-request`, { reason: 'broken_file', message: 'The file does not open.' });
     expect(asked.statusCode, asked.body).toBe(200);
-    const accepted = await creator.client.post(`/api/refund-requests/${asked.json().refund_request.id}/accept`);
+    const accepted = await creator.client.post(`/api/refund-requests/${asked.json().payload.id}/accept`);
     expect(accepted.statusCode, accepted.body).toBe(200);
     expect(await balanceMinor(t.app, b.id)).toBe(1000);
     expect(await pendingMinor(t.app, creator.id)).toBe(0);

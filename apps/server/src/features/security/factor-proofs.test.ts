@@ -349,7 +349,7 @@ describe('staff in production (issue 29)', () => {
     const { id } = await addPasskey(staff, prod.app);
     expect((await staff.client.get('/api/admin/users')).statusCode).toBe(200);
     const other = new TestClient(prod.app);
-    expect((await other.post('/api/login', { username: staff.email, password: staff.password })).json().two_factor_required).toBe(true);
+    expect((await other.post('/api/login', { username: staff.email, password: staff.password })).json().payload?.two_factor_required).toBe(true);
     expect((await staff.client.delete(`/api/user/passkeys/${id}`)).statusCode).toBe(200);
     const refused = await staff.client.get('/api/admin/users');
     expect(refused.statusCode).toBe(403);

@@ -163,7 +163,7 @@ describe('VAT at sale', () => {
     // A refund gives back exactly the stored VAT, and a credit note refers to the invoice.
     const asked = await de.client.post(`/api/orders/${orderId}/refund-request`, { reason: 'broken_file', message: 'The file does not open.' });
     expect(asked.statusCode).toBe(200);
-    expect((await creator.client.post(`/api/refund-requests/${asked.json().refund_request.id}/accept`)).statusCode).toBe(200);
+    expect((await creator.client.post(`/api/refund-requests/${asked.json().payload.id}/accept`)).statusCode).toBe(200);
     expect(await balanceMinor(t.app, de.id)).toBe(1900);
     expect(await vatAccount('DE')).toBe(vatBefore);
     expect(await revenueMinor(t.app)).toBe(revenueBefore);
