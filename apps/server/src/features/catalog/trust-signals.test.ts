@@ -84,7 +84,7 @@ describe('a product page', () => {
     ]);
     // The refunded buyer sees their own review marked too.
     const own = (await buyers[2]!.client.get(`/api/products/${p.id}/reviews`)).json();
-    expect(own.mine).toMatchObject({ text: 'Review 2', verified_purchase: false, refunded: true });
+    expect(own.meta.mine).toMatchObject({ text: 'Review 2', verified_purchase: false, refunded: true });
   });
 
   it('says what an image and a document are once measured: format, bytes, pixels or words; a pack has no file of its own', async () => {

@@ -86,7 +86,8 @@ describe('hole 3: staff-built packs', () => {
     // Each author hears of the sale.
     for (const author of [a, b]) {
       const bell = await t.app.db.select().from(notifications).where(eq(notifications.userId, author.id));
-      expect(bell.map((n) => n.text)).toEqual(['You sold "Two friends".']);
+      // The text names the work and what the author earned (the bell words it from its params).
+      expect(bell.map((n) => n.text)).toEqual([expect.stringMatching(/^You sold "Two friends" \(\d+\.\d\d €\)\.$/)]);
     }
     expect(await checkLedger(t.app.db)).toEqual({ unbalancedTransactions: [], driftedAccounts: [], totalMinor: 0 });
   });
