@@ -1,13 +1,13 @@
 import { splitLocale } from '@atelier/shared/i18n/locales';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { lazy, useEffect } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { authKey, markAccountBlocked, useAuth } from '../../features/auth';
 import { CookieConsent } from '../../features/cookie-consent';
 import { useLiveEvents } from '../../features/notifications';
 import { setGlobalApiHandlers } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n-runtime';
-import { HydrateWhenVisible, onDemand } from '../../lib/on-demand';
+import { HydrateWhenVisible } from '../../lib/on-demand';
 import { PageTitleProvider } from '../../lib/page-title';
 import { useRouteMeta } from '../route-meta';
 import { Header } from './header';
@@ -16,17 +16,14 @@ import { TestModeBanner } from './test-mode-banner';
 
 // Below the fold on every page: the server's HTML shows it, and its code loads when it comes near the
 // screen (or is touched or focused), not on the first load.
-const footerModule = onDemand(() => import('./footer'));
-function Footer() {
-  const { Footer: Loaded } = footerModule.read();
-  return <Loaded />;
-}
+const footerModule = () => import('./footer');
+const Footer = lazy(() => footerModule().then((m) => ({ default: m.Footer })));
 
 /**
  * Loads the parts of the layout that every page shows but whose code comes apart (the footer): the
  * server calls it before it renders, so its one pass has them (src/entry-server.tsx).
  */
-export const loadLayoutParts = () => footerModule.load();
+export const loadLayoutParts = () => footerModule();
 
 /** The one layout every route shares (SPEC §2): chrome, background, title, scrolling, global API reactions. */
 export function AppLayout() {

@@ -98,8 +98,7 @@ describe('notices worded in the page language (issue 31)', () => {
               params: { title: 'Fox', amount_minor: 2500, status: 'refunded' },
             },
           ],
-          unread_count: 2,
-          links: { next: null },
+          meta: { unread_count: 2, next: null },
         }),
     });
     renderWithApp(<SidebarNotifications open />);

@@ -9,7 +9,7 @@ afterEach(() => vi.unstubAllGlobals());
 const guest = { 'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', payload: { authenticated: false } }) };
 const filed = {
   status: 'OK',
-  report: {
+  payload: {
     id: 9,
     subject: { type: 'product', id: 7, title: 'Fox', link: '/products/fox' },
     reason: 'copyright',
