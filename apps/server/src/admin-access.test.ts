@@ -18,7 +18,8 @@ async function adminRoutes(): Promise<{ method: string; url: string }[]> {
   const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json() as { paths: Record<string, Record<string, Operation>> };
   const out: { method: string; url: string }[] = [];
   for (const [path, operations] of Object.entries(doc.paths)) {
-    const full = `/api${path}`;
+    // The document names whole addresses (its server is `/`).
+    const full = path;
     if (!full.startsWith('/api/admin/')) continue;
     for (const method of Object.keys(operations)) out.push({ method: method.toUpperCase(), url: full.replace(/\{[^}]+\}/g, '1') });
   }
