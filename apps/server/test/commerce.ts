@@ -69,6 +69,27 @@ export async function availableMinor(app: FastifyInstance, userId: number): Prom
 let soldSerial = 0;
 
 /**
+ * A listed prompt by `authorId` at `priceMinor` (its download is its text, so no file is needed);
+ * `extra` overrides any column. Answers its id.
+ */
+export async function listedPrompt(app: FastifyInstance, authorId: number, priceMinor: number, extra: Partial<typeof products.$inferInsert> = {}) {
+  soldSerial++;
+  const [row] = await app.db
+    .insert(products)
+    .values({
+      slug: `sold-prompt-${authorId}-${soldSerial}-${Date.now()}`,
+      title: `Sold prompt ${soldSerial}`,
+      productType: 'prompt',
+      promptText: 'A fox at dawn',
+      authorId,
+      priceMinor,
+      ...extra,
+    })
+    .returning({ id: products.id });
+  return row!.id;
+}
+
+/**
  * A real sale (issue 30: every sale is of a sold line, which keeps its split and its earnings state):
  * a prompt by `sellerId` at `priceMinor`, bought through the API by `buyer` from their balance (funded
  * first unless `funded`). Returns the order's id.
@@ -80,20 +101,9 @@ export async function sellPrompt(
   priceMinor: number,
   opts: { funded?: boolean } = {},
 ): Promise<number> {
-  soldSerial++;
-  const [row] = await app.db
-    .insert(products)
-    .values({
-      slug: `sold-prompt-${sellerId}-${soldSerial}-${Date.now()}`,
-      title: `Sold prompt ${soldSerial}`,
-      productType: 'prompt',
-      promptText: 'A fox at dawn',
-      authorId: sellerId,
-      priceMinor,
-    })
-    .returning({ id: products.id });
+  const id = await listedPrompt(app, sellerId, priceMinor);
   if (!opts.funded) await fund(app, buyer.id, priceMinor);
-  const res = await buyer.client.post('/api/purchase/prompt', { prompt_id: row!.id });
+  const res = await buyer.client.post('/api/purchase/prompt', { prompt_id: id });
   if (res.statusCode !== 200) throw new Error(`the purchase failed: ${res.statusCode} ${JSON.stringify(res.json())}`);
   return res.json().payload.order.id as number;
 }

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import Stripe from 'stripe';
 import { expect } from 'vitest';
 import { deposits } from '../src/db/schema';
+import type { TestClient } from './test-app';
 
 /**
  * The provider's side of a Stripe payment, offline: signed events to the webhook route, a paid
@@ -107,3 +108,19 @@ export const disputeClosed = (id: string, pi: string, status: 'won' | 'lost', am
   type: 'charge.dispute.closed',
   data: { object: stripeDispute(id, pi, status, amount) },
 });
+
+/**
+ * Adds funds the way a user does: the sandbox's card page with `card` (its BIN says the card's
+ * country, 4242… is a US card), then its signed webhook. For an app on the sandbox provider.
+ */
+export async function depositByTestCard(app: FastifyInstance, client: TestClient, euros: number, card = '4242424242424242') {
+  const res = await client.post('/api/deposit/checkout', { amount: euros, currency: 'EUR', payment_method: 'sandbox-card' });
+  const path = new URL(res.json().payload.redirect_url).pathname;
+  const paid = await app.inject({
+    method: 'POST',
+    url: path,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ card_number: card, exp_month: '12', exp_year: String(new Date().getUTCFullYear() + 1), cvc: '123' }).toString(),
+  });
+  expect(paid.statusCode).toBe(303);
+}

@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastMailTo, registerPerson, registerSeller, registerStaff } from '../../../test/accounts';
-import { balanceMinor, fund, pendingMinor, revenueMinor } from '../../../test/commerce';
+import { balanceMinor, fund, listedPrompt, pendingMinor, revenueMinor } from '../../../test/commerce';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
-import { auditLog, discounts, products } from '../../db/schema';
+import { auditLog, discounts, type products } from '../../db/schema';
 import { setSetting } from '../../lib/settings';
 import { checkLedger } from '../ledger';
 
@@ -23,23 +23,9 @@ afterAll(() => t.close());
 const exact = { unbalancedTransactions: [], driftedAccounts: [], totalMinor: 0 };
 let serial = 0;
 
-/** A published work by `authorId` (a prompt unless said: its download is its text). */
-async function work(authorId: number, priceMinor: number, extra: Partial<typeof products.$inferInsert> = {}) {
-  serial++;
-  const [row] = await t.app.db
-    .insert(products)
-    .values({
-      slug: `discount-work-${serial}-${authorId}-${Date.now()}`,
-      title: `Discount work ${serial}`,
-      productType: 'prompt',
-      promptText: 'A fox at dawn',
-      authorId,
-      priceMinor,
-      ...extra,
-    })
-    .returning({ id: products.id });
-  return row!.id;
-}
+/** A published prompt by `authorId` (its download is its text, so no file is needed). */
+const work = (authorId: number, priceMinor: number, extra: Partial<typeof products.$inferInsert> = {}) =>
+  listedPrompt(t.app, authorId, priceMinor, { title: `Discount work ${Date.now()}`, ...extra });
 
 const hour = 3_600_000;
 const iso = (offsetMs: number) => new Date(Date.now() + offsetMs).toISOString();

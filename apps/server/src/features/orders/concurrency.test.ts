@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../../../test/accounts';
 import { balanceMinor, pendingMinor, revenueMinor, userIdByEmail } from '../../../test/commerce';
+import { depositByTestCard } from '../../../test/payments';
 import { createTestApp, type TestApp, type TestClient } from '../../../test/test-app';
 import { products } from '../../db/schema';
 import { setSetting } from '../../lib/settings';
@@ -23,22 +24,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** Adds funds the way a user does: the sandbox card page, then its signed webhook. */
-async function deposit(client: TestClient, euros: number) {
-  const res = await client.post('/api/deposit/checkout', { amount: euros, currency: 'EUR', payment_method: 'sandbox-card' });
-  const path = new URL(res.json().payload.redirect_url).pathname;
-  const paid = await t.app.inject({
-    method: 'POST',
-    url: path,
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({
-      card_number: '4242424242424242',
-      exp_month: '12',
-      exp_year: String(new Date().getUTCFullYear() + 1),
-      cvc: '123',
-    }).toString(),
-  });
-  expect(paid.statusCode).toBe(303);
-}
+const deposit = (client: TestClient, euros: number) => depositByTestCard(t.app, client, euros);
 
 async function inBatches<T>(jobs: (() => Promise<T>)[], size: number): Promise<T[]> {
   const out: T[] = [];

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastMailTo, registerPerson, registerSeller, registerStaff } from '../../../test/accounts';
 import { chatPair, multipart, sendChat, sendChatForm, testPng } from '../../../test/chat';
-import { availableMinor, balanceMinor, fund, pendingMinor, revenueMinor } from '../../../test/commerce';
+import { availableMinor, balanceMinor, fund, listedPrompt, pendingMinor, revenueMinor } from '../../../test/commerce';
 import { payoutContact } from '../../../test/payouts';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
 import { auditLog, ledgerAccounts, orders, products } from '../../db/schema';
@@ -22,25 +22,10 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const exact = { unbalancedTransactions: [], driftedAccounts: [], totalMinor: 0 };
-let serial = 0;
 
 /** A published prompt by `authorId` (its download is its text, so no file is needed). */
-async function prompt(authorId: number, priceMinor: number, extra: Partial<typeof products.$inferInsert> = {}) {
-  serial++;
-  const [row] = await t.app.db
-    .insert(products)
-    .values({
-      slug: `refund-prompt-${serial}-${authorId}`,
-      title: `Refund prompt ${serial}`,
-      productType: 'prompt',
-      promptText: 'A fox at dawn',
-      authorId,
-      priceMinor,
-      ...extra,
-    })
-    .returning({ id: products.id });
-  return row!.id;
-}
+const prompt = (authorId: number, priceMinor: number, extra: Partial<typeof products.$inferInsert> = {}) =>
+  listedPrompt(t.app, authorId, priceMinor, { title: `Refund prompt ${Date.now()}`, ...extra });
 
 /** A buyer with `minor` cents who bought the prompt; the order's id. */
 async function boughtPrompt(productId: number, minor: number) {

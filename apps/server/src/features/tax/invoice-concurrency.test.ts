@@ -1,6 +1,7 @@
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerPerson } from '../../../test/accounts';
+import { depositByTestCard } from '../../../test/payments';
 import { createTestApp, type TestApp, type TestClient } from '../../../test/test-app';
 import { deposits, orders, products } from '../../db/schema';
 import { setSetting } from '../../lib/settings';
@@ -22,23 +23,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** Adds funds as a user does: the sandbox card page with a German test card, then its signed webhook. */
-async function depositWithGermanCard(client: TestClient, euros: number) {
-  const res = await client.post('/api/deposit/checkout', { amount: euros, currency: 'EUR', payment_method: 'sandbox-card' });
-  const path = new URL(res.json().payload.redirect_url).pathname;
-  const paid = await t.app.inject({
-    method: 'POST',
-    url: path,
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({
-      card_number: '4000002760000016',
-      exp_month: '12',
-      exp_year: String(new Date().getUTCFullYear() + 1),
-      cvc: '123',
-    }).toString(),
-  });
-  expect(paid.statusCode).toBe(303);
-}
+/** Adds funds the way a user does with a German test card (its BIN says Germany): the sandbox card page, then its signed webhook. */
+const depositWithGermanCard = (client: TestClient, euros: number) => depositByTestCard(t.app, client, euros, '4000002760000016');
 
 describe(`invoice numbers under concurrency (${onPostgres ? 'PostgreSQL, 50 at once' : 'PGlite, 10 at a time'})`, () => {
   it('50 parallel purchases get 50 consecutive invoice numbers; the sandbox card’s BIN says Germany, so each carries German VAT', async () => {
