@@ -2,8 +2,12 @@ import { readFile } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfText } from '../apps/server/test/pdf';
-import { baseUrl, launch, open, screenshot } from './browser';
+import { launch, open, screenshot } from './browser';
 import { registerThroughForm } from './flows';
+import { ownServer } from './server';
+
+// Its own server: the shared one allows ten sign-ups an hour from one address, and other files use them.
+const baseUrl = ownServer('invoice');
 
 let browser: Browser;
 beforeAll(async () => {
@@ -20,7 +24,7 @@ describe('invoices in the browser', () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     await context.addCookies([{ name: 'cookie_consent', value: 'essential', url: baseUrl() }]);
     const page = await context.newPage();
-    await registerThroughForm(page, { name: 'Lena', surname: 'Weber', emailPrefix: 'invoice.buyer', phonePrefix: '96' });
+    await registerThroughForm(page, { name: 'Lena', surname: 'Weber', emailPrefix: 'invoice.buyer', phonePrefix: '96' }, baseUrl());
 
     const listed = (
       (await (await fetch(`${baseUrl()}/api/products/catalog?product_type=image&limit=6&sort=price~asc`)).json()) as {
