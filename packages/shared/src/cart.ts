@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { productType } from './catalog';
+import { licenceTier } from './licences';
 
 /** POST /api/cart/items. */
 export const addCartItemInput = z.object({
   product_type: productType,
   product_id: z.coerce.number({ error: 'Please choose a product.' }).int().positive('Please choose a product.'),
+  /** Issue 34: the licence to buy it at (commercial when absent); adding the work again changes it. */
+  licence_tier: licenceTier.optional(),
 });
 export type AddCartItemInput = z.infer<typeof addCartItemInput>;
 
@@ -20,6 +23,8 @@ export const cartItem = z.object({
   price: z.number(),
   /** The list price, only when `price` is discounted. */
   list_price: z.number().optional(),
+  /** Issue 34: the licence the line is bought at; `price` is that licence's. */
+  licence_tier: licenceTier.optional(),
 });
 export type CartItem = z.infer<typeof cartItem>;
 

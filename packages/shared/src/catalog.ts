@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CATALOG_PAGE_SIZE, PRODUCT_TYPES, RANDOM_PRODUCTS_DEFAULT } from './constants';
 import { idParam, limitParam, pageParam, slugOrIdParam, text } from './fields';
+import { productLicence } from './licences';
 
 export const productType = z.enum(PRODUCT_TYPES, { error: `The product type must be one of: ${PRODUCT_TYPES.join(', ')}.` });
 
@@ -81,6 +82,8 @@ export type Product = z.infer<typeof product>;
 export const productDetails = product.extend({
   sales_count: z.number().int(),
   file: fileInfo.nullable(),
+  /** Issue 34: the licences offered, narrowest first, each at its list price (commercial's is `price`). */
+  licences: z.array(productLicence).optional(),
 });
 export type ProductDetails = z.infer<typeof productDetails>;
 

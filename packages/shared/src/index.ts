@@ -17,6 +17,7 @@ export { de } from './i18n/de';
 export { en, type TranslationKey } from './i18n/en';
 export { isLocale, LOCALES, type Locale, splitLocale } from './i18n/locales';
 export * from './ledger';
+export * from './licences';
 export * from './money';
 export * from './notifications';
 export * from './offers';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { plainNumber } from './fields';
+import { listingTierPrices } from './licences';
 
 /**
  * SPEC §3 offer statuses, plus `paid` (our addition: the payout completed). The transition table
@@ -120,9 +121,10 @@ export const offerIdParams = z.object({ id: offerId });
 
 /**
  * PATCH /api/offer/{id}/listing: the creator's new price for their approved (or unlisted) listing, in EUR.
- * Above 50% away from the approved price (up or down), the listing goes back to review.
+ * Above 50% away from the approved price (up or down), the listing goes back to review. `price` is the
+ * commercial licence's (issue 34); `personal_price` below it and `extended_price` above it, or null.
  */
-export const listingPriceInput = z.object({ price: price('price') });
+export const listingPriceInput = z.object({ price: price('price'), ...listingTierPrices });
 export type ListingPriceInput = z.infer<typeof listingPriceInput>;
 
 /** Back office: GET /api/admin/offers?status= */

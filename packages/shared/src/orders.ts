@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { discountCodeInput } from './discounts';
+import { licenceTier } from './licences';
 
 /** Refunded: every item of the order was refunded (issue 19). */
 export const orderStatus = z.enum(['Success', 'Pending', 'Failed', 'Refunded']);
@@ -22,6 +23,10 @@ export const orderItem = z.object({
   seller: z.object({ nickname: z.string() }),
   /** 'Refunded' once the item was refunded (its download then answers 410), else null. */
   refund_status: z.literal('Refunded').nullable().optional(),
+  /** Issue 34: the licence this line sold (absent in answers stored before tiers: commercial). */
+  licence_tier: licenceTier.optional(),
+  /** An upgrade line: the licence it replaced; its price is the difference. */
+  upgraded_from: licenceTier.nullable().optional(),
 });
 export type OrderItem = z.infer<typeof orderItem>;
 
@@ -79,10 +84,12 @@ const positiveId = (what: string) =>
 
 /** A discount code (issue 34): optional on every purchase; an automatic sale needs none. */
 const discountCode = { discount_code: discountCodeInput.optional() };
-export const buyItemInput = z.object({ item_id: positiveId('product'), ...discountCode });
-export const buyPromptInput = z.object({ prompt_id: positiveId('prompt'), ...discountCode });
+/** The licence bought (issue 34): commercial when absent; a tier the work is not offered with is a 422. */
+const licence = { licence_tier: licenceTier.optional() };
+export const buyItemInput = z.object({ item_id: positiveId('product'), ...discountCode, ...licence });
+export const buyPromptInput = z.object({ prompt_id: positiveId('prompt'), ...discountCode, ...licence });
 export const buyPackInput = z.object({ pack_id: positiveId('pack'), ...discountCode });
-/** The cart's purchase: a code applies to each line it covers. */
+/** The cart's purchase: a code applies to each line it covers; each line's licence is the one it was added with. */
 export const cartPurchaseInput = z.object({ ...discountCode }).nullish();
 export type CartPurchaseInput = z.infer<typeof cartPurchaseInput>;
 export type BuyItemInput = z.infer<typeof buyItemInput>;
@@ -111,7 +118,12 @@ export const purchaseLookup = z.discriminatedUnion('outcome', [
 export type PurchaseLookup = z.infer<typeof purchaseLookup>;
 
 /** GET /api/user/media/download query. */
-export const downloadQuery = z.object({ id: positiveId('order'), product_id: positiveId('product') });
+export const downloadQuery = z.object({
+  id: positiveId('order'),
+  product_id: positiveId('product'),
+  /** `zip` (issue 34): the file and its LICENCE.txt (buyer, work, licence, order) as one ZIP; `file` (the default): the file alone, resumable. */
+  format: z.enum(['file', 'zip'], { error: 'The format must be file or zip.' }).default('file'),
+});
 export type DownloadQuery = z.infer<typeof downloadQuery>;
 
 /** GET /api/user/media/download-pack?pack_id=: an owned pack's files as one ZIP (issue 31 item 7). */
@@ -125,6 +137,8 @@ export const ownership = z.object({
   order_id: z.number().int().nullable(),
   /** One download per file: the product itself, or each item of a pack. */
   downloads: z.array(z.object({ product_id: z.number().int(), title: z.string(), url: z.string() })),
+  /** Issue 34: the licence owned (absent when not owned or for a pack: commercial). */
+  licence_tier: licenceTier.optional(),
   /** An owned pack (issue 31 item 7): every file the buyer still has from it, as one ZIP. */
   download_all_url: z.string().optional(),
 });

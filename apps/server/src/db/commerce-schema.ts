@@ -3,6 +3,8 @@
  * The ledger's rules (balanced transactions, append-only journal, no negative user balance) live in
  * the migration's constraints and triggers; see features/ledger/ledger.ts.
  */
+
+import type { LicenceTier } from '@atelier/shared';
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, numeric, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { products, users } from './core-schema';
@@ -134,6 +136,8 @@ export const cartItems = pgTable(
     productId: bigint('product_id', { mode: 'number' })
       .notNull()
       .references(() => products.id, { onDelete: 'cascade' }),
+    /** The licence the line will be bought at (migration 0049). */
+    licenceTier: text('licence_tier').$type<LicenceTier>().notNull().default('commercial'),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('cart_items_user_product_idx').on(t.userId, t.productId)],
@@ -202,6 +206,9 @@ export const orderItems = pgTable(
     /** What moved from available to held earnings while a refund request on this released line is open. */
     heldMinor: bigint('held_minor', { mode: 'number' }).notNull().default(0),
     position: integer('position').notNull().default(0),
+    /** The licence this line sold (migration 0049); an upgrade line sells the difference from `upgradedFrom`. */
+    licenceTier: text('licence_tier').$type<LicenceTier>().notNull().default('commercial'),
+    upgradedFrom: text('upgraded_from').$type<LicenceTier>(),
     /** Set when the item was refunded (migration 0028): its download then answers 410. */
     refundedAt: timestamp('refunded_at', { withTimezone: true }),
   },
@@ -220,6 +227,8 @@ export const userProducts = pgTable(
     orderId: bigint('order_id', { mode: 'number' })
       .notNull()
       .references(() => orders.id),
+    /** The licence the user owns now (migration 0049): an upgrade moves it, its refund moves it back. */
+    licenceTier: text('licence_tier').$type<LicenceTier>().notNull().default('commercial'),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ name: 'user_products_pk', columns: [t.userId, t.productId] })],

@@ -80,6 +80,9 @@ export const products = pgTable(
       .references(() => users.id),
     /** Price in minor units of the base currency (EUR). */
     priceMinor: bigint('price_minor', { mode: 'number' }).notNull(),
+    /** Licence tiers (migration 0049): `priceMinor` is the commercial licence; these are null when not offered. */
+    personalPriceMinor: bigint('personal_price_minor', { mode: 'number' }),
+    extendedPriceMinor: bigint('extended_price_minor', { mode: 'number' }),
     status: productStatus('status').notNull().default('published'),
     /** Public preview (WebP) under the storage's public area. */
     previewPath: text('preview_path'),

@@ -1,4 +1,4 @@
-import { type Cart, type CartItem, minorToAmount, type ProductType, toCurrencyMinor } from '@atelier/shared';
+import { type Cart, type CartItem, type LicenceTier, licencePriceMinor, minorToAmount, type ProductType, toCurrencyMinor } from '@atelier/shared';
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { cartItems, products } from '../../db/schema';
@@ -24,14 +24,25 @@ export async function loadCart(
       title: products.title,
       slug: products.slug,
       previewPath: products.previewPath,
-      priceMinor: products.priceMinor,
+      commercialMinor: products.priceMinor,
+      personalPriceMinor: products.personalPriceMinor,
+      extendedPriceMinor: products.extendedPriceMinor,
+      licenceTier: cartItems.licenceTier,
       authorId: products.authorId,
       platformOwned: products.platformOwned,
     })
     .from(cartItems)
     .innerJoin(products, eq(products.id, cartItems.productId))
     .where(eq(cartItems.userId, userId))
-    .orderBy(asc(cartItems.id));
+    .orderBy(asc(cartItems.id))
+    // Each line at its licence's price (issue 34); a licence the creator stopped offering shows the
+    // commercial price here, and the purchase says it is no longer offered.
+    .then((found) =>
+      found.map((r) => ({
+        ...r,
+        priceMinor: licencePriceMinor({ ...r, priceMinor: Number(r.commercialMinor) }, r.licenceTier) ?? Number(r.commercialMinor),
+      })),
+    );
   const { prices } = await priceLines(
     db,
     rows.map((r) => ({ id: r.productId, title: r.title, priceMinor: Number(r.priceMinor), authorId: r.authorId, platformOwned: r.platformOwned })),
@@ -52,6 +63,7 @@ export async function loadCart(
       imageUrl: r.previewPath ? `/storage/${r.previewPath}` : null,
       price: minorToAmount(shown, currency.decimals),
       ...(discounted ? { list_price: minorToAmount(toCurrencyMinor(Number(r.priceMinor), currency), currency.decimals) } : {}),
+      licence_tier: r.licenceTier,
     };
   });
   return {
@@ -64,9 +76,12 @@ export async function loadCart(
   };
 }
 
-/** Adds a product once: adding it again keeps the one line. */
-export async function addToCart(db: Db, userId: number, productId: number) {
-  await db.insert(cartItems).values({ userId, productId }).onConflictDoNothing();
+/** Adds a product once: adding it again keeps the one line, at the licence given last (issue 34). */
+export async function addToCart(db: Db, userId: number, productId: number, licenceTier: LicenceTier = 'commercial') {
+  await db
+    .insert(cartItems)
+    .values({ userId, productId, licenceTier })
+    .onConflictDoUpdate({ target: [cartItems.userId, cartItems.productId], set: { licenceTier } });
 }
 
 /** Removes a line of this user's cart; false when there was none. */
@@ -81,4 +96,10 @@ export async function removeFromCart(db: Db, userId: number, itemId: number): Pr
 export async function cartProductIds(db: Db, userId: number): Promise<number[]> {
   const rows = await db.select({ id: cartItems.productId }).from(cartItems).where(eq(cartItems.userId, userId)).orderBy(asc(cartItems.id));
   return rows.map((r) => r.id);
+}
+
+/** The licence of each line of the cart (issue 34), by product. */
+export async function cartTiers(db: Db, userId: number): Promise<Map<number, LicenceTier>> {
+  const rows = await db.select({ id: cartItems.productId, tier: cartItems.licenceTier }).from(cartItems).where(eq(cartItems.userId, userId));
+  return new Map(rows.map((r) => [r.id, r.tier]));
 }

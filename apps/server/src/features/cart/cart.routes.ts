@@ -1,4 +1,14 @@
-import { addCartItemInput, cart, cartPurchaseInput, checkoutSummary, okEnvelope, purchaseResult, shortfallAmount } from '@atelier/shared';
+import {
+  addCartItemInput,
+  cart,
+  cartPurchaseInput,
+  checkoutSummary,
+  LICENCE_MESSAGES,
+  licencePriceMinor,
+  okEnvelope,
+  purchaseResult,
+  shortfallAmount,
+} from '@atelier/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound, validationError } from '../../lib/app-error';
@@ -7,7 +17,7 @@ import { displayAmount, requestedCurrency, resolveDisplayCurrency } from '../../
 import { ok } from '../../lib/envelope';
 import { spendableOf } from '../ledger';
 import { buyFromBalance, loadSellables, saleMessages, saleProblem } from '../orders';
-import { addToCart, cartProductIds, loadCart, removeFromCart } from './cart.queries';
+import { addToCart, cartProductIds, cartTiers, loadCart, removeFromCart } from './cart.queries';
 
 const strip = <T extends { totalMinor: number; productIds: number[] }>({ totalMinor: _t, productIds: _p, ...rest }: T) => rest;
 
@@ -22,12 +32,15 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/cart/items', { config: guard('verified'), schema: { tags, body: addCartItemInput, response: { 200: okEnvelope(cart) } } }, async (request) => {
     const user = currentUser(request);
-    const { product_id, product_type } = request.body;
+    const { product_id, product_type, licence_tier = 'commercial' } = request.body;
     const [product] = await loadSellables(app.db, [product_id]);
     const problem = await saleProblem(app.db, user.id, product);
     if (problem) throw validationError({ product_id: problem });
     if (product!.productType !== product_type) throw validationError({ product_type: `This product is of type ${product!.productType}, not ${product_type}.` });
-    await addToCart(app.db, user.id, product_id);
+    // Issue 34: a licence the work is offered with (a pack: commercial only).
+    if (product!.productType === 'pack' && licence_tier !== 'commercial') throw validationError({ licence_tier: LICENCE_MESSAGES.packCommercial });
+    if (licencePriceMinor(product!, licence_tier) === null) throw validationError({ licence_tier: LICENCE_MESSAGES.notOffered(licence_tier) });
+    await addToCart(app.db, user.id, product_id, licence_tier);
     return ok(strip(await loadCart(app.db, user.id, await currencyOf(request))), 'The item was added to your cart.');
   });
 
@@ -75,6 +88,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
       return ok(
         await buyFromBalance(request, {
           productIds: (tx, buyerId) => cartProductIds(tx, buyerId),
+          tiers: (tx, buyerId) => cartTiers(tx, buyerId),
           field: 'cart',
           scope: 'cart/purchase',
           fromCart: true,

@@ -4,9 +4,12 @@ import {
   type Category,
   type FileInfo,
   idFromKey,
+  LICENCE_TIERS,
+  licencePriceMinor,
   type Product,
   type ProductBase,
   type ProductDetails,
+  type ProductLicence,
   type ProductType,
   ratingAverage,
   type Tag,
@@ -460,7 +463,7 @@ export async function findProduct(db: Db, idOrSlug: string, currency: DisplayCur
   if (!row) return null;
   const found: Product = toProduct(row as ProductRow, currency);
   if (found.product_type === 'pack') await attachPackItems(db, [found], currency);
-  return { ...found, ...(await trustSignals(db, found.id)) };
+  return { ...found, ...(await trustSignals(db, found.id, currency)) };
 }
 
 /**
@@ -469,7 +472,11 @@ export async function findProduct(db: Db, idOrSlug: string, currency: DisplayCur
  * order_items' product and pack indexes (migration 0046); and what the buyer gets: the measured file
  * of an image or document, the text of a prompt with the model its category names.
  */
-async function trustSignals(db: Db, productId: number): Promise<{ sales_count: number; file: FileInfo | null }> {
+async function trustSignals(
+  db: Db,
+  productId: number,
+  currency: DisplayCurrency,
+): Promise<{ sales_count: number; file: FileInfo | null; licences: ProductLicence[] }> {
   const sales = sql<number>`(select count(distinct oi.order_id) from order_items oi join orders o on o.id = oi.order_id
     where (oi.product_id = ${products.id} or oi.pack_id = ${products.id}) and oi.refunded_at is null
       and o.status = 'success' and o.buyer_id <> ${products.authorId})`;
@@ -481,20 +488,32 @@ async function trustSignals(db: Db, productId: number): Promise<{ sales_count: n
       categoryTitle: categories.title,
       categoryUrl: categories.url,
       sales,
+      priceMinor: products.priceMinor,
+      personalPriceMinor: products.personalPriceMinor,
+      extendedPriceMinor: products.extendedPriceMinor,
     })
     .from(products)
     .leftJoin(categories, eq(categories.id, products.categoryId))
     .where(eq(products.id, productId));
-  if (!row) return { sales_count: 0, file: null };
+  if (!row) return { sales_count: 0, file: null, licences: [] };
   const sales_count = Number(row.sales ?? 0);
+  // The licences offered (issue 34), narrowest first; a pack sells the commercial licence only.
+  const licences = LICENCE_TIERS.flatMap((tier) => {
+    const minor = row.productType === 'pack' && tier !== 'commercial' ? null : licencePriceMinor({ ...row, priceMinor: Number(row.priceMinor) }, tier);
+    return minor === null ? [] : [{ tier, price: displayAmount(minor, currency) }];
+  });
   if (row.productType === 'prompt') {
     const text = row.promptText ?? '';
     const model = row.categoryUrl?.startsWith('prompts/') && row.categoryTitle ? row.categoryTitle : undefined;
     // As the download gives it: the text and a closing line break, as a .txt file.
-    return { sales_count, file: { format: 'TXT', bytes: Buffer.byteLength(`${text}\n`, 'utf8'), words: countWords(text), ...(model ? { model } : {}) } };
+    return {
+      sales_count,
+      licences,
+      file: { format: 'TXT', bytes: Buffer.byteLength(`${text}\n`, 'utf8'), words: countWords(text), ...(model ? { model } : {}) },
+    };
   }
   const meta = row.fileMeta;
-  return { sales_count, file: row.productType === 'pack' || !meta ? null : { ...meta } };
+  return { sales_count, licences, file: row.productType === 'pack' || !meta ? null : { ...meta } };
 }
 
 /** Which product a key names and who wrote it, for counting its views (features/analytics). */

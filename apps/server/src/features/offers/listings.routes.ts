@@ -1,9 +1,9 @@
-import { amountToMinor, listingPriceInput, minorToAmount, offer, offerIdParams, okEnvelope } from '@atelier/shared';
+import { amountToMinor, listingPriceInput, minorToAmount, offer, offerIdParams, okEnvelope, tierPriceProblems } from '@atelier/shared';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client';
 import { offers, products } from '../../db/schema';
-import { AppError, notFound } from '../../lib/app-error';
+import { AppError, notFound, validationError } from '../../lib/app-error';
 import { currentUser, guard } from '../../lib/auth-guard';
 import { ok } from '../../lib/envelope';
 import { recordAudit } from '../audit';
@@ -13,12 +13,17 @@ import { moveOffer, type OfferRow, toOffer } from './offers.queries';
 const NOT_A_LISTING = 'Only an approved listing can be changed here.';
 
 /** What the audit log keeps of a listing: the offer's state and prices, and the product's. */
-const listingAudit = (row: OfferRow, product: { priceMinor: number; status: string }) => ({
+const listingAudit = (
+  row: OfferRow,
+  product: { priceMinor: number; status: string; personalPriceMinor?: number | null; extendedPriceMinor?: number | null },
+) => ({
   status: row.status,
   user_price_minor: row.userPriceMinor,
   approved_price_minor: row.servicePriceMinor,
   product_price_minor: product.priceMinor,
   product_status: product.status,
+  personal_price_minor: product.personalPriceMinor ?? null,
+  extended_price_minor: product.extendedPriceMinor ?? null,
 });
 
 /**
@@ -36,7 +41,13 @@ async function lockOwnListing(tx: Db, userId: number, offerId: number) {
     throw new AppError('CONFLICT', NOT_A_LISTING);
   }
   const [product] = await tx
-    .select({ id: products.id, priceMinor: products.priceMinor, status: products.status })
+    .select({
+      id: products.id,
+      priceMinor: products.priceMinor,
+      status: products.status,
+      personalPriceMinor: products.personalPriceMinor,
+      extendedPriceMinor: products.extendedPriceMinor,
+    })
     .from(products)
     .where(eq(products.id, row.productId))
     .for('update');
@@ -56,12 +67,24 @@ export const listingsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const user = currentUser(request);
       const priceMinor = amountToMinor(request.body.price);
+      const tierMinor = (v: number | null | undefined) => (v == null ? v : amountToMinor(v));
       const { row, review } = await app.db.transaction(async (tx) => {
         const { row: before, product } = await lockOwnListing(tx, user.id, request.params.id);
+        // Licence tiers (issue 34): absent keeps a tier's price, null stops offering it; the rules hold
+        // against the new commercial price (personal below it, extended above it).
+        const personalPriceMinor = tierMinor(request.body.personal_price) === undefined ? product.personalPriceMinor : tierMinor(request.body.personal_price)!;
+        const extendedPriceMinor = tierMinor(request.body.extended_price) === undefined ? product.extendedPriceMinor : tierMinor(request.body.extended_price)!;
+        const problems = tierPriceProblems(priceMinor, personalPriceMinor, extendedPriceMinor);
+        if (Object.keys(problems).length) throw validationError(problems);
         const approvedMinor = before.servicePriceMinor ?? before.userPriceMinor;
         const review = priceChangeNeedsReview(approvedMinor, priceMinor);
         let after: OfferRow;
-        let productAfter: { priceMinor: number; status: 'hidden' | 'published' | 'draft' };
+        let productAfter: {
+          priceMinor: number;
+          status: 'hidden' | 'published' | 'draft';
+          personalPriceMinor: number | null;
+          extendedPriceMinor: number | null;
+        };
         if (review) {
           after = await moveOffer(tx, {
             offerId: before.id,
@@ -72,12 +95,12 @@ export const listingsRoutes: FastifyPluginAsyncZod = async (app) => {
             note: `New price €${minorToAmount(priceMinor).toFixed(2)} (approved at €${minorToAmount(approvedMinor).toFixed(2)}).`,
             set: { userPriceMinor: priceMinor },
           });
-          productAfter = { priceMinor: product.priceMinor, status: 'hidden' };
+          productAfter = { priceMinor: product.priceMinor, status: 'hidden', personalPriceMinor, extendedPriceMinor };
         } else {
           [after] = (await tx.update(offers).set({ userPriceMinor: priceMinor, updatedAt: new Date() }).where(eq(offers.id, before.id)).returning()) as [
             OfferRow,
           ];
-          productAfter = { priceMinor, status: product.status };
+          productAfter = { priceMinor, status: product.status, personalPriceMinor, extendedPriceMinor };
         }
         await tx.update(products).set(productAfter).where(eq(products.id, product.id));
         await recordAudit(tx, {

@@ -1,4 +1,13 @@
-import { formatPrice, minorToAmount, type Order, type ProductType, shortfallAmount } from '@atelier/shared';
+import {
+  formatPrice,
+  LICENCE_MESSAGES,
+  type LicenceTier,
+  licencePriceMinor,
+  minorToAmount,
+  type Order,
+  type ProductType,
+  shortfallAmount,
+} from '@atelier/shared';
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { memoPerHandle } from '../../db/memo-per-handle';
@@ -42,6 +51,9 @@ export type Sellable = {
   title: string;
   productType: ProductType;
   priceMinor: number;
+  /** The other licence tiers' prices (issue 34); null: not offered. `priceMinor` is the commercial one. */
+  personalPriceMinor: number | null;
+  extendedPriceMinor: number | null;
   authorId: number;
   platformOwned: boolean;
   previewPath: string | null;
@@ -57,6 +69,8 @@ function buildSellablesQuery(db: Db, forBuyer: boolean) {
         title: products.title,
         productType: products.productType,
         priceMinor: products.priceMinor,
+        personalPriceMinor: products.personalPriceMinor,
+        extendedPriceMinor: products.extendedPriceMinor,
         authorId: products.authorId,
         platformOwned: products.platformOwned,
         previewPath: products.previewPath,
@@ -93,6 +107,8 @@ export async function loadSellables(db: Db, ids: number[], buyerId?: number) {
   return rows.map((r) => ({
     ...r,
     priceMinor: Number(r.priceMinor),
+    personalPriceMinor: r.personalPriceMinor == null ? null : Number(r.personalPriceMinor),
+    extendedPriceMinor: r.extendedPriceMinor == null ? null : Number(r.extendedPriceMinor),
     available: isVisibleProduct(r),
     owned: r.owned == null ? undefined : r.owned === true || (r.owned as unknown) === 't',
   }));
@@ -118,7 +134,12 @@ type PurchaseValue =
   | 'itemPacks'
   | 'itemSellers'
   | 'itemPrices'
+  | 'itemTiers'
+  | 'itemUpgradedFrom'
   | 'bought'
+  | 'boughtTiers'
+  | 'upgradeProducts'
+  | 'upgradeTiers'
   | 'packOnly'
   | 'uncart'
   | 'noteUsers'
@@ -160,18 +181,28 @@ const PURCHASE_SALE: SaleStatementShape = {
       returning id, floor(extract(epoch from created_at))::bigint as created_s
     ),
     items as (
-      insert into order_items (order_id, product_id, pack_id, seller_id, price_minor, seller_minor, commission_minor, vat_minor, earnings_state, position)
-      select o.id, r.product_id, r.pack_id, r.seller_id, r.price_minor, r.seller_minor, r.commission_minor, r.vat_minor, r.earnings_state, (r.n - 1)::int
+      insert into order_items (order_id, product_id, pack_id, seller_id, price_minor, seller_minor, commission_minor, vat_minor, earnings_state, position,
+                               licence_tier, upgraded_from)
+      select o.id, r.product_id, r.pack_id, r.seller_id, r.price_minor, r.seller_minor, r.commission_minor, r.vat_minor, r.earnings_state, (r.n - 1)::int,
+             r.licence_tier, r.upgraded_from
       from o, unnest(${v('itemProducts')}::bigint[], ${v('itemPacks')}::bigint[], ${v('itemSellers')}::bigint[], ${v('itemPrices')}::bigint[],
-                     ${v('saleSellerMinor')}::bigint[], ${v('saleCommissionMinor')}::bigint[], ${v('saleVatMinor')}::bigint[], ${v('saleLineStates')}::text[])
-        with ordinality as r(product_id, pack_id, seller_id, price_minor, seller_minor, commission_minor, vat_minor, earnings_state, n)
+                     ${v('saleSellerMinor')}::bigint[], ${v('saleCommissionMinor')}::bigint[], ${v('saleVatMinor')}::bigint[], ${v('saleLineStates')}::text[],
+                     ${v('itemTiers')}::text[], ${v('itemUpgradedFrom')}::text[])
+        with ordinality as r(product_id, pack_id, seller_id, price_minor, seller_minor, commission_minor, vat_minor, earnings_state, licence_tier, upgraded_from, n)
       returning id
     ),
     -- The primary key (user, product) makes a concurrent second purchase of the same product fail here.
     owns as (
-      insert into user_products (user_id, product_id, order_id)
-      select ${v('buyerId')}, p, o.id from o, unnest(${v('bought')}::bigint[]) as p
+      insert into user_products (user_id, product_id, order_id, licence_tier)
+      select ${v('buyerId')}, b.p, o.id, b.tier from o, unnest(${v('bought')}::bigint[], ${v('boughtTiers')}::text[]) as b(p, tier)
       returning product_id
+    ),
+    -- A licence upgrade (issue 34): the buyer keeps the work from its first order and now owns the wider licence.
+    tier_up as (
+      update user_products up set licence_tier = u.tier
+      from o, unnest(${v('upgradeProducts')}::bigint[], ${v('upgradeTiers')}::text[]) as u(p, tier)
+      where up.user_id = ${v('buyerId')} and up.product_id = u.p
+      returning up.product_id
     ),
     pack_owns as (
       -- A pack's items may be owned already (bought alone before): those rows stay as they are.
@@ -198,7 +229,7 @@ const PURCHASE_SALE: SaleStatementShape = {
       select pg_notify(${EVENTS_CHANNEL}, json_build_object('userId', user_id, 'kind', 'sale_made', 'chatId', null, 'notificationId', id)::text) from sale_notes
     )`,
   written: () => sql`(select count(*) from o) + (select count(*) from items) + (select count(*) from owns) + (select count(*) from pack_owns)
-           + (select count(*) from cart) + (select count(*) from receipt) + (select count(*) from sale_signals)`,
+           + (select count(*) from tier_up) + (select count(*) from cart) + (select count(*) from receipt) + (select count(*) from sale_signals)`,
   // Whether a seller of this sale owes refunds (a receivable below zero): only then does the caller
   // settle them from it, and a sale by anyone else costs no query for it.
   columns: (v: V) => sql`, (select id from o) as order_id, (select created_s from o) as created_s,
@@ -258,19 +289,34 @@ export async function purchaseProducts(
     tax?: TaxDecision;
     /** Prices the bought lines (issue 34, features/discounts): a discounted price is the line's price from here on. */
     reprice?: (tx: Db, lines: Sellable[]) => Promise<Map<number, number>>;
+    /** The licence of each bought product (issue 34); commercial when absent. Its price is the line's list price. */
+    tiers?: ReadonlyMap<number, LicenceTier>;
+    /**
+     * A licence upgrade (issue 34) of a work the buyer owns at `from` (the caller locked that ownership):
+     * the line sells the difference, `tiers`' price less `creditMinor`, and the ownership's tier moves.
+     */
+    upgrade?: { from: LicenceTier; creditMinor: number };
   },
 ): Promise<{ orderId: number; order: Order; sellerOwesRefunds: boolean }> {
   const { buyerId, field } = opts;
   const ids = [...new Set(opts.productIds)];
   if (!ids.length) throw validationError({ [field]: MESSAGES.emptyCart });
   const found = await loadSellables(tx, ids, buyerId);
-  const bought: (Sellable & (typeof found)[number])[] = [];
+  const bought: (Sellable & (typeof found)[number] & { tier: LicenceTier })[] = [];
+  const { upgrade } = opts;
   for (const id of ids) {
     const product = found.find((p) => p.id === id);
     if (product && opts.types && !opts.types.allowed.includes(product.productType)) throw validationError({ [field]: opts.types.message });
-    const problem = await saleProblem(tx, buyerId, product);
+    // An upgrade is of a work the buyer owns: it only needs to be still for sale.
+    const problem = upgrade ? (!product ? MESSAGES.notFound : product.available ? null : MESSAGES.unavailable) : await saleProblem(tx, buyerId, product);
     if (problem) throw validationError({ [field]: ids.length > 1 && product ? `${product.title}: ${problem}` : problem });
-    bought.push(product!);
+    // The licence (issue 34): its price is the line's list price; a pack sells the commercial licence only.
+    const tier = opts.tiers?.get(id) ?? 'commercial';
+    const named = (message: string) => (ids.length > 1 ? `${product!.title}: ${message}` : message);
+    if (product!.productType === 'pack' && tier !== 'commercial') throw validationError({ licence_tier: named(LICENCE_MESSAGES.packCommercial) });
+    const listed = licencePriceMinor(product!, tier);
+    if (listed === null) throw validationError({ licence_tier: named(LICENCE_MESSAGES.notOffered(tier)) });
+    bought.push({ ...product!, tier, priceMinor: upgrade ? listed - upgrade.creditMinor : listed });
   }
   if (opts.reprice) {
     const prices = await opts.reprice(tx, bought);
@@ -278,10 +324,19 @@ export async function purchaseProducts(
   }
 
   const single = bought.length === 1 ? bought[0]! : null;
-  const title = single ? single.title : `${bought.length} items`;
+  const title = single ? (upgrade ? `${single.title}: upgrade to the ${single.tier} licence` : single.title) : `${bought.length} items`;
   const productType = single ? single.productType : 'cart';
   /** One line of the order: who earns from it (`sellerId`, unless `platformOwned`) and what it costs. */
-  type Row = { productId: number; packId: number | null; sellerId: number; priceMinor: number; platformOwned: boolean; title: string };
+  type Row = {
+    productId: number;
+    packId: number | null;
+    sellerId: number;
+    priceMinor: number;
+    platformOwned: boolean;
+    title: string;
+    licenceTier: LicenceTier;
+    upgradedFrom: LicenceTier | null;
+  };
   const rows: Row[] = [];
   const shown: OrderItemRow[] = [];
   const alsoOwned: number[] = [];
@@ -294,10 +349,11 @@ export async function purchaseProducts(
       tags: p.tags,
       categoryUrl: p.categoryUrl,
     };
-    const whole = { productId: p.id, packId: null, sellerId: p.authorId, priceMinor: p.priceMinor, platformOwned: p.platformOwned, title: p.title };
+    const licence = { licenceTier: p.tier, upgradedFrom: upgrade?.from ?? null };
+    const whole = { productId: p.id, packId: null, sellerId: p.authorId, priceMinor: p.priceMinor, platformOwned: p.platformOwned, title: p.title, ...licence };
     if (p.productType !== 'pack') {
       rows.push(whole);
-      shown.push({ productId: p.id, priceMinor: p.priceMinor, ...own });
+      shown.push({ productId: p.id, priceMinor: p.priceMinor, ...own, ...licence });
       continue;
     }
     const contents = await tx
@@ -329,7 +385,7 @@ export async function purchaseProducts(
       contents.map((c) => Number(c.priceMinor)),
     );
     contents.forEach((c, i) => {
-      rows.push({ productId: c.id, packId: p.id, sellerId: c.authorId, priceMinor: shares[i]!, platformOwned: c.platformOwned, title: p.title });
+      rows.push({ productId: c.id, packId: p.id, sellerId: c.authorId, priceMinor: shares[i]!, platformOwned: c.platformOwned, title: p.title, ...licence });
       shown.push({
         productId: c.id,
         priceMinor: shares[i]!,
@@ -340,6 +396,7 @@ export async function purchaseProducts(
         authorNickname: c.authorNickname,
         tags: c.tags,
         categoryUrl: c.categoryUrl,
+        ...licence,
       });
       alsoOwned.push(c.id);
     });
@@ -395,9 +452,15 @@ export async function purchaseProducts(
     itemPacks: rows.map((r) => r.packId),
     itemSellers: rows.map((r) => r.sellerId),
     itemPrices: rows.map((r) => r.priceMinor),
-    bought: bought.map((p) => p.id),
+    itemTiers: rows.map((r) => r.licenceTier),
+    itemUpgradedFrom: rows.map((r) => r.upgradedFrom),
+    // An upgrade owns nothing new and takes nothing out of the cart: it moves the owned licence.
+    bought: upgrade ? [] : bought.map((p) => p.id),
+    boughtTiers: upgrade ? [] : bought.map((p) => p.tier),
+    upgradeProducts: upgrade ? bought.map((p) => p.id) : [],
+    upgradeTiers: upgrade ? bought.map((p) => p.tier) : [],
     packOnly,
-    uncart: [...ids, ...alsoOwned],
+    uncart: upgrade ? [] : [...ids, ...alsoOwned],
     noteUsers: saleNotes.map((n) => n.authorId),
     noteTexts: saleNotes.map((n) => n.text),
     noteParams: saleNotes.map((n) => n.params),
@@ -421,7 +484,7 @@ export async function purchaseProducts(
         shares,
         commissionPercent: opts.commissionPercent,
         clearingDays: opts.clearingDays,
-        reason: opts.fromCart ? 'cart purchase' : 'purchase',
+        reason: upgrade ? 'licence upgrade' : opts.fromCart ? 'cart purchase' : 'purchase',
         vatCountry: tax?.country ?? null,
       },
       { shape: PURCHASE_SALE, values },

@@ -3,6 +3,7 @@ import {
   DEFAULT_CURRENCY,
   FALLBACK_CURRENCY_SYMBOL,
   isImagePromptCategory,
+  type LicenceTier,
   type Order,
   type Ownership,
   type ProductType,
@@ -34,6 +35,8 @@ export async function listOrders(db: Db, buyerId: number, currency: DisplayCurre
       productId: orderItems.productId,
       priceMinor: orderItems.priceMinor,
       refundedAt: orderItems.refundedAt,
+      licenceTier: orderItems.licenceTier,
+      upgradedFrom: orderItems.upgradedFrom,
       title: products.title,
       productType: products.productType,
       previewPath: products.previewPath,
@@ -82,6 +85,9 @@ export type OrderItemRow = {
   tags: string[] | unknown;
   /** The product's category url (productCategoryUrl): tells an image prompt from a text prompt. */
   categoryUrl?: string | null;
+  /** The licence the line sold (issue 34) and, for an upgrade line, the one it replaced. */
+  licenceTier?: LicenceTier;
+  upgradedFrom?: LicenceTier | null;
 };
 
 /** The url of a product's category, null without one. */
@@ -161,6 +167,8 @@ export function orderAnswer(
       },
       seller: { nickname: i.authorNickname },
       refund_status: i.refundedAt ? 'Refunded' : null,
+      licence_tier: i.licenceTier ?? 'commercial',
+      upgraded_from: i.upgradedFrom ?? null,
     })),
   } as Order;
 }
@@ -173,6 +181,25 @@ export async function ownedAmong(db: Db, userId: number, productIds: number[]): 
     .from(userProducts)
     .where(and(eq(userProducts.userId, userId), inArray(userProducts.productId, productIds)));
   return new Set(rows.map((r) => r.id));
+}
+
+/**
+ * The licence a user owns for a work (issue 34), its row locked for an upgrade, with what its line was
+ * paid (the credit of a licence no longer offered). Null when they do not own it.
+ */
+export async function lockOwnedLicence(tx: Db, userId: number, productId: number): Promise<{ tier: LicenceTier; paidMinor: number } | null> {
+  const [own] = await tx
+    .select({ tier: userProducts.licenceTier, orderId: userProducts.orderId })
+    .from(userProducts)
+    .where(and(eq(userProducts.userId, userId), eq(userProducts.productId, productId)))
+    .for('update');
+  if (!own) return null;
+  const [paid] = await tx
+    .select({ total: sql<string>`coalesce(sum(${orderItems.priceMinor}), 0)` })
+    .from(orderItems)
+    .innerJoin(orders, eq(orders.id, orderItems.orderId))
+    .where(and(eq(orders.buyerId, userId), eq(orderItems.productId, productId), isNull(orderItems.refundedAt), isNull(orderItems.packId)));
+  return { tier: own.tier, paidMinor: Number(paid?.total ?? 0) };
 }
 
 /** A bought item of a successful (or refunded) order of this buyer, with what is needed to send its file; `refundedAt` set: the route answers 410. */
@@ -200,7 +227,7 @@ export async function findDownload(db: Db, buyerId: number, orderId: number, pro
 /** Whether the user owns a product (bought alone, in a cart or inside a pack) and the downloads that order gives. */
 export async function findOwnership(db: Db, userId: number, productId: number): Promise<Ownership> {
   const [own] = await db
-    .select({ orderId: userProducts.orderId })
+    .select({ orderId: userProducts.orderId, licenceTier: userProducts.licenceTier })
     .from(userProducts)
     .innerJoin(orders, eq(orders.id, userProducts.orderId))
     .where(and(eq(userProducts.userId, userId), eq(userProducts.productId, productId), eq(orders.status, 'success')))
@@ -217,7 +244,13 @@ export async function findOwnership(db: Db, userId: number, productId: number): 
     .filter((i) => !seen.has(i.productId) && seen.add(i.productId))
     .map((i) => ({ product_id: i.productId, title: i.title, url: downloadUrl(own.orderId, i.productId) }));
   const pack = items.some((i) => i.packId === productId);
-  return { owned: true, order_id: own.orderId, downloads, ...(pack ? { download_all_url: packZipUrl(productId) } : {}) };
+  return {
+    owned: true,
+    order_id: own.orderId,
+    downloads,
+    licence_tier: own.licenceTier,
+    ...(pack ? { download_all_url: packZipUrl(productId) } : {}),
+  };
 }
 
 export const packZipUrl = (packId: number) => `/api/user/media/download-pack?pack_id=${packId}`;

@@ -6,6 +6,10 @@ import {
   buyPromptInput,
   downloadPackQuery,
   downloadQuery,
+  isHigherTier,
+  LICENCE_MESSAGES,
+  type LicenceTier,
+  licencePriceMinor,
   okEnvelope,
   order as orderSchema,
   ownedQuery,
@@ -15,13 +19,14 @@ import {
   purchaseLookup,
   purchaseLookupInput,
   purchaseResult,
+  upgradeLicenceInput,
 } from '@atelier/shared';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZipFile } from 'yazl';
 import { z } from 'zod';
 import { asDb, type Db } from '../../db/client';
-import { AppError, validationError } from '../../lib/app-error';
+import { AppError, notFound, validationError } from '../../lib/app-error';
 import { currentUser, guard } from '../../lib/auth-guard';
 import { requestedCurrency, resolveDisplayCurrency } from '../../lib/display-currency';
 import { ok } from '../../lib/envelope';
@@ -30,9 +35,10 @@ import { viewCounterOf } from '../analytics';
 import { type AppliedDiscount, type PricedLine, priceLines, recordOrderDiscounts, takeUses } from '../discounts';
 import { commerceSettingsOf, settleReceivablesOfOrder } from '../ledger';
 import { taxOfPurchase } from '../tax';
-import { purchaseProducts } from './checkout';
+import { loadSellables, purchaseProducts } from './checkout';
 import { bufferFile, cleanFileName, contentDisposition, sendAttachment } from './download';
-import { findDownload, findOwnership, findPackFiles, listOrders, orderDiscountWire } from './orders.queries';
+import { findLicence, licenceText, sendWithLicence } from './licence-file';
+import { findDownload, findOwnership, findPackFiles, listOrders, lockOwnedLicence, orderDiscountWire } from './orders.queries';
 import { ORDER_RECEIPT_JOB, sendOrderReceipts } from './receipts';
 
 const wrongType: Record<'item' | 'prompt' | 'pack', string> = {
@@ -56,6 +62,13 @@ export async function buyFromBalance(
     types?: { allowed: ProductType[]; message: string };
     /** A discount code (issue 34): it applies to each line it covers; a running sale needs none. */
     discountCode?: string;
+    /** The licence of each product (issue 34), or how to read them in the transaction (the cart's lines); commercial when absent. */
+    tiers?: ReadonlyMap<number, LicenceTier> | ((tx: Db, buyerId: number) => Promise<ReadonlyMap<number, LicenceTier>>);
+    /**
+     * A licence upgrade (issue 34): in the transaction, locks the buyer's ownership of the one product
+     * and answers what the new licence's price is reduced by; no discount applies to an upgrade.
+     */
+    upgrade?: (tx: Db, buyerId: number) => Promise<{ from: LicenceTier; creditMinor: number }>;
   },
 ): Promise<PurchaseResult> {
   const app = request.server;
@@ -69,6 +82,8 @@ export async function buyFromBalance(
   let sellerOwesRefunds = false;
   const buy = async (db: Db) => {
     const productIds = typeof opts.productIds === 'function' ? await opts.productIds(db, buyer.id) : opts.productIds;
+    const tiers = typeof opts.tiers === 'function' ? await opts.tiers(db, buyer.id) : opts.tiers;
+    const upgrade = opts.upgrade ? await opts.upgrade(db, buyer.id) : undefined;
     // The discounts (features/discounts): priced and their counted uses taken before the sale's accounts are locked.
     let discounted: AppliedDiscount[] = [];
     const reprice = async (tx: Db, lines: PricedLine[]) => {
@@ -88,7 +103,9 @@ export async function buyFromBalance(
       fromCart: opts.fromCart,
       types: opts.types,
       tax,
-      reprice,
+      reprice: upgrade ? undefined : reprice,
+      tiers,
+      upgrade,
     });
     await recordOrderDiscounts(db, orderId, discounted);
     created = orderId;
@@ -124,7 +141,14 @@ export async function buyFromBalance(
 
 export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.jobs.register<{ orderId: number }>(ORDER_RECEIPT_JOB, ({ orderId }) => sendOrderReceipts(app, orderId));
-  async function buyOne(request: FastifyRequest, id: number, kind: 'item' | 'prompt' | 'pack', field: string, discountCode: string | undefined) {
+  async function buyOne(
+    request: FastifyRequest,
+    id: number,
+    kind: 'item' | 'prompt' | 'pack',
+    field: string,
+    discountCode: string | undefined,
+    licenceTier?: LicenceTier,
+  ) {
     return ok(
       await buyFromBalance(request, {
         productIds: [id],
@@ -132,6 +156,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
         scope: `purchase/${kind}`,
         types: { allowed: allowedTypes[kind], message: wrongType[kind] },
         discountCode,
+        tiers: licenceTier ? new Map([[id, licenceTier]]) : undefined,
       }),
     );
   }
@@ -140,17 +165,63 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/purchase/buy',
     { config: guard('verified'), schema: { tags, body: buyItemInput, response: { 200: okEnvelope(purchaseResult) } } },
-    async (request) => buyOne(request, request.body.item_id, 'item', 'item_id', request.body.discount_code),
+    async (request) => buyOne(request, request.body.item_id, 'item', 'item_id', request.body.discount_code, request.body.licence_tier),
   );
   app.post(
     '/purchase/prompt',
     { config: guard('verified'), schema: { tags, body: buyPromptInput, response: { 200: okEnvelope(purchaseResult) } } },
-    async (request) => buyOne(request, request.body.prompt_id, 'prompt', 'prompt_id', request.body.discount_code),
+    async (request) => buyOne(request, request.body.prompt_id, 'prompt', 'prompt_id', request.body.discount_code, request.body.licence_tier),
   );
   app.post(
     '/purchase/pack',
     { config: guard('verified'), schema: { tags, body: buyPackInput, response: { 200: okEnvelope(purchaseResult) } } },
     async (request) => buyOne(request, request.body.pack_id, 'pack', 'pack_id', request.body.discount_code),
+  );
+
+  /**
+   * Issue 34: upgrades the licence the buyer owns for a work (personal → commercial or extended,
+   * commercial → extended) for the difference of the two licences' list prices now. It is a sale of
+   * that difference: one order with one line (tier and `upgraded_from`), its own split, through the
+   * one purchase path; a refund of it gives back exactly that line and the licence it replaced.
+   * Someone who does not own the work gets a 404.
+   */
+  app.post(
+    '/purchase/upgrade',
+    {
+      config: guard('verified'),
+      schema: {
+        tags,
+        summary: 'Upgrade an owned licence for the difference in price',
+        body: upgradeLicenceInput,
+        response: { 200: okEnvelope(purchaseResult) },
+      },
+    },
+    async (request) => {
+      const { product_id: productId, licence_tier: to } = request.body;
+      return ok(
+        await buyFromBalance(request, {
+          productIds: [productId],
+          field: 'product_id',
+          scope: 'purchase/upgrade',
+          types: { allowed: ['image', 'doc', 'prompt'], message: LICENCE_MESSAGES.packCommercial },
+          tiers: new Map([[productId, to]]),
+          upgrade: async (tx, buyerId) => {
+            // The ownership row locked (a domain row, before the ledger's accounts): a second upgrade waits, then sees the new licence.
+            const owned = await lockOwnedLicence(tx, buyerId, productId);
+            if (!owned) throw notFound(LICENCE_MESSAGES.notOwned);
+            if (!isHigherTier(to, owned.tier)) throw validationError({ licence_tier: LICENCE_MESSAGES.notHigher(owned.tier) });
+            const [product] = await loadSellables(tx, [productId]);
+            if (!product) throw notFound(LICENCE_MESSAGES.notOwned);
+            const target = licencePriceMinor(product, to);
+            if (target === null) throw validationError({ licence_tier: LICENCE_MESSAGES.notOffered(to) });
+            // What the owned licence is worth now; one no longer offered counts at what its line was paid.
+            const creditMinor = licencePriceMinor(product, owned.tier) ?? owned.paidMinor;
+            if (target - creditMinor <= 0) throw validationError({ licence_tier: LICENCE_MESSAGES.notHigher(owned.tier) });
+            return { from: owned.tier, creditMinor };
+          },
+        }),
+      );
+    },
   );
 
   /**
@@ -189,7 +260,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
   /** The bought file: only the buyer of a successful order gets it; anyone else a 404. */
   app.get('/user/media/download', { config: guard('user'), compress: false, schema: { tags, querystring: downloadQuery } }, async (request, reply) => {
     const userId = currentUser(request).id;
-    const { id, product_id } = request.query;
+    const { id, product_id, format } = request.query;
     const item = await findDownload(app.db, userId, id, product_id);
     const missing = new AppError('NOT_FOUND', 'This download was not found in your orders.');
     if (!item) throw missing;
@@ -197,9 +268,21 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
     if (item.refundedAt) throw new AppError('GONE', 'This item was refunded: its download is no longer available.');
     // Removed by staff after a report (issue 33): gone for everyone; a restricted work stays with its buyers.
     if (item.moderation === 'removed') throw new AppError('GONE', 'This work was removed after a report: its download is no longer available.');
+    // `format=zip` (issue 34): the file with its LICENCE.txt, one ZIP streamed; else the file alone (resumable).
+    const send = async (file: { stream: Readable; size: number; fileName: string; ext: string }) => {
+      if (format !== 'zip') return sendAttachment(request, reply, file);
+      const licence = await findLicence(app.db, userId, id, item.productId);
+      if (!licence) {
+        file.stream.destroy();
+        throw missing;
+      }
+      return sendWithLicence(reply, file, licenceText(licence, app.config.publicUrl), (err) =>
+        request.log.error({ err, productId: item.productId }, 'download archive failed'),
+      );
+    };
     if (item.productType === 'prompt') {
       const text = item.promptText ?? '';
-      return sendAttachment(request, reply, { ...bufferFile(Buffer.from(`${text}\n`, 'utf8')), fileName: cleanFileName(item.title, 'txt'), ext: 'txt' });
+      return send({ ...bufferFile(Buffer.from(`${text}\n`, 'utf8')), fileName: cleanFileName(item.title, 'txt'), ext: 'txt' });
     }
     if (!item.originalPath) throw missing;
     const file = await app.storage.openPrivate(item.originalPath);
@@ -208,7 +291,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
       throw missing;
     }
     const ext = path.extname(item.originalName ?? item.originalPath).slice(1) || 'bin';
-    return sendAttachment(request, reply, { ...file, fileName: cleanFileName(item.title, ext), ext });
+    return send({ ...file, fileName: cleanFileName(item.title, ext), ext });
   });
 
   /**

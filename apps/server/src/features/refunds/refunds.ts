@@ -228,10 +228,18 @@ async function refundSubject(tx: Db, row: RequestRow): Promise<number | null> {
     .update(orderItems)
     .set({ refundedAt: now })
     .where(and(eq(orderItems.orderId, order!.id), eq(orderItems.productId, item.productId)));
-  // The buyer no longer owns it: no review, no 'You own this', and they may buy it again.
-  await tx
-    .delete(userProducts)
-    .where(and(eq(userProducts.userId, row.buyerId), eq(userProducts.productId, item.productId), eq(userProducts.orderId, order!.id)));
+  if (item.upgradedFrom) {
+    // A licence upgrade (issue 34): the buyer keeps the work at the licence the upgrade replaced.
+    await tx
+      .update(userProducts)
+      .set({ licenceTier: item.upgradedFrom })
+      .where(and(eq(userProducts.userId, row.buyerId), eq(userProducts.productId, item.productId), eq(userProducts.licenceTier, item.licenceTier)));
+  } else {
+    // The buyer no longer owns it: no review, no 'You own this', and they may buy it again.
+    await tx
+      .delete(userProducts)
+      .where(and(eq(userProducts.userId, row.buyerId), eq(userProducts.productId, item.productId), eq(userProducts.orderId, order!.id)));
+  }
   const left = items.filter((i) => i.productId !== item.productId && !i.refundedAt);
   if (!left.length) await tx.update(orders).set({ status: 'refunded' }).where(eq(orders.id, order!.id));
   return transactionId;
