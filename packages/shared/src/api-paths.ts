@@ -855,6 +855,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/purchase/upgrade": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Upgrade an owned licence for the difference in price */
+        post: operations["postPurchaseUpgrade"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/purchase/lookup": {
         parameters: {
             query?: never;
@@ -4260,6 +4277,11 @@ export interface operations {
                                 pages?: number;
                                 model?: string;
                             } | null;
+                            licences?: {
+                                /** @enum {string} */
+                                tier: "personal" | "commercial" | "extended";
+                                price: number;
+                            }[];
                         };
                         message?: string;
                     };
@@ -4539,6 +4561,11 @@ export interface operations {
                                 pages?: number;
                                 model?: string;
                             } | null;
+                            licences?: {
+                                /** @enum {string} */
+                                tier: "personal" | "commercial" | "extended";
+                                price: number;
+                            }[];
                         };
                         message?: string;
                     };
@@ -5412,6 +5439,8 @@ export interface operations {
                                 imageUrl: string | null;
                                 price: number;
                                 list_price?: number;
+                                /** @enum {string} */
+                                licence_tier?: "personal" | "commercial" | "extended";
                             }[];
                             total: number;
                             currency: string;
@@ -5440,6 +5469,8 @@ export interface operations {
                     /** @enum {string} */
                     product_type: "image" | "doc" | "prompt" | "pack";
                     product_id: number;
+                    /** @enum {string} */
+                    licence_tier?: "personal" | "commercial" | "extended";
                 };
             };
         };
@@ -5464,6 +5495,8 @@ export interface operations {
                                 imageUrl: string | null;
                                 price: number;
                                 list_price?: number;
+                                /** @enum {string} */
+                                licence_tier?: "personal" | "commercial" | "extended";
                             }[];
                             total: number;
                             currency: string;
@@ -5512,6 +5545,8 @@ export interface operations {
                                 imageUrl: string | null;
                                 price: number;
                                 list_price?: number;
+                                /** @enum {string} */
+                                licence_tier?: "personal" | "commercial" | "extended";
                             }[];
                             total: number;
                             currency: string;
@@ -5565,6 +5600,8 @@ export interface operations {
                                 imageUrl: string | null;
                                 price: number;
                                 list_price?: number;
+                                /** @enum {string} */
+                                licence_tier?: "personal" | "commercial" | "extended";
                             }[];
                             total: number;
                             balance: number;
@@ -5643,6 +5680,9 @@ export interface operations {
                                         nickname: string;
                                     };
                                     refund_status?: "Refunded" | null;
+                                    /** @enum {string} */
+                                    licence_tier?: "personal" | "commercial" | "extended";
+                                    upgraded_from?: ("personal" | "commercial" | "extended") | null;
                                 }[];
                                 tax?: {
                                     country: string | null;
@@ -5687,6 +5727,8 @@ export interface operations {
                 "application/json": {
                     item_id: number;
                     discount_code?: string;
+                    /** @enum {string} */
+                    licence_tier?: "personal" | "commercial" | "extended";
                 };
             };
         };
@@ -5734,6 +5776,9 @@ export interface operations {
                                         nickname: string;
                                     };
                                     refund_status?: "Refunded" | null;
+                                    /** @enum {string} */
+                                    licence_tier?: "personal" | "commercial" | "extended";
+                                    upgraded_from?: ("personal" | "commercial" | "extended") | null;
                                 }[];
                                 tax?: {
                                     country: string | null;
@@ -5778,6 +5823,8 @@ export interface operations {
                 "application/json": {
                     prompt_id: number;
                     discount_code?: string;
+                    /** @enum {string} */
+                    licence_tier?: "personal" | "commercial" | "extended";
                 };
             };
         };
@@ -5825,6 +5872,9 @@ export interface operations {
                                         nickname: string;
                                     };
                                     refund_status?: "Refunded" | null;
+                                    /** @enum {string} */
+                                    licence_tier?: "personal" | "commercial" | "extended";
+                                    upgraded_from?: ("personal" | "commercial" | "extended") | null;
                                 }[];
                                 tax?: {
                                     country: string | null;
@@ -5916,6 +5966,104 @@ export interface operations {
                                         nickname: string;
                                     };
                                     refund_status?: "Refunded" | null;
+                                    /** @enum {string} */
+                                    licence_tier?: "personal" | "commercial" | "extended";
+                                    upgraded_from?: ("personal" | "commercial" | "extended") | null;
+                                }[];
+                                tax?: {
+                                    country: string | null;
+                                    rate: number;
+                                    net_minor: number;
+                                    vat_minor: number;
+                                    reverse_charge: boolean;
+                                };
+                                invoice_number?: string | null;
+                                invoice_url?: string | null;
+                                credit_note_url?: string | null;
+                                discounts?: {
+                                    product_id: number;
+                                    code: string;
+                                    automatic: boolean;
+                                    list_price: number;
+                                    discount: number;
+                                }[];
+                            };
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            419: components["responses"]["CsrfMismatch"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    postPurchaseUpgrade: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    product_id: number;
+                    /** @enum {string} */
+                    licence_tier: "personal" | "commercial" | "extended";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            /** @enum {string} */
+                            status: "Success";
+                            order: {
+                                id: number;
+                                title: string;
+                                amount: number;
+                                currencyCode: string;
+                                today: {
+                                    amount: number;
+                                    currencyCode: string;
+                                } | null;
+                                /** @enum {string} */
+                                status: "Success" | "Pending" | "Failed" | "Refunded";
+                                product_type: string;
+                                created_at: number;
+                                items: {
+                                    price: number;
+                                    product_type: string;
+                                    info: {
+                                        id: number;
+                                        title: string;
+                                        doc_url: string | null;
+                                        doc_url_orig: string;
+                                        tags: {
+                                            name: string;
+                                        }[];
+                                        authorNickname: string;
+                                        image_prompt: boolean;
+                                    };
+                                    seller: {
+                                        nickname: string;
+                                    };
+                                    refund_status?: "Refunded" | null;
+                                    /** @enum {string} */
+                                    licence_tier?: "personal" | "commercial" | "extended";
+                                    upgraded_from?: ("personal" | "commercial" | "extended") | null;
                                 }[];
                                 tax?: {
                                     country: string | null;
@@ -6006,6 +6154,9 @@ export interface operations {
                                         nickname: string;
                                     };
                                     refund_status?: "Refunded" | null;
+                                    /** @enum {string} */
+                                    licence_tier?: "personal" | "commercial" | "extended";
+                                    upgraded_from?: ("personal" | "commercial" | "extended") | null;
                                 }[];
                                 tax?: {
                                     country: string | null;
@@ -6090,6 +6241,9 @@ export interface operations {
                                     nickname: string;
                                 };
                                 refund_status?: "Refunded" | null;
+                                /** @enum {string} */
+                                licence_tier?: "personal" | "commercial" | "extended";
+                                upgraded_from?: ("personal" | "commercial" | "extended") | null;
                             }[];
                             tax?: {
                                 country: string | null;
@@ -6147,6 +6301,8 @@ export interface operations {
                                 title: string;
                                 url: string;
                             }[];
+                            /** @enum {string} */
+                            licence_tier?: "personal" | "commercial" | "extended";
                             download_all_url?: string;
                         };
                         message?: string;
@@ -6165,6 +6321,7 @@ export interface operations {
             query: {
                 id: number;
                 product_id: number;
+                format?: "file" | "zip";
             };
             header?: never;
             path?: never;
@@ -6809,6 +6966,8 @@ export interface operations {
             content: {
                 "application/json": {
                     price: number;
+                    personal_price?: number | null;
+                    extended_price?: number | null;
                 };
             };
         };
