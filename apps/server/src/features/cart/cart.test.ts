@@ -46,6 +46,8 @@ describe('cart', () => {
       slug: image!.slug,
       imageUrl: `/storage/${image!.previewPath}`,
       price: Number(image!.priceMinor) / 100,
+      // Issue 34: a line added without a licence is bought with the commercial one.
+      licence_tier: 'commercial',
     });
     expect(cart.total).toBe((Number(image!.priceMinor) + Number(pack!.priceMinor)) / 100);
     const usd = (await b.client.get('/api/cart', { 'x-currency': 'USD' })).json().payload;

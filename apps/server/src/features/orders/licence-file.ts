@@ -23,7 +23,10 @@ export type LicenceHolder = {
   boughtAt: Date;
 };
 
-/** The licence of a bought work: the licence owned now (an upgrade moves it), the buyer, the creator. */
+/**
+ * The licence of a bought work (or pack): the licence owned now (an upgrade moves it), the buyer, the
+ * creator, when the order `orderId` of this buyer sold it (alone, or the pack it names). Null otherwise.
+ */
 export async function findLicence(db: Db, buyerId: number, orderId: number, productId: number): Promise<LicenceHolder | null> {
   const [row] = await db
     .select({
@@ -32,15 +35,20 @@ export async function findLicence(db: Db, buyerId: number, orderId: number, prod
       work: products.title,
       creator: sql<string>`(select nickname from users a where a.id = ${products.authorId})`,
       owned: userProducts.licenceTier,
-      lineTier: orderItems.licenceTier,
+      lineTier: sql<LicenceTier>`(select licence_tier from order_items oi where oi.order_id = ${orders.id} and oi.product_id = ${products.id} limit 1)`,
       boughtAt: orders.createdAt,
     })
-    .from(orderItems)
-    .innerJoin(orders, eq(orders.id, orderItems.orderId))
-    .innerJoin(products, eq(products.id, orderItems.productId))
+    .from(orders)
     .innerJoin(users, eq(users.id, orders.buyerId))
-    .leftJoin(userProducts, and(eq(userProducts.userId, orders.buyerId), eq(userProducts.productId, orderItems.productId)))
-    .where(and(eq(orders.id, orderId), eq(orders.buyerId, buyerId), eq(orderItems.productId, productId)))
+    .innerJoin(products, eq(products.id, productId))
+    .leftJoin(userProducts, and(eq(userProducts.userId, orders.buyerId), eq(userProducts.productId, products.id)))
+    .where(
+      and(
+        eq(orders.id, orderId),
+        eq(orders.buyerId, buyerId),
+        sql`exists (select 1 from order_items oi where oi.order_id = ${orders.id} and (oi.product_id = ${products.id} or oi.pack_id = ${products.id}))`,
+      ),
+    )
     .limit(1);
   if (!row) return null;
   const [upgrade] = await db
@@ -50,7 +58,7 @@ export async function findLicence(db: Db, buyerId: number, orderId: number, prod
     .where(and(eq(orders.buyerId, buyerId), eq(orderItems.productId, productId), isNotNull(orderItems.upgradedFrom), isNull(orderItems.refundedAt)))
     .orderBy(desc(orderItems.id))
     .limit(1);
-  const tier = row.owned ?? row.lineTier;
+  const tier = row.owned ?? row.lineTier ?? 'commercial';
   return {
     buyerName: `${row.name} ${row.surname}`.trim(),
     work: row.work,

@@ -288,5 +288,5 @@ export async function findPackFiles(db: Db, userId: number, packId: number) {
       ),
     )
     .orderBy(asc(orderItems.position), asc(orderItems.id));
-  return { title: own.title, files: files.map((f) => ({ ...f, productType: f.productType as ProductType })) };
+  return { title: own.title, orderId: own.orderId, files: files.map((f) => ({ ...f, productType: f.productType as ProductType })) };
 }

@@ -303,7 +303,8 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!found) throw new AppError('NOT_FOUND', 'This pack was not found in your orders.');
     if (found.files.length === 0) throw new AppError('GONE', 'Every work of this pack was refunded or removed: nothing is left to download.');
     const zip = new ZipFile();
-    const names = new Set<string>();
+    // LICENCE.txt is the pack's licence: a work titled so gets another name.
+    const names = new Set<string>(['LICENCE.txt']);
     const uniqueName = (title: string, ext: string) => {
       let name = cleanFileName(title, ext);
       for (let n = 2; names.has(name); n++) name = cleanFileName(`${title}-${n}`, ext);
@@ -332,6 +333,9 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
         );
       });
     }
+    // The pack's licence (issue 34: a pack sells the commercial licence), naming its buyer and order.
+    const licence = await findLicence(app.db, currentUser(request).id, found.orderId, request.query.pack_id);
+    if (licence) zip.addBuffer(Buffer.from(licenceText(licence, app.config.publicUrl), 'utf8'), 'LICENCE.txt');
     zip.end();
     zip.outputStream.on('error', (err) => request.log.error({ err, packId: request.query.pack_id }, 'pack archive failed'));
     return reply

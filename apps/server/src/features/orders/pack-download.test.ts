@@ -67,6 +67,12 @@ describe('a pack\'s "Download all"', () => {
     expect(res.headers['cache-control']).toBe('private, no-store');
     const entries = unzip(res.rawPayload);
     // One file per item the buyer got, each the bought original byte for byte.
+    // ...and the pack's licence (issue 34): the commercial licence, naming the buyer, the pack and the order.
+    const licence = entries.get('LICENCE.txt')?.toString('utf8') ?? '';
+    entries.delete('LICENCE.txt');
+    expect(licence).toContain(`Work: ${pack!.title}`);
+    expect(licence).toContain('Licence: Commercial licence (commercial)');
+    expect(licence).toContain(`Order number: ${owned.order_id}`);
     expect(entries.size).toBe(owned.downloads.length);
     const items = before.items as { id: number; slug: string; product_type: string }[];
     const rows = await t.app.db
