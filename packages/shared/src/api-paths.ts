@@ -5441,6 +5441,11 @@ export interface operations {
                                 list_price?: number;
                                 /** @enum {string} */
                                 licence_tier?: "personal" | "commercial" | "extended";
+                                licences?: {
+                                    /** @enum {string} */
+                                    tier: "personal" | "commercial" | "extended";
+                                    price: number;
+                                }[];
                             }[];
                             total: number;
                             currency: string;
@@ -5497,6 +5502,11 @@ export interface operations {
                                 list_price?: number;
                                 /** @enum {string} */
                                 licence_tier?: "personal" | "commercial" | "extended";
+                                licences?: {
+                                    /** @enum {string} */
+                                    tier: "personal" | "commercial" | "extended";
+                                    price: number;
+                                }[];
                             }[];
                             total: number;
                             currency: string;
@@ -5547,6 +5557,11 @@ export interface operations {
                                 list_price?: number;
                                 /** @enum {string} */
                                 licence_tier?: "personal" | "commercial" | "extended";
+                                licences?: {
+                                    /** @enum {string} */
+                                    tier: "personal" | "commercial" | "extended";
+                                    price: number;
+                                }[];
                             }[];
                             total: number;
                             currency: string;
@@ -5602,6 +5617,11 @@ export interface operations {
                                 list_price?: number;
                                 /** @enum {string} */
                                 licence_tier?: "personal" | "commercial" | "extended";
+                                licences?: {
+                                    /** @enum {string} */
+                                    tier: "personal" | "commercial" | "extended";
+                                    price: number;
+                                }[];
                             }[];
                             total: number;
                             balance: number;
@@ -10962,6 +10982,7 @@ export interface operations {
             query?: {
                 discount_code?: string;
                 currency?: string;
+                licence_tier?: "personal" | "commercial" | "extended";
             };
             header?: never;
             path: {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { productType } from './catalog';
-import { licenceTier } from './licences';
+import { licenceTier, productLicence } from './licences';
 
 /** POST /api/cart/items. */
 export const addCartItemInput = z.object({
@@ -25,6 +25,8 @@ export const cartItem = z.object({
   list_price: z.number().optional(),
   /** Issue 34: the licence the line is bought at; `price` is that licence's. */
   licence_tier: licenceTier.optional(),
+  /** The licences the work is offered with, at their list prices (a line changes licence by adding the work again). */
+  licences: z.array(productLicence).optional(),
 });
 export type CartItem = z.infer<typeof cartItem>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { currencyParam } from './catalog';
 import { MAX_ID, text } from './fields';
+import { licenceTier } from './licences';
 
 /**
  * Discount codes and sales (issue 34). A creator's code covers their own works (`product_ids`, empty:
@@ -116,8 +117,13 @@ export type Discount = z.infer<typeof discount>;
 export const discountAnswer = z.object({ discount });
 export const discountList = z.object({ discounts: z.array(discount) });
 
-/** GET /products/{id}/price?discount_code= */
-export const priceQuery = z.object({ discount_code: discountCodeInput.optional(), currency: currencyParam });
+/** GET /products/{id}/price?discount_code=&licence_tier= */
+export const priceQuery = z.object({
+  discount_code: discountCodeInput.optional(),
+  currency: currencyParam,
+  /** Issue 34: the price of this licence (commercial when absent); one the work is not offered with is a 422. */
+  licence_tier: licenceTier.optional(),
+});
 export const pricePreview = z.object({
   product_id: z.number().int(),
   /** EUR cents. */

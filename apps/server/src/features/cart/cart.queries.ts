@@ -1,4 +1,13 @@
-import { type Cart, type CartItem, type LicenceTier, licencePriceMinor, minorToAmount, type ProductType, toCurrencyMinor } from '@atelier/shared';
+import {
+  type Cart,
+  type CartItem,
+  LICENCE_TIERS,
+  type LicenceTier,
+  licencePriceMinor,
+  minorToAmount,
+  type ProductType,
+  toCurrencyMinor,
+} from '@atelier/shared';
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { cartItems, products } from '../../db/schema';
@@ -64,6 +73,10 @@ export async function loadCart(
       price: minorToAmount(shown, currency.decimals),
       ...(discounted ? { list_price: minorToAmount(toCurrencyMinor(Number(r.priceMinor), currency), currency.decimals) } : {}),
       licence_tier: r.licenceTier,
+      licences: LICENCE_TIERS.flatMap((tier) => {
+        const minor = r.productType === 'pack' && tier !== 'commercial' ? null : licencePriceMinor({ ...r, priceMinor: Number(r.commercialMinor) }, tier);
+        return minor === null ? [] : [{ tier, price: minorToAmount(toCurrencyMinor(minor, currency), currency.decimals) }];
+      }),
     };
   });
   return {

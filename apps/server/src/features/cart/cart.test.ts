@@ -48,6 +48,7 @@ describe('cart', () => {
       price: Number(image!.priceMinor) / 100,
       // Issue 34: a line added without a licence is bought with the commercial one.
       licence_tier: 'commercial',
+      licences: [{ tier: 'commercial', price: Number(image!.priceMinor) / 100 }],
     });
     expect(cart.total).toBe((Number(image!.priceMinor) + Number(pack!.priceMinor)) / 100);
     const usd = (await b.client.get('/api/cart', { 'x-currency': 'USD' })).json().payload;

@@ -4,6 +4,8 @@ import {
   discountList,
   discountParams,
   idParam,
+  LICENCE_MESSAGES,
+  licencePriceMinor,
   okEnvelope,
   okMessage,
   pricePreview,
@@ -15,7 +17,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { products, users } from '../../db/schema';
 import { visibleProductWhere } from '../../db/visibility';
-import { notFound } from '../../lib/app-error';
+import { notFound, validationError } from '../../lib/app-error';
 import { currentUser, guard } from '../../lib/auth-guard';
 import { displayAmount, resolveDisplayCurrency } from '../../lib/display-currency';
 import { ok } from '../../lib/envelope';
@@ -60,13 +62,25 @@ export const discountsRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags, params: z.object({ id: idParam('product') }), querystring: priceQuery, response: { 200: okEnvelope(pricePreview) } } },
     async (request) => {
       const [product] = await app.db
-        .select({ id: products.id, title: products.title, priceMinor: products.priceMinor, authorId: products.authorId, platformOwned: products.platformOwned })
+        .select({
+          id: products.id,
+          title: products.title,
+          priceMinor: products.priceMinor,
+          personalPriceMinor: products.personalPriceMinor,
+          extendedPriceMinor: products.extendedPriceMinor,
+          authorId: products.authorId,
+          platformOwned: products.platformOwned,
+        })
         .from(products)
         .innerJoin(users, eq(users.id, products.authorId))
         .where(and(eq(products.id, request.params.id), visibleProductWhere))
         .limit(1);
       if (!product) throw notFound('This product does not exist.');
-      const line = { ...product, priceMinor: Number(product.priceMinor) };
+      // The licence's list price (issue 34): a discount applies to it as it does at the purchase.
+      const tier = request.query.licence_tier ?? 'commercial';
+      const listed = licencePriceMinor({ ...product, priceMinor: Number(product.priceMinor) }, tier);
+      if (listed === null) throw validationError({ licence_tier: LICENCE_MESSAGES.notOffered(tier) });
+      const line = { ...product, priceMinor: listed };
       const { prices, applied } = await priceLines(app.db, [line], request.query.discount_code);
       const currency = await resolveDisplayCurrency(app, request.query.currency);
       const price = prices.get(line.id)!;

@@ -178,7 +178,20 @@ describe('licence tiers', () => {
     expect(ext.json().errors.licence_tier).toEqual(['This work is not offered with the extended licence.']);
     const added = await buyer.client.post('/api/cart/items', { product_id: product.id, product_type: 'image', licence_tier: 'personal' });
     expect(added.statusCode).toBe(200);
-    expect(added.json().payload.items).toEqual([expect.objectContaining({ licence_tier: 'personal', price: 10 })]);
+    expect(added.json().payload.items).toEqual([
+      expect.objectContaining({
+        licence_tier: 'personal',
+        price: 10,
+        licences: [
+          { tier: 'personal', price: 10 },
+          { tier: 'commercial', price: 20 },
+        ],
+      }),
+    ]);
+    // The price preview of the buy dialog prices the licence with the code, as the purchase will.
+    const preview = await buyer.client.get(`/api/products/${product.id}/price?licence_tier=personal&discount_code=TIER-10`);
+    expect(preview.json().payload).toMatchObject({ list_price: 10, price: 9 });
+    expect((await buyer.client.get(`/api/products/${product.id}/price?licence_tier=extended`)).statusCode).toBe(422);
     const paid = await buyer.client.post('/api/cart/purchase', { discount_code: 'TIER-10' });
     expect(paid.statusCode).toBe(200);
     const order = paid.json().payload.order;
