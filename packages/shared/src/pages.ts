@@ -123,6 +123,8 @@ export const PAGES = {
     head: ({ username }) => ({ kind: 'profile', key: username! }),
   },
   contact: { path: '/contact', module: 'contact', title: 'pages.contact_title', ssr: true },
+  // Issue 34: what each licence tier permits (personal, commercial, extended), readable before buying.
+  licence: { path: '/licences/:tier', module: 'licence', title: 'licences.page_title', background: 'legal', ssr: true },
   transparency: { path: '/transparency', module: 'transparency', title: 'reports.transparency_title' },
   'static-page': {
     path: '/page/:id',

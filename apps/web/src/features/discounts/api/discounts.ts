@@ -1,4 +1,4 @@
-import type { CreateDiscountInput, Discount, PricePreview, UpdateDiscountInput } from '@atelier/shared';
+import type { CreateDiscountInput, Discount, LicenceTier, PricePreview, UpdateDiscountInput } from '@atelier/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 
@@ -40,5 +40,9 @@ export function useDeleteDiscount(scope: DiscountScope) {
 }
 
 /** GET /api/products/{id}/price?discount_code=: the price with a code (a 422 on discount_code says why not). */
-export const fetchPricePreview = (productId: number, code: string, currency: string | null) =>
-  api<PricePreview>(`/api/products/${productId}/price`, { query: { discount_code: code, currency: currency ?? undefined }, quiet: true });
+/** A work's price now, with a code (or none: only a running sale) and for a licence (issue 34; commercial when absent). */
+export const fetchPricePreview = (productId: number, code: string | undefined, currency: string | null, licenceTier?: LicenceTier) =>
+  api<PricePreview>(`/api/products/${productId}/price`, {
+    query: { discount_code: code || undefined, currency: currency ?? undefined, licence_tier: licenceTier },
+    quiet: true,
+  });

@@ -1,4 +1,4 @@
-import type { GenerateImageInput, Order, ProductType, PurchaseLookup, PurchaseResult } from '@atelier/shared';
+import type { GenerateImageInput, LicenceTier, Order, ProductType, PurchaseLookup, PurchaseResult } from '@atelier/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, api, apiResponse } from '../../../lib/api-client';
 import { failureMessage } from '../../../lib/form-errors';
@@ -44,17 +44,20 @@ export function useBuyProduct() {
       productType,
       idempotencyKey,
       discountCode,
+      licenceTier,
     }: {
       productId: number;
       productType: ProductType;
       idempotencyKey: string;
       /** Issue 34: a code applied in the dialog. */
       discountCode?: string;
+      /** Issue 34: the licence picked in the dialog (commercial when absent). */
+      licenceTier?: LicenceTier;
     }) => {
       const call = purchaseCalls[productType];
       return api<PurchaseResult>(call.path, {
         method: 'POST',
-        body: { [call.field]: productId, ...(discountCode ? { discount_code: discountCode } : {}) },
+        body: { [call.field]: productId, ...(discountCode ? { discount_code: discountCode } : {}), ...(licenceTier ? { licence_tier: licenceTier } : {}) },
         headers: { 'Idempotency-Key': idempotencyKey },
         currency: currency.code,
       });

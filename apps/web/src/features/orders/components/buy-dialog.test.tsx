@@ -17,6 +17,49 @@ async function payWhenReady() {
 }
 
 describe('Buy now dialog', () => {
+  it('issue 34: the buyer picks a licence; the price follows it and the purchase names it', async () => {
+    const calls = fakeApi({
+      'GET /api/balance': balance(100),
+      'POST /api/purchase/buy': () => okAnswer({ status: 'Success', order: anOrder({ title: 'Harbour at Dawn', amount: 40 }) }),
+    });
+    const licences = [
+      { tier: 'personal' as const, price: 5 },
+      { tier: 'commercial' as const, price: 12.5 },
+      { tier: 'extended' as const, price: 40 },
+    ];
+    const onClose = vi.fn();
+    renderWithApp(<BuyDialog product={{ ...product, licences }} onClose={onClose} />, { path: '/products/harbour' });
+    const picker = await screen.findByRole('group', { name: 'Licence' });
+    // Commercial (the work's price) is picked first; each licence says what it is for and links to its terms.
+    const commercial = screen.getByRole('radio', { name: /Commercial licence/ }) as HTMLInputElement;
+    expect(commercial.checked).toBe(true);
+    expect(picker.textContent).toContain('For merchandise and products made for resale.');
+    expect(screen.getAllByRole('link', { name: 'What it permits' }).map((a) => a.getAttribute('href'))).toEqual([
+      '/licences/personal',
+      '/licences/commercial',
+      '/licences/extended',
+    ]);
+    await waitFor(() => expect(screen.getByTestId('buy-balance-after').textContent).toBe('€87.50'));
+
+    fireEvent.click(screen.getByRole('radio', { name: /Extended licence/ }));
+    expect(screen.getByTestId('buy-price').textContent).toBe('€40.00');
+    expect(screen.getByTestId('buy-balance-after').textContent).toBe('€60.00');
+    fireEvent.click(screen.getByRole('button', { name: 'Pay €40.00' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(calls.find((c) => c.path === '/api/purchase/buy')!.body).toEqual({ item_id: 7, licence_tier: 'extended' });
+  });
+
+  it('issue 34: a work with one licence shows no picker and buys the commercial licence', async () => {
+    const calls = fakeApi({
+      'GET /api/balance': balance(20),
+      'POST /api/purchase/buy': () => okAnswer({ status: 'Success', order: anOrder({ title: 'Harbour at Dawn', amount: 12.5 }) }),
+    });
+    renderWithApp(<BuyDialog product={{ ...product, licences: [{ tier: 'commercial', price: 12.5 }] }} onClose={() => {}} />, { path: '/products/harbour' });
+    await payWhenReady();
+    await waitFor(() => expect(calls.find((c) => c.path === '/api/purchase/buy')?.body).toEqual({ item_id: 7 }));
+    expect(screen.queryByRole('group', { name: 'Licence' })).toBeNull();
+  });
+
   it('shows the price, the balance and the balance after, then buys with an Idempotency-Key', async () => {
     const calls = fakeApi({
       'GET /api/balance': balance(20),

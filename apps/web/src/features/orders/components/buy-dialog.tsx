@@ -1,4 +1,4 @@
-import type { Product } from '@atelier/shared';
+import type { LicenceTier, Product, ProductLicence } from '@atelier/shared';
 import { useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { InlineError } from '../../../components/ui/field';
@@ -14,7 +14,10 @@ import { DiscountCodeField, fetchPricePreview } from '../../discounts';
 import { TaxBreakdown } from '../../tax';
 import { answerLost, purchaseCalls, useBuyProduct, useLookUpPurchase } from '../api/orders';
 
-type Props = { product: Pick<Product, 'id' | 'title' | 'product_type' | 'price' | 'currency' | 'currencySymbol' | 'sale'>; onClose: () => void };
+type Props = {
+  product: Pick<Product, 'id' | 'title' | 'product_type' | 'price' | 'currency' | 'currencySymbol' | 'sale'> & { licences?: ProductLicence[] };
+  onClose: () => void;
+};
 
 /**
  * Buy now: the price, the balance and the balance after the purchase, then pay. When the balance is
@@ -34,13 +37,34 @@ export function BuyDialog({ product, onClose }: Props) {
 
   const money = useMoney();
   const priced = { code: product.currency, symbol: product.currencySymbol };
+  // Issue 34: the licence picked (commercial, the work's price, unless the buyer picks another one offered).
+  const licences = product.licences ?? [];
+  const [tier, setTier] = useState<LicenceTier>('commercial');
+  const listPrice = licences.find((l) => l.tier === tier)?.price ?? product.price;
+  // A running sale's price of another licence: the server prices it (the sale's rule on that licence's price).
+  const [tierSale, setTierSale] = useState<{ tier: LicenceTier; price: number } | null>(null);
   // Issue 34: a code's preview (the server's price with it), else a running sale, else the list price.
   const [code, setCode] = useState<{ code: string; price: number; off: number } | null>(null);
-  const price = code?.price ?? product.sale?.price ?? product.price;
-  async function applyCode(given: string) {
-    const preview = await fetchPricePreview(product.id, given, product.currency);
+  const salePrice = tier === 'commercial' ? product.sale?.price : tierSale?.tier === tier ? tierSale.price : undefined;
+  const price = code?.price ?? salePrice ?? listPrice;
+  async function applyCode(given: string, forTier: LicenceTier = tier) {
+    const preview = await fetchPricePreview(product.id, given, product.currency, forTier === 'commercial' ? undefined : forTier);
     const applied = preview.discount && !preview.discount.automatic ? preview.discount.code : null;
     setCode({ code: applied ?? given.toUpperCase(), price: preview.price, off: Math.round((preview.list_price - preview.price) * 100) / 100 });
+  }
+  async function chooseTier(next: LicenceTier) {
+    setTier(next);
+    setError(null);
+    try {
+      if (code) await applyCode(code.code, next);
+      else if (product.sale && next !== 'commercial') {
+        const preview = await fetchPricePreview(product.id, undefined, product.currency, next);
+        setTierSale({ tier: next, price: preview.price });
+      }
+    } catch (err) {
+      setCode(null);
+      setError(serverMessageOr(err, t('discount.failed')));
+    }
   }
   const inBalance = balance.data ? { code: balance.data.currency, symbol: balance.data.currencySymbol } : priced;
   const amount = balance.data?.amount ?? 0;
@@ -51,7 +75,13 @@ export function BuyDialog({ product, onClose }: Props) {
   async function confirm() {
     setError(null);
     try {
-      await buy.mutateAsync({ productId: product.id, productType: product.product_type, idempotencyKey: key.current, discountCode: code?.code });
+      await buy.mutateAsync({
+        productId: product.id,
+        productType: product.product_type,
+        idempotencyKey: key.current,
+        discountCode: code?.code,
+        licenceTier: licences.length > 1 ? tier : undefined,
+      });
       toast.success(t('buy.bought', { title: product.title }));
       onClose();
     } catch (err) {
@@ -100,18 +130,34 @@ export function BuyDialog({ product, onClose }: Props) {
   return (
     <Modal title={t('buy.confirm_title')} onClose={onClose} className="buy-dialog">
       <p className="product-name">{product.title}</p>
+      {licences.length > 1 && (
+        <fieldset className="licence-picker" data-testid="licence-picker">
+          <legend>{t('licences.legend')}</legend>
+          {licences.map((l) => (
+            <label key={l.tier} className="licence-option">
+              <input type="radio" name="licence_tier" value={l.tier} checked={tier === l.tier} onChange={() => void chooseTier(l.tier)} />
+              <span className="licence-name">{t(`licences.${l.tier}`)}</span>
+              <Price amount={l.price} currency={priced} />
+              <span className="muted small">{t(`licences.${l.tier}_summary`)}</span>
+              <a href={`/licences/${l.tier}`} target="_blank" rel="noopener" className="small">
+                {t('licences.terms_link')}
+              </a>
+            </label>
+          ))}
+        </fieldset>
+      )}
       <dl>
         <div className="row">
           <dt>{t('buy.price')}</dt>
           <dd data-testid="buy-price">
-            {price < product.price ? (
-              <ProductPrice product={{ ...product, sale: { price, ends_at: null } }} />
+            {price < listPrice ? (
+              <ProductPrice product={{ ...product, price: listPrice, sale: { price, ends_at: null } }} />
             ) : (
-              <Price amount={product.price} currency={priced} />
+              <Price amount={listPrice} currency={priced} />
             )}
           </dd>
         </div>
-        <TaxBreakdown price={product.price} currency={priced} />
+        <TaxBreakdown price={tier === 'commercial' ? product.price : listPrice} currency={priced} />
         <div className="row">
           <dt>{t('balance.label', { name: currencyName })}</dt>
           <dd data-testid="buy-balance">{balance.data ? <Price amount={amount} currency={inBalance} /> : '…'}</dd>
