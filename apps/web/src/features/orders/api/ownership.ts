@@ -1,6 +1,7 @@
-import type { Ownership } from '@atelier/shared';
-import { useQuery } from '@tanstack/react-query';
+import type { LicenceTier, Ownership, PurchaseResult } from '@atelier/shared';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { useSelectedCurrency } from '../../currency';
 
 /** The product page's first call for a signed-in buyer: kept apart from the rest of the orders' calls, so the page downloads only this. */
 export const orderKeys = {
@@ -14,5 +15,21 @@ export function useOwnership(productId: number, enabled: boolean) {
     queryKey: orderKeys.owned(productId),
     queryFn: ({ signal }) => api<Ownership>('/api/purchase/owned', { signal, query: { product_id: productId } }),
     enabled,
+  });
+}
+
+/**
+ * POST /api/purchase/upgrade (issue 34): the owner of a licence pays the difference for a wider one.
+ * Kept beside the ownership call: the product page's owned box is its only caller.
+ */
+export function useUpgradeLicence(productId: number) {
+  const queryClient = useQueryClient();
+  const currency = useSelectedCurrency();
+  return useMutation({
+    mutationFn: (licenceTier: LicenceTier) =>
+      api<PurchaseResult>('/api/purchase/upgrade', { method: 'POST', body: { product_id: productId, licence_tier: licenceTier }, currency: currency.code }),
+    onSuccess: () => {
+      for (const key of [['balance'], ['orders'], ['owned']]) void queryClient.invalidateQueries({ queryKey: key });
+    },
   });
 }

@@ -1,8 +1,8 @@
 import type { Product } from '@atelier/shared';
-import { screen } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, okAnswer } from '../../../test/fake-api';
-import { aProfile } from '../../../test/fixtures';
+import { anOrder, aProfile } from '../../../test/fixtures';
 import { renderWithApp } from '../../../test/render';
 import { PurchaseActions } from './purchase-actions';
 
@@ -83,5 +83,41 @@ describe('product buy box', () => {
     unmount();
     renderWithApp(<PurchaseActions product={{ ...product, authorNickname: 'ines' }} />);
     expect(await screen.findByText('This is your own work.')).toBeTruthy();
+  });
+
+  it('issue 34: the owner of the personal licence sees it, downloads it with LICENCE.txt, and upgrades for the difference', async () => {
+    const calls = fakeApi({
+      ...signedIn,
+      'GET /api/purchase/owned': () =>
+        okAnswer({
+          owned: true,
+          order_id: 9,
+          licence_tier: 'personal',
+          downloads: [{ product_id: 40, title: 'Harbour', url: '/api/user/media/download?id=9&product_id=40' }],
+        }),
+      'POST /api/purchase/upgrade': () => okAnswer({ status: 'Success', order: anOrder({ title: 'Harbour', amount: 52 }) }),
+    });
+    const image = {
+      ...product,
+      id: 40,
+      title: 'Harbour',
+      product_type: 'image',
+      price: 20,
+      currency: 'EUR',
+      licences: [
+        { tier: 'personal', price: 8 },
+        { tier: 'commercial', price: 20 },
+        { tier: 'extended', price: 60 },
+      ],
+    } as unknown as Product;
+    renderWithApp(<PurchaseActions product={image} />, { path: '/products/harbour' });
+    const licence = await screen.findByRole('link', { name: 'Your licence: Personal licence' });
+    expect(licence.getAttribute('href')).toBe('/licences/personal');
+    const zip = screen.getByRole('button', { name: 'Download with LICENCE.txt (ZIP)' });
+    expect(zip.getAttribute('data-download-url')).toBe('/api/user/media/download?id=9&product_id=40&format=zip');
+    expect(screen.getByRole('button', { name: 'Upgrade to Commercial licence for €12.00' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Upgrade to Extended licence for €52.00' }));
+    await waitFor(() => expect(calls.find((c) => c.path === '/api/purchase/upgrade')?.body).toEqual({ product_id: 40, licence_tier: 'extended' }));
+    expect(await screen.findByText('Your licence is now: Extended licence.')).toBeTruthy();
   });
 });

@@ -1,16 +1,63 @@
 import type { Product } from '@atelier/shared';
+import { isHigherTier, type LicenceTier, type ProductLicence } from '@atelier/shared/licences';
 import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { Link, useLocation } from 'react-router';
+import { useToast } from '../../../components/ui/toast';
+import { serverMessageOr } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { useAuth } from '../../auth';
-import { useOwnership } from '../api/ownership';
+import { useMoney } from '../../currency';
+import { useOwnership, useUpgradeLicence } from '../api/ownership';
 import { DownloadButton } from './download-button';
 import './orders.css';
 
 // Opened by a click only: its code (and the balance and deposit code it needs) is not on the page's first load.
 const BuyDialog = lazy(() => import('./buy-dialog').then((m) => ({ default: m.BuyDialog })));
 
-type Props = { product: Product /** More actions for a buyer who does not own it yet (Add to cart). */; children?: ReactNode };
+type Props = {
+  /** The product page's product; its `licences` (product details) let the owner upgrade (issue 34). */
+  product: Product & { licences?: ProductLicence[] };
+  /** More actions for a buyer who does not own it yet (Add to cart). */
+  children?: ReactNode;
+};
+
+/**
+ * Issue 34: the licence the owner holds, the file with its LICENCE.txt as a ZIP, and an upgrade to
+ * each wider licence offered for the difference in price.
+ */
+function OwnedLicence({ product, owned, downloadUrl }: { product: Props['product']; owned: LicenceTier; downloadUrl?: string }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const money = useMoney();
+  const upgrade = useUpgradeLicence(product.id);
+  const licences = product.licences ?? [];
+  const ownedPrice = licences.find((l) => l.tier === owned)?.price;
+  const wider = ownedPrice === undefined ? [] : licences.filter((l) => isHigherTier(l.tier, owned) && l.price > ownedPrice);
+  const priced = { code: product.currency, symbol: product.currencySymbol };
+  async function upgradeTo(tier: LicenceTier) {
+    try {
+      await upgrade.mutateAsync(tier);
+      toast.success(t('licences.upgraded', { tier: t(`licences.${tier}`) }));
+    } catch (err) {
+      toast.error(serverMessageOr(err, t('licences.upgrade_failed')));
+    }
+  }
+  return (
+    <div className="owned-licence" data-testid="owned-licence">
+      <p>
+        <a href={`/licences/${owned}`} target="_blank" rel="noopener">
+          {t('licences.owned', { tier: t(`licences.${owned}`) })}
+        </a>
+      </p>
+      {downloadUrl && <DownloadButton url={`${downloadUrl}&format=zip`} title={product.title} className="button" label={t('licences.download_zip')} />}
+      {wider.map((l) => (
+        <button key={l.tier} type="button" className="button" disabled={upgrade.isPending} onClick={() => void upgradeTo(l.tier)}>
+          {t('licences.upgrade', { tier: t(`licences.${l.tier}`), amount: money.format(Math.round((l.price - ownedPrice!) * 100) / 100, priced) })}
+        </button>
+      ))}
+    </div>
+  );
+}
 
 /** The product page's buy box: Buy now (and the extra actions), or 'You own this' with the downloads. */
 export function PurchaseActions({ product, children }: Props) {
@@ -63,6 +110,9 @@ export function PurchaseActions({ product, children }: Props) {
             </li>
           ))}
         </ul>
+        {ownership.data.licence_tier && !ownership.data.download_all_url && (
+          <OwnedLicence product={product} owned={ownership.data.licence_tier} downloadUrl={downloads.length === 1 ? downloads[0]!.url : undefined} />
+        )}
         <Link className="link-button" to="/dashboard/orders">
           {t('dashboard.order_history')}
         </Link>
