@@ -1406,4 +1406,5 @@ export const de: Record<TranslationKey, string> = {
   'licences.upgrade_failed': 'Das Upgrade ist fehlgeschlagen. Bitte versuchen Sie es erneut.',
   'licences.download_zip': 'Mit LICENCE.txt herunterladen (ZIP)',
   'licences.cart_label': 'Lizenz für {{title}}',
+  'licences.change_failed': 'Die Lizenz konnte nicht geändert werden. Bitte versuchen Sie es erneut.',
 };

@@ -1395,6 +1395,7 @@ export const en = {
   'licences.upgrade_failed': 'The upgrade failed. Please try again.',
   'licences.download_zip': 'Download with LICENCE.txt (ZIP)',
   'licences.cart_label': 'Licence for {{title}}',
+  'licences.change_failed': 'The licence could not be changed. Please try again.',
 } as const;
 
 export type TranslationKey = keyof typeof en;

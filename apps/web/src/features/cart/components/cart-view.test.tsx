@@ -19,6 +19,27 @@ const cart = (items: ReturnType<typeof line>[]) => ({ items, total: items.reduce
 const balance = () => okAnswer({ amount: 42, currency: 'EUR', currencySymbol: '€', amount_minor: 4200 });
 
 describe('Cart page', () => {
+  it('issue 34: the buyer picks a line’s licence; the line is priced at it', async () => {
+    const licences = [
+      { tier: 'personal', price: 5 },
+      { tier: 'commercial', price: 12.5 },
+      { tier: 'extended', price: 40 },
+    ];
+    const at = (tier: string, price: number) => ({ ...line(1, 'Harbour at Dawn', price), licence_tier: tier, licences });
+    const calls = fakeApi({
+      'GET /api/cart': () => okAnswer({ ...cart([line(1, 'Harbour at Dawn', 12.5)]), items: [at('commercial', 12.5)] }),
+      'GET /api/balance': balance,
+      'POST /api/cart/items': () => okAnswer({ ...cart([line(1, 'Harbour at Dawn', 40)]), items: [at('extended', 40)] }),
+    });
+    renderWithApp(<CartView />);
+    const select = (await screen.findByRole('combobox', { name: 'Licence for Harbour at Dawn' })) as HTMLSelectElement;
+    expect(select.value).toBe('commercial');
+    fireEvent.change(select, { target: { value: 'extended' } });
+    await waitFor(() => expect(screen.getAllByText('40.00').length).toBeGreaterThan(0));
+    expect(calls.find((c) => c.path === '/api/cart/items')!.body).toEqual({ product_id: 101, product_type: 'image', licence_tier: 'extended' });
+    expect((screen.getByRole('combobox', { name: 'Licence for Harbour at Dawn' }) as HTMLSelectElement).value).toBe('extended');
+  });
+
   it('lists the items with the total and the balance, and removes one', async () => {
     fakeApi({
       'GET /api/cart': () => okAnswer(cart([line(1, 'Harbour at Dawn', 12.5), line(2, 'Starter Pack', 29, 'pack')])),

@@ -1,19 +1,34 @@
-import type { CartItem } from '@atelier/shared';
+import type { CartItem, LicenceTier } from '@atelier/shared';
 import { Link } from 'react-router';
 import { useToast } from '../../../components/ui/toast';
-import { failureMessage } from '../../../lib/form-errors';
+import { failureMessage, serverMessageOr } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { Price, ProductPrice } from '../../catalog';
 import type { MoneyIn } from '../../currency';
 import { useBalance, useInternalCurrencyName } from '../../deposits';
-import { useCart, useRemoveFromCart } from '../api/cart';
+import { useAddToCart, useCart, useRemoveFromCart } from '../api/cart';
 import './cart.css';
 
 export const productPath = (item: Pick<CartItem, 'product_type' | 'slug'>) =>
   item.product_type === 'pack' ? `/packs/${encodeURIComponent(item.slug)}` : `/products/${encodeURIComponent(item.slug)}`;
 
-export function CartLine({ item, currency, onRemove, removing }: { item: CartItem; currency: MoneyIn; onRemove?: () => void; removing?: boolean }) {
+export function CartLine({
+  item,
+  currency,
+  onRemove,
+  removing,
+  onLicence,
+}: {
+  item: CartItem;
+  currency: MoneyIn;
+  onRemove?: () => void;
+  removing?: boolean;
+  /** Issue 34: the buyer picks another licence for the line (the cart page); without it the licence is only shown. */
+  onLicence?: (tier: LicenceTier) => void;
+}) {
   const { t } = useTranslation();
+  const licences = item.licences ?? [];
+  const tier = item.licence_tier ?? 'commercial';
   const typeKey = `products.type_${item.product_type}`;
   return (
     <li className="cart-line" data-testid="cart-line">
@@ -29,6 +44,22 @@ export function CartLine({ item, currency, onRemove, removing }: { item: CartIte
           {item.title}
         </Link>
         <span className="pill">{t(typeKey)}</span>
+        {onLicence && licences.length > 1 ? (
+          <select
+            className="cart-licence"
+            value={tier}
+            aria-label={t('licences.cart_label', { title: item.title })}
+            onChange={(e) => onLicence(e.target.value as LicenceTier)}
+          >
+            {licences.map((l) => (
+              <option key={l.tier} value={l.tier}>
+                {t(`licences.${l.tier}`)}
+              </option>
+            ))}
+          </select>
+        ) : (
+          licences.length > 1 && <span className="pill">{t(`licences.${tier}`)}</span>
+        )}
       </div>
       <div className="cart-line-side">
         {item.list_price !== undefined ? (
@@ -83,6 +114,7 @@ export function CartView() {
   const cart = useCart();
   const balance = useBalance();
   const remove = useRemoveFromCart();
+  const add = useAddToCart();
   const currencyName = useInternalCurrencyName();
 
   async function removeLine(item: CartItem) {
@@ -90,6 +122,15 @@ export function CartView() {
       await remove.mutateAsync(item.id);
     } catch (err) {
       toast.error(failureMessage(err, t('cart.remove_failed'), t('cart.remove_error')));
+    }
+  }
+
+  /** Issue 34: the line's licence changes by adding the work again with the licence picked. */
+  async function changeLicence(item: CartItem, licenceTier: LicenceTier) {
+    try {
+      await add.mutateAsync({ product_id: item.product_id, product_type: item.product_type, licence_tier: licenceTier });
+    } catch (err) {
+      toast.error(serverMessageOr(err, t('licences.change_failed')));
     }
   }
 
@@ -117,6 +158,7 @@ export function CartView() {
               currency={{ code: data.currency, symbol: data.currencySymbol }}
               onRemove={() => removeLine(item)}
               removing={remove.isPending}
+              onLicence={(tier) => void changeLicence(item, tier)}
             />
           ))}
         </ul>
