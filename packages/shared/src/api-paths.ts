@@ -6798,6 +6798,8 @@ export interface operations {
                             tags: {
                                 name: string;
                             }[];
+                            personal_price?: number | null;
+                            extended_price?: number | null;
                         }[];
                         message?: string;
                     };
@@ -6847,6 +6849,8 @@ export interface operations {
                             tags: {
                                 name: string;
                             }[];
+                            personal_price?: number | null;
+                            extended_price?: number | null;
                         };
                         message?: string;
                     };
@@ -6903,6 +6907,8 @@ export interface operations {
                             tags: {
                                 name: string;
                             }[];
+                            personal_price?: number | null;
+                            extended_price?: number | null;
                         };
                         message?: string;
                     };
@@ -6960,6 +6966,8 @@ export interface operations {
                             tags: {
                                 name: string;
                             }[];
+                            personal_price?: number | null;
+                            extended_price?: number | null;
                         };
                         message?: string;
                     };
@@ -7021,6 +7029,8 @@ export interface operations {
                             tags: {
                                 name: string;
                             }[];
+                            personal_price?: number | null;
+                            extended_price?: number | null;
                         };
                         message?: string;
                     };
@@ -7075,6 +7085,8 @@ export interface operations {
                             tags: {
                                 name: string;
                             }[];
+                            personal_price?: number | null;
+                            extended_price?: number | null;
                         };
                         message?: string;
                     };
@@ -7129,6 +7141,8 @@ export interface operations {
                             tags: {
                                 name: string;
                             }[];
+                            personal_price?: number | null;
+                            extended_price?: number | null;
                         };
                         message?: string;
                     };
@@ -7246,6 +7260,8 @@ export interface operations {
                             tags: {
                                 name: string;
                             }[];
+                            personal_price?: number | null;
+                            extended_price?: number | null;
                         };
                         message?: string;
                     };
@@ -7323,6 +7339,8 @@ export interface operations {
                             tags: {
                                 name: string;
                             }[];
+                            personal_price?: number | null;
+                            extended_price?: number | null;
                         };
                         message?: string;
                     };
@@ -7397,6 +7415,8 @@ export interface operations {
                             tags: {
                                 name: string;
                             }[];
+                            personal_price?: number | null;
+                            extended_price?: number | null;
                         };
                         message?: string;
                     };
@@ -11340,6 +11360,8 @@ export interface operations {
                             tags: {
                                 name: string;
                             }[];
+                            personal_price?: number | null;
+                            extended_price?: number | null;
                             user: {
                                 id: number;
                                 nickname: string;
@@ -11446,6 +11468,8 @@ export interface operations {
                             tags: {
                                 name: string;
                             }[];
+                            personal_price?: number | null;
+                            extended_price?: number | null;
                         };
                         message?: string;
                     };
@@ -11500,6 +11524,8 @@ export interface operations {
                             tags: {
                                 name: string;
                             }[];
+                            personal_price?: number | null;
+                            extended_price?: number | null;
                         };
                         message?: string;
                     };
@@ -11565,6 +11591,8 @@ export interface operations {
                             tags: {
                                 name: string;
                             }[];
+                            personal_price?: number | null;
+                            extended_price?: number | null;
                         };
                         message?: string;
                     };

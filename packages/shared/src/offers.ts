@@ -105,6 +105,9 @@ export const offer = z.object({
   status_note: z.string().nullable(),
   created_at: z.number().int(),
   tags: z.array(z.object({ name: z.string() })),
+  /** Issue 34: a listing's other licences in EUR (`user_price` is the commercial one); null: not offered. */
+  personal_price: z.number().nullable().optional(),
+  extended_price: z.number().nullable().optional(),
 });
 export type Offer = z.infer<typeof offer>;
 

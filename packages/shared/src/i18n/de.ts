@@ -1407,4 +1407,7 @@ export const de: Record<TranslationKey, string> = {
   'licences.download_zip': 'Mit LICENCE.txt herunterladen (ZIP)',
   'licences.cart_label': 'Lizenz für {{title}}',
   'licences.change_failed': 'Die Lizenz konnte nicht geändert werden. Bitte versuchen Sie es erneut.',
+  'licences.personal_price': 'Preis der persönlichen Lizenz ({{symbol}})',
+  'licences.extended_price': 'Preis der erweiterten Lizenz ({{symbol}})',
+  'licences.price_hint': 'Leer lassen, um diese Lizenz nicht anzubieten. Der Preis oben ist der der kommerziellen Lizenz.',
 };

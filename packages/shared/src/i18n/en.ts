@@ -1396,6 +1396,9 @@ export const en = {
   'licences.download_zip': 'Download with LICENCE.txt (ZIP)',
   'licences.cart_label': 'Licence for {{title}}',
   'licences.change_failed': 'The licence could not be changed. Please try again.',
+  'licences.personal_price': 'Personal licence price ({{symbol}})',
+  'licences.extended_price': 'Extended licence price ({{symbol}})',
+  'licences.price_hint': 'Leave empty to not offer this licence. The price above is the commercial licence.',
 } as const;
 
 export type TranslationKey = keyof typeof en;

@@ -68,7 +68,7 @@ export const listingsRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = currentUser(request);
       const priceMinor = amountToMinor(request.body.price);
       const tierMinor = (v: number | null | undefined) => (v == null ? v : amountToMinor(v));
-      const { row, review } = await app.db.transaction(async (tx) => {
+      const { row, review, tiers } = await app.db.transaction(async (tx) => {
         const { row: before, product } = await lockOwnListing(tx, user.id, request.params.id);
         // Licence tiers (issue 34): absent keeps a tier's price, null stops offering it; the rules hold
         // against the new commercial price (personal below it, extended above it).
@@ -111,11 +111,11 @@ export const listingsRoutes: FastifyPluginAsyncZod = async (app) => {
           before: listingAudit(before, product),
           after: listingAudit(after, productAfter),
         });
-        return { row: after, review };
+        return { row: after, review, tiers: { personalPriceMinor, extendedPriceMinor } };
       });
       request.log.info({ offerId: row.id, review }, 'listing price changed');
       return ok(
-        toOffer(row),
+        toOffer(row, tiers),
         review ? 'The new price is more than 50% away from the approved one: your work is hidden until we review it again.' : 'The new price is saved.',
       );
     },

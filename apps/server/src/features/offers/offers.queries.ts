@@ -15,8 +15,13 @@ export type OfferRow = typeof offers.$inferSelect;
 const NOT_YOURS = 'This offer does not exist.';
 
 /** SPEC §3 Offer shape. Prices in EUR; `tags` are the chosen styles. */
-export function toOffer(row: OfferRow): Offer {
+/** `tiers`: the listed product's other licence prices (issue 34), EUR cents; shown on a listing only. */
+export function toOffer(row: OfferRow, tiers?: { personalPriceMinor: number | null; extendedPriceMinor: number | null } | null): Offer {
+  const tierPrice = (minor: number | null) => (minor === null ? null : minorToAmount(Number(minor)));
   return {
+    ...(tiers && row.dealType === 'listing'
+      ? { personal_price: tierPrice(tiers.personalPriceMinor), extended_price: tierPrice(tiers.extendedPriceMinor) }
+      : {}),
     id: row.id,
     title: row.title,
     description: row.description,
@@ -35,8 +40,13 @@ export function toOffer(row: OfferRow): Offer {
 }
 
 export async function listUserOffers(db: Db, userId: number): Promise<Offer[]> {
-  const rows = await db.select().from(offers).where(eq(offers.userId, userId)).orderBy(desc(offers.id));
-  return rows.map(toOffer);
+  const rows = await db
+    .select({ offer: offers, personalPriceMinor: products.personalPriceMinor, extendedPriceMinor: products.extendedPriceMinor })
+    .from(offers)
+    .leftJoin(products, eq(products.id, offers.productId))
+    .where(eq(offers.userId, userId))
+    .orderBy(desc(offers.id));
+  return rows.map((r) => toOffer(r.offer, r));
 }
 
 /** The creator's own offer, or 404 (another user's offer is not revealed to exist). */

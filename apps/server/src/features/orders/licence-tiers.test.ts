@@ -97,6 +97,9 @@ describe('licence tiers', () => {
 
     const saved = await creator.client.patch(url, { price: 20, personal_price: 8, extended_price: 60 });
     expect(saved.statusCode).toBe(200);
+    expect(saved.json().payload).toMatchObject({ user_price: 20, personal_price: 8, extended_price: 60 });
+    const mine = (await creator.client.get('/api/offer/history')).json().payload as { id: number; personal_price: number | null }[];
+    expect(mine.find((o) => o.id === offerId)).toMatchObject({ personal_price: 8, extended_price: 60 });
     const info = (await new TestClient(t.app).get(`/api/products/${product.slug}/info`)).json().payload;
     expect(info.licences).toEqual([
       { tier: 'personal', price: 8 },

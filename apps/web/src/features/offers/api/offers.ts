@@ -174,7 +174,8 @@ export function useRequestPayout() {
 export function useChangeListingPrice() {
   const reload = useReloadOffers();
   return useMutation({
-    mutationFn: ({ id, price }: { id: number; price: number }) => apiEnvelope<OfferAnswer>(`/api/offer/${id}/listing`, { method: 'PATCH', body: { price } }),
+    mutationFn: ({ id, ...body }: { id: number; price: number; personal_price?: number | null; extended_price?: number | null }) =>
+      apiEnvelope<OfferAnswer>(`/api/offer/${id}/listing`, { method: 'PATCH', body }),
     onSuccess: reload,
   });
 }

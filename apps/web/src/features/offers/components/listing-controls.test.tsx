@@ -91,6 +91,35 @@ describe('Listing management in My projects (issue 19)', () => {
     expect((await within(details).findByText('The price may be at most 1000000.')).className).toContain('field-error');
   });
 
+  it('issue 34: the creator prices the personal and extended licences; a refused one shows under its field', async () => {
+    const calls = fakeApi({
+      'GET /api/offer/history': () => okAnswer([{ ...listing, personal_price: 10, extended_price: null }]),
+      'PATCH /api/offer/4/listing': ({ body }) =>
+        (body as { extended_price: number | null }).extended_price === 30
+          ? jsonAnswer(422, {
+              status: 'ERROR',
+              message: 'The extended licence must cost more than the commercial licence (the price).',
+              errors: { extended_price: ['The extended licence must cost more than the commercial licence (the price).'] },
+            })
+          : okAnswer({ ...listing, personal_price: null, extended_price: 120 }, { message: 'The new price is saved.' }),
+    });
+    const details = await openListing();
+    const personal = within(details).getByLabelText('Personal licence price (€)') as HTMLInputElement;
+    const extended = within(details).getByLabelText('Extended licence price (€)') as HTMLInputElement;
+    expect(personal.value).toBe('10.00');
+    expect(extended.value).toBe('');
+    fireEvent.change(extended, { target: { value: '30' } });
+    fireEvent.click(within(details).getByRole('button', { name: 'Save price' }));
+    expect((await within(details).findByText('The extended licence must cost more than the commercial licence (the price).')).className).toContain(
+      'field-error',
+    );
+    fireEvent.change(personal, { target: { value: '' } });
+    fireEvent.change(extended, { target: { value: '120' } });
+    fireEvent.click(within(details).getByRole('button', { name: 'Save price' }));
+    expect(await screen.findByText('The new price is saved.')).toBeTruthy();
+    expect(calls.filter((c) => c.method === 'PATCH').at(-1)!.body).toEqual({ price: 40, personal_price: null, extended_price: 120 });
+  });
+
   it('a suggested list price is explained as a listing, and accepting it does not ask for payment details', async () => {
     let current = offerFixture({ id: 4, deal_type: 'listing', status: 'offer', user_price: 50, service_price: 40 });
     fakeApi({

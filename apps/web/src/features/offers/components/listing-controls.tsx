@@ -23,6 +23,10 @@ export function ListingControls({ offer }: { offer: Offer }) {
   const toggle = useToggleListing();
   const [price, setPrice] = useState(offer.user_price.toFixed(2));
   const [priceError, setPriceError] = useState<string | undefined>();
+  // Issue 34: the other licences' prices; empty: the licence is not offered.
+  const [personal, setPersonal] = useState(offer.personal_price != null ? offer.personal_price.toFixed(2) : '');
+  const [extended, setExtended] = useState(offer.extended_price != null ? offer.extended_price.toFixed(2) : '');
+  const [tierErrors, setTierErrors] = useState<{ personal_price?: string; extended_price?: string }>({});
   const [error, setError] = useState<string | null>(null);
   const listed = offer.status === 'approved';
   const approved = offer.service_price ?? offer.user_price;
@@ -33,13 +37,20 @@ export function ListingControls({ offer }: { offer: Offer }) {
   async function save(e: FormEvent) {
     e.preventDefault();
     setPriceError(undefined);
+    setTierErrors({});
     setError(null);
     if (!/^\d+([.,]\d{1,2})?$/.test(price.trim()) || wanted <= 0) return setPriceError(t('offers.price_invalid'));
+    const tierPrice = (text: string) => (text.trim() === '' ? null : Number(text.trim().replace(',', '.')));
+    const tiers = { personal_price: tierPrice(personal), extended_price: tierPrice(extended) };
+    const bad = Object.entries(tiers).filter(([, v]) => v !== null && !(Number.isFinite(v) && v > 0));
+    if (bad.length) return setTierErrors(Object.fromEntries(bad.map(([k]) => [k, t('offers.price_invalid')])));
     try {
-      const answer = await change.mutateAsync({ id: offer.id, price: wanted });
+      const answer = await change.mutateAsync({ id: offer.id, price: wanted, ...tiers });
       if (answer.message) toast.success(answer.message);
     } catch (err) {
+      const fields = err instanceof ApiError ? { personal_price: err.field('personal_price'), extended_price: err.field('extended_price') } : {};
       if (err instanceof ApiError && err.field('price')) setPriceError(err.field('price'));
+      else if (fields.personal_price || fields.extended_price) setTierErrors(fields);
       else setError(offerErrorMessage(err, t('offers.listing_error')));
     }
   }
@@ -68,6 +79,26 @@ export function ListingControls({ offer }: { offer: Offer }) {
             setPriceError(undefined);
           }}
           error={priceError}
+          disabled={busy}
+        />
+        <Field
+          label={t('licences.personal_price', { symbol: '€' })}
+          hint={t('licences.price_hint')}
+          inputMode="decimal"
+          autoComplete="off"
+          value={personal}
+          onChange={(e) => setPersonal(e.target.value)}
+          error={tierErrors.personal_price}
+          disabled={busy}
+        />
+        <Field
+          label={t('licences.extended_price', { symbol: '€' })}
+          hint={t('licences.price_hint')}
+          inputMode="decimal"
+          autoComplete="off"
+          value={extended}
+          onChange={(e) => setExtended(e.target.value)}
+          error={tierErrors.extended_price}
           disabled={busy}
         />
         <button type="submit" className="button" disabled={busy}>
