@@ -89,4 +89,14 @@ describe('server rendering', () => {
     expect(en.result.html).toContain('Skip to content');
     expect(en.result.html).not.toContain('Zum Inhalt springen');
   });
+
+  it('issue 34: renders a licence page on the server, its terms in the HTML, in English and German', async () => {
+    const [en, de] = await Promise.all([renderPage('/licences/extended'), renderPage('/de/licences/personal')]);
+    expect(en.result.html).toContain('<h1>Extended licence</h1>');
+    expect(en.result.html).toContain('Print the work on merchandise and print-on-demand products for sale, in any number.');
+    expect(en.result.html).toContain('href="/licences/personal"');
+    expect(de.result.html).toContain('<h1>Persönliche Lizenz</h1>');
+    expect(de.result.html).toContain('Sie dürfen nicht');
+    expect(de.result.html).toContain('Print the work for yourself.');
+  });
 });
