@@ -1410,4 +1410,5 @@ export const de: Record<TranslationKey, string> = {
   'licences.personal_price': 'Preis der persönlichen Lizenz ({{symbol}})',
   'licences.extended_price': 'Preis der erweiterten Lizenz ({{symbol}})',
   'licences.price_hint': 'Leer lassen, um diese Lizenz nicht anzubieten. Der Preis oben ist der der kommerziellen Lizenz.',
+  'licences.several': 'Beim Kauf wählen Sie aus {{count}} Lizenzen',
 };

@@ -1399,6 +1399,7 @@ export const en = {
   'licences.personal_price': 'Personal licence price ({{symbol}})',
   'licences.extended_price': 'Extended licence price ({{symbol}})',
   'licences.price_hint': 'Leave empty to not offer this licence. The price above is the commercial licence.',
+  'licences.several': 'Choose from {{count}} licences when you buy',
 } as const;
 
 export type TranslationKey = keyof typeof en;

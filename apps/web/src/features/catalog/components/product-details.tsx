@@ -95,7 +95,12 @@ export function ProductDetails({ query, actions, kind = 'product' }: { query: Qu
           <div className="buy-box">
             <ProductPrice product={product} className="price-large" ends />
             <PackSaving product={product} />
-            <p className="muted small">{t('products.license')}</p>
+            {/* Issue 34: a work offered with several licences says so; the buy dialog picks one. */}
+            <p className="muted small">
+              <Link to="/licences/commercial">
+                {(product.licences?.length ?? 0) > 1 ? t('licences.several', { count: product.licences!.length }) : t('products.license')}
+              </Link>
+            </p>
             {actions ? (
               actions(product)
             ) : (
