@@ -35,6 +35,8 @@ describe('GET /api/purchase/owned', () => {
       owned: true,
       order_id: orderId,
       downloads: [{ product_id: image!.id, title: image!.title, url: `/api/user/media/download?id=${orderId}&product_id=${image!.id}` }],
+      // Issue 34: bought without a licence named, it is the commercial one.
+      licence_tier: 'commercial',
     });
     const file = await client.get(after.downloads[0].url);
     expect(file.statusCode).toBe(200);
