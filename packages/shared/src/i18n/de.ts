@@ -1411,4 +1411,5 @@ export const de: Record<TranslationKey, string> = {
   'licences.extended_price': 'Preis der erweiterten Lizenz ({{symbol}})',
   'licences.price_hint': 'Leer lassen, um diese Lizenz nicht anzubieten. Der Preis oben ist der der kommerziellen Lizenz.',
   'licences.several': 'Beim Kauf wählen Sie aus {{count}} Lizenzen',
+  'licences.upgrade_line': 'Erweiterung: {{from}} → {{to}}',
 };

@@ -1400,6 +1400,7 @@ export const en = {
   'licences.extended_price': 'Extended licence price ({{symbol}})',
   'licences.price_hint': 'Leave empty to not offer this licence. The price above is the commercial licence.',
   'licences.several': 'Choose from {{count}} licences when you buy',
+  'licences.upgrade_line': 'Upgrade: {{from}} → {{to}}',
 } as const;
 
 export type TranslationKey = keyof typeof en;

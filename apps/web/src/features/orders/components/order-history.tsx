@@ -81,6 +81,15 @@ function OrderCard({ order, requests }: { order: Order; requests: RefundRequest[
                 <span className="muted small">
                   {t(`products.type_${item.product_type}`, { defaultValue: item.product_type })} · {t('orders.seller', { nickname: item.seller.nickname })}
                 </span>
+                {/* Issue 34: the licence the line sold; an upgrade line names the licence it replaced. */}
+                {item.licence_tier && (
+                  <span className="muted small order-licence">
+                    {' · '}
+                    {item.upgraded_from
+                      ? t('licences.upgrade_line', { from: t(`licences.${item.upgraded_from}`), to: t(`licences.${item.licence_tier}`) })
+                      : t(`licences.${item.licence_tier}`)}
+                  </span>
+                )}
               </div>
               <div className="order-item-side">
                 <Price amount={item.price} currency={order.currencyCode} />
