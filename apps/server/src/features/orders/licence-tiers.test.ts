@@ -2,7 +2,7 @@ import { inflateRawSync } from 'node:zlib';
 import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerPerson, registerSeller, registerStaff } from '../../../test/accounts';
+import { lastMailTo, registerPerson, registerSeller, registerStaff } from '../../../test/accounts';
 import { balanceMinor, fund, pendingMinor, revenueMinor } from '../../../test/commerce';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
 import { categories, ledgerEntries, ledgerTransactions, offers, orderItems, products, userProducts } from '../../db/schema';
@@ -139,6 +139,17 @@ describe('licence tiers', () => {
     // The split is taken from the tier's price, and the creator's pending earnings are their share of it.
     expect(Number(line!.sellerMinor) + Number(line!.commissionMinor) + Number(line!.vatMinor)).toBe(6000);
     expect(await pendingMinor(t.app, creator.id)).toBe(Number(line!.sellerMinor));
+    // The receipt names the licence bought.
+    await expect
+      .poll(
+        async () => {
+          await t.app.jobs.runDue();
+          return (await lastMailTo(t.app, buyer.email))?.subject;
+        },
+        { timeout: 3000, interval: 50 },
+      )
+      .toBe(`Your Atelier order #${order.id}`);
+    expect((await lastMailTo(t.app, buyer.email))!.text).toContain('Harbour licence: 60.00 €, extended licence');
     const history = (await buyer.client.get('/api/purchase/history')).json().payload;
     expect(history[0].items[0].licence_tier).toBe('extended');
     const owned = (await buyer.client.get(`/api/purchase/owned?product_id=${product.id}`)).json().payload;

@@ -1,4 +1,4 @@
-import { convertMinor, DEFAULT_CURRENCY, formatPrice, minorToAmount } from '@atelier/shared';
+import { convertMinor, DEFAULT_CURRENCY, formatPrice, LICENCE_TERMS, minorToAmount } from '@atelier/shared';
 import { eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { orderItems, orders, products, users } from '../../db/schema';
@@ -9,7 +9,9 @@ import { wantsNotice } from '../notifications';
 import { assignInvoiceNumber } from '../tax';
 import { paidCurrencyOf } from './orders.queries';
 
-const LICENCE = 'Licence: you may use the purchased files for personal and commercial projects. You may not resell or redistribute the files themselves.';
+/** Issue 34: each line names its licence; the terms are on the licence pages and in each download's LICENCE.txt. */
+const licenceNote = (publicUrl: string) =>
+  `Licence: what each licence permits is in the LICENCE.txt of your download (Download with LICENCE.txt) and at ${publicUrl}/licences/commercial. You may never resell or redistribute the files themselves.`;
 
 const eur = (minor: number) => formatPrice(minorToAmount(convertMinor(minor, 1)), '€');
 
@@ -27,7 +29,13 @@ export async function sendOrderReceipts(app: FastifyInstance, orderId: number): 
     if (!order) return;
     const [buyer] = await app.db.select().from(users).where(eq(users.id, order.buyerId)).limit(1);
     const items = await app.db
-      .select({ title: products.title, priceMinor: orderItems.priceMinor, sellerId: orderItems.sellerId })
+      .select({
+        title: products.title,
+        priceMinor: orderItems.priceMinor,
+        sellerId: orderItems.sellerId,
+        licenceTier: orderItems.licenceTier,
+        upgradedFrom: orderItems.upgradedFrom,
+      })
       .from(orderItems)
       .innerJoin(products, eq(products.id, orderItems.productId))
       .where(eq(orderItems.orderId, orderId));
@@ -44,7 +52,10 @@ export async function sendOrderReceipts(app: FastifyInstance, orderId: number): 
       const lines = [
         `Hello ${buyer.name},`,
         `thank you for your order #${order.id}.`,
-        ...items.map((i) => `${i.title}: ${paid(Number(i.priceMinor))}`),
+        ...items.map(
+          (i) =>
+            `${i.title}: ${paid(Number(i.priceMinor))}, ${LICENCE_TERMS[i.licenceTier].title.toLowerCase()}${i.upgradedFrom ? ` (an upgrade from the ${LICENCE_TERMS[i.upgradedFrom].title.toLowerCase()})` : ''}`,
+        ),
         ...discounted,
         currency.code === DEFAULT_CURRENCY
           ? `Total paid from your balance: ${eur(total)} (${DEFAULT_CURRENCY}).`
@@ -60,7 +71,7 @@ export async function sendOrderReceipts(app: FastifyInstance, orderId: number): 
               `If an item is refunded, its credit note: ${app.config.publicUrl}/api/orders/${order.id}/credit-note.pdf`,
             ]
           : []),
-        LICENCE,
+        licenceNote(app.config.publicUrl),
         `Your files are in your order history: ${link}`,
       ];
       await sendMail(app.db, {
