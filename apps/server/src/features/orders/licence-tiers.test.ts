@@ -284,4 +284,19 @@ describe('licence tiers', () => {
     expect(owned).toMatchObject({ owned: true, order_id: firstOrder.id, licence_tier: 'personal' });
     expect(await checkLedger(t.app.db)).toEqual({ unbalancedTransactions: [], driftedAccounts: [], totalMinor: 0 });
   });
+
+  it('two upgrades at once: one is charged, the other refused; the ledger stays exact', async () => {
+    const { creator, offerId, product } = await listing('Upgrade race');
+    expect((await creator.client.patch(`/api/offer/${offerId}/listing`, { price: 20, personal_price: 8, extended_price: 60 })).statusCode).toBe(200);
+    const buyer = await registerPerson(t.app);
+    await fund(t.app, buyer.id, 20000);
+    expect((await buyer.client.post('/api/purchase/buy', { item_id: product.id, licence_tier: 'personal' })).statusCode).toBe(200);
+    const answers = await Promise.all([
+      buyer.client.post('/api/purchase/upgrade', { product_id: product.id, licence_tier: 'extended' }),
+      buyer.client.post('/api/purchase/upgrade', { product_id: product.id, licence_tier: 'extended' }),
+    ]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 422]);
+    expect(await balanceMinor(t.app, buyer.id)).toBe(20000 - 800 - 5200);
+    expect(await checkLedger(t.app.db)).toEqual({ unbalancedTransactions: [], driftedAccounts: [], totalMinor: 0 });
+  });
 });
