@@ -7485,6 +7485,13 @@ export interface operations {
                                     title: string;
                                     preview_url: string | null;
                                 } | null;
+                                tax?: {
+                                    country: string | null;
+                                    rate: number;
+                                    net_minor: number;
+                                    vat_minor: number;
+                                    reverse_charge: boolean;
+                                } | null;
                             };
                         } | {
                             /** @enum {string} */
@@ -7694,6 +7701,13 @@ export interface operations {
                                 title: string;
                                 preview_url: string | null;
                             } | null;
+                            tax?: {
+                                country: string | null;
+                                rate: number;
+                                net_minor: number;
+                                vat_minor: number;
+                                reverse_charge: boolean;
+                            } | null;
                         }[];
                         meta: {
                             next: string | null;
@@ -7755,6 +7769,13 @@ export interface operations {
                                 slug: string;
                                 title: string;
                                 preview_url: string | null;
+                            } | null;
+                            tax?: {
+                                country: string | null;
+                                rate: number;
+                                net_minor: number;
+                                vat_minor: number;
+                                reverse_charge: boolean;
                             } | null;
                         };
                         message?: string;
