@@ -1425,8 +1425,6 @@ export const de: Record<TranslationKey, string> = {
   'storefront.saved': 'Dein Schaufenster wurde gespeichert.',
   'storefront.failed': 'Das Schaufenster konnte nicht gespeichert werden. Bitte versuche es erneut.',
   'storefront.load_failed': 'Dein Schaufenster konnte nicht geladen werden.',
-  'storefront.followers_one': '{{count}} Follower',
-  'storefront.followers_other': '{{count}} Follower',
   'storefront.sales_one': '{{count}} Verkauf',
   'storefront.sales_other': '{{count}} Verkäufe',
   'storefront.featured_heading': 'Von {{nickname}} hervorgehoben',

@@ -1414,8 +1414,6 @@ export const en = {
   'storefront.saved': 'Your storefront was saved.',
   'storefront.failed': 'The storefront could not be saved. Please try again.',
   'storefront.load_failed': 'Your storefront could not be loaded.',
-  'storefront.followers_one': '{{count}} follower',
-  'storefront.followers_other': '{{count}} followers',
   'storefront.sales_one': '{{count}} sale',
   'storefront.sales_other': '{{count}} sales',
   'storefront.featured_heading': 'Featured by {{nickname}}',

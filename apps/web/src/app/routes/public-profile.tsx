@@ -39,7 +39,8 @@ export function Component() {
   return (
     <article className="public-profile">
       <StorefrontBanner storefront={storefront} />
-      <header className="public-profile-head">
+      {/* Under a banner the head sits on a card of its own, off the page's dark band. */}
+      <header className={`public-profile-head${storefront?.banner_url ? ' has-banner' : ''}`}>
         <img className="avatar" src={p.avatar_url_large ?? DEFAULT_AVATAR} alt="" width="120" height="120" />
         <div>
           <h1>

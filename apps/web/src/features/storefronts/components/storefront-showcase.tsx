@@ -23,16 +23,15 @@ export function StorefrontBanner({ storefront }: { storefront: Storefront | unde
   );
 }
 
-/** Headline, links, followers and sales, under the creator's name. */
+/** Headline, sales and links, under the creator's name (the follow button beside it counts the followers). */
 export function StorefrontIntro({ storefront }: { storefront: Storefront | undefined }) {
   const { t } = useTranslation();
   if (!storefront) return null;
   return (
     <div className="storefront-intro" data-testid="storefront-intro">
       {storefront.headline && <p className="storefront-headline">{storefront.headline}</p>}
-      <p className="storefront-stats">
-        <span>{t('storefront.followers', { count: storefront.followers_count })}</span>
-        <span>{t('storefront.sales', { count: storefront.sales_count })}</span>
+      <p className="storefront-stats" data-testid="storefront-sales">
+        {t('storefront.sales', { count: storefront.sales_count })}
       </p>
       {storefront.links.length > 0 && (
         <nav aria-label={t('storefront.links_label', { nickname: storefront.nickname })}>

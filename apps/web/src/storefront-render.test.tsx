@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { render } from '../../entry-server';
-import { aProduct, siteSettings } from '../../test/fixtures';
+import { render } from './entry-server';
+import { aProduct, siteSettings } from './test/fixtures';
 
 /**
  * The storefront rendered on the server (issue 34): the profile page's HTML carries the banner, the
@@ -76,6 +76,7 @@ describe('the storefront on the server', () => {
     expect(html).toContain('>Portfolio</a>');
     // A link without a label shows its address.
     expect(html).toContain('>instagram.com/ines</a>');
+    // Followers beside the follow button, sales under the headline.
     expect(html).toContain('12 followers');
     expect(html).toContain('31 sales');
     expect(html).toContain('Featured by ines');
