@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipartFile, registerPerson, registerSeller } from '../../../test/accounts';
 import { listedPrompt, sellPrompt } from '../../../test/commerce';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
-import { currencies, products, users } from '../../db/schema';
+import { currencies, products, storefronts, users } from '../../db/schema';
 import { setSetting } from '../../lib/settings';
 
 /**
@@ -234,6 +234,19 @@ describe('the banner', () => {
       .toBuffer();
     expect(justUnder.length).toBeLessThan(5 * 1024 * 1024);
     expect((await c.client.request('POST', '/api/seller/storefront/banner', multipartFile('banner', 'ok.png', 'image/png', justUnder))).statusCode).toBe(200);
+  });
+});
+
+describe('a deleted account', () => {
+  it('takes its storefront and banner along', async () => {
+    const c = await creatorWithWorks(1);
+    await c.client.put('/api/seller/storefront', { headline: 'Soon gone', featured_ids: c.works });
+    const banner = await c.client.request('POST', '/api/seller/storefront/banner', multipartFile('banner', 'b.png', 'image/png', await png(300, 100)));
+    const url = banner.json().payload.banner_url as string;
+    expect((await c.client.delete('/api/user/delete', { password: c.password })).statusCode).toBe(200);
+    expect((await guest().get(`/api/creators/${c.id}/storefront`)).statusCode).toBe(404);
+    expect((await t.app.inject({ url })).statusCode).toBe(404);
+    expect(await t.app.db.select().from(storefronts).where(eq(storefronts.creatorId, c.id))).toEqual([]);
   });
 });
 

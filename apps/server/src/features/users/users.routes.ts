@@ -17,7 +17,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import sharp from 'sharp';
 import { z } from 'zod';
-import { products, sessions, users } from '../../db/schema';
+import { products, sessions, storefronts, storefrontWorks, users } from '../../db/schema';
 import { notFound, validationError } from '../../lib/app-error';
 import { currentUser, guard } from '../../lib/auth-guard';
 import { requestedCurrency, resolveDisplayCurrency } from '../../lib/display-currency';
@@ -129,7 +129,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!(await verifyPassword(user.passwordHash, request.body.password))) throw validationError({ password: 'The password is incorrect.' });
       const oldAvatar = user.avatarPath;
       // Anonymise rather than delete: orders, chats and products of other people keep their rows.
-      await app.db.transaction(async (tx) => {
+      const oldBanner = await app.db.transaction(async (tx) => {
         // The user's row first, then their ledger accounts (last): a deposit credited meanwhile waits, then is seen.
         await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for('update');
         // Refused while money remains or is owed, each case with its own sentence (issue 30 finding 6).
@@ -154,7 +154,12 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
           })
           .where(eq(users.id, user.id));
         await tx.delete(sessions).where(eq(sessions.userId, user.id));
+        // The storefront (issue 34) is the person's own words, links and picture: it goes with them.
+        const [storefront] = await tx.delete(storefronts).where(eq(storefronts.creatorId, user.id)).returning({ bannerPath: storefronts.bannerPath });
+        await tx.delete(storefrontWorks).where(eq(storefrontWorks.creatorId, user.id));
+        return storefront?.bannerPath ?? null;
       });
+      if (oldBanner) await app.storage.removePublic(oldBanner);
       if (oldAvatar && !oldAvatar.startsWith('avatars/demo/')) {
         await app.storage.removePublic(oldAvatar);
         await app.storage.removePublic(oldAvatar.replace(/-150\.webp$/, '-300.webp'));
