@@ -30,3 +30,4 @@ export * from './security';
 export * from './sellers';
 export * from './settings';
 export * from './tax';
+export * from './versions';

@@ -18,3 +18,4 @@ export * from './reports-schema';
 export * from './security-schema';
 export * from './tax-schema';
 export * from './trust-schema';
+export * from './versions-schema';

@@ -83,6 +83,7 @@ describe('notification preferences', () => {
       { kind: 'sale_made', bell: true, email: true },
       { kind: 'refund_requested', bell: true, email: true },
       { kind: 'refund_status', bell: true, email: true },
+      { kind: 'product_updated', bell: true, email: true },
     ];
     expect((await preferences(first.client)).json()).toEqual({ status: 'OK', payload: { preferences: allOn } });
 
