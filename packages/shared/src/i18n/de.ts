@@ -1402,7 +1402,7 @@ export const de: Record<TranslationKey, string> = {
   'versions.notes_too_long': 'Die Notizen dürfen höchstens {{max}} Zeichen lang sein.',
   'versions.error': 'Die neue Version konnte nicht hochgeladen werden.',
   'versions.history': 'Versionen',
-  'versions.version': 'Version {{number}}',
+  'versions.version': 'Version Nr. {{number}}',
   'versions.first_release': 'Erste Veröffentlichung',
   'versions.status_published': 'Veröffentlicht',
   'versions.status_pending_review': 'Wartet auf Prüfung',
