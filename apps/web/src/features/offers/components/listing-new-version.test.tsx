@@ -3,8 +3,8 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, okAnswer } from '../../../test/fake-api';
 import { jsonAnswer, renderWithApp } from '../../../test/render';
-import { MyProjects } from '../../offers';
-import { offerFixture } from '../../offers/testing/fixtures';
+import { offerFixture } from '../testing/fixtures';
+import { MyProjects } from './my-projects';
 
 afterEach(() => vi.unstubAllGlobals());
 
