@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { useProductVersions } from '../api/versions';
 import { VersionList } from './version-list';
+import './versions.css';
 
 /**
  * For a buyer's order history (issue 34): the versions of a work they own, with notes and dates,

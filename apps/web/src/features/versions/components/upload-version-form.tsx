@@ -6,6 +6,7 @@ import { ApiError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { useProductVersions, useUploadVersion } from '../api/versions';
 import { VersionList } from './version-list';
+import './versions.css';
 
 const ACCEPT = '.jpg,.jpeg,.png,.gif,.svg,.pdf,.doc,.docx,.txt';
 
