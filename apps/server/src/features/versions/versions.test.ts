@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerPerson, registerSeller, registerStaff } from '../../../test/accounts';
-import { fund } from '../../../test/commerce';
+import { fund, seededProducts } from '../../../test/commerce';
 import { createTestApp, type TestApp, type TestClient } from '../../../test/test-app';
 import { auditLog, categories, mailOutbox, offers, products } from '../../db/schema';
 
@@ -83,8 +83,15 @@ const bell = async (client: TestClient) => (await client.get('/api/notifications
 describe('product updates (issue 34)', () => {
   it('a new version of the same type is published at once, reaches every buyer (not one who turned it off) and is what the download gives', async () => {
     const creator = await registerSeller(t.app);
-    const { productId } = await listedWork(creator.client);
+    const { productId, staff } = await listedWork(creator.client);
     const [first, second, quiet] = [await buyer(productId), await buyer(productId), await buyer(productId)];
+    // A buyer through a pack of the work and another one owns it too.
+    const [other] = await seededProducts(t.app, 'image');
+    const pack = await staff.client.post('/api/admin/packs', { title: 'Harbour pair', price: 12, product_ids: [productId, other!.id], status: 'published' });
+    expect(pack.statusCode).toBe(200);
+    const packBuyer = await registerPerson(t.app);
+    await fund(t.app, packBuyer.id, 5000);
+    expect((await packBuyer.client.post('/api/purchase/pack', { pack_id: pack.json().payload.id })).statusCode).toBe(200);
     // The third buyer turned new-version e-mails and bell notices off.
     const off = await quiet.client.put('/api/user/notification-preferences', { preferences: [{ kind: 'product_updated', bell: false, email: false }] });
     expect(off.statusCode).toBe(200);
@@ -111,7 +118,7 @@ describe('product updates (issue 34)', () => {
     // Buyers are told by a job after the commit: the bell and an e-mail each; twice run, once told.
     await t.app.jobs.runDue();
     await t.app.jobs.runDue();
-    for (const b of [first, second]) {
+    for (const b of [first, second, packBuyer]) {
       const notices = (await bell(b.client)).filter((n) => n.kind === 'product_updated');
       expect(notices).toEqual([expect.objectContaining({ text: expect.stringContaining('“Harbour at dawn”'), link: '/dashboard/orders' })]);
       const mails = (await mailsTo(b.email)).filter((m) => m.subject === 'New version of “Harbour at dawn”');
