@@ -43,6 +43,7 @@ import { storageRoutes } from './features/storage/storage.routes';
 import { storefrontsRoutes } from './features/storefronts';
 import { taxAdminRoutes, taxRoutes } from './features/tax';
 import { userRoutes, usersAdminRoutes } from './features/users';
+import { versionsAdminRoutes, versionsRoutes } from './features/versions';
 import { registerAnalyzeJob } from './lib/analyze';
 import { registerGuards } from './lib/auth-guard';
 import { type ChangeFeed, createChangeFeed } from './lib/change-feed';
@@ -277,6 +278,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(taxRoutes);
       await api.register(discountsRoutes);
       await api.register(storefrontsRoutes);
+      await api.register(versionsRoutes);
       // Staff calls: every route in this scope declares guard('admin').
       await api.register(
         async (admin) => {
@@ -292,6 +294,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
           await admin.register(auditAdminRoutes);
           await admin.register(analyticsAdminRoutes);
           await admin.register(jobsAdminRoutes);
+          await admin.register(versionsAdminRoutes);
           await admin.register(siteAdminRoutes);
           await admin.register(siteContentAdminRoutes);
           await admin.register(reviewsAdminRoutes);

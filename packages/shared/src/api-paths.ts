@@ -2417,6 +2417,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/seller/products/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Submit seller products versions (by id) */
+        post: operations["postSellerProductsVersionsById"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/products/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read products versions (by id) */
+        get: operations["getProductsVersionsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/products": {
         parameters: {
             query?: never;
@@ -2922,6 +2956,74 @@ export interface paths {
         put?: never;
         /** Submit admin jobs retry (by id) */
         post: operations["postAdminJobsRetryById"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read admin versions */
+        get: operations["getAdminVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/versions/{id}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read admin versions file (by id) */
+        get: operations["getAdminVersionsFileById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/versions/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Submit admin versions approve (by id) */
+        post: operations["postAdminVersionsApproveById"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/versions/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Submit admin versions reject (by id) */
+        post: operations["postAdminVersionsRejectById"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6674,6 +6776,7 @@ export interface operations {
                             tags: {
                                 name: string;
                             }[];
+                            product_id?: number | null;
                         }[];
                         message?: string;
                     };
@@ -6723,6 +6826,7 @@ export interface operations {
                             tags: {
                                 name: string;
                             }[];
+                            product_id?: number | null;
                         };
                         message?: string;
                     };
@@ -6779,6 +6883,7 @@ export interface operations {
                             tags: {
                                 name: string;
                             }[];
+                            product_id?: number | null;
                         };
                         message?: string;
                     };
@@ -6836,6 +6941,7 @@ export interface operations {
                             tags: {
                                 name: string;
                             }[];
+                            product_id?: number | null;
                         };
                         message?: string;
                     };
@@ -6895,6 +7001,7 @@ export interface operations {
                             tags: {
                                 name: string;
                             }[];
+                            product_id?: number | null;
                         };
                         message?: string;
                     };
@@ -6949,6 +7056,7 @@ export interface operations {
                             tags: {
                                 name: string;
                             }[];
+                            product_id?: number | null;
                         };
                         message?: string;
                     };
@@ -7003,6 +7111,7 @@ export interface operations {
                             tags: {
                                 name: string;
                             }[];
+                            product_id?: number | null;
                         };
                         message?: string;
                     };
@@ -7120,6 +7229,7 @@ export interface operations {
                             tags: {
                                 name: string;
                             }[];
+                            product_id?: number | null;
                         };
                         message?: string;
                     };
@@ -7197,6 +7307,7 @@ export interface operations {
                             tags: {
                                 name: string;
                             }[];
+                            product_id?: number | null;
                         };
                         message?: string;
                     };
@@ -7271,6 +7382,7 @@ export interface operations {
                             tags: {
                                 name: string;
                             }[];
+                            product_id?: number | null;
                         };
                         message?: string;
                     };
@@ -8094,7 +8206,7 @@ export interface operations {
                         payload: {
                             preferences: {
                                 /** @enum {string} */
-                                kind: "sale_made" | "refund_requested" | "refund_status";
+                                kind: "sale_made" | "refund_requested" | "refund_status" | "product_updated";
                                 bell: boolean;
                                 email: boolean;
                             }[];
@@ -8121,7 +8233,7 @@ export interface operations {
                 "application/json": {
                     preferences: {
                         /** @enum {string} */
-                        kind: "sale_made" | "refund_requested" | "refund_status";
+                        kind: "sale_made" | "refund_requested" | "refund_status" | "product_updated";
                         bell: boolean;
                         email: boolean;
                     }[];
@@ -8141,7 +8253,7 @@ export interface operations {
                         payload: {
                             preferences: {
                                 /** @enum {string} */
-                                kind: "sale_made" | "refund_requested" | "refund_status";
+                                kind: "sale_made" | "refund_requested" | "refund_status" | "product_updated";
                                 bell: boolean;
                                 email: boolean;
                             }[];
@@ -8181,7 +8293,7 @@ export interface operations {
                         payload: {
                             id: number;
                             /** @enum {string} */
-                            kind: "new_message" | "price_proposed" | "price_accepted" | "price_negotiated" | "image_ready" | "image_unlocked" | "deal_cancelled" | "deal_expired" | "offer_status" | "payout_paid" | "deposit_succeeded" | "sale_made" | "review_received" | "review_replied" | "new_work" | "withdrawal_status" | "dispute_opened" | "refund_requested" | "refund_status" | "generation_finished" | "report_decision";
+                            kind: "new_message" | "price_proposed" | "price_accepted" | "price_negotiated" | "image_ready" | "image_unlocked" | "deal_cancelled" | "deal_expired" | "offer_status" | "payout_paid" | "deposit_succeeded" | "sale_made" | "review_received" | "review_replied" | "new_work" | "withdrawal_status" | "dispute_opened" | "refund_requested" | "refund_status" | "generation_finished" | "report_decision" | "product_updated";
                             text: string;
                             params: {
                                 title?: string;
@@ -11184,6 +11296,95 @@ export interface operations {
             "4XX": components["responses"]["ClientError"];
         };
     };
+    postSellerProductsVersionsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            id: number;
+                            number: number;
+                            /** @enum {string} */
+                            status: "published" | "pending_review" | "rejected";
+                            notes: string;
+                            format: string | null;
+                            created_at: string;
+                            published_at: string | null;
+                            review_note: string | null;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            419: components["responses"]["CsrfMismatch"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    getProductsVersionsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            product_id: number;
+                            updated_at: string | null;
+                            versions: {
+                                id: number;
+                                number: number;
+                                /** @enum {string} */
+                                status: "published" | "pending_review" | "rejected";
+                                notes: string;
+                                format: string | null;
+                                created_at: string;
+                                published_at: string | null;
+                                review_note: string | null;
+                            }[];
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
     getAdminProducts: {
         parameters: {
             query?: {
@@ -11496,6 +11697,7 @@ export interface operations {
                             tags: {
                                 name: string;
                             }[];
+                            product_id: number | null;
                             user: {
                                 id: number;
                                 nickname: string;
@@ -11504,7 +11706,6 @@ export interface operations {
                             category_id: number | null;
                             file_name: string;
                             file_type: string;
-                            product_id: number | null;
                             file_url: string;
                             events: {
                                 from: string | null;
@@ -11602,6 +11803,7 @@ export interface operations {
                             tags: {
                                 name: string;
                             }[];
+                            product_id?: number | null;
                         };
                         message?: string;
                     };
@@ -11656,6 +11858,7 @@ export interface operations {
                             tags: {
                                 name: string;
                             }[];
+                            product_id?: number | null;
                         };
                         message?: string;
                     };
@@ -11721,6 +11924,7 @@ export interface operations {
                             tags: {
                                 name: string;
                             }[];
+                            product_id?: number | null;
                         };
                         message?: string;
                     };
@@ -12739,6 +12943,180 @@ export interface operations {
                             timeout_at: number | null;
                             created_at: number;
                             finished_at: number | null;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            419: components["responses"]["CsrfMismatch"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    getAdminVersions: {
+        parameters: {
+            query?: {
+                status?: "published" | "pending_review" | "rejected";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            id: number;
+                            number: number;
+                            /** @enum {string} */
+                            status: "published" | "pending_review" | "rejected";
+                            notes: string;
+                            format: string | null;
+                            created_at: string;
+                            published_at: string | null;
+                            review_note: string | null;
+                            product: {
+                                id: number;
+                                title: string;
+                                slug: string;
+                            };
+                            creator: {
+                                id: number;
+                                nickname: string;
+                            };
+                            current_type: string | null;
+                            new_type: string;
+                            file_url: string;
+                        }[];
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    getAdminVersionsFileById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    postAdminVersionsApproveById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            id: number;
+                            number: number;
+                            /** @enum {string} */
+                            status: "published" | "pending_review" | "rejected";
+                            notes: string;
+                            format: string | null;
+                            created_at: string;
+                            published_at: string | null;
+                            review_note: string | null;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            419: components["responses"]["CsrfMismatch"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    postAdminVersionsRejectById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            id: number;
+                            number: number;
+                            /** @enum {string} */
+                            status: "published" | "pending_review" | "rejected";
+                            notes: string;
+                            format: string | null;
+                            created_at: string;
+                            published_at: string | null;
+                            review_note: string | null;
                         };
                         message?: string;
                     };

@@ -31,3 +31,4 @@ export * from './sellers';
 export * from './settings';
 export * from './storefronts';
 export * from './tax';
+export * from './versions';

@@ -104,6 +104,8 @@ export const offer = z.object({
   status_note: z.string().nullable(),
   created_at: z.number().int(),
   tags: z.array(z.object({ name: z.string() })),
+  /** The product an accepted offer became (a listing's own work): where a new version is posted (issue 34). */
+  product_id: z.number().int().nullable().optional(),
 });
 export type Offer = z.infer<typeof offer>;
 

@@ -19,3 +19,4 @@ export * from './security-schema';
 export * from './storefronts-schema';
 export * from './tax-schema';
 export * from './trust-schema';
+export * from './versions-schema';

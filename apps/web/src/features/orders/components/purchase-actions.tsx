@@ -3,6 +3,7 @@ import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { useAuth } from '../../auth';
+import { OwnedVersions } from '../../versions';
 import { useOwnership } from '../api/ownership';
 import { DownloadButton } from './download-button';
 import './orders.css';
@@ -63,6 +64,8 @@ export function PurchaseActions({ product, children }: Props) {
             </li>
           ))}
         </ul>
+        {/* Issue 34: the work's versions with their notes, loaded when opened. */}
+        {product.product_type !== 'pack' && <OwnedVersions productId={product.id} />}
         <Link className="link-button" to="/dashboard/orders">
           {t('dashboard.order_history')}
         </Link>
