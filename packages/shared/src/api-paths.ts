@@ -2382,6 +2382,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/seller/bundles/works": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read seller bundles works */
+        get: operations["getSellerBundlesWorks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/seller/bundles/{id}/withdraw": {
         parameters: {
             query?: never;
@@ -11065,6 +11082,41 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             419: components["responses"]["CsrfMismatch"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    getSellerBundlesWorks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            works: {
+                                id: number;
+                                title: string;
+                                price_minor: number;
+                            }[];
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             "4XX": components["responses"]["ClientError"];
         };

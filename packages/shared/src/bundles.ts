@@ -63,6 +63,10 @@ export const bundle = z.object({
   created_at: z.string(),
 });
 export type Bundle = z.infer<typeof bundle>;
+/** GET /api/seller/bundles/works: the creator's works that may go into a bundle (listed, their own, not packs). */
+export const bundleWorks = z.object({ works: z.array(bundleItem) });
+export type BundleItem = z.infer<typeof bundleItem>;
+
 export const bundleAnswer = z.object({ bundle });
 export const bundleList = z.object({ bundles: z.array(bundle) });
 

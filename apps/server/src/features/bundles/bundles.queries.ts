@@ -1,8 +1,8 @@
 import { amountToMinor, type Bundle, type BundleStatus, bundleMaxPriceMinor, type CreateBundleInput, formatPrice, minorToAmount } from '@atelier/shared';
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray, ne } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { creatorBundles, packItems, products, users } from '../../db/schema';
-import { isVisibleProduct } from '../../db/visibility';
+import { isVisibleProduct, visibleProductWhere } from '../../db/visibility';
 import { AppError, notFound, validationError } from '../../lib/app-error';
 import { mailHtml, sendMail } from '../../lib/mail';
 import { slugify } from '../../lib/text';
@@ -100,6 +100,18 @@ export async function toBundles(db: Db, rows: BundleRow[]): Promise<Bundle[]> {
       created_at: new Date(r.createdAt).toISOString(),
     };
   });
+}
+
+/** The creator's works that may go into a bundle: listed in the shop, their own (not bought out), not packs; newest first. */
+export async function bundleableWorks(db: Db, creatorId: number) {
+  const rows = await db
+    .select({ id: products.id, title: products.title, priceMinor: products.priceMinor })
+    .from(products)
+    .innerJoin(users, eq(users.id, products.authorId))
+    .where(and(eq(products.authorId, creatorId), ne(products.productType, 'pack'), eq(products.platformOwned, false), visibleProductWhere))
+    .orderBy(desc(products.id))
+    .limit(500);
+  return rows.map((r) => ({ id: Number(r.id), title: r.title, price_minor: Number(r.priceMinor) }));
 }
 
 /** A creator's proposal: checked (422 per field), then stored as pending. */

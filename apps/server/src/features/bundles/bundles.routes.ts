@@ -1,8 +1,8 @@
-import { bundleAnswer, bundleList, bundleParams, createBundleInput, okEnvelope } from '@atelier/shared';
+import { bundleAnswer, bundleList, bundleParams, bundleWorks, createBundleInput, okEnvelope } from '@atelier/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { currentUser, guard } from '../../lib/auth-guard';
 import { ok } from '../../lib/envelope';
-import { listCreatorBundles, moveBundle, proposeBundle, toBundles } from './bundles.queries';
+import { bundleableWorks, listCreatorBundles, moveBundle, proposeBundle, toBundles } from './bundles.queries';
 
 /** A creator's bundle proposals (issue 34): propose, list, withdraw while pending. */
 export const bundlesRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -10,6 +10,10 @@ export const bundlesRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/seller/bundles', { config: guard('user'), schema: { tags, response: { 200: okEnvelope(bundleList) } } }, async (request) =>
     ok({ bundles: await listCreatorBundles(app.db, currentUser(request).id) }),
+  );
+
+  app.get('/seller/bundles/works', { config: guard('user'), schema: { tags, response: { 200: okEnvelope(bundleWorks) } } }, async (request) =>
+    ok({ works: await bundleableWorks(app.db, currentUser(request).id) }),
   );
 
   app.post(

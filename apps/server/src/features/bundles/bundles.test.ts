@@ -48,6 +48,14 @@ describe('a bundle from proposal to sale', () => {
     const first = await work(creator.id, 1500);
     const second = await work(creator.id, 2500);
 
+    // The works the creator may pick: their own listed ones, newest first (not a draft, not another's).
+    await work(creator.id, 900, { status: 'draft' });
+    const pickable = (await creator.client.get('/api/seller/bundles/works')).json().payload.works;
+    expect(pickable).toEqual([
+      { id: second, title: expect.any(String), price_minor: 2500 },
+      { id: first, title: expect.any(String), price_minor: 1500 },
+    ]);
+
     const proposed = await propose(creator.client, { product_ids: [first, second], price: 30 });
     expect(proposed.statusCode, proposed.body).toBe(200);
     const bundle = proposed.json().payload.bundle;
