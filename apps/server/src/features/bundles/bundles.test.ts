@@ -166,6 +166,42 @@ describe('a bundle from proposal to sale', () => {
   });
 });
 
+describe("a bundle's works unlisted after approval", () => {
+  it('the pack rules apply: the rest sells at the bundle price split over them, the saving shrinks; below 2 works the pack stops and leaves the shop', async () => {
+    const creator = await registerSeller(t.app);
+    const ids = [await work(creator.id, 1000), await work(creator.id, 1000), await work(creator.id, 2000)];
+    const b = (await propose(creator.client, { title: 'Three moods', product_ids: ids, price: 30 })).json().payload.bundle;
+    const staff = await registerStaff(t.app);
+    const pack = (await staff.client.post(`/api/admin/bundles/${b.id}/approve`, {})).json().payload.bundle;
+    const guest = new TestClient(t.app);
+    const info = async () => (await guest.get(`/api/packs/${pack.pack_slug}/info?currency=EUR&n=${Date.now()}`)).json();
+    expect((await info()).payload.saving).toEqual({ items_price: 40, amount: 10, percent: 25 });
+
+    // One work unlisted: the pack sells the two left; 30.00 € split 1:2 over them.
+    await t.app.db.update(products).set({ status: 'hidden' }).where(eq(products.id, ids[0]!));
+    const page = (await info()).payload;
+    expect(page.items.map((i: { id: number }) => i.id)).toEqual([ids[1], ids[2]]);
+    expect(page.saving).toBeNull();
+    const buyer = await registerPerson(t.app);
+    await fund(t.app, buyer.id, 3000);
+    const pendingBefore = await pendingMinor(t.app, creator.id);
+    const sold = await buyer.client.post('/api/purchase/pack', { pack_id: pack.pack_id });
+    expect(sold.statusCode, sold.body).toBe(200);
+    expect(sold.json().payload.order.items.map((i: { price: number }) => i.price)).toEqual([10, 20]);
+    expect(await pendingMinor(t.app, creator.id)).toBe(pendingBefore + 800 + 1600);
+
+    // A second one unlisted: the pack stops selling and is gone from the shop.
+    await t.app.db.update(products).set({ status: 'hidden' }).where(eq(products.id, ids[1]!));
+    const late = await registerPerson(t.app);
+    await fund(t.app, late.id, 3000);
+    const refused = await late.client.post('/api/purchase/pack', { pack_id: pack.pack_id });
+    expect(refused.statusCode).toBe(422);
+    expect(errorOf(refused, 'pack_id')).toBe('This pack is no longer for sale: fewer than 2 of its works are still available.');
+    expect((await guest.get(`/api/packs/${pack.pack_slug}/info?currency=EUR&n=${Date.now()}`)).statusCode).toBe(404);
+    expect(await checkLedger(t.app.db)).toEqual(exact);
+  });
+});
+
 describe('each 422 of a proposal', () => {
   it('names the field with a sentence a person can act on', async () => {
     const creator = await registerSeller(t.app);
