@@ -166,6 +166,32 @@ describe('a bundle from proposal to sale', () => {
   });
 });
 
+describe('a bundle sells as one sale of its creator', () => {
+  it('three works of 10.00 € in a 10.00 € bundle: the commission is taken once (2.00 €), the creator earns 8.00 € to the cent', async () => {
+    const creator = await registerSeller(t.app);
+    const ids = [await work(creator.id, 1000), await work(creator.id, 1000), await work(creator.id, 1000)];
+    const b = (await propose(creator.client, { title: 'Three equal', product_ids: ids, price: 10 })).json().payload.bundle;
+    const staff = await registerStaff(t.app);
+    const pack = (await staff.client.post(`/api/admin/bundles/${b.id}/approve`, {})).json().payload.bundle;
+    const buyer = await registerPerson(t.app);
+    await fund(t.app, buyer.id, 1000);
+    const revenueBefore = await revenueMinor(t.app);
+    const pendingBefore = await pendingMinor(t.app, creator.id);
+    const sold = await buyer.client.post('/api/purchase/pack', { pack_id: pack.pack_id });
+    expect(sold.statusCode, sold.body).toBe(200);
+    // Each line's own 20 % would be 67 + 67 + 67 = 2.01 €; one sale of 10.00 € pays 2.00 €.
+    expect(await pendingMinor(t.app, creator.id)).toBe(pendingBefore + 800);
+    expect((await revenueMinor(t.app)) - revenueBefore).toBe(200);
+    const lines = await t.app.db.select().from(orderItems).where(eq(orderItems.orderId, sold.json().payload.order.id));
+    expect(lines.map((l) => [l.priceMinor, l.sellerMinor, l.commissionMinor])).toEqual([
+      [334, 267, 67],
+      [333, 266, 67],
+      [333, 267, 66],
+    ]);
+    expect(await checkLedger(t.app.db)).toEqual(exact);
+  });
+});
+
 describe("a bundle's works unlisted after approval", () => {
   it('the pack rules apply: the rest sells at the bundle price split over them, the saving shrinks; below 2 works the pack stops and leaves the shop', async () => {
     const creator = await registerSeller(t.app);
