@@ -139,11 +139,9 @@ export async function listBundlesForStaff(db: Db, status: BundleStatus): Promise
 /** The pack a bundle is published as: the creator's own (author, not platform-owned), its works in the bundle's order. */
 async function publishPack(tx: Db, bundle: BundleRow): Promise<number> {
   const ids = bundle.productIds.map(Number);
-  const [first] = await tx
-    .select({ previewPath: products.previewPath, categoryId: products.categoryId })
-    .from(products)
-    .where(and(inArray(products.id, ids)))
-    .limit(1);
+  // Its picture: the preview of the first work in the bundle's order that has one.
+  const previews = await tx.select({ id: products.id, previewPath: products.previewPath }).from(products).where(inArray(products.id, ids));
+  const previewPath = ids.map((id) => previews.find((p) => Number(p.id) === id)?.previewPath).find(Boolean) ?? null;
   const [pack] = await tx
     .insert(products)
     .values({
@@ -155,7 +153,7 @@ async function publishPack(tx: Db, bundle: BundleRow): Promise<number> {
       authorId: bundle.creatorId,
       priceMinor: bundle.priceMinor,
       status: 'published',
-      previewPath: first?.previewPath ?? null,
+      previewPath,
       platformOwned: false,
     })
     .returning({ id: products.id });
