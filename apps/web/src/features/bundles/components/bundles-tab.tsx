@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { type Path, useForm, useWatch } from 'react-hook-form';
 import { Link } from 'react-router';
 import { z } from 'zod';
-import { Field, FieldFrame, TextAreaField } from '../../../components/ui/field';
+import { Field, InlineError, TextAreaField } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toast';
 import { applyServerErrors, serverMessageOr } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n-runtime';
@@ -147,21 +147,21 @@ function ProposeBundleForm() {
     <form key={sent} onSubmit={onSubmit} noValidate className="bundle-form" aria-label={t('bundles.propose')}>
       <Field label={t('bundles.field_title')} error={errors.title?.message} autoComplete="off" {...form.register('title')} />
       <TextAreaField label={t('bundles.field_description')} error={errors.description?.message} rows={3} {...form.register('description')} />
-      <FieldFrame
-        label={t('bundles.field_works', { max: BUNDLE_MAX_ITEMS })}
-        error={errors.product_ids?.message}
-        control={(a11y) => (
-          <ul className="bundle-works" {...a11y}>
-            {works.data.map((w) => (
-              <li key={w.id}>
-                <label className="checkbox">
-                  <input type="checkbox" value={String(w.id)} {...form.register('product_ids')} /> {w.title} <span className="muted">{eur(w.price_minor)}</span>
-                </label>
-              </li>
-            ))}
-          </ul>
-        )}
-      />
+      <fieldset className="bundle-works" aria-describedby={errors.product_ids ? 'bundle-works-error' : undefined}>
+        <legend>{t('bundles.field_works', { max: BUNDLE_MAX_ITEMS })}</legend>
+        <ul>
+          {works.data.map((w) => (
+            <li key={w.id}>
+              <label className="checkbox">
+                <input type="checkbox" value={String(w.id)} {...form.register('product_ids')} />
+                <span>{w.title}</span>
+                <span className="muted">{eur(w.price_minor)}</span>
+              </label>
+            </li>
+          ))}
+        </ul>
+        <InlineError id="bundle-works-error" message={errors.product_ids?.message} />
+      </fieldset>
       <p className="bundle-sum" data-testid="bundle-sum" aria-live="polite">
         {picked.length >= 2 ? t('bundles.sum_and_max', { count: picked.length, sum: eur(sum), max: eur(bundleMaxPriceMinor(sum)) }) : t('bundles.pick_two')}
       </p>
