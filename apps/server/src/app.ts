@@ -41,6 +41,7 @@ import { siteAdminRoutes } from './features/site/site.admin-routes';
 import { siteRoutes } from './features/site/site.routes';
 import { siteContentAdminRoutes } from './features/site/site-content.admin-routes';
 import { storageRoutes } from './features/storage/storage.routes';
+import { storefrontsRoutes } from './features/storefronts';
 import { taxAdminRoutes, taxRoutes } from './features/tax';
 import { userRoutes, usersAdminRoutes } from './features/users';
 import { registerAnalyzeJob } from './lib/analyze';
@@ -277,6 +278,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(taxRoutes);
       await api.register(discountsRoutes);
       await api.register(bundlesRoutes);
+      await api.register(storefrontsRoutes);
       // Staff calls: every route in this scope declares guard('admin').
       await api.register(
         async (admin) => {

@@ -2416,6 +2416,59 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/creators/{key}/storefront": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read creators storefront (by key) */
+        get: operations["getCreatorsStorefrontByKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/seller/storefront": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read seller storefront */
+        get: operations["getSellerStorefront"];
+        /** Replace seller storefront */
+        put: operations["putSellerStorefront"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/seller/storefront/banner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Submit seller storefront banner */
+        post: operations["postSellerStorefrontBanner"];
+        /** Delete seller storefront banner */
+        delete: operations["deleteSellerStorefrontBanner"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/products": {
         parameters: {
             query?: never;
@@ -7608,6 +7661,13 @@ export interface operations {
                                     title: string;
                                     preview_url: string | null;
                                 } | null;
+                                tax?: {
+                                    country: string | null;
+                                    rate: number;
+                                    net_minor: number;
+                                    vat_minor: number;
+                                    reverse_charge: boolean;
+                                } | null;
                             };
                         } | {
                             /** @enum {string} */
@@ -7817,6 +7877,13 @@ export interface operations {
                                 title: string;
                                 preview_url: string | null;
                             } | null;
+                            tax?: {
+                                country: string | null;
+                                rate: number;
+                                net_minor: number;
+                                vat_minor: number;
+                                reverse_charge: boolean;
+                            } | null;
                         }[];
                         meta: {
                             next: string | null;
@@ -7878,6 +7945,13 @@ export interface operations {
                                 slug: string;
                                 title: string;
                                 preview_url: string | null;
+                            } | null;
+                            tax?: {
+                                country: string | null;
+                                rate: number;
+                                net_minor: number;
+                                vat_minor: number;
+                                reverse_charge: boolean;
                             } | null;
                         };
                         message?: string;
@@ -11171,6 +11245,268 @@ export interface operations {
             404: components["responses"]["NotFound"];
             419: components["responses"]["CsrfMismatch"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    getCreatorsStorefrontByKey: {
+        parameters: {
+            query?: {
+                currency?: string;
+            };
+            header?: never;
+            path: {
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            creator_id: number;
+                            nickname: string;
+                            headline: string;
+                            banner_url: string | null;
+                            links: {
+                                label: string;
+                                url: string;
+                            }[];
+                            featured: {
+                                id: number;
+                                slug: string;
+                                title: string;
+                                description: string;
+                                author: string;
+                                authorNickname: string;
+                                authorAvatarUrl: string | null;
+                                /** @enum {string} */
+                                product_type: "image" | "doc" | "prompt" | "pack";
+                                category_id: number | null;
+                                doc_url: string | null;
+                                imageUrl: string | null;
+                                imageSrcSet: string | null;
+                                file_type: string | null;
+                                tags: string[];
+                                price: number;
+                                currency: string;
+                                currencySymbol: string;
+                                created_at: number;
+                                rating_average: number;
+                                rating_count: number;
+                                sale?: {
+                                    price: number;
+                                    ends_at: string | null;
+                                } | null;
+                            }[];
+                            followers_count: number;
+                            sales_count: number;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    getSellerStorefront: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            headline: string;
+                            banner_url: string | null;
+                            links: {
+                                label: string;
+                                url: string;
+                            }[];
+                            featured_ids: number[];
+                            works: {
+                                id: number;
+                                title: string;
+                                product_type: string;
+                                image_url: string | null;
+                            }[];
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    putSellerStorefront: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default  */
+                    headline?: string;
+                    /** @default [] */
+                    links?: {
+                        /** @default  */
+                        label?: string;
+                        url: string;
+                    }[];
+                    /** @default [] */
+                    featured_ids?: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            headline: string;
+                            banner_url: string | null;
+                            links: {
+                                label: string;
+                                url: string;
+                            }[];
+                            featured_ids: number[];
+                            works: {
+                                id: number;
+                                title: string;
+                                product_type: string;
+                                image_url: string | null;
+                            }[];
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            419: components["responses"]["CsrfMismatch"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    postSellerStorefrontBanner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            headline: string;
+                            banner_url: string | null;
+                            links: {
+                                label: string;
+                                url: string;
+                            }[];
+                            featured_ids: number[];
+                            works: {
+                                id: number;
+                                title: string;
+                                product_type: string;
+                                image_url: string | null;
+                            }[];
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            419: components["responses"]["CsrfMismatch"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    deleteSellerStorefrontBanner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            headline: string;
+                            banner_url: string | null;
+                            links: {
+                                label: string;
+                                url: string;
+                            }[];
+                            featured_ids: number[];
+                            works: {
+                                id: number;
+                                title: string;
+                                product_type: string;
+                                image_url: string | null;
+                            }[];
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            419: components["responses"]["CsrfMismatch"];
             429: components["responses"]["RateLimited"];
             "4XX": components["responses"]["ClientError"];
         };

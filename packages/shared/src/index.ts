@@ -30,4 +30,5 @@ export * from './reviews';
 export * from './security';
 export * from './sellers';
 export * from './settings';
+export * from './storefronts';
 export * from './tax';

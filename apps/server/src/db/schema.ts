@@ -17,5 +17,6 @@ export * from './passkeys-schema';
 export * from './refunds-schema';
 export * from './reports-schema';
 export * from './security-schema';
+export * from './storefronts-schema';
 export * from './tax-schema';
 export * from './trust-schema';

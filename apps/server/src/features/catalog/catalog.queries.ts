@@ -621,3 +621,11 @@ export async function listTags(db: Db): Promise<Tag[]> {
     .orderBy(asc(tags.name), asc(tags.id));
   return rows.map((r) => ({ id: Number(r.id), name: r.name }));
 }
+
+/** The given works as cards, in the given order, only those the public may see (a storefront's featured works). */
+export async function visibleProductsByIds(db: Db, ids: number[], currency: DisplayCurrency): Promise<ProductBase[]> {
+  if (ids.length === 0) return [];
+  const rows = await selectProducts(db).where(and(visible, inArray(products.id, ids)));
+  const byId = new Map(rows.map((r) => [Number(r.id), toProduct(r as ProductRow, currency)]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}

@@ -261,12 +261,15 @@ export async function postSale(
  * The accounts `postSale` touches for this buyer and these sellers (created on first use): for a
  * caller that must lock them with others first (a card webhook paying a chat image, see lockAccounts).
  */
-export async function saleAccountIds(db: Db, opts: { buyerId: number; sellerIds: number[]; clearingDays?: number }): Promise<number[]> {
+export async function saleAccountIds(
+  db: Db,
+  opts: { buyerId: number; sellerIds: number[]; clearingDays?: number; vatCountry?: string | null },
+): Promise<number[]> {
   const revenueCode = salesRevenueCode(opts.buyerId);
   const earnedCode = opts.clearingDays === 0 ? earningsAvailableCode : earningsPendingCode;
   const accounts = await accountIds(db, {
     userIds: [opts.buyerId],
-    codes: [revenueCode, ...opts.sellerIds.map(earnedCode)],
+    codes: [revenueCode, ...opts.sellerIds.map(earnedCode), ...(opts.vatCountry ? [vatPayableCode(opts.vatCountry)] : [])],
     ifExisting: [earningsAvailableCode(opts.buyerId)],
   });
   return [...new Set([...accounts.byUser.values(), ...accounts.byCode.values()])];
