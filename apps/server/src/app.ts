@@ -12,6 +12,7 @@ import type { Database, Db } from './db/client';
 import { analyticsAdminRoutes, analyticsRoutes } from './features/analytics';
 import { auditAdminRoutes } from './features/audit';
 import { authRoutes } from './features/auth';
+import { bundlesAdminRoutes, bundlesRoutes } from './features/bundles';
 import { cartRoutes } from './features/cart';
 import { catalogAdminRoutes, catalogRoutes, packsAdminRoutes } from './features/catalog';
 import { chatRoutes } from './features/chat';
@@ -277,6 +278,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(sellersRoutes);
       await api.register(taxRoutes);
       await api.register(discountsRoutes);
+      await api.register(bundlesRoutes);
       await api.register(storefrontsRoutes);
       await api.register(versionsRoutes);
       // Staff calls: every route in this scope declares guard('admin').
@@ -303,6 +305,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
           await admin.register(sellersAdminRoutes);
           await admin.register(taxAdminRoutes);
           await admin.register(discountsAdminRoutes);
+          await admin.register(bundlesAdminRoutes);
         },
         { prefix: '/admin' },
       );

@@ -2364,6 +2364,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/seller/bundles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read seller bundles */
+        get: operations["getSellerBundles"];
+        put?: never;
+        /** Submit seller bundles */
+        post: operations["postSellerBundles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/seller/bundles/works": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read seller bundles works */
+        get: operations["getSellerBundlesWorks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/seller/bundles/{id}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Submit seller bundles withdraw (by id) */
+        post: operations["postSellerBundlesWithdrawById"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/creators/{key}/storefront": {
         parameters: {
             query?: never;
@@ -3511,6 +3563,57 @@ export interface paths {
         patch: operations["patchAdminDiscountsById"];
         trace?: never;
     };
+    "/api/admin/bundles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read admin bundles */
+        get: operations["getAdminBundles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/bundles/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Submit admin bundles approve (by id) */
+        post: operations["postAdminBundlesApproveById"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/bundles/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Submit admin bundles reject (by id) */
+        post: operations["postAdminBundlesRejectById"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4139,6 +4242,11 @@ export interface operations {
                                     ends_at: string | null;
                                 } | null;
                             }[];
+                            saving?: {
+                                items_price: number;
+                                amount: number;
+                                percent: number;
+                            } | null;
                         }[];
                         meta: {
                             total: number;
@@ -4405,6 +4513,11 @@ export interface operations {
                                     ends_at: string | null;
                                 } | null;
                             }[];
+                            saving?: {
+                                items_price: number;
+                                amount: number;
+                                percent: number;
+                            } | null;
                             sales_count: number;
                             file: {
                                 format: string;
@@ -4592,6 +4705,11 @@ export interface operations {
                                     ends_at: string | null;
                                 } | null;
                             }[];
+                            saving?: {
+                                items_price: number;
+                                amount: number;
+                                percent: number;
+                            } | null;
                         }[];
                         meta: {
                             total: number;
@@ -4684,6 +4802,11 @@ export interface operations {
                                     ends_at: string | null;
                                 } | null;
                             }[];
+                            saving?: {
+                                items_price: number;
+                                amount: number;
+                                percent: number;
+                            } | null;
                             sales_count: number;
                             file: {
                                 format: string;
@@ -9686,6 +9809,11 @@ export interface operations {
                                     ends_at: string | null;
                                 } | null;
                             }[];
+                            saving?: {
+                                items_price: number;
+                                amount: number;
+                                percent: number;
+                            } | null;
                         }[];
                         meta: {
                             total: number;
@@ -11029,6 +11157,205 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    getSellerBundles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            bundles: {
+                                id: number;
+                                title: string;
+                                description: string;
+                                /** @enum {string} */
+                                status: "pending" | "approved" | "rejected" | "withdrawn";
+                                reason: string | null;
+                                price_minor: number;
+                                items_price_minor: number;
+                                items: {
+                                    id: number;
+                                    title: string;
+                                    price_minor: number;
+                                }[];
+                                pack_id: number | null;
+                                pack_slug: string | null;
+                                creator_nickname: string;
+                                created_at: string;
+                            }[];
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    postSellerBundles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title: string;
+                    /** @default  */
+                    description?: string;
+                    product_ids: number[];
+                    price: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            bundle: {
+                                id: number;
+                                title: string;
+                                description: string;
+                                /** @enum {string} */
+                                status: "pending" | "approved" | "rejected" | "withdrawn";
+                                reason: string | null;
+                                price_minor: number;
+                                items_price_minor: number;
+                                items: {
+                                    id: number;
+                                    title: string;
+                                    price_minor: number;
+                                }[];
+                                pack_id: number | null;
+                                pack_slug: string | null;
+                                creator_nickname: string;
+                                created_at: string;
+                            };
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            419: components["responses"]["CsrfMismatch"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    getSellerBundlesWorks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            works: {
+                                id: number;
+                                title: string;
+                                price_minor: number;
+                            }[];
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    postSellerBundlesWithdrawById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            bundle: {
+                                id: number;
+                                title: string;
+                                description: string;
+                                /** @enum {string} */
+                                status: "pending" | "approved" | "rejected" | "withdrawn";
+                                reason: string | null;
+                                price_minor: number;
+                                items_price_minor: number;
+                                items: {
+                                    id: number;
+                                    title: string;
+                                    price_minor: number;
+                                }[];
+                                pack_id: number | null;
+                                pack_slug: string | null;
+                                creator_nickname: string;
+                                created_at: string;
+                            };
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            419: components["responses"]["CsrfMismatch"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
             "4XX": components["responses"]["ClientError"];
@@ -14700,6 +15027,172 @@ export interface operations {
                                 /** @enum {string} */
                                 state: "active" | "scheduled" | "expired" | "paused" | "used_up";
                                 platform: boolean;
+                                created_at: string;
+                            };
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            419: components["responses"]["CsrfMismatch"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    getAdminBundles: {
+        parameters: {
+            query?: {
+                status?: "pending" | "approved" | "rejected" | "withdrawn";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            bundles: {
+                                id: number;
+                                title: string;
+                                description: string;
+                                /** @enum {string} */
+                                status: "pending" | "approved" | "rejected" | "withdrawn";
+                                reason: string | null;
+                                price_minor: number;
+                                items_price_minor: number;
+                                items: {
+                                    id: number;
+                                    title: string;
+                                    price_minor: number;
+                                }[];
+                                pack_id: number | null;
+                                pack_slug: string | null;
+                                creator_nickname: string;
+                                created_at: string;
+                            }[];
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    postAdminBundlesApproveById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            bundle: {
+                                id: number;
+                                title: string;
+                                description: string;
+                                /** @enum {string} */
+                                status: "pending" | "approved" | "rejected" | "withdrawn";
+                                reason: string | null;
+                                price_minor: number;
+                                items_price_minor: number;
+                                items: {
+                                    id: number;
+                                    title: string;
+                                    price_minor: number;
+                                }[];
+                                pack_id: number | null;
+                                pack_slug: string | null;
+                                creator_nickname: string;
+                                created_at: string;
+                            };
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            419: components["responses"]["CsrfMismatch"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    postAdminBundlesRejectById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            bundle: {
+                                id: number;
+                                title: string;
+                                description: string;
+                                /** @enum {string} */
+                                status: "pending" | "approved" | "rejected" | "withdrawn";
+                                reason: string | null;
+                                price_minor: number;
+                                items_price_minor: number;
+                                items: {
+                                    id: number;
+                                    title: string;
+                                    price_minor: number;
+                                }[];
+                                pack_id: number | null;
+                                pack_slug: string | null;
+                                creator_nickname: string;
                                 created_at: string;
                             };
                         };

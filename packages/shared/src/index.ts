@@ -1,6 +1,7 @@
 export * from './admin';
 export * from './analytics';
 export * from './auth';
+export * from './bundles';
 export * from './cart';
 export * from './catalog';
 export * from './chat';

@@ -7,6 +7,7 @@
 
 export * from './analytics-schema';
 export * from './audit-schema';
+export * from './bundles-schema';
 export * from './chat-schema';
 export * from './commerce-schema';
 export * from './core-schema';

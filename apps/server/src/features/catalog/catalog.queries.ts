@@ -443,10 +443,32 @@ async function attachPackItems(db: Db, list: Product[], currency: DisplayCurrenc
     .innerJoin(users, eq(users.id, products.authorId))
     .where(and(inArray(packItems.packId, packIds), visible))
     .orderBy(asc(packItems.packId), asc(packItems.position));
+  const packPrices = await db.select({ id: products.id, priceMinor: products.priceMinor }).from(products).where(inArray(products.id, packIds));
   for (const pack of list) {
     if (pack.product_type !== 'pack') continue;
-    pack.items = rows.filter((r) => Number(r.packId) === pack.id).map((r) => toProduct(r as ProductRow, currency));
+    const items = rows.filter((r) => Number(r.packId) === pack.id);
+    pack.items = items.map((r) => toProduct(r as ProductRow, currency));
+    const packMinor = Number(packPrices.find((p) => Number(p.id) === pack.id)?.priceMinor ?? 0);
+    pack.saving = packSaving(
+      items.reduce((s, r) => s + Number(r.priceMinor), 0),
+      packMinor,
+      currency,
+    );
   }
+}
+
+/**
+ * What a pack saves against buying its works still for sale one by one (issue 34), in the display
+ * currency: the works' prices added up, the difference, and the percent rounded down (never overstated).
+ * Null when the pack does not cost less.
+ */
+function packSaving(itemsMinor: number, packMinor: number, currency: DisplayCurrency): ProductDetails['saving'] {
+  if (itemsMinor <= 0 || packMinor >= itemsMinor) return null;
+  return {
+    items_price: displayAmount(itemsMinor, currency),
+    amount: displayAmount(itemsMinor - packMinor, currency),
+    percent: Math.floor(((itemsMinor - packMinor) * 100) / itemsMinor),
+  };
 }
 
 /** A published product by numeric id or slug; a pack comes with its items. */
