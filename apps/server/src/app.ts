@@ -12,6 +12,7 @@ import type { Database, Db } from './db/client';
 import { analyticsAdminRoutes, analyticsRoutes } from './features/analytics';
 import { auditAdminRoutes } from './features/audit';
 import { authRoutes } from './features/auth';
+import { bundlesAdminRoutes, bundlesRoutes } from './features/bundles';
 import { cartRoutes } from './features/cart';
 import { catalogAdminRoutes, catalogRoutes, packsAdminRoutes } from './features/catalog';
 import { chatRoutes } from './features/chat';
@@ -40,8 +41,10 @@ import { siteAdminRoutes } from './features/site/site.admin-routes';
 import { siteRoutes } from './features/site/site.routes';
 import { siteContentAdminRoutes } from './features/site/site-content.admin-routes';
 import { storageRoutes } from './features/storage/storage.routes';
+import { storefrontsRoutes } from './features/storefronts';
 import { taxAdminRoutes, taxRoutes } from './features/tax';
 import { userRoutes, usersAdminRoutes } from './features/users';
+import { versionsAdminRoutes, versionsRoutes } from './features/versions';
 import { registerAnalyzeJob } from './lib/analyze';
 import { registerGuards } from './lib/auth-guard';
 import { type ChangeFeed, createChangeFeed } from './lib/change-feed';
@@ -275,6 +278,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(sellersRoutes);
       await api.register(taxRoutes);
       await api.register(discountsRoutes);
+      await api.register(bundlesRoutes);
+      await api.register(storefrontsRoutes);
+      await api.register(versionsRoutes);
       // Staff calls: every route in this scope declares guard('admin').
       await api.register(
         async (admin) => {
@@ -290,6 +296,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
           await admin.register(auditAdminRoutes);
           await admin.register(analyticsAdminRoutes);
           await admin.register(jobsAdminRoutes);
+          await admin.register(versionsAdminRoutes);
           await admin.register(siteAdminRoutes);
           await admin.register(siteContentAdminRoutes);
           await admin.register(reviewsAdminRoutes);
@@ -298,6 +305,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
           await admin.register(sellersAdminRoutes);
           await admin.register(taxAdminRoutes);
           await admin.register(discountsAdminRoutes);
+          await admin.register(bundlesAdminRoutes);
         },
         { prefix: '/admin' },
       );

@@ -124,3 +124,22 @@ export async function depositByTestCard(app: FastifyInstance, client: TestClient
   });
   expect(paid.statusCode).toBe(303);
 }
+
+/**
+ * A paid card deposit of this country, as a record only: the evidence a card gives for VAT (issue 33);
+ * the money itself comes from `fund`.
+ */
+export async function paidByCard(app: FastifyInstance, userId: number, country: string) {
+  await app.db.insert(deposits).values({
+    userId,
+    amountMinor: 100,
+    currency: 'EUR',
+    currencyAmountMinor: 100,
+    provider: 'sandbox',
+    paymentMethod: 'sandbox-card',
+    status: 'success',
+    cardBrand: 'visa',
+    cardLast4: '0016',
+    cardCountry: country,
+  });
+}

@@ -208,6 +208,7 @@ export const AUDIT_SUBJECTS = [
   'seller_details',
   'vat_rate',
   'discount',
+  'bundle',
 ] as const;
 export type AuditSubject = (typeof AUDIT_SUBJECTS)[number];
 

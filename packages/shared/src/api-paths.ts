@@ -2381,6 +2381,145 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/seller/bundles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read seller bundles */
+        get: operations["getSellerBundles"];
+        put?: never;
+        /** Submit seller bundles */
+        post: operations["postSellerBundles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/seller/bundles/works": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read seller bundles works */
+        get: operations["getSellerBundlesWorks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/seller/bundles/{id}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Submit seller bundles withdraw (by id) */
+        post: operations["postSellerBundlesWithdrawById"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/creators/{key}/storefront": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read creators storefront (by key) */
+        get: operations["getCreatorsStorefrontByKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/seller/storefront": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read seller storefront */
+        get: operations["getSellerStorefront"];
+        /** Replace seller storefront */
+        put: operations["putSellerStorefront"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/seller/storefront/banner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Submit seller storefront banner */
+        post: operations["postSellerStorefrontBanner"];
+        /** Delete seller storefront banner */
+        delete: operations["deleteSellerStorefrontBanner"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/seller/products/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Submit seller products versions (by id) */
+        post: operations["postSellerProductsVersionsById"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/products/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read products versions (by id) */
+        get: operations["getProductsVersionsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/products": {
         parameters: {
             query?: never;
@@ -2892,6 +3031,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read admin versions */
+        get: operations["getAdminVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/versions/{id}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read admin versions file (by id) */
+        get: operations["getAdminVersionsFileById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/versions/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Submit admin versions approve (by id) */
+        post: operations["postAdminVersionsApproveById"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/versions/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Submit admin versions reject (by id) */
+        post: operations["postAdminVersionsRejectById"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/settings": {
         parameters: {
             query?: never;
@@ -3371,6 +3578,57 @@ export interface paths {
         head?: never;
         /** Change admin discounts (by id) */
         patch: operations["patchAdminDiscountsById"];
+        trace?: never;
+    };
+    "/api/admin/bundles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read admin bundles */
+        get: operations["getAdminBundles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/bundles/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Submit admin bundles approve (by id) */
+        post: operations["postAdminBundlesApproveById"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/bundles/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Submit admin bundles reject (by id) */
+        post: operations["postAdminBundlesRejectById"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
 }
@@ -4001,6 +4259,11 @@ export interface operations {
                                     ends_at: string | null;
                                 } | null;
                             }[];
+                            saving?: {
+                                items_price: number;
+                                amount: number;
+                                percent: number;
+                            } | null;
                         }[];
                         meta: {
                             total: number;
@@ -4267,6 +4530,11 @@ export interface operations {
                                     ends_at: string | null;
                                 } | null;
                             }[];
+                            saving?: {
+                                items_price: number;
+                                amount: number;
+                                percent: number;
+                            } | null;
                             sales_count: number;
                             file: {
                                 format: string;
@@ -4459,6 +4727,11 @@ export interface operations {
                                     ends_at: string | null;
                                 } | null;
                             }[];
+                            saving?: {
+                                items_price: number;
+                                amount: number;
+                                percent: number;
+                            } | null;
                         }[];
                         meta: {
                             total: number;
@@ -4551,6 +4824,11 @@ export interface operations {
                                     ends_at: string | null;
                                 } | null;
                             }[];
+                            saving?: {
+                                items_price: number;
+                                amount: number;
+                                percent: number;
+                            } | null;
                             sales_count: number;
                             file: {
                                 format: string;
@@ -6800,6 +7078,7 @@ export interface operations {
                             }[];
                             personal_price?: number | null;
                             extended_price?: number | null;
+                            product_id?: number | null;
                         }[];
                         message?: string;
                     };
@@ -6851,6 +7130,7 @@ export interface operations {
                             }[];
                             personal_price?: number | null;
                             extended_price?: number | null;
+                            product_id?: number | null;
                         };
                         message?: string;
                     };
@@ -6909,6 +7189,7 @@ export interface operations {
                             }[];
                             personal_price?: number | null;
                             extended_price?: number | null;
+                            product_id?: number | null;
                         };
                         message?: string;
                     };
@@ -6968,6 +7249,7 @@ export interface operations {
                             }[];
                             personal_price?: number | null;
                             extended_price?: number | null;
+                            product_id?: number | null;
                         };
                         message?: string;
                     };
@@ -7031,6 +7313,7 @@ export interface operations {
                             }[];
                             personal_price?: number | null;
                             extended_price?: number | null;
+                            product_id?: number | null;
                         };
                         message?: string;
                     };
@@ -7087,6 +7370,7 @@ export interface operations {
                             }[];
                             personal_price?: number | null;
                             extended_price?: number | null;
+                            product_id?: number | null;
                         };
                         message?: string;
                     };
@@ -7143,6 +7427,7 @@ export interface operations {
                             }[];
                             personal_price?: number | null;
                             extended_price?: number | null;
+                            product_id?: number | null;
                         };
                         message?: string;
                     };
@@ -7262,6 +7547,7 @@ export interface operations {
                             }[];
                             personal_price?: number | null;
                             extended_price?: number | null;
+                            product_id?: number | null;
                         };
                         message?: string;
                     };
@@ -7341,6 +7627,7 @@ export interface operations {
                             }[];
                             personal_price?: number | null;
                             extended_price?: number | null;
+                            product_id?: number | null;
                         };
                         message?: string;
                     };
@@ -7417,6 +7704,7 @@ export interface operations {
                             }[];
                             personal_price?: number | null;
                             extended_price?: number | null;
+                            product_id?: number | null;
                         };
                         message?: string;
                     };
@@ -7684,6 +7972,13 @@ export interface operations {
                                     title: string;
                                     preview_url: string | null;
                                 } | null;
+                                tax?: {
+                                    country: string | null;
+                                    rate: number;
+                                    net_minor: number;
+                                    vat_minor: number;
+                                    reverse_charge: boolean;
+                                } | null;
                             };
                         } | {
                             /** @enum {string} */
@@ -7893,6 +8188,13 @@ export interface operations {
                                 title: string;
                                 preview_url: string | null;
                             } | null;
+                            tax?: {
+                                country: string | null;
+                                rate: number;
+                                net_minor: number;
+                                vat_minor: number;
+                                reverse_charge: boolean;
+                            } | null;
                         }[];
                         meta: {
                             next: string | null;
@@ -7954,6 +8256,13 @@ export interface operations {
                                 slug: string;
                                 title: string;
                                 preview_url: string | null;
+                            } | null;
+                            tax?: {
+                                country: string | null;
+                                rate: number;
+                                net_minor: number;
+                                vat_minor: number;
+                                reverse_charge: boolean;
                             } | null;
                         };
                         message?: string;
@@ -8219,7 +8528,7 @@ export interface operations {
                         payload: {
                             preferences: {
                                 /** @enum {string} */
-                                kind: "sale_made" | "refund_requested" | "refund_status";
+                                kind: "sale_made" | "refund_requested" | "refund_status" | "product_updated";
                                 bell: boolean;
                                 email: boolean;
                             }[];
@@ -8246,7 +8555,7 @@ export interface operations {
                 "application/json": {
                     preferences: {
                         /** @enum {string} */
-                        kind: "sale_made" | "refund_requested" | "refund_status";
+                        kind: "sale_made" | "refund_requested" | "refund_status" | "product_updated";
                         bell: boolean;
                         email: boolean;
                     }[];
@@ -8266,7 +8575,7 @@ export interface operations {
                         payload: {
                             preferences: {
                                 /** @enum {string} */
-                                kind: "sale_made" | "refund_requested" | "refund_status";
+                                kind: "sale_made" | "refund_requested" | "refund_status" | "product_updated";
                                 bell: boolean;
                                 email: boolean;
                             }[];
@@ -8306,7 +8615,7 @@ export interface operations {
                         payload: {
                             id: number;
                             /** @enum {string} */
-                            kind: "new_message" | "price_proposed" | "price_accepted" | "price_negotiated" | "image_ready" | "image_unlocked" | "deal_cancelled" | "deal_expired" | "offer_status" | "payout_paid" | "deposit_succeeded" | "sale_made" | "review_received" | "review_replied" | "new_work" | "withdrawal_status" | "dispute_opened" | "refund_requested" | "refund_status" | "generation_finished" | "report_decision";
+                            kind: "new_message" | "price_proposed" | "price_accepted" | "price_negotiated" | "image_ready" | "image_unlocked" | "deal_cancelled" | "deal_expired" | "offer_status" | "payout_paid" | "deposit_succeeded" | "sale_made" | "review_received" | "review_replied" | "new_work" | "withdrawal_status" | "dispute_opened" | "refund_requested" | "refund_status" | "generation_finished" | "report_decision" | "product_updated";
                             text: string;
                             params: {
                                 title?: string;
@@ -9699,6 +10008,11 @@ export interface operations {
                                     ends_at: string | null;
                                 } | null;
                             }[];
+                            saving?: {
+                                items_price: number;
+                                amount: number;
+                                percent: number;
+                            } | null;
                         }[];
                         meta: {
                             total: number;
@@ -11048,6 +11362,556 @@ export interface operations {
             "4XX": components["responses"]["ClientError"];
         };
     };
+    getSellerBundles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            bundles: {
+                                id: number;
+                                title: string;
+                                description: string;
+                                /** @enum {string} */
+                                status: "pending" | "approved" | "rejected" | "withdrawn";
+                                reason: string | null;
+                                price_minor: number;
+                                items_price_minor: number;
+                                items: {
+                                    id: number;
+                                    title: string;
+                                    price_minor: number;
+                                }[];
+                                pack_id: number | null;
+                                pack_slug: string | null;
+                                creator_nickname: string;
+                                created_at: string;
+                            }[];
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    postSellerBundles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title: string;
+                    /** @default  */
+                    description?: string;
+                    product_ids: number[];
+                    price: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            bundle: {
+                                id: number;
+                                title: string;
+                                description: string;
+                                /** @enum {string} */
+                                status: "pending" | "approved" | "rejected" | "withdrawn";
+                                reason: string | null;
+                                price_minor: number;
+                                items_price_minor: number;
+                                items: {
+                                    id: number;
+                                    title: string;
+                                    price_minor: number;
+                                }[];
+                                pack_id: number | null;
+                                pack_slug: string | null;
+                                creator_nickname: string;
+                                created_at: string;
+                            };
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            419: components["responses"]["CsrfMismatch"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    getSellerBundlesWorks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            works: {
+                                id: number;
+                                title: string;
+                                price_minor: number;
+                            }[];
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    postSellerBundlesWithdrawById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            bundle: {
+                                id: number;
+                                title: string;
+                                description: string;
+                                /** @enum {string} */
+                                status: "pending" | "approved" | "rejected" | "withdrawn";
+                                reason: string | null;
+                                price_minor: number;
+                                items_price_minor: number;
+                                items: {
+                                    id: number;
+                                    title: string;
+                                    price_minor: number;
+                                }[];
+                                pack_id: number | null;
+                                pack_slug: string | null;
+                                creator_nickname: string;
+                                created_at: string;
+                            };
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            419: components["responses"]["CsrfMismatch"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    getCreatorsStorefrontByKey: {
+        parameters: {
+            query?: {
+                currency?: string;
+            };
+            header?: never;
+            path: {
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            creator_id: number;
+                            nickname: string;
+                            headline: string;
+                            banner_url: string | null;
+                            links: {
+                                label: string;
+                                url: string;
+                            }[];
+                            featured: {
+                                id: number;
+                                slug: string;
+                                title: string;
+                                description: string;
+                                author: string;
+                                authorNickname: string;
+                                authorAvatarUrl: string | null;
+                                /** @enum {string} */
+                                product_type: "image" | "doc" | "prompt" | "pack";
+                                category_id: number | null;
+                                doc_url: string | null;
+                                imageUrl: string | null;
+                                imageSrcSet: string | null;
+                                file_type: string | null;
+                                tags: string[];
+                                price: number;
+                                currency: string;
+                                currencySymbol: string;
+                                created_at: number;
+                                rating_average: number;
+                                rating_count: number;
+                                sale?: {
+                                    price: number;
+                                    ends_at: string | null;
+                                } | null;
+                            }[];
+                            followers_count: number;
+                            sales_count: number;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    getSellerStorefront: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            headline: string;
+                            banner_url: string | null;
+                            links: {
+                                label: string;
+                                url: string;
+                            }[];
+                            featured_ids: number[];
+                            works: {
+                                id: number;
+                                title: string;
+                                product_type: string;
+                                image_url: string | null;
+                            }[];
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    putSellerStorefront: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default  */
+                    headline?: string;
+                    /** @default [] */
+                    links?: {
+                        /** @default  */
+                        label?: string;
+                        url: string;
+                    }[];
+                    /** @default [] */
+                    featured_ids?: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            headline: string;
+                            banner_url: string | null;
+                            links: {
+                                label: string;
+                                url: string;
+                            }[];
+                            featured_ids: number[];
+                            works: {
+                                id: number;
+                                title: string;
+                                product_type: string;
+                                image_url: string | null;
+                            }[];
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            419: components["responses"]["CsrfMismatch"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    postSellerStorefrontBanner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            headline: string;
+                            banner_url: string | null;
+                            links: {
+                                label: string;
+                                url: string;
+                            }[];
+                            featured_ids: number[];
+                            works: {
+                                id: number;
+                                title: string;
+                                product_type: string;
+                                image_url: string | null;
+                            }[];
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            419: components["responses"]["CsrfMismatch"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    deleteSellerStorefrontBanner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            headline: string;
+                            banner_url: string | null;
+                            links: {
+                                label: string;
+                                url: string;
+                            }[];
+                            featured_ids: number[];
+                            works: {
+                                id: number;
+                                title: string;
+                                product_type: string;
+                                image_url: string | null;
+                            }[];
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            419: components["responses"]["CsrfMismatch"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    postSellerProductsVersionsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            id: number;
+                            number: number;
+                            /** @enum {string} */
+                            status: "published" | "pending_review" | "rejected";
+                            notes: string;
+                            format: string | null;
+                            created_at: string;
+                            published_at: string | null;
+                            review_note: string | null;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            419: components["responses"]["CsrfMismatch"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    getProductsVersionsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            product_id: number;
+                            updated_at: string | null;
+                            versions: {
+                                id: number;
+                                number: number;
+                                /** @enum {string} */
+                                status: "published" | "pending_review" | "rejected";
+                                notes: string;
+                                format: string | null;
+                                created_at: string;
+                                published_at: string | null;
+                                review_note: string | null;
+                            }[];
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
     getAdminProducts: {
         parameters: {
             query?: {
@@ -11362,6 +12226,7 @@ export interface operations {
                             }[];
                             personal_price?: number | null;
                             extended_price?: number | null;
+                            product_id: number | null;
                             user: {
                                 id: number;
                                 nickname: string;
@@ -11370,7 +12235,6 @@ export interface operations {
                             category_id: number | null;
                             file_name: string;
                             file_type: string;
-                            product_id: number | null;
                             file_url: string;
                             events: {
                                 from: string | null;
@@ -11470,6 +12334,7 @@ export interface operations {
                             }[];
                             personal_price?: number | null;
                             extended_price?: number | null;
+                            product_id?: number | null;
                         };
                         message?: string;
                     };
@@ -11526,6 +12391,7 @@ export interface operations {
                             }[];
                             personal_price?: number | null;
                             extended_price?: number | null;
+                            product_id?: number | null;
                         };
                         message?: string;
                     };
@@ -11593,6 +12459,7 @@ export interface operations {
                             }[];
                             personal_price?: number | null;
                             extended_price?: number | null;
+                            product_id?: number | null;
                         };
                         message?: string;
                     };
@@ -12611,6 +13478,180 @@ export interface operations {
                             timeout_at: number | null;
                             created_at: number;
                             finished_at: number | null;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            419: components["responses"]["CsrfMismatch"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    getAdminVersions: {
+        parameters: {
+            query?: {
+                status?: "published" | "pending_review" | "rejected";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            id: number;
+                            number: number;
+                            /** @enum {string} */
+                            status: "published" | "pending_review" | "rejected";
+                            notes: string;
+                            format: string | null;
+                            created_at: string;
+                            published_at: string | null;
+                            review_note: string | null;
+                            product: {
+                                id: number;
+                                title: string;
+                                slug: string;
+                            };
+                            creator: {
+                                id: number;
+                                nickname: string;
+                            };
+                            current_type: string | null;
+                            new_type: string;
+                            file_url: string;
+                        }[];
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    getAdminVersionsFileById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    postAdminVersionsApproveById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            id: number;
+                            number: number;
+                            /** @enum {string} */
+                            status: "published" | "pending_review" | "rejected";
+                            notes: string;
+                            format: string | null;
+                            created_at: string;
+                            published_at: string | null;
+                            review_note: string | null;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            419: components["responses"]["CsrfMismatch"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    postAdminVersionsRejectById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            id: number;
+                            number: number;
+                            /** @enum {string} */
+                            status: "published" | "pending_review" | "rejected";
+                            notes: string;
+                            format: string | null;
+                            created_at: string;
+                            published_at: string | null;
+                            review_note: string | null;
                         };
                         message?: string;
                     };
@@ -14194,6 +15235,172 @@ export interface operations {
                                 /** @enum {string} */
                                 state: "active" | "scheduled" | "expired" | "paused" | "used_up";
                                 platform: boolean;
+                                created_at: string;
+                            };
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            419: components["responses"]["CsrfMismatch"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    getAdminBundles: {
+        parameters: {
+            query?: {
+                status?: "pending" | "approved" | "rejected" | "withdrawn";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            bundles: {
+                                id: number;
+                                title: string;
+                                description: string;
+                                /** @enum {string} */
+                                status: "pending" | "approved" | "rejected" | "withdrawn";
+                                reason: string | null;
+                                price_minor: number;
+                                items_price_minor: number;
+                                items: {
+                                    id: number;
+                                    title: string;
+                                    price_minor: number;
+                                }[];
+                                pack_id: number | null;
+                                pack_slug: string | null;
+                                creator_nickname: string;
+                                created_at: string;
+                            }[];
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    postAdminBundlesApproveById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            bundle: {
+                                id: number;
+                                title: string;
+                                description: string;
+                                /** @enum {string} */
+                                status: "pending" | "approved" | "rejected" | "withdrawn";
+                                reason: string | null;
+                                price_minor: number;
+                                items_price_minor: number;
+                                items: {
+                                    id: number;
+                                    title: string;
+                                    price_minor: number;
+                                }[];
+                                pack_id: number | null;
+                                pack_slug: string | null;
+                                creator_nickname: string;
+                                created_at: string;
+                            };
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            419: components["responses"]["CsrfMismatch"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    postAdminBundlesRejectById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        payload: {
+                            bundle: {
+                                id: number;
+                                title: string;
+                                description: string;
+                                /** @enum {string} */
+                                status: "pending" | "approved" | "rejected" | "withdrawn";
+                                reason: string | null;
+                                price_minor: number;
+                                items_price_minor: number;
+                                items: {
+                                    id: number;
+                                    title: string;
+                                    price_minor: number;
+                                }[];
+                                pack_id: number | null;
+                                pack_slug: string | null;
+                                creator_nickname: string;
                                 created_at: string;
                             };
                         };

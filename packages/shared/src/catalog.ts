@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { packSaving } from './bundles';
 import { CATALOG_PAGE_SIZE, PRODUCT_TYPES, RANDOM_PRODUCTS_DEFAULT } from './constants';
 import { idParam, limitParam, pageParam, slugOrIdParam, text } from './fields';
 import { productLicence } from './licences';
@@ -70,7 +71,11 @@ export const fileInfo = z.object({
 export type FileInfo = z.infer<typeof fileInfo>;
 
 /** A product in a list; a pack carries its items. */
-export const product = productBase.extend({ items: z.array(productBase).optional() });
+export const product = productBase.extend({
+  items: z.array(productBase).optional(),
+  /** A pack only (issue 34): what it saves against buying its works still for sale one by one; null when nothing. */
+  saving: packSaving.nullable().optional(),
+});
 export type Product = z.infer<typeof product>;
 
 /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { widgetData } from './deposits';
 import { plainNumber } from './fields';
+import { orderTax } from './orders';
 
 /** SPEC §9 and issue 11: chat limits and texts shared by server and web. */
 export const CHAT_MESSAGE_MAX_CHARS = 5000;
@@ -95,6 +96,8 @@ export const chatMessage = z.object({
     })
     .nullable(),
   product: z.object({ id: z.number().int(), slug: z.string(), title: z.string(), preview_url: z.string().nullable() }).nullable(),
+  /** A paid image's VAT as its sale stored it (issue 33): null for every other message. */
+  tax: orderTax.nullable().optional(),
 });
 export type ChatMessage = z.infer<typeof chatMessage>;
 

@@ -1,6 +1,7 @@
 export * from './admin';
 export * from './analytics';
 export * from './auth';
+export * from './bundles';
 export * from './cart';
 export * from './catalog';
 export * from './chat';
@@ -30,4 +31,6 @@ export * from './reviews';
 export * from './security';
 export * from './sellers';
 export * from './settings';
+export * from './storefronts';
 export * from './tax';
+export * from './versions';

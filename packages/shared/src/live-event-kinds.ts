@@ -31,6 +31,8 @@ export const NOTIFICATION_KINDS = [
   'generation_finished',
   /** Notice and action (issue 33): the author's statement of reasons, and the reporter's outcome. */
   'report_decision',
+  /** To a buyer: the creator shipped a new version of a work they own (issue 34). */
+  'product_updated',
 ] as const;
 
 /**

@@ -67,8 +67,8 @@ export const notificationSettings = z.object({
 });
 export type NotificationSettings = z.infer<typeof notificationSettings>;
 
-/** The kinds a user may silence, for the bell and for e-mail (issue 31): a sale, a refund request, a refund's outcome. */
-export const PREFERENCE_KINDS = ['sale_made', 'refund_requested', 'refund_status'] as const;
+/** The kinds a user may silence, for the bell and for e-mail (issue 31): a sale, a refund request, a refund's outcome, a new version of a bought work (issue 34). */
+export const PREFERENCE_KINDS = ['sale_made', 'refund_requested', 'refund_status', 'product_updated'] as const;
 export const preferenceKind = z.enum(PREFERENCE_KINDS, { error: `Kind must be one of: ${PREFERENCE_KINDS.join(', ')}.` });
 export type PreferenceKind = z.infer<typeof preferenceKind>;
 

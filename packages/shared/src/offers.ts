@@ -108,6 +108,8 @@ export const offer = z.object({
   /** Issue 34: a listing's other licences in EUR (`user_price` is the commercial one); null: not offered. */
   personal_price: z.number().nullable().optional(),
   extended_price: z.number().nullable().optional(),
+  /** The product an accepted offer became (a listing's own work): where a new version is posted (issue 34). */
+  product_id: z.number().int().nullable().optional(),
 });
 export type Offer = z.infer<typeof offer>;
 

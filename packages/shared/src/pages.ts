@@ -118,6 +118,8 @@ export const PAGES = {
     ssr: true,
     preload: ({ username }, search) => [
       { path: `/api/user/public-profile/${enc(username!)}` },
+      // The creator's storefront (issue 34): banner, headline, links, featured works, followers and sales.
+      { path: `/api/creators/${enc(username!)}/storefront`, priced: true },
       { path: '/api/products/catalog', query: creatorWorksApiQuery(parseCreatorWorksUrl(username!, search)), priced: true },
     ],
     head: ({ username }) => ({ kind: 'profile', key: username! }),
@@ -172,6 +174,8 @@ export const PAGES = {
   'dashboard-reports': { parent: 'dashboard', path: 'reports', module: 'dashboard-reports', title: 'reports.statements_title' },
   'dashboard-seller-details': { parent: 'dashboard', path: 'seller-details', module: 'dashboard-seller-details', title: 'sellers.title' },
   'dashboard-discounts': { parent: 'dashboard', path: 'discounts', module: 'dashboard-discounts', title: 'discounts.title' },
+  'dashboard-bundles': { parent: 'dashboard', path: 'bundles', module: 'dashboard-bundles', title: 'bundles.title' },
+  'dashboard-storefront': { parent: 'dashboard', path: 'storefront', module: 'dashboard-storefront', title: 'storefront.title' },
   'deposit-create': { path: '/deposit/create', module: 'deposit-create', title: 'deposit.title', access: 'signed-in' },
   'success-payment': { path: '/success-payment', module: 'success-payment', title: 'payment.success_title', access: 'signed-in' },
   'fail-payment': { path: '/fail-payment', module: 'fail-payment', title: 'payment.failed_title', access: 'signed-in' },
@@ -196,6 +200,7 @@ export const PAGES = {
   'admin-jobs': { parent: 'admin', path: 'jobs', module: 'admin-jobs', title: 'admin.nav_jobs' },
   'admin-analytics': { parent: 'admin', path: 'analytics', module: 'admin-analytics', title: 'admin.nav_analytics' },
   'admin-discounts': { parent: 'admin', path: 'discounts', module: 'admin-discounts', title: 'discounts.title' },
+  'admin-bundles': { parent: 'admin', path: 'bundles', module: 'admin-bundles', title: 'bundles.review_title' },
 } satisfies Record<string, PageDef>;
 
 export type PageName = keyof typeof PAGES;

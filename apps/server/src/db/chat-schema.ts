@@ -68,6 +68,17 @@ export const chatMessages = pgTable(
     settledMinor: bigint('settled_minor', { mode: 'number' }).notNull().default(0),
     /** What moved from available to held earnings while a refund request on this released line is open. */
     heldMinor: bigint('held_minor', { mode: 'number' }).notNull().default(0),
+    /**
+     * A paid unlock's tax, stored by the sale (migration 0053, issue 33): what the buyer paid (the price,
+     * or its net under reverse charge), of which `vatMinor` is VAT owed to `vat:payable:<taxCountry>`.
+     */
+    paidMinor: bigint('paid_minor', { mode: 'number' }),
+    vatMinor: bigint('vat_minor', { mode: 'number' }).notNull().default(0),
+    taxCountry: text('tax_country'),
+    taxRateBp: integer('tax_rate_bp').notNull().default(0),
+    reverseCharge: boolean('reverse_charge').notNull().default(false),
+    buyerVatNumber: text('buyer_vat_number'),
+    taxEvidence: jsonb('tax_evidence'),
     unlockedAt: timestamp('unlocked_at', { withTimezone: true }),
     /** Set when the paid unlock was refunded (migration 0028): the original then answers 410 to the buyer. */
     refundedAt: timestamp('refunded_at', { withTimezone: true }),

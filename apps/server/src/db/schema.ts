@@ -7,6 +7,7 @@
 
 export * from './analytics-schema';
 export * from './audit-schema';
+export * from './bundles-schema';
 export * from './chat-schema';
 export * from './commerce-schema';
 export * from './core-schema';
@@ -16,5 +17,7 @@ export * from './passkeys-schema';
 export * from './refunds-schema';
 export * from './reports-schema';
 export * from './security-schema';
+export * from './storefronts-schema';
 export * from './tax-schema';
 export * from './trust-schema';
+export * from './versions-schema';

@@ -35,7 +35,8 @@ export function fakeApi(routes: Record<string, Handler>) {
   vi.stubGlobal('fetch', async (input: string, init: RequestInit = {}) => {
     const url = new URL(input, 'http://localhost');
     const method = init.method ?? 'GET';
-    const body = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
+    // JSON as parsed; a multipart form (an upload) as the FormData itself.
+    const body = typeof init.body === 'string' ? JSON.parse(init.body) : init.body instanceof FormData ? init.body : undefined;
     const headers = (init.headers ?? {}) as Record<string, string>;
     calls.push({ method, path: url.pathname, body, headers });
     const handler = all[`${method} ${url.pathname}`];

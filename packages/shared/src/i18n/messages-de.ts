@@ -37,6 +37,14 @@ const EXACT: Record<string, string> = {
   'Too many attempts.': 'Zu viele Versuche.',
   'Too many requests.': 'Zu viele Anfragen.',
   'Too many wrong codes. Please ask for a new one.': 'Zu viele falsche Codes. Bitte fordere einen neuen an.',
+  // The storefront editor (issue 34).
+  'Please enter a full https:// address, such as https://example.com.': 'Bitte gib eine vollständige https://-Adresse ein, etwa https://example.com.',
+  'Please enter the link address.': 'Bitte gib die Adresse des Verweises ein.',
+  'Only your own listed works can be featured.': 'Nur deine eigenen angebotenen Werke können hervorgehoben werden.',
+  'A storefront may feature at most 6 works.': 'Ein Schaufenster kann höchstens 6 Werke hervorheben.',
+  'A storefront may have at most 5 links.': 'Ein Schaufenster kann höchstens 5 Verweise haben.',
+  'Each work may be featured only once.': 'Jedes Werk kann nur einmal hervorgehoben werden.',
+  'The banner may be at most 5 MB.': 'Das Titelbild darf höchstens 5 MB groß sein.',
   // The statement (features/ledger/statement.ts): what each movement was.
   'Funds added by card': 'Guthaben per Karte aufgeladen',
   Purchase: 'Kauf',
@@ -79,6 +87,7 @@ const FIELDS: Record<string, string> = {
   price: 'Preis',
   code: 'Code',
   token: 'Token',
+  headline: 'Überschrift',
 };
 
 /** Messages with a field's name or a number in them. */

@@ -446,10 +446,32 @@ async function attachPackItems(db: Db, list: Product[], currency: DisplayCurrenc
     .innerJoin(users, eq(users.id, products.authorId))
     .where(and(inArray(packItems.packId, packIds), visible))
     .orderBy(asc(packItems.packId), asc(packItems.position));
+  const packPrices = await db.select({ id: products.id, priceMinor: products.priceMinor }).from(products).where(inArray(products.id, packIds));
   for (const pack of list) {
     if (pack.product_type !== 'pack') continue;
-    pack.items = rows.filter((r) => Number(r.packId) === pack.id).map((r) => toProduct(r as ProductRow, currency));
+    const items = rows.filter((r) => Number(r.packId) === pack.id);
+    pack.items = items.map((r) => toProduct(r as ProductRow, currency));
+    const packMinor = Number(packPrices.find((p) => Number(p.id) === pack.id)?.priceMinor ?? 0);
+    pack.saving = packSaving(
+      items.reduce((s, r) => s + Number(r.priceMinor), 0),
+      packMinor,
+      currency,
+    );
   }
+}
+
+/**
+ * What a pack saves against buying its works still for sale one by one (issue 34), in the display
+ * currency: the works' prices added up, the difference, and the percent rounded down (never overstated).
+ * Null when the pack does not cost less.
+ */
+function packSaving(itemsMinor: number, packMinor: number, currency: DisplayCurrency): ProductDetails['saving'] {
+  if (itemsMinor <= 0 || packMinor >= itemsMinor) return null;
+  return {
+    items_price: displayAmount(itemsMinor, currency),
+    amount: displayAmount(itemsMinor - packMinor, currency),
+    percent: Math.floor(((itemsMinor - packMinor) * 100) / itemsMinor),
+  };
 }
 
 /** A published product by numeric id or slug; a pack comes with its items. */
@@ -617,4 +639,12 @@ export async function listTags(db: Db): Promise<Tag[]> {
     .where(eq(products.status, 'published'))
     .orderBy(asc(tags.name), asc(tags.id));
   return rows.map((r) => ({ id: Number(r.id), name: r.name }));
+}
+
+/** The given works as cards, in the given order, only those the public may see (a storefront's featured works). */
+export async function visibleProductsByIds(db: Db, ids: number[], currency: DisplayCurrency): Promise<ProductBase[]> {
+  if (ids.length === 0) return [];
+  const rows = await selectProducts(db).where(and(visible, inArray(products.id, ids)));
+  const byId = new Map(rows.map((r) => [Number(r.id), toProduct(r as ProductRow, currency)]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }

@@ -14,6 +14,7 @@ import { getCommerceSettings, InsufficientFunds, postSale, type SaleStatementSha
 import { notify } from '../notifications';
 import { shortfallMessage } from '../orders';
 import { createCardIntent, type PurposeLock, registerDepositPurpose, startWidgetCheckout } from '../payments';
+import { type TaxDecision, taxLines, taxOfPurchase } from '../tax';
 import {
   type ChatRow,
   chatLink,
@@ -76,8 +77,8 @@ type MoveInput = {
   priceMinor?: number;
   /** The finished image (stored already) with its caption. */
   image?: { key: string; previewKey: string | null; name: string; text: string | null };
-  /** The locked image being paid. */
-  paid?: MessageRow;
+  /** The locked image being paid, and the buyer's tax decided when they paid (null: none carved out). */
+  paid?: { row: MessageRow; tax: TaxDecision | null };
 };
 
 /** The bell's text for each kind of move, naming who made it. */
@@ -99,7 +100,7 @@ const noticeText: Record<DealNotice, (name: string) => string> = {
 export async function moveDeal(tx: Db, chat: ChatRow, event: ChatEvent, actorId: number | null, input: MoveInput = {}): Promise<MessageRow> {
   const move = dealMove(chat, event, actorId);
   const { effects } = move;
-  if (effects.charge === 'image_price') await chargeImage(tx, chat, input.paid!);
+  if (effects.charge === 'image_price') await chargeImage(tx, chat, input.paid!.row, input.paid!.tax);
   const price = effects.price === 'set' ? input.priceMinor! : effects.price === 'keep' ? chat.dealPriceMinor : null;
   const step = await setDealState(tx, chat.id, move.to, price);
 
@@ -138,18 +139,38 @@ async function isDealImage(tx: Db, chat: ChatRow, row: MessageRow): Promise<bool
   return chat.status === 'waiting_payment' && row.kind === 'locked_image' && row.priceMinor !== null && (await newestLockedImageId(tx, chat.id)) === row.id;
 }
 
-/** The accounts an image's sale (`postSale`) touches: the buyer's, their available earnings, the creator's pending earnings, the buyer's revenue shard. */
-async function imageAccounts(tx: Db, row: MessageRow, buyerId: number) {
-  return saleAccountIds(tx, { buyerId, sellerIds: [row.userId], clearingDays: (await getCommerceSettings(tx)).earnings_clearing_days });
+/** What the buyer pays for a locked image under `tax`, and the VAT part of it (issue 33: as an order's line). */
+export function imageCharge(row: MessageRow, tax: TaxDecision | null): { paidMinor: number; vatMinor: number } {
+  const taxed = taxLines(tax, [Number(row.priceMinor)]);
+  return { paidMinor: taxed.paid[0]!, vatMinor: taxed.vat[0]! };
 }
 
-/** What an image's sale writes besides the money, in the sale's own statement: the split the unlock keeps (a refund gives back exactly that). */
+/**
+ * The accounts an image's sale (`postSale`) touches: the buyer's, their available earnings, the
+ * creator's pending earnings, the buyer's revenue shard, and the VAT account of the buyer's country.
+ */
+async function imageAccounts(tx: Db, row: MessageRow, buyerId: number, tax: TaxDecision | null) {
+  const vatCountry = imageCharge(row, tax).vatMinor > 0 ? tax!.country : null;
+  return saleAccountIds(tx, { buyerId, sellerIds: [row.userId], clearingDays: (await getCommerceSettings(tx)).earnings_clearing_days, vatCountry });
+}
+
+/**
+ * What an image's sale writes besides the money, in the sale's own statement: the split and the tax
+ * the unlock keeps (a refund gives back exactly them; the OSS report and the reconciliation read them).
+ */
 const IMAGE_SALE: SaleStatementShape = {
   name: 'chat_image',
   ctes: (_transactionId, v) => sql`m as (
       update chat_messages set seller_minor = (${v('saleSellerMinor')}::bigint[])[1],
         commission_minor = (${v('saleCommissionMinor')}::bigint[])[1],
-        earnings_state = (${v('saleLineStates')}::text[])[1]
+        earnings_state = (${v('saleLineStates')}::text[])[1],
+        vat_minor = (${v('saleVatMinor')}::bigint[])[1],
+        paid_minor = ${v('paidMinor')}::bigint,
+        tax_country = ${v('taxCountry')}::text,
+        tax_rate_bp = ${v('taxRateBp')}::int,
+        reverse_charge = ${v('reverseCharge')}::boolean,
+        buyer_vat_number = ${v('buyerVatNumber')}::text,
+        tax_evidence = ${v('taxEvidence')}::jsonb
       where id = ${v('messageId')}::bigint
       returning id
     )`,
@@ -158,25 +179,39 @@ const IMAGE_SALE: SaleStatementShape = {
 };
 
 /**
- * The charge of `unlock_paid`: the buyer → the creator (the price less the commission) and → the
- * platform's revenue, keyed by the message so it happens once; the original is then the buyer's.
+ * The charge of `unlock_paid`: the buyer → the creator (the net less the commission), → the
+ * platform's revenue and → the VAT of the buyer's country (issue 33, carved out of the price as an
+ * order's line is), keyed by the message so it happens once; the original is then the buyer's.
  * Throws InsufficientFunds when the balance is short.
  */
-async function chargeImage(tx: Db, chat: ChatRow, row: MessageRow) {
+async function chargeImage(tx: Db, chat: ChatRow, row: MessageRow, tax: TaxDecision | null) {
   const buyerId = otherOf(chat, row.userId);
   const settings = await getCommerceSettings(tx);
+  const { paidMinor, vatMinor } = imageCharge(row, tax);
   await postSale(
     tx,
     {
       buyerId,
-      shares: [{ sellerId: row.userId, amountMinor: Number(row.priceMinor), platformOwned: false }],
+      shares: [{ sellerId: row.userId, amountMinor: paidMinor, platformOwned: false, vatMinor }],
+      vatCountry: vatMinor > 0 ? tax!.country : null,
       commissionPercent: settings.commission_percent,
       clearingDays: settings.earnings_clearing_days,
       reason: 'chat image unlock',
       subject: { type: 'chat_message', id: row.id },
       idempotency: `chat-unlock:${row.id}`,
     },
-    { shape: IMAGE_SALE, values: { messageId: row.id } },
+    {
+      shape: IMAGE_SALE,
+      values: {
+        messageId: row.id,
+        paidMinor,
+        taxCountry: tax?.country ?? null,
+        taxRateBp: tax?.rateBp ?? 0,
+        reverseCharge: tax?.reverseCharge ?? false,
+        buyerVatNumber: tax?.vatNumber ?? null,
+        taxEvidence: tax ? JSON.stringify(tax.evidence) : null,
+      },
+    },
   );
   await tx.update(chatMessages).set({ unlockedAt: new Date(), isLocked: false }).where(eq(chatMessages.id, row.id));
 }
@@ -193,8 +228,10 @@ registerDepositPurpose(CHAT_UNLOCK_PURPOSE, async (tx, deposit): Promise<Purpose
   const chat = await findChatFor(tx, chatId, deposit.userId, { lock: true });
   const row = chat ? await findMessage(tx, chatId, messageId, { lock: true }) : null;
   if (!chat || !row || row.unlockedAt || row.userId === deposit.userId || !(await isDealImage(tx, chat, row))) return null;
-  const accounts = await imageAccounts(tx, row, deposit.userId);
-  return { accountIds: accounts, pay: async () => void (await moveDeal(tx, chat, 'unlock_paid', deposit.userId, { paid: row })) };
+  // The tax decided when the buyer chose to pay by card (kept with the intent): the card pays exactly its total.
+  const tax = (deposit.purpose.tax as TaxDecision | undefined) ?? null;
+  const accounts = await imageAccounts(tx, row, deposit.userId, tax);
+  return { accountIds: accounts, pay: async () => void (await moveDeal(tx, chat, 'unlock_paid', deposit.userId, { paid: { row, tax } })) };
 });
 
 /**
@@ -240,6 +277,8 @@ export const chatDealRoutes: FastifyPluginAsyncZod = async (app) => {
       if (message.kind !== 'locked_image' || message.priceMinor === null) throw validationError({ message_id: CHAT_SYSTEM_MESSAGES.noPrice });
       if (message.userId === me.id) throw new AppError('FORBIDDEN', 'This is your own image.');
       const currency = await resolveDisplayCurrency(app, requestedCurrency(request));
+      // The buyer's VAT (issue 33), decided before the transaction as a purchase's is.
+      const tax = await taxOfPurchase(request, me.id);
       const outcome = await runIdempotent(
         app.db,
         { userId: me.id, key: idempotencyKeyOf(request), scope: `chat/unlock/${chat.id}`, body: request.body },
@@ -248,7 +287,7 @@ export const chatDealRoutes: FastifyPluginAsyncZod = async (app) => {
           const row = (await findMessage(tx, chat.id, message.id, { lock: true }))!;
           if (row.unlockedAt) return { paid: true };
           if (!(await isDealImage(tx, lockedChat, row))) throw new AppError('CONFLICT', DEAL_MESSAGES.notPayable);
-          const price = Number(row.priceMinor);
+          const price = imageCharge(row, tax).paidMinor;
           // SPEC §7: a short balance (with available earnings) pays by card, exactly the price (never above the largest card payment).
           if ((await spendableOf(tx, me.id)) < price) {
             const max = await dealPriceMaxMinor(tx);
@@ -256,12 +295,12 @@ export const chatDealRoutes: FastifyPluginAsyncZod = async (app) => {
             const intent = await createCardIntent(tx, app.config, {
               userId: me.id,
               amountMinor: price,
-              purpose: { kind: CHAT_UNLOCK_PURPOSE, chatId: chat.id, messageId: row.id },
+              purpose: { kind: CHAT_UNLOCK_PURPOSE, chatId: chat.id, messageId: row.id, tax },
             });
             return { cardDepositId: intent.depositId };
           }
           try {
-            await moveDeal(tx, lockedChat, 'unlock_paid', me.id, { paid: row });
+            await moveDeal(tx, lockedChat, 'unlock_paid', me.id, { paid: { row, tax } });
           } catch (err) {
             if (err instanceof InsufficientFunds) throw validationError({ balance: shortfallMessage(err.shortfallMinor, currency) });
             throw err;

@@ -265,7 +265,10 @@ export function toChatMessage(
     attachmentUrl = original ? attachmentPath(row.chatId, row.id) : publicUrl(row.previewKey);
     isPreview = !original;
   }
-  const price = row.priceMinor === null ? null : messagePrice(row, Number(row.priceMinor), currency);
+  // A paid image shows what its buyer paid (its net under reverse charge) and the VAT its sale stored.
+  const paid = row.kind === 'locked_image' && row.unlockedAt !== null;
+  const paidMinor = Number(row.paidMinor ?? row.priceMinor);
+  const price = row.priceMinor === null ? null : messagePrice(row, paid ? paidMinor : Number(row.priceMinor), currency);
   const text = row.kind === 'price_proposal' && price ? `Price offered: ${price.formatted}` : row.body;
   return {
     id: row.id,
@@ -279,6 +282,15 @@ export function toChatMessage(
     is_preview: isPreview,
     price,
     product: product ? { id: product.id, slug: product.slug, title: product.title, preview_url: publicUrl(product.previewPath) } : null,
+    tax: paid
+      ? {
+          country: row.taxCountry,
+          rate: row.taxRateBp / 100,
+          net_minor: paidMinor - Number(row.vatMinor),
+          vat_minor: Number(row.vatMinor),
+          reverse_charge: row.reverseCharge,
+        }
+      : null,
   };
 }
 

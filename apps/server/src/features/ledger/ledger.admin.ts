@@ -172,10 +172,13 @@ export async function reconcile(db: Db): Promise<Reconciliation> {
   };
   // Issue 33: each country's VAT account holds the VAT its sold lines stored, less what refunds gave back.
   const vatRows = (await db.execute(sql`
-    with owed as (
-      select 'vat:payable:' || o.tax_country as code, sum(oi.vat_minor) as vat
+    with lines as (
+      select o.tax_country as country, oi.vat_minor as vat
       from order_items oi join orders o on o.id = oi.order_id
-      where oi.vat_minor > 0 and oi.refunded_at is null group by o.tax_country)
+      where oi.vat_minor > 0 and oi.refunded_at is null
+      union all
+      select m.tax_country, m.vat_minor from chat_messages m where m.vat_minor > 0 and m.refunded_at is null),
+    owed as (select 'vat:payable:' || country as code, sum(vat) as vat from lines group by country)
     select coalesce(a.id, 0) as id, coalesce(a.balance_minor, 0) as held, coalesce(w.vat, 0) as owed
     from (select id, code, balance_minor from ledger_accounts where kind = 'vat_payable') a full join owed w on w.code = a.code
     where coalesce(a.balance_minor, 0) <> coalesce(w.vat, 0) order by 1`)) as unknown as {

@@ -36,7 +36,18 @@ import {
  * (issue 33: carved out by features/tax, owed to `vat:payable:<Sale.vatCountry>`); the commission and
  * the seller's share are taken from the rest, the net.
  */
-export type SaleShare = { sellerId: number; amountMinor: number; platformOwned: boolean; vatMinor?: number };
+export type SaleShare = {
+  sellerId: number;
+  amountMinor: number;
+  platformOwned: boolean;
+  vatMinor?: number;
+  /**
+   * The commission when the caller fixed it (issue 34: a creator's own pack is one sale of theirs, its
+   * commission taken once from the pack's net and spread over its lines); between 0 and the net. Absent:
+   * the commission percent of this share's net. Ignored for a platform-owned share (all its net is revenue).
+   */
+  commissionMinor?: number;
+};
 
 /** The ledger account of the VAT owed to one country's tax office. */
 export const vatPayableCode = (country: string) => `vat:payable:${country}`;
@@ -92,7 +103,8 @@ export type SaleRecords = { shape: SaleStatementShape; values: Record<string, un
 /** The commission of one share, taken from its net (all of the net when platform-owned). */
 export function saleCommission(share: SaleShare, commissionPercent: number): number {
   const net = share.amountMinor - (share.vatMinor ?? 0);
-  return share.platformOwned ? net : commissionOf(net, commissionPercent);
+  if (share.platformOwned) return net;
+  return share.commissionMinor ?? commissionOf(net, commissionPercent);
 }
 
 /** What the seller of one share earns: its net less the commission. */
@@ -165,6 +177,10 @@ export async function postSale(
     const vat = share.vatMinor ?? 0;
     if (!Number.isSafeInteger(vat) || vat < 0 || vat > share.amountMinor) throw new Error('A sale share carries VAT between 0 and its amount.');
     if (vat > 0 && !sale.vatCountry) throw new Error('A sale that carries VAT names its country.');
+    const fixed = share.commissionMinor;
+    if (fixed !== undefined && (!Number.isSafeInteger(fixed) || fixed < 0 || fixed > share.amountMinor - vat)) {
+      throw new Error('A fixed commission is an integer of cents between 0 and the share net of VAT.');
+    }
   }
   const vatCode = sale.shares.some((share) => (share.vatMinor ?? 0) > 0) ? vatPayableCode(sale.vatCountry!) : null;
   const total = sale.shares.reduce((s, share) => s + share.amountMinor, 0);
@@ -245,12 +261,15 @@ export async function postSale(
  * The accounts `postSale` touches for this buyer and these sellers (created on first use): for a
  * caller that must lock them with others first (a card webhook paying a chat image, see lockAccounts).
  */
-export async function saleAccountIds(db: Db, opts: { buyerId: number; sellerIds: number[]; clearingDays?: number }): Promise<number[]> {
+export async function saleAccountIds(
+  db: Db,
+  opts: { buyerId: number; sellerIds: number[]; clearingDays?: number; vatCountry?: string | null },
+): Promise<number[]> {
   const revenueCode = salesRevenueCode(opts.buyerId);
   const earnedCode = opts.clearingDays === 0 ? earningsAvailableCode : earningsPendingCode;
   const accounts = await accountIds(db, {
     userIds: [opts.buyerId],
-    codes: [revenueCode, ...opts.sellerIds.map(earnedCode)],
+    codes: [revenueCode, ...opts.sellerIds.map(earnedCode), ...(opts.vatCountry ? [vatPayableCode(opts.vatCountry)] : [])],
     ifExisting: [earningsAvailableCode(opts.buyerId)],
   });
   return [...new Set([...accounts.byUser.values(), ...accounts.byCode.values()])];

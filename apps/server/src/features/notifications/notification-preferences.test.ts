@@ -83,6 +83,7 @@ describe('notification preferences', () => {
       { kind: 'sale_made', bell: true, email: true },
       { kind: 'refund_requested', bell: true, email: true },
       { kind: 'refund_status', bell: true, email: true },
+      { kind: 'product_updated', bell: true, email: true },
     ];
     expect((await preferences(first.client)).json()).toEqual({ status: 'OK', payload: { preferences: allOn } });
 
@@ -100,7 +101,7 @@ describe('notification preferences', () => {
     expect((await setPreferences(new TestClient(t.app), allOn)).statusCode).toBe(401);
     const unknown = await setPreferences(first.client, [{ kind: 'new_message', bell: false, email: false }]);
     expect(unknown.statusCode).toBe(422);
-    expect(JSON.stringify(unknown.json().errors)).toContain('Kind must be one of: sale_made, refund_requested, refund_status.');
+    expect(JSON.stringify(unknown.json().errors)).toContain('Kind must be one of: sale_made, refund_requested, refund_status, product_updated.');
     const twice = await setPreferences(first.client, [
       { kind: 'refund_status', bell: false, email: false },
       { kind: 'refund_status', bell: true, email: true },

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { OFFER_FILE_MAX_BYTES } from '@atelier/shared';
+import type { FastifyRequest } from 'fastify';
 import sanitizeHtml from 'sanitize-html';
 import sharp from 'sharp';
 import { describeFile, type FileMeta } from '../../lib/file-meta';
@@ -75,6 +77,54 @@ export function checkOfferFile(fileName: string, data: Buffer): CheckedFile | { 
   if (!actual) return { error: 'File type not supported' };
   if (actual !== expected) return { error: `The file's contents do not match its .${extension} name.` };
   return { type: actual, extension };
+}
+
+/** The type a file name's extension promises (null: not one an offer takes), for a stored file whose bytes were checked on upload. */
+export function typeOfFileName(fileName: string): OfferFileType | null {
+  const extension = /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase() ?? '';
+  return TYPES_BY_EXTENSION[extension] ?? null;
+}
+
+export type FileForm = { fields: Record<string, string>; file?: { name: string; data: Buffer }; tooLarge: boolean };
+
+/**
+ * Reads an upload form: the named text fields, and the one file part `fileField` held in memory (at
+ * most 20 MB). Used by the create-offer form and a product's new version (features/versions).
+ */
+export async function readFileForm(request: FastifyRequest, opts: { fileField: string; fields: readonly string[] }): Promise<FileForm> {
+  const fields: Record<string, string> = {};
+  let file: { name: string; data: Buffer } | undefined;
+  let tooLarge = false;
+  // Not thrown: an oversized file is cut one byte past the limit, and the rest of the form is still read. The size
+  // of what arrived decides, not the library's `truncated` flag alone, which now and then missed (issue 18 bug 10).
+  const options = { throwFileSizeLimit: false, limits: { fileSize: OFFER_FILE_MAX_BYTES + 1, files: 1, fields: 20, fieldSize: 64 * 1024 } };
+  for await (const part of request.parts(options)) {
+    if (part.type === 'file') {
+      if (part.fieldname !== opts.fileField || file) {
+        part.file.resume();
+        continue;
+      }
+      const data = await part.toBuffer();
+      if (part.file.truncated || data.length > OFFER_FILE_MAX_BYTES) tooLarge = true;
+      else file = { name: part.filename ?? '', data };
+    } else if (opts.fields.includes(part.fieldname) && typeof part.value === 'string') {
+      fields[part.fieldname] = part.value;
+    }
+  }
+  return { fields, file, tooLarge };
+}
+
+/** An uploaded form's file checked as an offer file: its size, its presence, its type by name and bytes; else the message for the file field. */
+export function checkFormFile(form: FileForm): CheckedFile | { error: string } {
+  if (form.tooLarge) return { error: 'File size exceeds 20MB limit' };
+  if (!form.file || form.file.data.length === 0) return { error: 'Please upload a file.' };
+  return checkOfferFile(form.file.name, form.file.data);
+}
+
+/** A file name as it may be stored: no control characters, at most 200 characters. */
+export function storableFileName(name: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters (NUL among them) cannot be stored in text
+  return name.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 200) || 'file';
 }
 
 const SVG_TAGS = [

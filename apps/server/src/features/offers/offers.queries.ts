@@ -36,6 +36,7 @@ export function toOffer(row: OfferRow, tiers?: { personalPriceMinor: number | nu
     status_note: row.statusNote,
     created_at: Math.floor(row.createdAt.getTime() / 1000),
     tags: stylesInKeywords(row.keywords).map((name) => ({ name })),
+    product_id: row.productId,
   };
 }
 

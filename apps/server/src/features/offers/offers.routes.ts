@@ -1,6 +1,6 @@
-import { amountToMinor, createOfferFields, OFFER_FILE_MAX_BYTES, OFFER_STYLES, offer, offerIdInput, offerStyle, okEnvelope } from '@atelier/shared';
+import { amountToMinor, createOfferFields, OFFER_STYLES, offer, offerIdInput, offerStyle, okEnvelope } from '@atelier/shared';
 import { and, eq } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { categories, offers } from '../../db/schema';
@@ -8,34 +8,10 @@ import { AppError } from '../../lib/app-error';
 import { currentUser, guard } from '../../lib/auth-guard';
 import { ok } from '../../lib/envelope';
 import { requireSellerDetails } from '../sellers';
-import { type CheckedFile, checkOfferFile, storeOfferFile } from './offer-file';
+import { type CheckedFile, checkFormFile, readFileForm, storableFileName, storeOfferFile } from './offer-file';
 import { createProductFromOffer, insertOffer, listUserOffers, moveOffer, toOffer } from './offers.queries';
 
 const FIELDS = ['title', 'description', 'category_id', 'price', 'deal_type', 'confirm', 'keywords'] as const;
-
-/** Reads the create-offer form: text fields, and the one `media` file held in memory (at most 20 MB). */
-async function readOfferForm(request: FastifyRequest) {
-  const fields: Record<string, string> = {};
-  let file: { name: string; data: Buffer } | undefined;
-  let tooLarge = false;
-  // Not thrown: an oversized file is cut one byte past the limit, and the rest of the form is still read. The size
-  // of what arrived decides, not the library's `truncated` flag alone, which now and then missed (issue 18 bug 10).
-  const options = { throwFileSizeLimit: false, limits: { fileSize: OFFER_FILE_MAX_BYTES + 1, files: 1, fields: 20, fieldSize: 64 * 1024 } };
-  for await (const part of request.parts(options)) {
-    if (part.type === 'file') {
-      if (part.fieldname !== 'media' || file) {
-        part.file.resume();
-        continue;
-      }
-      const data = await part.toBuffer();
-      if (part.file.truncated || data.length > OFFER_FILE_MAX_BYTES) tooLarge = true;
-      else file = { name: part.filename ?? '', data };
-    } else if ((FIELDS as readonly string[]).includes(part.fieldname) && typeof part.value === 'string') {
-      fields[part.fieldname] = part.value;
-    }
-  }
-  return { fields, file, tooLarge };
-}
 
 const PROMPTS_CATEGORY = 'prompts';
 /** A prompt's text is what a buyer gets; at most this much of the offered file is kept. */
@@ -71,7 +47,7 @@ export const offersRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const user = currentUser(request);
       if (!request.isMultipart()) throw new AppError('VALIDATION', 'Please upload a file.', { media: ['Please upload a file.'] });
-      const form = await readOfferForm(request);
+      const form = await readFileForm(request, { fileField: 'media', fields: FIELDS });
       const errors: Record<string, string[]> = {};
       const parsed = createOfferFields.safeParse(form.fields);
       if (!parsed.success) {
@@ -81,13 +57,9 @@ export const offersRoutes: FastifyPluginAsyncZod = async (app) => {
         }
       }
       let checked: CheckedFile | undefined;
-      if (form.tooLarge) errors.media = ['File size exceeds 20MB limit'];
-      else if (!form.file || form.file.data.length === 0) errors.media = ['Please upload a file.'];
-      else {
-        const result = checkOfferFile(form.file.name, form.file.data);
-        if ('error' in result) errors.media = [result.error];
-        else checked = result;
-      }
+      const result = checkFormFile(form);
+      if ('error' in result) errors.media = [result.error];
+      else checked = result;
       let promptCategory = false;
       if (parsed.success) {
         const [category] = await app.db.select({ id: categories.id, url: categories.url }).from(categories).where(eq(categories.id, parsed.data.category_id));
@@ -121,8 +93,7 @@ export const offersRoutes: FastifyPluginAsyncZod = async (app) => {
           // SPEC §3 doc_type: image, prompt (a text offered under Prompts) or other.
           docType: stored.docType === 'other' && promptCategory && checked.type === 'txt' ? 'prompt' : stored.docType,
           fileType: stored.fileType,
-          // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters (NUL among them) cannot be stored in text
-          fileName: form.file!.name.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 200) || 'file',
+          fileName: storableFileName(form.file!.name),
           originalPath: stored.originalPath,
           fileMeta: stored.fileMeta,
           previewPath: stored.previewPath,

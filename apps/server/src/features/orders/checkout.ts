@@ -17,7 +17,7 @@ import { validationError } from '../../lib/app-error';
 import type { DisplayCurrency } from '../../lib/display-currency';
 import { enqueueSql } from '../../lib/jobs';
 import { isUniqueViolation } from '../../lib/pg-errors';
-import { InsufficientFunds, postSale, type SaleShare, type SaleStatementShape, saleSellerShare } from '../ledger';
+import { commissionOf, InsufficientFunds, postSale, type SaleShare, type SaleStatementShape, saleSellerShare } from '../ledger';
 import { EVENTS_CHANNEL, silencedSql } from '../notifications';
 import { type TaxDecision, taxLines } from '../tax';
 import { type OrderItemRow, orderAnswer, ownedAmong, productCategoryUrl, productTagNames } from './orders.queries';
@@ -422,6 +422,25 @@ export async function purchaseProducts(
     platformOwned: r.platformOwned,
     vatMinor: taxed.vat[i]!,
   }));
+  // A creator's own pack (issue 34: an approved bundle; the pack's author wrote every work in it) is one
+  // sale of theirs: the commission is taken once from the pack's net and spread over its lines by largest
+  // remainder, so the creator earns what one work at the pack's price would earn, to the cent.
+  for (const p of bought) {
+    if (p.productType !== 'pack' || p.platformOwned) continue;
+    const lines = rows.flatMap((r, i) => (r.packId === p.id ? [i] : []));
+    if (!lines.every((i) => rows[i]!.sellerId === p.authorId && !rows[i]!.platformOwned)) continue;
+    const nets = lines.map((i) => shares[i]!.amountMinor - (shares[i]!.vatMinor ?? 0));
+    const spread = allocate(
+      commissionOf(
+        nets.reduce((s, n) => s + n, 0),
+        opts.commissionPercent,
+      ),
+      nets,
+    );
+    lines.forEach((i, k) => {
+      shares[i]!.commissionMinor = spread[k]!;
+    });
+  }
   // Each author who earns from this sale hears of it (a platform-owned product earns its author nothing).
   const earned = new Map<number, { titles: string[]; amountMinor: number }>();
   for (const r of rows) {

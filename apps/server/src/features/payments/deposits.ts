@@ -182,6 +182,7 @@ export async function applyPaymentEvent(app: FastifyInstance, provider: string, 
     if (!fresh.length) return 'duplicate' as const;
     // Chargebacks and refunds (issue 19) name a payment already credited, by its id or the provider's.
     if (isChargebackEvent(event)) return applyChargebackEvent(tx, provider, event);
+    if (event.outcome === 'card_seen') return recordCard(tx, provider, event);
     if ((event.outcome !== 'succeeded' && event.outcome !== 'failed') || event.depositId === null) return 'ignored' as const;
     const ofDeposit = and(eq(deposits.id, event.depositId), eq(deposits.provider, provider));
     // Lock order (features/ledger): what the payment is for (a chat) before the deposit, accounts last.
@@ -267,11 +268,29 @@ export async function applyPaymentEvent(app: FastifyInstance, provider: string, 
   if (refusal) app.log.warn({ ...refusal, provider }, 'payment event refused: its amount or currency does not match the deposit');
   // Counted once committed: a replayed event is a duplicate and counts nothing.
   if (result === 'applied') {
-    if (event.outcome === 'refunded') app.metrics.money('deposits', 'refunded');
+    if (event.outcome === 'card_seen') {
+      // Not a movement of money: nothing to count.
+    } else if (event.outcome === 'refunded') app.metrics.money('deposits', 'refunded');
     else if (event.outcome.startsWith('dispute_')) app.metrics.money('disputes', event.outcome.slice('dispute_'.length));
     else app.metrics.money('deposits', event.outcome);
   }
   return result;
+}
+
+/**
+ * The card that paid a deposit, as the provider told it apart from the payment's own event (Stripe's
+ * `charge.succeeded`): its brand, last four and issuing country, the card piece of VAT evidence (issue 33).
+ * Found by the deposit id the payment carries, else by the provider's payment id; nothing else moves.
+ */
+async function recordCard(tx: Db, provider: string, event: PaymentEvent): Promise<'applied' | 'ignored'> {
+  if (!event.card || (event.depositId === null && !event.paymentRef)) return 'ignored';
+  const which = event.depositId !== null ? eq(deposits.id, event.depositId) : eq(deposits.providerPaymentRef, event.paymentRef!.slice(0, 200));
+  const updated = await tx
+    .update(deposits)
+    .set({ cardBrand: event.card.brand, cardLast4: event.card.last4, ...(event.card.country ? { cardCountry: event.card.country } : {}) })
+    .where(and(which, eq(deposits.provider, provider)))
+    .returning({ id: deposits.id });
+  return updated.length ? 'applied' : 'ignored';
 }
 
 /**

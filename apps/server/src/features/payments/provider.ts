@@ -41,7 +41,8 @@ export type CheckoutStart = {
 export type PaymentEvent = {
   id: string;
   type: string;
-  outcome: 'succeeded' | 'failed' | 'ignored' | 'dispute_opened' | 'dispute_won' | 'dispute_lost' | 'refunded';
+  /** `card_seen`: the provider told which card paid (its brand, last four and country), nothing else. */
+  outcome: 'succeeded' | 'failed' | 'ignored' | 'dispute_opened' | 'dispute_won' | 'dispute_lost' | 'refunded' | 'card_seen';
   depositId: number | null;
   /** The provider's id of the payment itself (stored on success, so its later disputes and refunds find it). */
   paymentRef?: string;

@@ -74,7 +74,8 @@ async function findSubject(db: Db, buyerId: number, pathId: number, input: Refun
       productId: null,
       chatMessageId: row.message.id,
       creatorId: row.message.userId,
-      amountMinor: Number(row.message.priceMinor ?? 0),
+      // What the buyer paid (the price, or its net under reverse charge; migration 0053).
+      amountMinor: Number(row.message.paidMinor ?? row.message.priceMinor ?? 0),
       boughtAt: row.message.unlockedAt,
     };
   }
@@ -193,6 +194,8 @@ async function refundSubject(tx: Db, row: RequestRow): Promise<number | null> {
           requestId: row.id,
           reason: `refund of chat image ${locked!.id}`,
           idempotency,
+          // The VAT the unlock's sale stored goes back from its country's account (issue 33).
+          vat: locked!.taxCountry && locked!.vatMinor > 0 ? { country: locked!.taxCountry, amountMinor: Number(locked!.vatMinor) } : undefined,
         })
       : { transactionId: null };
     await tx.update(chatMessages).set({ refundedAt: new Date() }).where(eq(chatMessages.id, locked!.id));

@@ -10,7 +10,7 @@ import {
 } from '@atelier/shared';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { orderItems, orders, sellerDetails, sellerDetailsHistory, users } from '../../db/schema';
+import { chatMessages, orderItems, orders, sellerDetails, sellerDetailsHistory, users } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 
 /**
@@ -100,10 +100,10 @@ export async function requireSellerDetails(db: Db, userId: number): Promise<void
 
 /**
  * DAC7 for `year`, per seller with sales that year: the consideration per quarter (what buyers paid
- * for their items, less the items refunded), the number of sales, and the fees withheld. Items are
- * dated by their order. The fees are read from the ledger: an item's price less what the sale moved
- * into the seller's earnings accounts in the order's journal transaction (a stored fact; per item
- * columns for it are in progress elsewhere). The exclusion threshold is applied and shown.
+ * for their items and their paid chat images, less those refunded), the number of sales, and the fees
+ * withheld. Items are dated by their order, images by their unlock. Each line's figures are the split
+ * its sale stored (migrations 0036, 0042, 0053): the consideration is its price without the VAT, the
+ * fee its commission. The exclusion threshold is applied and shown.
  */
 export async function dac7Report(db: Db, year: number): Promise<Dac7Report> {
   const from = new Date(Date.UTC(year, 0, 1));
@@ -129,8 +129,25 @@ export async function dac7Report(db: Db, year: number): Promise<Dac7Report> {
       ),
     )
     .orderBy(asc(orderItems.sellerId), asc(orders.id));
+  const images = await db
+    .select({
+      sellerId: chatMessages.userId,
+      quarter: sql<number>`(extract(quarter from ${chatMessages.unlockedAt} at time zone 'UTC')::int - 1)`,
+      priceMinor: sql<number>`coalesce(${chatMessages.paidMinor}, ${chatMessages.priceMinor})`,
+      vatMinor: chatMessages.vatMinor,
+      commissionMinor: sql<number>`coalesce(${chatMessages.commissionMinor}, 0)`,
+      refunded: sql<boolean>`${chatMessages.refundedAt} is not null`,
+    })
+    .from(chatMessages)
+    .where(
+      and(
+        sql`${chatMessages.unlockedAt} >= ${from.toISOString()}::timestamptz`,
+        sql`${chatMessages.unlockedAt} < ${to.toISOString()}::timestamptz`,
+        sql`${chatMessages.priceMinor} > 0`,
+      ),
+    );
   const bySeller = new Map<number, Omit<Dac7Seller, 'nickname' | 'details' | 'excluded'>>();
-  for (const i of items) {
+  for (const i of [...items, ...images]) {
     const s = bySeller.get(i.sellerId) ?? {
       user_id: i.sellerId,
       consideration_minor: [0, 0, 0, 0],

@@ -1,7 +1,7 @@
 import { idFromKey, minorToAmount, ratingAverage } from '@atelier/shared';
 import { type AnyColumn, and, asc, desc, eq, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { products, reviews, staticPages, users } from '../../db/schema';
+import { products, reviews, staticPages, storefronts, users } from '../../db/schema';
 import { visibleProductWhere } from '../../db/visibility';
 
 /** What a shared link or a crawler needs to know about one page. */
@@ -95,18 +95,28 @@ export async function productPageMeta(db: Db, key: string, kind: 'product' | 'pa
   };
 }
 
+/** A creator's profile: their storefront's headline and banner (issue 34) when set, else what the profile says and the avatar. */
 export async function profilePageMeta(db: Db, key: string): Promise<PageMeta | null> {
   const [row] = await db
-    .select({ nickname: users.nickname, name: users.name, surname: users.surname, about: users.aboutMe, avatarPath: users.avatarPath })
+    .select({
+      nickname: users.nickname,
+      name: users.name,
+      surname: users.surname,
+      about: users.aboutMe,
+      avatarPath: users.avatarPath,
+      headline: storefronts.headline,
+      bannerPath: storefronts.bannerPath,
+    })
     .from(users)
+    .leftJoin(storefronts, eq(storefronts.creatorId, users.id))
     .where(and(isNull(users.deletedAt), isNull(users.moderation), byIdOr(users.id, key, sql`lower(${users.nickname}) = lower(${key})`)))
     .limit(1);
   if (!row) return null;
   return {
     title: `${row.name} ${row.surname} (@${row.nickname})`,
-    description: row.about || `Works by ${row.name} ${row.surname} on Atelier.`,
+    description: row.headline || row.about || `Works by ${row.name} ${row.surname} on Atelier.`,
     canonicalPath: `/profile/${encodeURIComponent(row.nickname)}`,
-    imageKey: row.avatarPath,
+    imageKey: row.bannerPath ?? row.avatarPath,
     type: 'profile',
   };
 }

@@ -14,7 +14,7 @@ const rowsOf = <T>(r: unknown) => (r as { rows: T[] }).rows;
 
 /**
  * The One-Stop Shop return of a quarter (issue 33): per country and rate, the net and the VAT of the
- * sales made in it, less the refunds made in it, and how many of each, from the figures each sold line
+ * sales made in it (order lines and paid chat images), less the refunds made in it, and how many of each, from the figures each sold line
  * stored when it was sold (never recomputed). Sales under reverse charge carry no VAT and are not part
  * of it. `ledger_vat_minor` is what the `vat:payable:<country>` accounts moved in the same quarter: the
  * report equals it to the cent (the reconciliation checks the accounts against the lines).
@@ -31,6 +31,14 @@ export async function ossReport(db: Db, quarter: string): Promise<OssReport> {
         select o.tax_country, o.tax_rate_bp, -(oi.price_minor - oi.vat_minor), -oi.vat_minor, 0, 1
         from order_items oi join orders o on o.id = oi.order_id
         where oi.refunded_at >= ${from}::timestamptz and oi.refunded_at < ${to}::timestamptz and o.vat_minor > 0 and not o.reverse_charge
+        union all
+        select m.tax_country, m.tax_rate_bp, m.paid_minor - m.vat_minor, m.vat_minor, 1, 0
+        from chat_messages m
+        where m.unlocked_at >= ${from}::timestamptz and m.unlocked_at < ${to}::timestamptz and m.vat_minor > 0
+        union all
+        select m.tax_country, m.tax_rate_bp, -(m.paid_minor - m.vat_minor), -m.vat_minor, 0, 1
+        from chat_messages m
+        where m.refunded_at >= ${from}::timestamptz and m.refunded_at < ${to}::timestamptz and m.vat_minor > 0
       )
       select country, rate_bp, sum(net) as net, sum(vat) as vat, sum(sale) as sales, sum(refund) as refunds
       from lines group by country, rate_bp order by country, rate_bp`),

@@ -2,9 +2,10 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastMailTo, registerPerson, registerSeller, registerStaff } from '../../../test/accounts';
 import { balanceMinor, fund, pendingMinor, revenueMinor, sellPrompt } from '../../../test/commerce';
+import { paidByCard } from '../../../test/payments';
 import { pdfText } from '../../../test/pdf';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
-import { deposits, ledgerAccounts, orders } from '../../db/schema';
+import { ledgerAccounts, orders } from '../../db/schema';
 import { setSetting } from '../../lib/settings';
 import { decideCountry, vatInside } from './vat';
 import { checkVatNumber } from './vat-number';
@@ -16,22 +17,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** A paid card deposit of this country: the evidence a card gives (the money itself comes from `fund`). */
-async function paidByCard(userId: number, country: string) {
-  await t.app.db.insert(deposits).values({
-    userId,
-    amountMinor: 100,
-    currency: 'EUR',
-    currencyAmountMinor: 100,
-    provider: 'sandbox',
-    paymentMethod: 'sandbox-card',
-    status: 'success',
-    cardBrand: 'visa',
-    cardLast4: '0016',
-    cardCountry: country,
-  });
-}
-
 const vatAccount = async (country: string) => {
   const [row] = await t.app.db
     .select({ b: ledgerAccounts.balanceMinor })
@@ -42,7 +27,7 @@ const vatAccount = async (country: string) => {
 
 async function buyer(opts: { card?: string; country?: string; vat?: string } = {}) {
   const person = await registerPerson(t.app);
-  if (opts.card) await paidByCard(person.id, opts.card);
+  if (opts.card) await paidByCard(t.app, person.id, opts.card);
   if (opts.country) {
     const res = await person.client.put('/api/user/tax-country', { country: opts.country, vat_number: opts.vat ?? null });
     expect(res.statusCode).toBe(200);

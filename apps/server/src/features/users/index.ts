@@ -4,6 +4,7 @@ export {
   createStaffAccount,
   findUserByEmail,
   findUserById,
+  findUserByIdOrNickname,
   generateNickname,
   isEmailTaken,
   normalizePhone,

@@ -17,11 +17,12 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import sharp from 'sharp';
 import { z } from 'zod';
-import { products, sessions, users } from '../../db/schema';
+import { products, sessions, storefronts, storefrontWorks, users } from '../../db/schema';
 import { notFound, validationError } from '../../lib/app-error';
 import { currentUser, guard } from '../../lib/auth-guard';
 import { requestedCurrency, resolveDisplayCurrency } from '../../lib/display-currency';
 import { ok } from '../../lib/envelope';
+import { readUploadedPicture } from '../../lib/image-upload';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
 import { enforceRateLimit } from '../../lib/rate-limit';
 import { startSession } from '../../lib/session';
@@ -42,9 +43,6 @@ import {
 
 /** New e-mail addresses a user may try per hour. */
 const EMAIL_CHANGE_TRIES = { limit: 5, windowSeconds: 3600 };
-
-/** Raster formats accepted for avatars, judged by the bytes, never by the file name. */
-const AVATAR_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'avif', 'heif', 'tiff']);
 
 export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/user/profile', { config: guard('user'), schema: { tags: ['profile'], response: { 200: okEnvelope(userProfileWithBalance) } } }, async (request) => {
@@ -131,7 +129,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!(await verifyPassword(user.passwordHash, request.body.password))) throw validationError({ password: 'The password is incorrect.' });
       const oldAvatar = user.avatarPath;
       // Anonymise rather than delete: orders, chats and products of other people keep their rows.
-      await app.db.transaction(async (tx) => {
+      const oldBanner = await app.db.transaction(async (tx) => {
         // The user's row first, then their ledger accounts (last): a deposit credited meanwhile waits, then is seen.
         await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for('update');
         // Refused while money remains or is owed, each case with its own sentence (issue 30 finding 6).
@@ -156,7 +154,12 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
           })
           .where(eq(users.id, user.id));
         await tx.delete(sessions).where(eq(sessions.userId, user.id));
+        // The storefront (issue 34) is the person's own words, links and picture: it goes with them.
+        const [storefront] = await tx.delete(storefronts).where(eq(storefronts.creatorId, user.id)).returning({ bannerPath: storefronts.bannerPath });
+        await tx.delete(storefrontWorks).where(eq(storefrontWorks.creatorId, user.id));
+        return storefront?.bannerPath ?? null;
       });
+      if (oldBanner) await app.storage.removePublic(oldBanner);
       if (oldAvatar && !oldAvatar.startsWith('avatars/demo/')) {
         await app.storage.removePublic(oldAvatar);
         await app.storage.removePublic(oldAvatar.replace(/-150\.webp$/, '-300.webp'));
@@ -172,27 +175,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: guard('user'), schema: { tags: ['profile'], consumes: ['multipart/form-data'], response: { 200: okEnvelope(userProfile) } } },
     async (request) => {
       const user = currentUser(request);
-      if (!request.isMultipart()) throw validationError({ avatar: 'Please select an image file' });
-      // The library reads one byte past the limit, and the size of what arrived decides (issue 18 bug 10):
-      // its `truncated` flag alone let a file over the limit through now and then.
-      const file = await request.file({ limits: { fileSize: AVATAR_MAX_BYTES + 1, files: 1 } });
-      if (file?.fieldname !== 'avatar') throw validationError({ avatar: 'Please select an image file' });
-      const tooLarge = () => validationError({ avatar: 'Image size should be less than 2MB' });
-      let data: Buffer;
-      try {
-        data = await file.toBuffer();
-      } catch (err) {
-        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
-        throw err;
-      }
-      if (data.length > AVATAR_MAX_BYTES) throw tooLarge();
-      let format: string | undefined;
-      try {
-        format = (await sharp(data).metadata()).format;
-      } catch {
-        format = undefined;
-      }
-      if (!format || !AVATAR_FORMATS.has(format)) throw validationError({ avatar: 'Please select an image file' });
+      const data = await readUploadedPicture(request, { field: 'avatar', maxBytes: AVATAR_MAX_BYTES, tooLarge: 'Image size should be less than 2MB' });
       // Re-encoded from the pixels: metadata (EXIF, GPS) and anything hidden in the file are dropped.
       const base = `avatars/${user.id}/${randomBytes(8).toString('hex')}`;
       const [small, large] = await Promise.all([

@@ -100,6 +100,7 @@ export function noticeText(n: Note, t: TFunction, money: Money): string {
   if (n.kind === 'sale_made') return p.title ? t('notifications.sale_one', { title, amount }) : t('notifications.sale_many', { count: p.count ?? 0, amount });
   if (n.kind === 'refund_requested') return t('notifications.refund_requested', { title, amount });
   if (n.kind === 'refund_status' && p.status && p.status !== 'open') return t(REFUND_WORDS[p.status], { title, amount });
+  if (n.kind === 'product_updated' && p.title) return t('notifications.product_updated', { title, number: p.count ?? '' });
   return n.text;
 }
 

@@ -44,6 +44,7 @@ describe('the back office at /admin', () => {
       '/admin/jobs',
       '/admin/analytics',
       '/admin/discounts',
+      '/admin/bundles',
     ]);
     expect(await screen.findByText('No offers with this status.')).toBeTruthy();
     expect(calls.some((c) => c.path === '/api/admin/offers')).toBe(true);

@@ -107,6 +107,8 @@ export function Component() {
                 </NavLink>
                 <NavLink to="/dashboard/sales">{t('sales.title')}</NavLink>
                 <NavLink to="/dashboard/discounts">{t('discounts.title')}</NavLink>
+                <NavLink to="/dashboard/bundles">{t('bundles.title')}</NavLink>
+                <NavLink to="/dashboard/storefront">{t('storefront.title')}</NavLink>
                 <NavLink to="/dashboard/earnings">{t('dashboard.earnings')}</NavLink>
                 <NavLink to="/dashboard/refunds">{t('refunds.creator_title')}</NavLink>
                 <NavLink to="/dashboard/seller-details">{t('sellers.title')}</NavLink>

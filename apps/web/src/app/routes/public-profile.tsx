@@ -8,6 +8,7 @@ import { useMoney } from '../../features/currency';
 import { FollowButton } from '../../features/favourites';
 import { DEFAULT_AVATAR, usePublicProfile } from '../../features/profile';
 import { ReportLink } from '../../features/reports';
+import { StorefrontBanner, StorefrontIntro, StorefrontShowcase, useStorefront } from '../../features/storefronts';
 import { useTranslation } from '../../lib/i18n-runtime';
 import '../../features/profile/components/profile.css';
 import { usePageTitle } from '../../lib/page-title';
@@ -28,6 +29,8 @@ export function Component() {
   const money = useMoney();
   const { username = '' } = useParams();
   const profile = usePublicProfile(username);
+  // The creator's storefront (issue 34): a profile shows without it while it loads or if it fails.
+  const storefront = useStorefront(username).data;
   // A missing profile's tab says so (issue 18 bug 9); this hook runs after the not-found page's own.
   usePageTitle(profile.data ? `${profile.data.name} ${profile.data.surname}` : profile.isError ? t('pages.profile_not_found_title') : undefined);
   if (profile.isPending) return <Spinner label={t('app.loading')} />;
@@ -35,13 +38,16 @@ export function Component() {
   const p = profile.data;
   return (
     <article className="public-profile">
-      <header className="public-profile-head">
+      <StorefrontBanner storefront={storefront} />
+      {/* Under a banner the head sits on a card of its own, off the page's dark band. */}
+      <header className={`public-profile-head${storefront?.banner_url ? ' has-banner' : ''}`}>
         <img className="avatar" src={p.avatar_url_large ?? DEFAULT_AVATAR} alt="" width="120" height="120" />
         <div>
           <h1>
             {p.name} {p.surname}
           </h1>
           <p>@{p.nickname}</p>
+          <StorefrontIntro storefront={storefront} />
         </div>
         <div className="public-profile-actions" data-testid="profile-actions">
           <RatingStars average={p.rating_average} count={p.rating_count} />
@@ -50,6 +56,7 @@ export function Component() {
           <ReportLink subjectType="user" subjectId={p.id} title={`@${p.nickname}`} />
         </div>
       </header>
+      <StorefrontShowcase storefront={storefront} />
       <section className="panel">
         <h2>{t('profile.about')}</h2>
         <p>{p.about_me || t('profile.no_about')}</p>

@@ -76,6 +76,30 @@ describe('Stripe webhooks', () => {
     expect(await provider.parseWebhook(intent.raw, intent.headers)).toMatchObject({ depositId: 22, paid: { amountMinor: 900, currency: 'JPY' } });
   });
 
+  it('issue 33: a succeeded charge tells the card that paid, with its issuing country (VAT evidence); a charge without a card is ignored', async () => {
+    const charge = signed({
+      id: 'evt_card_1',
+      object: 'event',
+      type: 'charge.succeeded',
+      data: {
+        object: {
+          object: 'charge',
+          payment_intent: 'pi_77',
+          metadata: { deposit_id: '77' },
+          payment_method_details: { card: { brand: 'visa', last4: '0016', country: 'DE' } },
+        },
+      },
+    });
+    expect(await provider.parseWebhook(charge.raw, charge.headers)).toMatchObject({
+      outcome: 'card_seen',
+      depositId: 77,
+      paymentRef: 'pi_77',
+      card: { brand: 'visa', last4: '0016', country: 'DE' },
+    });
+    const noCard = signed({ id: 'evt_card_2', object: 'event', type: 'charge.succeeded', data: { object: { object: 'charge', payment_method_details: {} } } });
+    expect(await provider.parseWebhook(noCard.raw, noCard.headers)).toMatchObject({ outcome: 'ignored', depositId: null });
+  });
+
   it('a bad signature or a stale timestamp is refused with a 400', async () => {
     const event = { id: 'evt_4', object: 'event', type: 'payment_intent.succeeded', data: { object: { metadata: { deposit_id: '5' } } } };
     const good = signed(event);

@@ -112,6 +112,14 @@ export function createStripeProvider(config: Config, client?: Stripe): PaymentPr
             // The card's country (VAT evidence), when the event carries its charge expanded.
             ...cardOf(event.data.object.latest_charge),
           };
+        // The charge carries the card (Stripe's PaymentIntent events name it by id only): its issuing
+        // country is VAT evidence (issue 33), recorded on the deposit whenever this event comes.
+        case 'charge.succeeded': {
+          const charge = event.data.object;
+          const card = cardOf(charge);
+          if (!card.card) return { ...base, outcome: 'ignored', depositId: null };
+          return { ...base, outcome: 'card_seen', depositId: depositIdOf(charge.metadata), paymentRef: idOf(charge.payment_intent), ...card };
+        }
         case 'payment_intent.payment_failed': {
           const intent = event.data.object;
           return { ...base, outcome: 'failed', depositId: depositIdOf(intent.metadata), errorMessage: intent.last_payment_error?.message ?? 'Payment failed' };

@@ -19,6 +19,7 @@ const SECTIONS = [
   { to: '/admin/jobs', label: 'admin.nav_jobs' },
   { to: '/admin/analytics', label: 'admin.nav_analytics' },
   { to: '/admin/discounts', label: 'discounts.title' },
+  { to: '/admin/bundles', label: 'bundles.review_title' },
 ] as const;
 
 /** The back office frame: its title and the section nav; the section shows below. */

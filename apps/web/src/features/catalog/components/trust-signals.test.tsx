@@ -44,4 +44,17 @@ describe('trust signals on the product page (issue 31)', () => {
     renderWithApp(<PackSaving product={aProductDetails({ product_type: 'pack', price: 30, items })} />);
     expect(screen.queryByTestId('pack-saving')).toBeNull();
   });
+
+  it("a creator's bundle: the saving as the server computed it (issue 34), and none when the server says there is none", async () => {
+    fakeApi({ 'GET /api/currencies': currencies });
+    const items = [aProduct({ id: 1, price: 12.5 }), aProduct({ id: 2, price: 10 }), aProduct({ id: 3, price: 7.5 })];
+    // 2.99 of 30.00 is 9.97 %: the server rounds down, so the page never claims the 10 % it does not give.
+    const { unmount } = renderWithApp(
+      <PackSaving product={aProductDetails({ product_type: 'pack', price: 27.01, items, saving: { items_price: 30, amount: 2.99, percent: 9 } })} />,
+    );
+    await vi.waitFor(() => expect(screen.getByTestId('pack-saving').textContent).toBe('You save €2.99 (9 %) against 3 works bought one by one: €30.00'));
+    unmount();
+    renderWithApp(<PackSaving product={aProductDetails({ product_type: 'pack', price: 20, items, saving: null })} />);
+    expect(screen.queryByTestId('pack-saving')).toBeNull();
+  });
 });

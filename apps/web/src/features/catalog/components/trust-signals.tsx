@@ -56,12 +56,14 @@ export function FileDetails({ file }: { file: FileInfo | null }) {
 export function PackSaving({ product }: { product: ProductDetails }) {
   const { t } = useTranslation();
   const items = product.items ?? [];
-  // Prices come rounded to 2 decimals in the display currency: add in cents to avoid 0.1 + 0.2.
-  const alone = items.reduce((sum, i) => sum + Math.round(i.price * 100), 0);
-  const saving = (alone - Math.round(product.price * 100)) / 100;
-  if (items.length < 2 || saving <= 0) return null;
+  // The server's saving (issue 34: computed from cents, the percent never overstated) when it sends one;
+  // else from the shown prices, rounded to 2 decimals in the display currency: added in cents to avoid 0.1 + 0.2.
+  const fromServer = product.saving;
+  const alone = fromServer ? Math.round(fromServer.items_price * 100) : items.reduce((sum, i) => sum + Math.round(i.price * 100), 0);
+  const saving = fromServer ? fromServer.amount : (alone - Math.round(product.price * 100)) / 100;
+  if (items.length < 2 || saving <= 0 || fromServer === null) return null;
   const currency = { code: product.currency, symbol: product.currencySymbol };
-  const percent = Math.round((saving / (alone / 100)) * 100);
+  const percent = fromServer ? fromServer.percent : Math.round((saving / (alone / 100)) * 100);
   return (
     <p className="pack-saving" data-testid="pack-saving">
       <strong>

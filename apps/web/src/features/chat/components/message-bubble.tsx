@@ -1,6 +1,7 @@
 import type { ChatMessage } from '@atelier/shared';
 import { Link } from 'react-router';
 import { useTranslation } from '../../../lib/i18n-runtime';
+import { useMoney } from '../../currency';
 import { ReportLink } from '../../reports';
 import { formatMessageTime } from './chat-format';
 import { useChatPrice } from './chat-price';
@@ -29,6 +30,7 @@ type Props = {
 /** One message: own bubbles yellow, the other party's teal, the deal's fixed steps centred, time HH:MM. */
 export function MessageBubble({ message, own, payable = true, onUnlock, onImageLoad }: Props) {
   const { t } = useTranslation();
+  const money = useMoney();
   const price = useChatPrice();
   const time = (
     <time className="bubble-time" dateTime={message.created_at}>
@@ -96,10 +98,19 @@ export function MessageBubble({ message, own, payable = true, onUnlock, onImageL
         </span>
       );
     } else {
+      // The buyer's paid image, with what they paid and its VAT (issue 33).
+      const tax = message.tax;
       body = (
-        <a className="bubble-image" href={message.attachment_url} target="_blank" rel="noopener" data-testid="unlocked-image">
-          {image}
-        </a>
+        <>
+          <a className="bubble-image" href={message.attachment_url} target="_blank" rel="noopener" data-testid="unlocked-image">
+            {image}
+          </a>
+          <span className="muted small" data-testid="unlocked-paid">
+            {priceLabel}
+            {tax && tax.vat_minor > 0 && ` · ${t('tax.order_vat', { rate: String(tax.rate), amount: money.format(tax.vat_minor / 100, 'EUR') })}`}
+            {tax?.reverse_charge && ` · ${t('tax.reverse_charge')}`}
+          </span>
+        </>
       );
     }
   } else if (message.type === 'attachment' && message.attachment_url) {

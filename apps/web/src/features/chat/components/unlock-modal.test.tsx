@@ -62,6 +62,41 @@ describe('unlock modal', () => {
     expect(calls.find((c) => c.path === '/api/chat/12/unlock')?.headers['Idempotency-Key']).toBeTruthy();
   });
 
+  it('issue 33: before paying, the dialog shows the net, the VAT and the total the unlock charges (a business: reverse charge)', async () => {
+    api(
+      () => [locked],
+      () => jsonAnswer(409, {}),
+      { 'GET /api/user/tax': () => okAnswer({ country: 'FR', rate: 0, list_rate: 20, reverse_charge: true, choices: null }) },
+    );
+    renderWithApp(<Conversation chat={chatOf({ status: 'waiting_payment' })} meId={3} />);
+    fireEvent.click(await screen.findByTestId('locked-image'));
+    expect((await screen.findByTestId('tax-vat')).textContent).toContain('Reverse charge');
+    expect(screen.getByTestId('tax-net').textContent).toContain('€33.33');
+    expect(screen.getByTestId('tax-total').textContent).toContain('€33.33');
+  });
+
+  it('issue 33: under the paid image the buyer sees what they paid and its VAT, or that a business paid under reverse charge', async () => {
+    const withVat = { ...unlocked, tax: { country: 'DE', rate: 19, net_minor: 3361, vat_minor: 639, reverse_charge: false } };
+    api(
+      () => [withVat],
+      () => jsonAnswer(409, {}),
+    );
+    const view = renderWithApp(<Conversation chat={chatOf({ status: 'active' })} meId={3} />);
+    expect((await screen.findByTestId('unlocked-paid')).textContent).toBe('Paid · €40.00 · incl. VAT 19 %: €6.39');
+    view.unmount();
+    const business = {
+      ...unlocked,
+      price: { ...unlocked.price!, amount: 33.33 },
+      tax: { country: 'FR', rate: 0, net_minor: 3333, vat_minor: 0, reverse_charge: true },
+    };
+    api(
+      () => [business],
+      () => jsonAnswer(409, {}),
+    );
+    renderWithApp(<Conversation chat={chatOf({ status: 'active' })} meId={3} />);
+    expect((await screen.findByTestId('unlocked-paid')).textContent).toBe('Paid · €33.33 · Reverse charge: no VAT charged');
+  });
+
   it('bug 12: the creator sees their own delivered locked image unblurred, without Unlock, marked with its price', async () => {
     const own = { ...locked, is_preview: false, attachment_url: '/api/chat/12/messages/8/attachment' };
     api(

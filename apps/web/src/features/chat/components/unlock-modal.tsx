@@ -9,6 +9,7 @@ import { useTranslation } from '../../../lib/i18n-runtime';
 import { newIdempotencyKey } from '../../../lib/idempotency-key';
 import { useMoney } from '../../currency';
 import { PaymentWidget, useBalance, useDepositStatus, useInternalCurrencyName, widgetOutcome } from '../../deposits';
+import { TaxBreakdown } from '../../tax';
 import { useUnlock } from '../api/chat';
 import { useChatPrice } from './chat-price';
 
@@ -75,6 +76,12 @@ export function UnlockModal({ chatId, message, onClose }: Props) {
       <p className="unlock-amount" data-testid="unlock-amount">
         {price.amount(message.price)}
       </p>
+      {!card && cost && (
+        <dl>
+          {/* The net, the VAT and the total the unlock will charge (issue 33), as the buy dialog shows them. */}
+          <TaxBreakdown price={cost.amount} currency={{ code: cost.currency ?? 'EUR' }} />
+        </dl>
+      )}
       {!card && balance.data && (
         <dl>
           <div className="row">

@@ -13,6 +13,7 @@ const KIND_WORDS: Record<PreferenceKind, string> = {
   sale_made: 'notifications.kind_sale_made',
   refund_requested: 'notifications.kind_refund_requested',
   refund_status: 'notifications.kind_refund_status',
+  product_updated: 'notifications.kind_product_updated',
 };
 
 /**

@@ -5,6 +5,7 @@ import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { Price } from '../../catalog';
 import { useMoney } from '../../currency';
+import { UploadVersionForm } from '../../versions';
 import { offerErrorMessage, type PayoutBody, useApproveOffer, useDeclineOffer, useRequestPayout } from '../api/offers';
 import { BankPayoutForm } from './bank-payout-form';
 import { CardPayoutForm } from './card-payout-form';
@@ -104,6 +105,7 @@ function OfferDetails({ offer, onPay, onDeclined }: { offer: Offer; onPay: () =>
           </p>
         )}
         {listing && (offer.status === 'approved' || offer.status === 'unlisted') && <ListingControls offer={offer} />}
+        {listing && (offer.status === 'approved' || offer.status === 'unlisted') && offer.product_id && <UploadVersionForm productId={offer.product_id} />}
         {offer.status === 'pending' && <p className="offer-callout neutral">{t('offers.sent_text')}</p>}
         {offer.status === 'approved' && !listing && (
           <p className={payoutFailed ? 'offer-callout warn' : 'offer-callout'} role={payoutFailed ? 'alert' : undefined}>

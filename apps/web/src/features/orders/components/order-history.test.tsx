@@ -1,10 +1,10 @@
 import type { OrderItem } from '@atelier/shared';
 import { de } from '@atelier/shared/i18n/de';
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../../../lib/i18n';
 import { fakeApi, okAnswer } from '../../../test/fake-api';
-import { siteSettings } from '../../../test/fixtures';
+import { anOrder, anOrderItem, siteSettings } from '../../../test/fixtures';
 import { jsonAnswer, renderWithApp } from '../../../test/render';
 import { OrderHistory } from './order-history';
 
@@ -222,5 +222,53 @@ describe('Order history', () => {
     expect(await screen.findByText('Generate an image')).toBeTruthy();
     expect(screen.getAllByText('Generate an image')).toHaveLength(1);
     expect(screen.getByRole('group', { name: 'Generate an image from Watercolor' })).toBeTruthy();
+  });
+
+  it('issue 34: a bought work lists its versions with notes and dates when opened, newest first', async () => {
+    const calls = fakeApi({
+      'GET /api/purchase/history': () => okAnswer([anOrder({ items: [anOrderItem()] })]),
+      'GET /api/products/7/versions': () =>
+        okAnswer({
+          product_id: 7,
+          updated_at: '2026-11-30T09:00:00.000Z',
+          versions: [
+            {
+              id: 2,
+              number: 2,
+              status: 'published',
+              notes: 'Sharper stars.',
+              format: 'PNG',
+              created_at: '2026-11-30T09:00:00.000Z',
+              published_at: '2026-11-30T09:00:00.000Z',
+              review_note: null,
+            },
+            {
+              id: 1,
+              number: 1,
+              status: 'published',
+              notes: '',
+              format: 'PNG',
+              created_at: '2026-11-01T09:00:00.000Z',
+              published_at: '2026-11-01T09:00:00.000Z',
+              review_note: null,
+            },
+          ],
+        }),
+    });
+    renderWithApp(<OrderHistory />);
+    const summary = await screen.findByText('Versions');
+    // Loaded only when the buyer opens it.
+    expect(calls.some((c) => c.path === '/api/products/7/versions')).toBe(false);
+    act(() => {
+      const details = summary.closest('details')!;
+      details.open = true;
+      details.dispatchEvent(new Event('toggle'));
+    });
+    const list = await screen.findByRole('list', { name: 'Versions' });
+    const items = within(list).getAllByTestId('version');
+    expect(items).toHaveLength(2);
+    expect(items[0]!.textContent).toContain('Version 2');
+    expect(items[0]!.textContent).toContain('Sharper stars.');
+    expect(items[1]!.textContent).toContain('First release');
   });
 });

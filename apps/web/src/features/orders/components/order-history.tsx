@@ -6,6 +6,7 @@ import { useTranslation } from '../../../lib/i18n-runtime';
 import { Price } from '../../catalog';
 import { useMoney } from '../../currency';
 import { RefundRequestDialog, RefundThread, useRefundRequests } from '../../refunds';
+import { OwnedVersions } from '../../versions';
 import { useOrders } from '../api/orders';
 import { DownloadButton } from './download-button';
 import { GenerateImage } from './generate-image';
@@ -110,6 +111,7 @@ function OrderCard({ order, requests }: { order: Order; requests: RefundRequest[
               {itemRequests.map((r) => (
                 <RefundThread key={r.id} request={r} />
               ))}
+              {downloadable && !refunded && item.product_type !== 'pack' && <OwnedVersions productId={item.info.id} />}
               {downloadable && !refunded && item.product_type === 'prompt' && (
                 <GenerateImage promptId={item.info.id} title={item.info.title} imagePrompt={item.info.image_prompt} />
               )}

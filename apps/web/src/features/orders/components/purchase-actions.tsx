@@ -7,6 +7,7 @@ import { serverMessageOr } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { useAuth } from '../../auth';
 import { useMoney } from '../../currency';
+import { OwnedVersions } from '../../versions';
 import { useOwnership, useUpgradeLicence } from '../api/ownership';
 import { DownloadButton } from './download-button';
 import './orders.css';
@@ -113,6 +114,8 @@ export function PurchaseActions({ product, children }: Props) {
         {ownership.data.licence_tier && !ownership.data.download_all_url && (
           <OwnedLicence product={product} owned={ownership.data.licence_tier} downloadUrl={downloads.length === 1 ? downloads[0]!.url : undefined} />
         )}
+        {/* Issue 34: the work's versions with their notes, loaded when opened. */}
+        {product.product_type !== 'pack' && <OwnedVersions productId={product.id} />}
         <Link className="link-button" to="/dashboard/orders">
           {t('dashboard.order_history')}
         </Link>

@@ -1,9 +1,10 @@
 import { vatInside } from '@atelier/shared';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { Price } from '../../catalog';
+import type { MoneyIn } from '../../currency';
 import { useBuyerTax } from '../api/tax';
 
-type Props = { price: number; currency: { code: string; symbol: string }; decimals?: number };
+type Props = { price: number; currency: MoneyIn; decimals?: number };
 
 /**
  * The net, the VAT rate and amount, and the total of a price before the purchase (issue 33), as the

@@ -1,0 +1,2 @@
+/** Storefronts (issue 34): the routes, and what a shared link of a profile shows (features/seo). */
+export { storefrontsRoutes } from './storefronts.routes';
