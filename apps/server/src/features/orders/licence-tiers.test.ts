@@ -272,6 +272,11 @@ describe('licence tiers', () => {
     expect(licence).toContain('Licence: Extended licence (extended)');
     expect(licence).toContain(`Order number: ${firstOrder.id} (upgraded by order number ${upOrder.id})`);
 
+    // The first licence is not refunded under a standing upgrade: the upgrade first.
+    const early = await buyer.client.post(`/api/orders/${firstOrder.id}/refund-request`, { reason: 'other', message: 'Not what I wanted.' });
+    expect(early.statusCode).toBe(422);
+    expect(early.json().errors.product_id).toEqual([`This licence was upgraded afterwards: ask for a refund of the upgrade (order #${upOrder.id}) first.`]);
+
     // The refund of the upgrade gives back exactly its line, and the buyer keeps the personal licence.
     const request = await buyer.client.post(`/api/orders/${upOrder.id}/refund-request`, { reason: 'other', message: 'Wrong licence, sorry.' });
     expect(request.statusCode).toBe(200);

@@ -7,7 +7,7 @@ import {
   type RefundRequestInput,
   type RefundStatus,
 } from '@atelier/shared';
-import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import { asDb, type Db } from '../../db/client';
 import { chatMessages, chats, orderItems, orders, products, refundRequests, userProducts, users } from '../../db/schema';
 import { AppError, notFound, validationError } from '../../lib/app-error';
@@ -29,6 +29,8 @@ import { findRefundTransition, illegalRefundMoveMessage, type RefundActor, type 
  */
 
 export const REFUND_MESSAGES = {
+  /** Issue 34: the licence bought first stays while an upgrade of it stands. */
+  upgradeFirst: (orderId: number) => `This licence was upgraded afterwards: ask for a refund of the upgrade (order #${orderId}) first.`,
   notFound: 'This refund request was not found.',
   orderNotFound: 'This order was not found in your orders.',
   unlockNotFound: 'This unlocked image was not found in your chats.',
@@ -97,6 +99,24 @@ async function findSubject(db: Db, buyerId: number, pathId: number, input: Refun
   const item = items.find((i) => i.productId === productId);
   if (!item) throw validationError({ product_id: REFUND_MESSAGES.notInOrder });
   if (item.refundedAt) throw new AppError('CONFLICT', REFUND_MESSAGES.alreadyRefunded);
+  // Issue 34: a licence with a standing upgrade is refunded from the top: the upgrade first.
+  if (!item.upgradedFrom && !item.packId) {
+    const [upgrade] = await db
+      .select({ orderId: orderItems.orderId })
+      .from(orderItems)
+      .innerJoin(orders, eq(orders.id, orderItems.orderId))
+      .where(
+        and(
+          eq(orders.buyerId, buyerId),
+          eq(orderItems.productId, productId),
+          isNotNull(orderItems.upgradedFrom),
+          isNull(orderItems.refundedAt),
+          gt(orderItems.id, item.id),
+        ),
+      )
+      .limit(1);
+    if (upgrade) throw validationError({ product_id: REFUND_MESSAGES.upgradeFirst(upgrade.orderId) });
+  }
   return { orderId: order.id, productId, chatMessageId: null, creatorId: item.sellerId, amountMinor: Number(item.priceMinor), boughtAt: order.createdAt };
 }
 
