@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastMailTo, registerPerson, registerSeller, registerStaff } from '../../../test/accounts';
 import { balanceMinor, fund, pendingMinor, revenueMinor } from '../../../test/commerce';
+import { pdfText } from '../../../test/pdf';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
 import { categories, ledgerEntries, ledgerTransactions, offers, orderItems, products, userProducts } from '../../db/schema';
 import { checkLedger } from '../ledger';
@@ -173,6 +174,10 @@ describe('licence tiers', () => {
     expect(licence).toContain('Licence: Extended licence (extended)');
     expect(licence).toContain(`Order number: ${order.id}`);
     expect(licence).toContain('/licences/extended');
+    // The invoice names the licence sold on its line.
+    const invoice = await buyer.client.get(`/api/orders/${order.id}/invoice.pdf`);
+    expect(invoice.statusCode).toBe(200);
+    expect(pdfText(invoice.rawPayload)).toContain('Harbour licence (Extended licence) by');
 
     // Nobody else gets the buyer's licence.
     const stranger = await registerPerson(t.app);

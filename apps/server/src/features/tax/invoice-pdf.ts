@@ -1,4 +1,4 @@
-import { minorToAmount, type PlatformSeller } from '@atelier/shared';
+import { LICENCE_TERMS, minorToAmount, type PlatformSeller } from '@atelier/shared';
 import { asc, eq, sql } from 'drizzle-orm';
 import PDFDocument from 'pdfkit';
 import type { Db } from '../../db/client';
@@ -49,6 +49,7 @@ export async function invoiceDataOf(db: Db, orderId: number, viewer: { id: numbe
   const lines = await db
     .select({
       title: products.title,
+      licenceTier: orderItems.licenceTier,
       creator: sql<string>`(select u.nickname from users u where u.id = ${orderItems.sellerId})`,
       priceMinor: orderItems.priceMinor,
       vatMinor: orderItems.vatMinor,
@@ -112,7 +113,10 @@ export function renderInvoicePdf(data: InvoiceData, seller: PlatformSeller, cred
     const v = Number(l.vatMinor);
     net += price - v;
     vat += v;
-    doc.text(`${l.title} by ${l.creator} | ${eur(sign * (price - v))} | ${rate} | ${eur(sign * v)} | ${eur(sign * price)}`);
+    // Each line names the licence it sold (issue 34), as the receipt and LICENCE.txt do.
+    doc.text(
+      `${l.title} (${LICENCE_TERMS[l.licenceTier].title}) by ${l.creator} | ${eur(sign * (price - v))} | ${rate} | ${eur(sign * v)} | ${eur(sign * price)}`,
+    );
   }
   doc.moveDown();
   doc.text(`Net total: ${eur(sign * net)}`);

@@ -132,7 +132,7 @@ describe('VAT at sale', () => {
     expect(text).toContain('Atelier Marketplace Lda.');
     expect(text).toContain('VAT number: PT500000000');
     expect(text).toContain('Country: DE');
-    expect(text).toMatch(/Sold prompt \d+ by .+ \| 15\.97 EUR \| 19 % \| 3\.03 EUR \| 19\.00 EUR/);
+    expect(text).toMatch(/Sold prompt \d+ \(Commercial licence\) by .+ \| 15\.97 EUR \| 19 % \| 3\.03 EUR \| 19\.00 EUR/);
     expect(text).toContain('Total: 19.00 EUR');
     expect(text).not.toContain('Reverse charge');
 
