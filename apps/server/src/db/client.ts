@@ -81,17 +81,18 @@ function pgListener(url: string) {
   };
 }
 
-/** One slow statement must not freeze the embedded database or hold a pooled connection. */
-const STATEMENT_TIMEOUT_MS = 15_000;
+const NAMED = '/* statement: ';
 
 /**
- * Every statement is planned for the tables as they are when it runs. PostgreSQL otherwise keeps a
- * generic plan per connection for prepared statements, foreign-key checks and PL/pgSQL triggers, made
- * when a table was small (a sequential scan), until ANALYZE invalidates it; PGlite has no autovacuum to
- * do that, and a server may run with it off. Measured: a cached sequential scan over ledger_entries
- * read 63.7 million rows in one purchase bench; planned each time, purchases ran about 40% faster.
+ * A statement the app builds once and runs often (the sale's, features/ledger) opens its text with
+ * this comment; on a direct connection it is prepared under that name (NamedStatementsClient), so
+ * PostgreSQL parses it once per connection and then only binds and runs it. One name, one text: pg
+ * refuses a second text under a name a connection knows.
  */
-const PLAN_CACHE_MODE = 'force_custom_plan';
+export const statementName = (name: string) => `${NAMED}${name} */ `;
+
+/** One slow statement must not freeze the embedded database or hold a pooled connection. */
+const STATEMENT_TIMEOUT_MS = 15_000;
 
 /**
  * The session defaults every connection of the main pool needs. Sent as startup options on a direct
@@ -102,9 +103,27 @@ const PLAN_CACHE_MODE = 'force_custom_plan';
  */
 const SESSION_DEFAULTS: Record<string, string> = {
   statement_timeout: String(STATEMENT_TIMEOUT_MS),
-  plan_cache_mode: PLAN_CACHE_MODE,
   synchronize_seqscans: 'off',
 };
+
+/** Names a statement whose text opens with `statementName(…)`; every other statement passes as it came. */
+class NamedStatementsClient extends pg.Client {
+  // biome-ignore lint/suspicious/noExplicitAny: pg's query has a dozen overloads; this passes them through.
+  override query(config: any, values?: any, callback?: any): any {
+    if (config && typeof config === 'object' && !config.name && typeof config.text === 'string' && config.text.startsWith(NAMED)) {
+      return super.query({ ...config, name: config.text.slice(NAMED.length, config.text.indexOf(' */')) }, values, callback);
+    }
+    return super.query(config, values, callback);
+  }
+}
+
+/**
+ * Settings earlier versions made session defaults. `plan_cache_mode=force_custom_plan` planned every
+ * statement on each run; with statistics kept current (lib/analyze.ts) PostgreSQL's default mode
+ * keeps a prepared statement's generic plan, which made a purchase's statements much cheaper
+ * (ARCHITECTURE.md, "Planner statistics").
+ */
+const RETIRED_SESSION_SETTINGS = ['plan_cache_mode'];
 
 /**
  * Behind a transaction-pooling PgBouncer a named prepared statement made on one server connection is
@@ -136,6 +155,12 @@ async function ensureRoleDefaults(db: Db): Promise<void> {
   };
   const row = rows.rows[0]!;
   const have = new Set(row.settings);
+  // A setting an earlier version wrote and this one no longer wants goes back to the server's default.
+  for (const name of RETIRED_SESSION_SETTINGS) {
+    if (row.settings.some((s) => s.startsWith(`${name}=`))) {
+      await db.execute(sql.raw(`alter role ${pg.escapeIdentifier(row.role)} in database ${pg.escapeIdentifier(row.database)} reset ${name}`));
+    }
+  }
   for (const [name, value] of Object.entries(SESSION_DEFAULTS)) {
     if (have.has(`${name}=${value}`)) continue;
     await db.execute(
@@ -184,7 +209,14 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
     const open = (connectionString: string, max: number, settings: Record<string, string> | null) => {
       const pool = new pg.Pool(
         settings
-          ? { connectionString, max, statement_timeout: STATEMENT_TIMEOUT_MS, options: startupOptions(settings), idleTimeoutMillis: 30_000 }
+          ? {
+              connectionString,
+              max,
+              statement_timeout: STATEMENT_TIMEOUT_MS,
+              options: startupOptions(settings),
+              idleTimeoutMillis: 30_000,
+              Client: NamedStatementsClient,
+            }
           : { connectionString, max, idleTimeoutMillis: 30_000, Client: UnnamedStatementsClient },
       );
       // A broken idle connection must not crash the process; the pool replaces it.
@@ -219,7 +251,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
     };
   }
   const client = await PGlite.create(opts.pgliteDir, { extensions: { pg_trgm, fuzzystrmatch } });
-  await client.exec(`SET statement_timeout = ${STATEMENT_TIMEOUT_MS}; SET plan_cache_mode = ${PLAN_CACHE_MODE}`);
+  await client.exec(`SET statement_timeout = ${STATEMENT_TIMEOUT_MS}`);
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,

@@ -11,5 +11,6 @@ export {
   priceLines,
   productSaleSql,
   recordOrderDiscounts,
+  runningSaleOfOwnerSql,
   takeUses,
 } from './pricing';

@@ -15,8 +15,12 @@ import { validationError } from '../../lib/app-error';
 
 export type DiscountRow = typeof discounts.$inferSelect;
 
-/** What a line needs for pricing: the bought product (an item, a prompt, a pack). */
-export type PricedLine = { id: number; title: string; priceMinor: number; authorId: number; platformOwned: boolean };
+/**
+ * What a line needs for pricing: the bought product (an item, a prompt, a pack). `onSale` is false
+ * when the purchase's own read found no sale running for its owner (runningSaleOfOwnerSql): with no
+ * code either, pricing then asks nothing more.
+ */
+export type PricedLine = { id: number; title: string; priceMinor: number; authorId: number; platformOwned: boolean; onSale?: boolean };
 
 /** The discount a line got. */
 export type AppliedDiscount = {
@@ -84,6 +88,10 @@ const runningSale = sql`${discounts.automatic} and not ${discounts.paused}
   and (${discounts.startsAt} is null or ${discounts.startsAt} <= now()) and (${discounts.endsAt} is null or ${discounts.endsAt} > now())
   and (${discounts.maxUses} is null or ${discounts.uses} < ${discounts.maxUses})`;
 
+/** Whether an automatic sale of this owner (a creator's id, 0: the platform's) runs now, in SQL, for a purchase's read of what it buys. */
+export const runningSaleOfOwnerSql = (owner: SQL): SQL =>
+  sql`exists (select 1 from ${discounts} where coalesce(${discounts.creatorId}, 0) = ${owner} and ${runningSale})`;
+
 /**
  * Prices the lines: one query reads the given code (any state, so a refusal can say why) and the
  * running sales of the lines' owners. Throws a 422 on `field` when the code cannot be used for them.
@@ -96,7 +104,7 @@ export async function priceLines(
   field = 'discount_code',
 ): Promise<{ prices: Map<number, number>; applied: AppliedDiscount[] }> {
   const prices = new Map(lines.map((l) => [l.id, l.priceMinor]));
-  if (!lines.length) return { prices, applied: [] };
+  if (!lines.length || (!code && lines.every((l) => l.onSale === false))) return { prices, applied: [] };
   const owners = [...new Set(lines.map(ownerKey))];
   const rows = await db
     .select()

@@ -47,12 +47,16 @@ export {
 } from './refund';
 export { holdForRefundRequest, releaseRefundHold } from './refund-hold';
 export {
+  knownSaleAccounts,
   postSale,
   type Sale,
+  type SaleAccountRow,
   type SaleRecords,
   type SaleShare,
   type SaleStatementShape,
+  saleAccountColumns,
   saleAccountIds,
+  saleAccountValues,
   saleCommission,
   saleEarnings,
   saleSellerShare,

@@ -45,8 +45,10 @@ export const clearingAccountCode = (provider: string) => `clearing:${provider}`;
  *   available, then here, so a creator who has withdrawn everything owes it; their next sales pay it back first.
  * Money being withdrawn sits in WITHDRAWALS_IN_FLIGHT until the payout is paid or fails.
  */
-export const earningsPendingCode = (userId: number) => `earnings:pending:${userId}`;
-export const earningsAvailableCode = (userId: number) => `earnings:available:${userId}`;
+export const EARNINGS_PENDING_PREFIX = 'earnings:pending:';
+export const EARNINGS_AVAILABLE_PREFIX = 'earnings:available:';
+export const earningsPendingCode = (userId: number) => `${EARNINGS_PENDING_PREFIX}${userId}`;
+export const earningsAvailableCode = (userId: number) => `${EARNINGS_AVAILABLE_PREFIX}${userId}`;
 export const receivableCode = (userId: number) => `receivable:${userId}`;
 /** A creator's earnings held for open refund requests (migration 0036): neither withdrawable nor spendable until the request ends. */
 export const earningsHeldCode = (userId: number) => `earnings:held:${userId}`;
@@ -132,6 +134,9 @@ export const userAccountIdSql = (userId: number | SQL | Placeholder) => sql`(sel
 /** A system account's id as a scalar subquery (null before it exists). */
 export const systemAccountIdSql = (code: string | SQL | Placeholder) => sql`(select id from ledger_accounts where code = ${code})`;
 
+/** Accounts a caller's own read already found, by user (balance accounts) and by code; null: read, and it does not exist yet. */
+export type KnownAccounts = { users: ReadonlyMap<number, number | null>; codes: ReadonlyMap<string, number | null> };
+
 /**
  * Several accounts in one query: users' balance accounts by user id, system accounts by code, each
  * created on first use; `ifExisting` codes are read in the same query and left out when they do not
@@ -139,11 +144,17 @@ export const systemAccountIdSql = (code: string | SQL | Placeholder) => sql`(sel
  */
 export async function accountIds(
   db: Db,
-  opts: { userIds: number[]; codes: string[]; ifExisting?: string[] },
+  opts: { userIds: number[]; codes: string[]; ifExisting?: string[]; known?: KnownAccounts },
 ): Promise<{ byUser: Map<number, number>; byCode: Map<string, number> }> {
-  const userIds = [...new Set(opts.userIds)];
+  const byUser = new Map<number, number>();
+  const byCode = new Map<string, number>();
+  // What the caller's own read found (null: read and absent) is not asked again.
+  const known = opts.known;
+  for (const [userId, id] of known?.users ?? []) if (id !== null) byUser.set(userId, id);
+  for (const [code, id] of known?.codes ?? []) if (id !== null) byCode.set(code, id);
+  const userIds = [...new Set(opts.userIds)].filter((u) => !known?.users.has(u));
   const created = new Set(opts.codes);
-  const codes = [...new Set([...opts.codes, ...(opts.ifExisting ?? [])])];
+  const codes = [...new Set([...opts.codes, ...(opts.ifExisting ?? [])])].filter((c) => !known?.codes.has(c));
   const rows =
     userIds.length || codes.length
       ? await db
@@ -151,13 +162,11 @@ export async function accountIds(
           .from(ledgerAccounts)
           .where(or(userIds.length ? inArray(ledgerAccounts.userId, userIds) : undefined, codes.length ? inArray(ledgerAccounts.code, codes) : undefined))
       : [];
-  const byUser = new Map<number, number>();
-  const byCode = new Map<string, number>();
   for (const r of rows) {
     if (r.userId !== null) byUser.set(Number(r.userId), r.id);
     if (r.code !== null) byCode.set(r.code, r.id);
   }
-  for (const userId of userIds) if (!byUser.has(userId)) byUser.set(userId, await userAccountId(db, userId));
+  for (const userId of opts.userIds) if (!byUser.has(userId)) byUser.set(userId, await userAccountId(db, userId));
   for (const code of created) if (!byCode.has(code)) byCode.set(code, await systemAccountId(db, code));
   return { byUser, byCode };
 }

@@ -1,5 +1,6 @@
 import { eq, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import { type Db, rowsOf } from '../../db/client';
+import { type PrebuiltValue, prebuilt } from '../../db/prebuilt';
 import { type LedgerSubjectType, ledgerTransactions } from '../../db/schema';
 import { commissionOf } from './commerce-settings';
 import {
@@ -7,9 +8,12 @@ import {
   chargeCtes,
   chargeEntriesOrRefuse,
   chargeLines,
+  EARNINGS_AVAILABLE_PREFIX,
+  EARNINGS_PENDING_PREFIX,
   earningsAvailableCode,
   earningsPendingCode,
   InsufficientFunds,
+  type KnownAccounts,
   refusalOf,
   salesRevenueCode,
   type TransferLine,
@@ -66,7 +70,52 @@ export type Sale = {
   clearingDays?: number;
   /** The country whose VAT the shares' `vatMinor` is (required when any share carries VAT). */
   vatCountry?: string | null;
+  /** The accounts the caller's own read found (saleAccountColumns): only the others are looked up. */
+  accounts?: KnownAccounts;
 };
+
+/**
+ * A sale's accounts, read by the caller's own query of what it sells (the purchase's read of its
+ * products: one query fewer per purchase). `saleAccountColumns` are its columns, on the seller column
+ * given; `saleAccountValues` the values they read; `knownSaleAccounts` turns the rows into
+ * `Sale.accounts`. A seller's first sale, a pack's other authors and the VAT account are not among
+ * them: postSale looks those up, and creates what is missing.
+ */
+export const saleAccountColumns = (
+  v: PrebuiltValue,
+  sellerId: SQL,
+) => sql`(select id from ledger_accounts where user_id = ${v('buyerId')}) as sale_buyer_account,
+  (select id from ledger_accounts where code = ${v('saleRevenueCode')}) as sale_revenue_account,
+  (select id from ledger_accounts where code = ${v('saleSpillCode')}) as sale_spill_account,
+  (select id from ledger_accounts where code = ${v('saleEarnedPrefix')} || ${sellerId}) as sale_earned_account`;
+
+export const saleAccountValues = (buyerId: number, clearingDays?: number) => ({
+  saleRevenueCode: salesRevenueCode(buyerId),
+  saleSpillCode: earningsAvailableCode(buyerId),
+  saleEarnedPrefix: clearingDays === 0 ? EARNINGS_AVAILABLE_PREFIX : EARNINGS_PENDING_PREFIX,
+});
+
+export type SaleAccountRow = {
+  sale_buyer_account: string | number | null;
+  sale_revenue_account: string | number | null;
+  sale_spill_account: string | number | null;
+  sale_earned_account: string | number | null;
+};
+
+export function knownSaleAccounts(buyerId: number, clearingDays: number | undefined, rows: { sellerId: number; accounts: SaleAccountRow }[]): KnownAccounts {
+  const id = (x: string | number | null) => (x == null ? null : Number(x));
+  const earnedCode = clearingDays === 0 ? earningsAvailableCode : earningsPendingCode;
+  const codes = new Map<string, number | null>();
+  const users = new Map<number, number | null>();
+  const [first] = rows;
+  if (first) {
+    users.set(buyerId, id(first.accounts.sale_buyer_account));
+    codes.set(salesRevenueCode(buyerId), id(first.accounts.sale_revenue_account));
+    codes.set(earningsAvailableCode(buyerId), id(first.accounts.sale_spill_account));
+  }
+  for (const r of rows) codes.set(earnedCode(r.sellerId), id(r.accounts.sale_earned_account));
+  return { users, codes };
+}
 
 /**
  * The shape of the records a sale pays for (an order, its items, what the buyer now owns…), written in
@@ -149,8 +198,25 @@ function saleStatement(records: SaleStatementShape, charge: boolean, v: SaleValu
       ${charge ? sql`(select count(*) from checked where amount_minor <> 0)` : sql`0`} as expected_entries${records.columns(v)}`;
 }
 
-/** The records shape of each statement name: one name, one shape (a second shape under a known name is refused). */
-const recordsByName = new Map<string, SaleStatementShape>();
+/** The statement of each records shape, by name, and whether it charges: one name, one shape (a second shape under a known name is refused). */
+const statements = new Map<
+  string,
+  { shape: SaleStatementShape; charging: (values: Record<string, unknown>) => SQL; free: (values: Record<string, unknown>) => SQL }
+>();
+
+/** The sale statement of a records shape, built once (db/prebuilt): a sale only fills in its values. */
+function saleQuery(shape: SaleStatementShape, charge: boolean, values: Record<string, unknown>): SQL {
+  let known = statements.get(shape.name);
+  if (known === undefined) {
+    known = {
+      shape,
+      charging: prebuilt(`sale_${shape.name}_charge`, (v) => saleStatement(shape, true, v)),
+      free: prebuilt(`sale_${shape.name}_free`, (v) => saleStatement(shape, false, v)),
+    };
+    statements.set(shape.name, known);
+  } else if (known.shape !== shape) throw new Error(`Two different sale statements are named '${shape.name}'.`);
+  return (charge ? known.charging : known.free)(values);
+}
 
 /**
  * Posts a sale, in the caller's transaction or, given the database itself, as one statement that
@@ -197,6 +263,7 @@ export async function postSale(
       userIds: [sale.buyerId],
       codes: [revenueCode, ...earners, ...(vatCode ? [vatCode] : [])],
       ifExisting: [spillCode],
+      known: sale.accounts,
     });
     const revenue = accounts.byCode.get(revenueCode)!;
     payer = accounts.byUser.get(sale.buyerId)!;
@@ -218,9 +285,6 @@ export async function postSale(
   }
   const charge = lines.length > 0;
   const shape = records.shape;
-  const known = recordsByName.get(shape.name);
-  if (known === undefined) recordsByName.set(shape.name, shape);
-  else if (known !== shape) throw new Error(`Two different sale statements are named '${shape.name}'.`);
   // The split of each share, stored by the records on the line it sold (a refund gives back exactly these).
   const commissions = sale.shares.map((share) => saleCommission(share, sale.commissionPercent));
   let result: Record<string, unknown>[];
@@ -242,11 +306,7 @@ export async function postSale(
       salePayer: payer,
       saleSpill: spill,
     };
-    const v: SaleValue = (name) => {
-      if (!(name in values)) throw new Error(`The sale statement '${shape.name}' reads a value it was not given: ${name}.`);
-      return sql`${sql.param(values[name])}`;
-    };
-    result = ((await db.execute(saleStatement(shape, charge, v))) as unknown as { rows: Record<string, unknown>[] }).rows;
+    result = rowsOf<Record<string, unknown>>(await db.execute(saleQuery(shape, charge, values)));
   } catch (err) {
     const refused = refusalOf(err);
     if (refused instanceof InsufficientFunds) throw refused;

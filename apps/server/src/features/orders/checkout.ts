@@ -9,17 +9,29 @@ import {
   shortfallAmount,
 } from '@atelier/shared';
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { memoPerHandle } from '../../db/memo-per-handle';
+import { type Db, rowsOf } from '../../db/client';
+import { prebuilt } from '../../db/prebuilt';
 import { packItems, products, userProducts, users } from '../../db/schema';
 import { isVisibleProduct, PACK_MIN_ITEMS, visibleProductWhere } from '../../db/visibility';
 import { validationError } from '../../lib/app-error';
 import type { DisplayCurrency } from '../../lib/display-currency';
 import { enqueueSql } from '../../lib/jobs';
 import { isUniqueViolation } from '../../lib/pg-errors';
-import { commissionOf, InsufficientFunds, postSale, type SaleShare, type SaleStatementShape, saleSellerShare } from '../ledger';
+import { runningSaleOfOwnerSql } from '../discounts';
+import {
+  commissionOf,
+  InsufficientFunds,
+  knownSaleAccounts,
+  postSale,
+  type SaleAccountRow,
+  type SaleShare,
+  type SaleStatementShape,
+  saleAccountColumns,
+  saleAccountValues,
+  saleSellerShare,
+} from '../ledger';
 import { EVENTS_CHANNEL, silencedSql } from '../notifications';
-import { type TaxDecision, taxLines } from '../tax';
+import { buyerCardCountrySql, type TaxDecision, taxLines } from '../tax';
 import { type OrderItemRow, orderAnswer, ownedAmong, productCategoryUrl, productTagNames } from './orders.queries';
 import { ORDER_RECEIPT_JOB } from './receipts';
 
@@ -59,59 +71,101 @@ export type Sellable = {
   previewPath: string | null;
 };
 
-function buildSellablesQuery(db: Db, forBuyer: boolean) {
-  const buyerId = sql.placeholder('buyerId');
-  return (
-    db
-      .select({
-        id: products.id,
-        slug: products.slug,
-        title: products.title,
-        productType: products.productType,
-        priceMinor: products.priceMinor,
-        personalPriceMinor: products.personalPriceMinor,
-        extendedPriceMinor: products.extendedPriceMinor,
-        authorId: products.authorId,
-        platformOwned: products.platformOwned,
-        previewPath: products.previewPath,
-        status: products.status,
-        authorDeletedAt: users.deletedAt,
-        moderation: products.moderation,
-        authorModeration: users.moderation,
-        authorNickname: users.nickname,
-        tags: forBuyer ? productTagNames : sql<null>`null`,
-        categoryUrl: forBuyer ? productCategoryUrl : sql<null>`null`,
-        owned: forBuyer
-          ? sql<boolean>`exists (select 1 from ${userProducts} where ${userProducts.userId} = ${buyerId} and ${userProducts.productId} = ${products.id})`
-          : sql<null>`null`,
-      })
-      .from(products)
-      .innerJoin(users, eq(users.id, products.authorId))
-      .where(sql`${products.id} = any(${sql.placeholder('ids')}::bigint[])`)
-      // A named statement is parsed once per connection on PostgreSQL; its text depends only on `forBuyer`.
-      .prepare(`sellables_${forBuyer ? 'buyer' : 'any'}`)
+/** Products by id with what a sale needs; for a buyer also whether they own each, its tags and category, and whether its owner runs a sale. */
+const sellablesOf = (forBuyer: boolean) =>
+  prebuilt(
+    `sellables_${forBuyer ? 'buyer' : 'any'}`,
+    (v) => sql`select ${products.id} as id, ${products.slug} as slug, ${products.title} as title, ${products.productType} as product_type,
+        ${products.priceMinor} as price_minor, ${products.personalPriceMinor} as personal_price_minor, ${products.extendedPriceMinor} as extended_price_minor,
+        ${products.authorId} as author_id, ${products.platformOwned} as platform_owned, ${products.previewPath} as preview_path,
+        ${products.status} as status, ${products.moderation} as moderation,
+        ${users.deletedAt} as author_deleted_at, ${users.moderation} as author_moderation, ${users.nickname} as author_nickname,
+        ${
+          forBuyer
+            ? sql`${productTagNames} as tags, ${productCategoryUrl} as category_url,
+        exists (select 1 from ${userProducts} where ${userProducts.userId} = ${v('buyerId')} and ${userProducts.productId} = ${products.id}) as owned,
+        ${runningSaleOfOwnerSql(sql`case when ${products.platformOwned} then 0 else ${products.authorId} end`)} as on_sale,
+        ${saleAccountColumns(v, sql`${products.authorId}`)},
+        ${buyerCardCountrySql(v('buyerId'))} as buyer_card_country`
+            : sql`null as tags, null as category_url, null as owned, null as on_sale, null as buyer_card_country`
+        }
+      from ${products} join ${users} on ${users.id} = ${products.authorId}
+      where ${products.id} = any(${v('ids')}::bigint[])`,
   );
-}
+const sellablesForBuyer = sellablesOf(true);
+const sellablesForAnyone = sellablesOf(false);
 
-/** The sellables query, built and prepared once per database handle and shape. */
-const sellablesQuery = memoPerHandle(buildSellablesQuery);
+type SellableRow = {
+  id: string | number;
+  slug: string;
+  title: string;
+  product_type: ProductType;
+  price_minor: string | number;
+  personal_price_minor: string | number | null;
+  extended_price_minor: string | number | null;
+  author_id: string | number;
+  platform_owned: boolean | string;
+  preview_path: string | null;
+  status: string;
+  moderation: string | null;
+  author_deleted_at: Date | string | null;
+  author_moderation: string | null;
+  author_nickname: string | null;
+  tags: string[] | null;
+  category_url: string | null;
+  owned: boolean | string | null;
+  on_sale: boolean | string | null;
+  buyer_card_country: string | null;
+} & Partial<SaleAccountRow>;
+
+const flag = (x: boolean | string | null) => x === true || x === 't';
+const minorOrNull = (x: string | number | null) => (x == null ? null : Number(x));
 
 /**
  * Products by id with their sale-relevant fields; hidden ones and those of deleted authors flagged.
- * With `buyerId`, the same query also says which the buyer owns already, and carries the author's
- * nickname and the tags.
+ * For a buyer, the same query also says which they own already and whether a sale runs for each (so
+ * pricing asks nothing more when none does), carries the author's nickname and the tags, and reads
+ * the sale's accounts (the ledger's saleAccountColumns, for the clearing period given).
  */
-export async function loadSellables(db: Db, ids: number[], buyerId?: number) {
+export async function loadSellables(db: Db, ids: number[], buyer?: { id: number; clearingDays?: number }) {
   if (!ids.length) return [];
-  const rows = buyerId === undefined ? await sellablesQuery(db, false).execute({ ids }) : await sellablesQuery(db, true).execute({ ids, buyerId });
-  return rows.map((r) => ({
-    ...r,
-    priceMinor: Number(r.priceMinor),
-    personalPriceMinor: r.personalPriceMinor == null ? null : Number(r.personalPriceMinor),
-    extendedPriceMinor: r.extendedPriceMinor == null ? null : Number(r.extendedPriceMinor),
-    available: isVisibleProduct(r),
-    owned: r.owned == null ? undefined : r.owned === true || (r.owned as unknown) === 't',
-  }));
+  const query =
+    buyer === undefined ? sellablesForAnyone({ ids }) : sellablesForBuyer({ ids, buyerId: buyer.id, ...saleAccountValues(buyer.id, buyer.clearingDays) });
+  return rowsOf<SellableRow>(await db.execute(query)).map((r) => {
+    const row = {
+      id: Number(r.id),
+      slug: r.slug,
+      title: r.title,
+      productType: r.product_type,
+      priceMinor: Number(r.price_minor),
+      personalPriceMinor: minorOrNull(r.personal_price_minor),
+      extendedPriceMinor: minorOrNull(r.extended_price_minor),
+      authorId: Number(r.author_id),
+      platformOwned: flag(r.platform_owned),
+      previewPath: r.preview_path,
+      status: r.status,
+      moderation: r.moderation,
+      authorDeletedAt: r.author_deleted_at,
+      authorModeration: r.author_moderation,
+      authorNickname: r.author_nickname,
+      tags: r.tags,
+      categoryUrl: r.category_url,
+      owned: r.owned == null ? undefined : flag(r.owned),
+      onSale: r.on_sale == null ? undefined : flag(r.on_sale),
+      /** One piece of the buyer's tax evidence (features/tax), read here so the tax costs no query. */
+      buyerCardCountry: r.buyer_card_country,
+      saleAccounts:
+        buyer === undefined
+          ? undefined
+          : {
+              sale_buyer_account: r.sale_buyer_account ?? null,
+              sale_revenue_account: r.sale_revenue_account ?? null,
+              sale_spill_account: r.sale_spill_account ?? null,
+              sale_earned_account: r.sale_earned_account ?? null,
+            },
+    };
+    return { ...row, available: isVisibleProduct(row) };
+  });
 }
 
 /** Why this buyer may not buy this product, or null when they may (field errors name `field`). */
@@ -285,8 +339,11 @@ export async function purchaseProducts(
     field: string;
     fromCart?: boolean;
     types?: { allowed: ProductType[]; message: string };
-    /** The buyer's VAT (features/tax: taxOfPurchase); without it no VAT is carved out. */
-    tax?: TaxDecision;
+    /**
+     * The buyer's VAT (features/tax: taxOfSignedInPurchase) from the card country this purchase's read
+     * found; it may refuse (a 422) when the evidence disagrees. Without it no VAT is carved out.
+     */
+    taxOf?: (cardCountry: string | null) => TaxDecision;
     /** Prices the bought lines (issue 34, features/discounts): a discounted price is the line's price from here on. */
     reprice?: (tx: Db, lines: Sellable[]) => Promise<Map<number, number>>;
     /** The licence of each bought product (issue 34); commercial when absent. Its price is the line's list price. */
@@ -301,7 +358,7 @@ export async function purchaseProducts(
   const { buyerId, field } = opts;
   const ids = [...new Set(opts.productIds)];
   if (!ids.length) throw validationError({ [field]: MESSAGES.emptyCart });
-  const found = await loadSellables(tx, ids, buyerId);
+  const found = await loadSellables(tx, ids, { id: buyerId, clearingDays: opts.clearingDays });
   const bought: (Sellable & (typeof found)[number] & { tier: LicenceTier })[] = [];
   const { upgrade } = opts;
   for (const id of ids) {
@@ -404,7 +461,7 @@ export async function purchaseProducts(
 
   // VAT (features/tax): each line's price is what the buyer pays for it; its VAT is carved out of it
   // (under reverse charge the line costs its net and carries none). The split below is taken from the net.
-  const tax = opts.tax ?? null;
+  const tax = opts.taxOf ? opts.taxOf(found[0]?.buyerCardCountry ?? null) : null;
   const taxed = taxLines(
     tax,
     rows.map((r) => r.priceMinor),
@@ -505,6 +562,12 @@ export async function purchaseProducts(
         clearingDays: opts.clearingDays,
         reason: upgrade ? 'licence upgrade' : opts.fromCart ? 'cart purchase' : 'purchase',
         vatCountry: tax?.country ?? null,
+        // The accounts of the bought products' authors and the buyer, read with the products.
+        accounts: knownSaleAccounts(
+          buyerId,
+          opts.clearingDays,
+          bought.flatMap((p) => (p.saleAccounts ? [{ sellerId: p.authorId, accounts: p.saleAccounts }] : [])),
+        ),
       },
       { shape: PURCHASE_SALE, values },
     );

@@ -34,7 +34,7 @@ import { closeIdempotencyKey, idempotencyKeyOf, runIdempotent } from '../../lib/
 import { viewCounterOf } from '../analytics';
 import { type AppliedDiscount, type PricedLine, priceLines, recordOrderDiscounts, takeUses } from '../discounts';
 import { commerceSettingsOf, settleReceivablesOfOrder } from '../ledger';
-import { taxOfPurchase } from '../tax';
+import { taxOfSignedInPurchase, vatRatesOf } from '../tax';
 import { loadSellables, purchaseProducts } from './checkout';
 import { bufferFile, cleanFileName, contentDisposition, sendAttachment } from './download';
 import { findLicence, licenceText, sendWithLicence } from './licence-file';
@@ -76,8 +76,10 @@ export async function buyFromBalance(
   const key = idempotencyKeyOf(request);
   const currency = await resolveDisplayCurrency(app, requestedCurrency(request));
   // Kept per app server and dropped when PostgreSQL says the settings changed (no query per purchase).
-  // The buyer's VAT is decided before the transaction (features/tax: one query, the rates cached).
-  const [{ commission_percent, earnings_clearing_days }, tax] = await Promise.all([commerceSettingsOf(app), taxOfPurchase(request, buyer.id)]);
+  // The buyer's VAT (features/tax) is decided from the signed-in user's row, the cached rates, and the
+  // card country the purchase's read of its products carries: no query of its own.
+  const [{ commission_percent, earnings_clearing_days }, rates] = await Promise.all([commerceSettingsOf(app), vatRatesOf(app)]);
+  const taxOf = (cardCountry: string | null) => taxOfSignedInPurchase(request, rates, cardCountry);
   let created: number | null = null;
   let sellerOwesRefunds = false;
   const buy = async (db: Db) => {
@@ -102,7 +104,7 @@ export async function buyFromBalance(
       field: opts.field,
       fromCart: opts.fromCart,
       types: opts.types,
-      tax,
+      taxOf,
       reprice: upgrade ? undefined : reprice,
       tiers,
       upgrade,
