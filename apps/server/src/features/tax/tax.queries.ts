@@ -1,6 +1,6 @@
 import { asc, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Db } from '../../db/client';
+import { type Db, rowsOf } from '../../db/client';
 import { vatRates } from '../../db/schema';
 import { appCache } from '../../lib/app-cache';
 import { validationError } from '../../lib/app-error';
@@ -43,7 +43,7 @@ export async function buyerTaxOf(request: FastifyRequest, buyerId: number): Prom
         (select d.card_country from deposits d where d.user_id = u.id and d.status = 'success' and d.card_country is not null order by d.id desc limit 1) as card_country
       from users u where u.id = ${buyerId}`),
   ]);
-  const row = (rows as unknown as { rows: { tax_country: string | null; vat_number: string | null; card_country: string | null }[] }).rows[0];
+  const [row] = rowsOf<{ tax_country: string | null; vat_number: string | null; card_country: string | null }>(rows);
   return decideTax(rates, utcDay(), {
     evidence: { card: row?.card_country ?? null, address: app.geoip.country(request.ip), profile: row?.tax_country ?? null },
     vatNumber: row?.vat_number ?? null,
