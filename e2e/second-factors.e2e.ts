@@ -71,6 +71,7 @@ describe('second factors that hold, in the browser (issue 29)', () => {
     // The e-mail field would offer the passkey among its suggestions, and the virtual authenticator may
     // answer that by itself (as in passkeys.e2e.ts): turned off, so this staff member types the password.
     await page.addInitScript(() => {
+      // In the page: this file is typed without the DOM library, so its globals are reached through globalThis.
       (
         globalThis as unknown as { PublicKeyCredential: { isConditionalMediationAvailable: () => Promise<boolean> } }
       ).PublicKeyCredential.isConditionalMediationAvailable = async () => false;

@@ -84,6 +84,7 @@ if (serverUrl) {
         expect(await show('plan_cache_mode')).toBe('force_custom_plan');
         expect(await show('synchronize_seqscans')).toBe('off');
         // A statement prepared by name on one connection and run on another would fail behind PgBouncer; here it is sent unnamed.
+        // openDatabase made this Db with drizzle's node-postgres driver over a pg.Pool, which it keeps as $client; Db does not show it.
         const pool = (database.db as unknown as { $client: pg.Pool }).$client;
         const a = await pool.connect();
         const b = await pool.connect();
