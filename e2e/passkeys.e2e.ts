@@ -81,9 +81,8 @@ describe('passkeys in the browser (issue 21)', () => {
     // machine's timing, so autofill is turned off and the sign-in goes through the button.
     await page.addInitScript(() => {
       // In the page: this file is typed without the DOM library, so its globals are reached through globalThis.
-      (
-        globalThis as unknown as { PublicKeyCredential: { isConditionalMediationAvailable: () => Promise<boolean> } }
-      ).PublicKeyCredential.isConditionalMediationAvailable = async () => false;
+      const { PublicKeyCredential } = globalThis as unknown as { PublicKeyCredential: { isConditionalMediationAvailable: () => Promise<boolean> } };
+      PublicKeyCredential.isConditionalMediationAvailable = async () => false;
     });
     await open(page, `${base}/login`);
     await expect(page.getByLabel('Email').getAttribute('autocomplete')).resolves.toBe('username webauthn');
