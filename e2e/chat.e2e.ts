@@ -117,14 +117,15 @@ describe('chat and commissions in the browser', () => {
     await own.getByText('Locked · €25.00').waitFor();
     const ownFilter = await own
       .locator('img')
+      // In the page: this file is typed without the DOM library, so its globals are reached through globalThis.
       .evaluate((img) => (globalThis as unknown as { getComputedStyle(e: unknown): { filter: string } }).getComputedStyle(img).filter);
     expect(ownFilter).toBe('none');
     await shoot(seller.page, 'chat-creator-locked-sent');
     const locked = buyer.page.getByTestId('locked-image');
     await locked.getByText('€25.00').waitFor(LIVE);
-    // (typed without the DOM library: the page's globals are reached through globalThis)
     const filter = await locked
       .locator('img')
+      // In the page: this file is typed without the DOM library, so its globals are reached through globalThis.
       .evaluate((img) => (globalThis as unknown as { getComputedStyle(e: unknown): { filter: string } }).getComputedStyle(img).filter);
     expect(filter).toContain('blur');
     await buyer.page.getByTestId('chat-status').getByText('Waiting for payment').waitFor();
@@ -263,6 +264,7 @@ describe('chat and commissions in the browser', () => {
     expect([box.x, box.y, box.width, box.height]).toEqual([0, 0, 375, 812]);
     const coveredBy = (selector: string) =>
       buyer.page.evaluate((sel) => {
+        // In the page: this file is typed without the DOM library, so its globals are reached through globalThis.
         const d = globalThis as unknown as {
           document: {
             querySelector(s: string): { getBoundingClientRect(): { x: number; y: number; width: number; height: number } } | null;

@@ -96,6 +96,7 @@ describe('commerce in the browser', () => {
     const focusInDialog = () =>
       page.evaluate(() =>
         Boolean(
+          // In the page: this file is typed without the DOM library, so its globals are reached through globalThis.
           (globalThis as unknown as { document: { activeElement: { closest(s: string): unknown } | null } }).document.activeElement?.closest('[role="dialog"]'),
         ),
       );

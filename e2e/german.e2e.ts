@@ -38,9 +38,10 @@ const ENGLISH =
 
 /** The page's words as a person and a screen reader meet them: title, visible text, labels, placeholders, alt texts. */
 async function pageWords(page: Page): Promise<string> {
-  // Run in the page: this file is typed without the DOM library.
+  // Run in the page.
   const read = () => {
     type El = { getAttribute(name: string): string | null };
+    // This file is typed without the DOM library, so its globals are reached through globalThis.
     const { document } = globalThis as unknown as {
       document: { title: string; body: { innerText: string }; querySelectorAll(selector: string): Iterable<El> };
     };

@@ -68,9 +68,7 @@ async function createOffer(page: Page, o: { title: string; price: string; colour
   const row = offerRow(page, o.title);
   await row.getByText('Pending', { exact: true }).waitFor();
   // The preview made from the PNG is shown as the row's thumbnail.
-  await expect
-    .poll(() => row.locator('img.offer-thumb').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth), { timeout: WAIT })
-    .toBeGreaterThan(0);
+  await expect.poll(() => row.locator('img.offer-thumb').evaluate((img: { naturalWidth: number }) => img.naturalWidth), { timeout: WAIT }).toBeGreaterThan(0);
 }
 
 /** Staff: the pending offer in /admin, countered with a price and a note. */
@@ -151,9 +149,7 @@ describe('offers in the browser', () => {
     await sent.getByRole('button', { name: 'Close', exact: true }).last().click();
     const row = offerRow(seller, title);
     await row.getByText('Pending', { exact: true }).waitFor();
-    await expect
-      .poll(() => row.locator('img.offer-thumb').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth), { timeout: WAIT })
-      .toBeGreaterThan(0);
+    await expect.poll(() => row.locator('img.offer-thumb').evaluate((img: { naturalWidth: number }) => img.naturalWidth), { timeout: WAIT }).toBeGreaterThan(0);
     expect(await row.locator('time').textContent()).toMatch(/^\d{2}\.\d{2}\.\d{4} \d{2}:\d{2}:\d{2}$/);
     await row.getByText('#Minimalism').waitFor();
     await row.getByText('25.00').waitFor();

@@ -80,9 +80,9 @@ describe('passkeys in the browser (issue 21)', () => {
     // webauthn"). Whether the virtual authenticator answers that suggestion by itself depends on the
     // machine's timing, so autofill is turned off and the sign-in goes through the button.
     await page.addInitScript(() => {
-      (
-        globalThis as unknown as { PublicKeyCredential: { isConditionalMediationAvailable: () => Promise<boolean> } }
-      ).PublicKeyCredential.isConditionalMediationAvailable = async () => false;
+      // In the page: this file is typed without the DOM library, so its globals are reached through globalThis.
+      const { PublicKeyCredential } = globalThis as unknown as { PublicKeyCredential: { isConditionalMediationAvailable: () => Promise<boolean> } };
+      PublicKeyCredential.isConditionalMediationAvailable = async () => false;
     });
     await open(page, `${base}/login`);
     await expect(page.getByLabel('Email').getAttribute('autocomplete')).resolves.toBe('username webauthn');

@@ -9,14 +9,14 @@ beforeAll(async () => {
 afterAll(() => browser?.close());
 
 type Shown = { src: string; width: number; complete: boolean };
-type PageGlobals = {
-  document: {
-    querySelectorAll(s: string): ArrayLike<{ currentSrc: string; src: string; naturalWidth: number; complete: boolean; loading: string }>;
-    scrollingElement: { scrollHeight: number };
-  };
-  scrollTo(x: number, y: number): void;
-  innerHeight: number;
+// The page's globals, for the functions below that run in the browser (page.evaluate): this file is typed
+// without the DOM library. Only declared, so those functions reach the browser's own.
+declare const document: {
+  querySelectorAll(s: string): ArrayLike<{ currentSrc: string; src: string; naturalWidth: number; complete: boolean; loading: string }>;
+  scrollingElement: { scrollHeight: number };
 };
+declare const innerHeight: number;
+declare function scrollTo(x: number, y: number): void;
 
 /**
  * Asks for every picture in main at once (the ones a carousel keeps off screen too), scrolls through the
@@ -24,24 +24,20 @@ type PageGlobals = {
  */
 async function loadAllPictures(page: Page): Promise<Shown[]> {
   await page.evaluate(() => {
-    for (const img of Array.from((globalThis as unknown as PageGlobals).document.querySelectorAll('main img'))) img.loading = 'eager';
+    for (const img of Array.from(document.querySelectorAll('main img'))) img.loading = 'eager';
   });
-  const height = await page.evaluate(() => (globalThis as unknown as PageGlobals).document.scrollingElement.scrollHeight);
-  const step = await page.evaluate(() => (globalThis as unknown as PageGlobals).innerHeight);
+  const height = await page.evaluate(() => document.scrollingElement.scrollHeight);
+  const step = await page.evaluate(() => innerHeight);
   for (let y = 0; y < height; y += step) {
-    await page.evaluate((to) => (globalThis as unknown as PageGlobals).scrollTo(0, to), y);
+    await page.evaluate((to) => scrollTo(0, to), y);
     await page.waitForTimeout(80);
   }
-  await page.evaluate(() => (globalThis as unknown as PageGlobals).scrollTo(0, 0));
-  await page.waitForFunction(
-    () => Array.from((globalThis as unknown as PageGlobals).document.querySelectorAll('main img')).every((img) => img.complete),
-    undefined,
-    {
-      timeout: 15_000,
-    },
-  );
+  await page.evaluate(() => scrollTo(0, 0));
+  await page.waitForFunction(() => Array.from(document.querySelectorAll('main img')).every((img) => img.complete), undefined, {
+    timeout: 15_000,
+  });
   return page.evaluate(() =>
-    Array.from((globalThis as unknown as PageGlobals).document.querySelectorAll('main img')).map((img) => ({
+    Array.from(document.querySelectorAll('main img')).map((img) => ({
       src: img.currentSrc || img.src,
       width: img.naturalWidth,
       complete: img.complete,

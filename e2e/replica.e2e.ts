@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { rowsOf } from '../apps/server/src/db/client';
 import { signIn } from '../apps/server/test/accounts';
 import { fund, seededProducts, userIdByEmail } from '../apps/server/test/commerce';
 import { createTestApp, type TestApp } from '../apps/server/test/test-app';
@@ -56,8 +57,7 @@ beforeAll(async () => {
   replica = await startReplica(PG_BASE, await freePort());
   process.env.DATABASE_URL = PG_BASE;
   t = await createTestApp({ seed: true, readServerUrl: replica.url });
-  const found = (await t.app.db.execute(sql`select current_database() as d`)) as unknown as { rows: { d: string }[] };
-  scratch = found.rows[0]!.d;
+  scratch = rowsOf<{ d: string }>(await t.app.db.execute(sql`select current_database() as d`))[0]!.d;
   await caughtUp();
 }, 300_000);
 

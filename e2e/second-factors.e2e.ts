@@ -71,9 +71,9 @@ describe('second factors that hold, in the browser (issue 29)', () => {
     // The e-mail field would offer the passkey among its suggestions, and the virtual authenticator may
     // answer that by itself (as in passkeys.e2e.ts): turned off, so this staff member types the password.
     await page.addInitScript(() => {
-      (
-        globalThis as unknown as { PublicKeyCredential: { isConditionalMediationAvailable: () => Promise<boolean> } }
-      ).PublicKeyCredential.isConditionalMediationAvailable = async () => false;
+      // In the page: this file is typed without the DOM library, so its globals are reached through globalThis.
+      const { PublicKeyCredential } = globalThis as unknown as { PublicKeyCredential: { isConditionalMediationAvailable: () => Promise<boolean> } };
+      PublicKeyCredential.isConditionalMediationAvailable = async () => false;
     });
 
     // First sign-in: no second factor yet, so the back office points to the set-up, and a passkey is added.

@@ -117,9 +117,9 @@ describe('storefront', () => {
     expect(before).toMatch(/^€\d{1,3}(,\d{3})*\.\d{2}$/);
 
     await page.getByRole('banner').getByTestId('currency-select').selectOption('USD');
-    // A function, not a string: the pages' Content-Security-Policy forbids evaluating strings as code
-    // (this file is typed without the DOM library, so the page's globals are reached through globalThis).
+    // A function, not a string: the pages' Content-Security-Policy forbids evaluating strings as code.
     await page.waitForFunction((previous) => {
+      // In the page: this file is typed without the DOM library, so its globals are reached through globalThis.
       const doc = (globalThis as unknown as { document: { querySelector(s: string): { textContent: string | null } | null } }).document;
       const el = doc.querySelector('[data-testid="product-grid"] [data-testid="price"]');
       return Boolean(el && el.textContent !== previous && el.textContent?.startsWith('$'));

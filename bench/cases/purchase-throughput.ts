@@ -66,8 +66,7 @@ async function signIn(base: string, email: string): Promise<Record<string, strin
 
 /** Credits a buyer as a settled card deposit does: one journal transaction, sandbox clearing → user. */
 async function fund(db: Db, userId: number, minor: number) {
-  await db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  await db.transaction(async (tx) => {
     const clearing = await systemAccountId(tx, clearingAccountCode('sandbox'));
     await transfer(tx, {
       lines: [

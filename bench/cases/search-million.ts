@@ -2,7 +2,7 @@ import os from 'node:os';
 import type { ProductType } from '@atelier/shared';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { openDatabase } from '../../apps/server/src/db/client';
+import { openDatabase, rowsOf } from '../../apps/server/src/db/client';
 import { runMigrations } from '../../apps/server/src/db/migrate';
 import { type ListFilter, listProducts } from '../../apps/server/src/features/catalog/catalog.queries';
 import { percentile } from '../http-load';
@@ -71,7 +71,7 @@ export const searchMillion: BenchCase = {
     try {
       const db = database.db;
       const built = scratch.reused ? await db.execute(sql`select count(*)::int as n from products`) : null;
-      const have = built ? Number((built as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0) : 0;
+      const have = built ? Number(rowsOf<{ n: number }>(built)[0]?.n ?? 0) : 0;
       await runMigrations(database);
       if (have >= PRODUCTS) {
         console.log(`  reusing ${have} products in ${KEPT}`);
@@ -100,12 +100,12 @@ export const searchMillion: BenchCase = {
         }
         console.log(`  built ${PRODUCTS} products in ${((performance.now() - started) / 1000).toFixed(1)} s (load ${loadavg()})`);
       }
-      const size = (await db.execute(
-        sql`select pg_size_pretty(pg_database_size(current_database())) as size, pg_size_pretty(pg_total_relation_size('products')) as products`,
-      )) as unknown as {
-        rows: { size: string; products: string }[];
-      };
-      console.log(`  database size ${size.rows[0]?.size} (products with their indexes ${size.rows[0]?.products})`);
+      const size = rowsOf<{ size: string; products: string }>(
+        await db.execute(
+          sql`select pg_size_pretty(pg_database_size(current_database())) as size, pg_size_pretty(pg_total_relation_size('products')) as products`,
+        ),
+      );
+      console.log(`  database size ${size[0]?.size} (products with their indexes ${size[0]?.products})`);
 
       const deadline = performance.now() + TIME_LIMIT_MS;
       console.log(`  load before the first pass: ${loadavg()}`);

@@ -146,14 +146,14 @@ class UnnamedStatementsClient extends pg.Client {
  * every new server connection PgBouncer opens starts with them. Needs no privilege beyond being the role.
  */
 async function ensureRoleDefaults(db: Db): Promise<void> {
-  const rows = (await db.execute(sql`
+  const [row] = rowsOf<{ role: string; database: string; settings: string[] }>(
+    await db.execute(sql`
     select current_user as role, current_database() as database,
       coalesce((select setconfig from pg_db_role_setting s
         where s.setrole = (select oid from pg_roles where rolname = current_user)
-          and s.setdatabase = (select oid from pg_database where datname = current_database())), '{}') as settings`)) as unknown as {
-    rows: { role: string; database: string; settings: string[] }[];
-  };
-  const row = rows.rows[0]!;
+          and s.setdatabase = (select oid from pg_database where datname = current_database())), '{}') as settings`),
+  );
+  if (!row) throw new Error('PostgreSQL did not say who this connection is.');
   const have = new Set(row.settings);
   // A setting an earlier version wrote and this one no longer wants goes back to the server's default.
   for (const name of RETIRED_SESSION_SETTINGS) {
@@ -174,7 +174,7 @@ async function withDirectClient<T>(url: string, fn: (db: Db) => Promise<T>): Pro
   const client = new pg.Client({ connectionString: url, statement_timeout: STATEMENT_TIMEOUT_MS });
   await client.connect();
   try {
-    return await fn(drizzlePg(client, { schema }) as unknown as Db);
+    return await fn(drizzlePg(client, { schema }));
   } finally {
     await client.end().catch(() => {});
   }
@@ -221,7 +221,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
       );
       // A broken idle connection must not crash the process; the pool replaces it.
       pool.on('error', () => {});
-      return { pool, db: drizzlePg(pool, { schema }) as unknown as Db };
+      return { pool, db: drizzlePg(pool, { schema }) };
     };
     // Before PgBouncer opens a server connection for us: a connection keeps the role settings it started with.
     if (pooled) await withDirectClient(directUrl, ensureRoleDefaults);
@@ -252,7 +252,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
   }
   const client = await PGlite.create(opts.pgliteDir, { extensions: { pg_trgm, fuzzystrmatch } });
   await client.exec(`SET statement_timeout = ${STATEMENT_TIMEOUT_MS}`);
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const db: Db = drizzlePglite(client, { schema });
   return {
     db,
     read: db,

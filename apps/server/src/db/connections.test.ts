@@ -4,7 +4,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { userIdByEmail } from '../../test/commerce';
 import { createTestApp } from '../../test/test-app';
-import { openDatabase } from './client';
+import { openDatabase, rowsOf } from './client';
 
 /**
  * The connections beside DATABASE_URL: LISTEN on DATABASE_LISTEN_URL, lagging reads on
@@ -78,13 +78,13 @@ if (serverUrl) {
         pgliteDir: '',
       });
       try {
-        const show = async (setting: string) =>
-          ((await database.db.execute(sql.raw(`select current_setting('${setting}') as v`))) as unknown as { rows: { v: string }[] }).rows[0]!.v;
+        const show = async (setting: string) => rowsOf<{ v: string }>(await database.db.execute(sql.raw(`select current_setting('${setting}') as v`)))[0]!.v;
         // A new server connection starts with them (PgBouncer's are new connections too).
         expect(await show('statement_timeout')).toBe('15s');
         expect(await show('plan_cache_mode')).toBe('force_custom_plan');
         expect(await show('synchronize_seqscans')).toBe('off');
         // A statement prepared by name on one connection and run on another would fail behind PgBouncer; here it is sent unnamed.
+        // openDatabase made this Db with drizzle's node-postgres driver over a pg.Pool, which it keeps as $client; Db does not show it.
         const pool = (database.db as unknown as { $client: pg.Pool }).$client;
         const a = await pool.connect();
         const b = await pool.connect();
@@ -106,7 +106,7 @@ if (serverUrl) {
     it('a visitor’s public profile and the catalogue read DATABASE_READ_URL', async () => {
       const t = await createTestApp({ seed: true, readServerUrl: `${serverUrl}${serverUrl!.includes('?') ? '&' : '?'}application_name=atelier-read` });
       try {
-        const name = ((await t.app.db.execute(sql`select current_database() as d`)) as unknown as { rows: { d: string }[] }).rows[0]!.d;
+        const name = rowsOf<{ d: string }>(await t.app.db.execute(sql`select current_database() as d`))[0]!.d;
         const lastReads = async () =>
           (await activity(name))
             .filter((a) => a.application_name === 'atelier-read')

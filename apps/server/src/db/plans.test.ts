@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { analyzeGrowingTables } from '../lib/analyze';
-import { asDb } from './client';
+import { asDb, rowsOf } from './client';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -48,7 +48,7 @@ describe('query plans as tables grow', () => {
         sql`select current_setting('enable_seqscan') as seqscan, current_setting('enable_indexscan') as indexscan,
           current_setting('enable_nestloop') as nestloop, current_setting('plan_cache_mode') as plan_cache_mode`,
       );
-      return (result as unknown as { rows: Record<string, string>[] }).rows[0];
+      return rowsOf<Record<string, string>>(result)[0];
     });
     // No forced plan mode either: PostgreSQL's default, with statistics kept current (lib/analyze.ts).
     expect(settings).toEqual({ seqscan: 'on', indexscan: 'on', nestloop: 'on', plan_cache_mode: 'auto' });
@@ -59,11 +59,7 @@ describe('query plans as tables grow', () => {
   it('keeps planner statistics current: every table has statistics after start, and the job refreshes the growing ones', async () => {
     const tuples = async (table: string) =>
       Number(
-        (
-          (await t.app.db.execute(sql`select reltuples from pg_class where relname = ${table} and relkind = 'r'`)) as unknown as {
-            rows: { reltuples: number }[];
-          }
-        ).rows[0]!.reltuples,
+        rowsOf<{ reltuples: number }>(await t.app.db.execute(sql`select reltuples from pg_class where relname = ${table} and relkind = 'r'`))[0]!.reltuples,
       );
     // -1: never analysed. After the migrations' ANALYZE, the tables the money path reads are known.
     for (const table of ['ledger_entries', 'ledger_accounts', 'order_items', 'orders']) expect(await tuples(table)).toBeGreaterThanOrEqual(0);

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { Database } from '../db/client';
+import { type Database, rowsOf } from '../db/client';
 import { AppError } from './app-error';
 
 /**
@@ -64,10 +64,8 @@ export function createMetrics(database: Database): Metrics {
     registers: [registry],
     async collect() {
       this.reset();
-      const rows = (await db.execute(sql`select name, count(*)::int as n from jobs where state = 'pending' group by name`)) as unknown as {
-        rows: { name: string; n: number }[];
-      };
-      for (const row of rows.rows) this.set({ job: row.name }, Number(row.n));
+      const rows = rowsOf<{ name: string; n: number }>(await db.execute(sql`select name, count(*)::int as n from jobs where state = 'pending' group by name`));
+      for (const row of rows) this.set({ job: row.name }, Number(row.n));
     },
   });
   new Gauge({
@@ -75,10 +73,10 @@ export function createMetrics(database: Database): Metrics {
     help: 'How long the oldest job that is due has waited to be picked up (0 when none waits).',
     registers: [registry],
     async collect() {
-      const rows = (await db.execute(
-        sql`select coalesce(extract(epoch from now() - min(run_at)), 0)::float8 as age from jobs where state = 'pending' and run_at <= now()`,
-      )) as unknown as { rows: { age: number }[] };
-      this.set(Math.max(0, Number(rows.rows[0]?.age ?? 0)));
+      const rows = rowsOf<{ age: number }>(
+        await db.execute(sql`select coalesce(extract(epoch from now() - min(run_at)), 0)::float8 as age from jobs where state = 'pending' and run_at <= now()`),
+      );
+      this.set(Math.max(0, Number(rows[0]?.age ?? 0)));
     },
   });
   const jobFailures = new Counter({
@@ -159,10 +157,9 @@ export function createMetrics(database: Database): Metrics {
 export type PoolStats = { name: string; total: number; inUse: number; waiting: number };
 
 async function lastCheck(database: Database): Promise<{ ok: boolean; age: number } | null> {
-  const rows = (await database.db.execute(
-    sql`select ok, extract(epoch from now() - checked_at)::float8 as age from ops_checks where name = ${RECONCILIATION_CHECK}`,
-  )) as unknown as { rows: { ok: boolean; age: number }[] };
-  const row = rows.rows[0];
+  const [row] = rowsOf<{ ok: boolean; age: number }>(
+    await database.db.execute(sql`select ok, extract(epoch from now() - checked_at)::float8 as age from ops_checks where name = ${RECONCILIATION_CHECK}`),
+  );
   return row ? { ok: Boolean(row.ok), age: Number(row.age) } : null;
 }
 

@@ -113,6 +113,7 @@ export function HydrateWhenVisible<P extends object>({ component, props }: { com
   }, [gate]);
   return (
     <div ref={box}>
+      {/* The memoised Boundary cannot be generic; it hands `component` the very `props` typed P with it. */}
       <Boundary until={gate?.promise ?? null} component={component as unknown as ComponentType<AnyProps>} props={props as AnyProps} />
     </div>
   );

@@ -246,15 +246,13 @@ describe('the day-old visitor hashes', () => {
     await t.app.db.execute(sql`insert into product_views (product_id, day, views) values (${p!.id}, (now() at time zone 'UTC')::date - 3, 5)`);
     const job = await t.app.jobs.enqueue(t.app.db, PURGE_VIEW_VISITORS);
     expect(await t.app.jobs.runJob(job!)).toBe(true);
-    const left = (await t.app.db.execute(sql`select visitor from product_view_visitors where product_id = ${p!.id}`)) as unknown as {
-      rows: { visitor: string }[];
-    };
-    expect(left.rows.map((r) => r.visitor)).toEqual(['new-visitor-hash-000000']);
-    const salts = (await t.app.db.execute(sql`select day from view_salts where day < (now() at time zone 'UTC')::date - 1`)) as unknown as { rows: unknown[] };
-    expect(salts.rows).toEqual([]);
-    const kept = (await t.app.db.execute(
-      sql`select views from product_views where product_id = ${p!.id} and day = (now() at time zone 'UTC')::date - 3`,
-    )) as unknown as { rows: { views: number }[] };
-    expect(kept.rows).toEqual([{ views: 5 }]);
+    const left = rowsOf<{ visitor: string }>(await t.app.db.execute(sql`select visitor from product_view_visitors where product_id = ${p!.id}`));
+    expect(left.map((r) => r.visitor)).toEqual(['new-visitor-hash-000000']);
+    const salts = rowsOf<unknown>(await t.app.db.execute(sql`select day from view_salts where day < (now() at time zone 'UTC')::date - 1`));
+    expect(salts).toEqual([]);
+    const kept = rowsOf<{ views: number }>(
+      await t.app.db.execute(sql`select views from product_views where product_id = ${p!.id} and day = (now() at time zone 'UTC')::date - 3`),
+    );
+    expect(kept).toEqual([{ views: 5 }]);
   });
 });

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/test-app';
+import { rowsOf } from '../../db/client';
 import { COUNTED_UP_TO } from './catalog.queries';
 
 /**
@@ -71,11 +72,11 @@ describe('a search with more than a thousand matches', () => {
 
 describe('a catalogue list of more than a thousand works', () => {
   it('gives an estimated total close to the count, with pages to match, and counts a short list exactly', async () => {
-    const [row] = (
-      (await t.app.db.execute(
+    const [row] = rowsOf<{ n: number }>(
+      await t.app.db.execute(
         sql`select count(*)::int as n from products p join users u on u.id = p.author_id where p.status = 'published' and u.deleted_at is null`,
-      )) as unknown as { rows: { n: number }[] }
-    ).rows;
+      ),
+    );
     const list = await get('/api/products/catalog?limit=48');
     expect(list.meta.total_estimated).toBe(true);
     expect(Math.abs(list.meta.total - row!.n)).toBeLessThanOrEqual(row!.n / 4);

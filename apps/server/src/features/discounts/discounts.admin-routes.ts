@@ -9,7 +9,7 @@ import { createDiscount, deleteDiscount, listDiscounts, updateDiscount } from '.
 /** Platform codes and sales for platform-owned works (issue 34), under /api/admin; each change is audited in its transaction. */
 export const discountsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['admin'];
-  const inTx = <T>(work: (tx: Db) => Promise<T>) => app.db.transaction((tx) => work(tx as unknown as Db));
+  const inTx = <T>(work: (tx: Db) => Promise<T>) => app.db.transaction((tx) => work(tx));
 
   app.get('/discounts', { config: guard('admin'), schema: { tags, response: { 200: okEnvelope(discountList) } } }, async () =>
     ok({ discounts: await listDiscounts(app.db, null) }),

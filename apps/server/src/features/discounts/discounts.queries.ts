@@ -94,8 +94,7 @@ export async function createDiscount(db: Db, owner: DiscountOwner, input: Create
 
 /** Pauses or resumes a discount, or changes its dates; another owner's discount is not found. */
 export async function updateDiscount(db: Db, owner: DiscountOwner, id: number, input: UpdateDiscountInput): Promise<{ before: Discount; after: Discount }> {
-  return db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  return db.transaction(async (tx) => {
     const [row] = await tx
       .select()
       .from(discounts)

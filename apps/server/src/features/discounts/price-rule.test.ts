@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/test-app';
+import { rowsOf } from '../../db/client';
 import { discountedPrice } from './pricing';
 
 /**
@@ -31,7 +32,7 @@ describe('one discount price rule in TypeScript and SQL (issue 34)', () => {
                   ${sql.param(cases.map((c) => (c.kind === 'percent' ? Math.min(c.value, 90) : c.value)))}::bigint[])
         with ordinality as c(list, kind, value, n)
       order by c.n`);
-    const fromSql = (result as unknown as { rows: { price: string | number }[] }).rows.map((r) => Number(r.price));
+    const fromSql = rowsOf<{ price: string | number }>(result).map((r) => Number(r.price));
     const fromTs = cases.map((c) => discountedPrice(c.list, c.kind, c.kind === 'percent' ? Math.min(c.value, 90) : c.value));
     expect(fromSql).toEqual(fromTs);
   });

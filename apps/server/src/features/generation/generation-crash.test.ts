@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerPerson } from '../../../test/accounts';
 import { balanceMinor, fund } from '../../../test/commerce';
 import { createTestApps, type TestApp } from '../../../test/test-app';
+import { rowsOf } from '../../db/client';
 import { generations, jobs, products } from '../../db/schema';
 import { setSetting } from '../../lib/settings';
 import { checkLedger, reconcile } from '../ledger';
@@ -105,10 +106,12 @@ describe('hole 4: generation with a crash in the middle', () => {
 
     const rows = await app.db.select().from(generations).where(inArray(generations.id, ids));
     expect(rows.every((g) => g.status === 'done' || g.status === 'refunded')).toBe(true);
-    const refunds = (await app.db.execute(sql`
+    const refunds = rowsOf<{ id: string | number; n: string | number }>(
+      await app.db.execute(sql`
       select g.id, count(t.id) as n from generations g left join ledger_transactions t on t.idempotency_key = 'generation-refund:' || g.id
-      group by g.id`)) as unknown as { rows: { id: string | number; n: string | number }[] };
-    const refundCount = new Map(refunds.rows.map((r) => [Number(r.id), Number(r.n)]));
+      group by g.id`),
+    );
+    const refundCount = new Map(refunds.map((r) => [Number(r.id), Number(r.n)]));
     for (const g of rows) expect(refundCount.get(g.id)).toBe(g.status === 'refunded' ? 1 : 0);
     for (const id of buyers) {
       const images = rows.filter((g) => g.userId === id && g.status === 'done').length;

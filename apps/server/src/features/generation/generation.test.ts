@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerStaff, registerUser } from '../../../test/accounts';
 import { balanceMinor, fund, revenueMinor, seededProducts, userIdByEmail } from '../../../test/commerce';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
+import { rowsOf } from '../../db/client';
 import { categories, generations, jobs, products } from '../../db/schema';
 import { setSetting } from '../../lib/settings';
 import { readStoredZip } from '../../lib/zip';
@@ -191,11 +192,11 @@ describe('generate-image (images API)', () => {
   }
   const refundsOf = async (userId: number) =>
     Number(
-      (
-        (await g.app.db.execute(sql`
+      rowsOf<{ n: string | number }>(
+        await g.app.db.execute(sql`
           select count(*) as n from ledger_transactions t join ledger_entries e on e.transaction_id = t.id join ledger_accounts a on a.id = e.account_id
-          where t.reason = 'image generation refund' and a.user_id = ${userId}`)) as unknown as { rows: { n: string | number }[] }
-      ).rows[0]!.n,
+          where t.reason = 'image generation refund' and a.user_id = ${userId}`),
+      )[0]!.n,
     );
   const generationOf = async (id: number) => (await g.app.db.select().from(generations).where(eq(generations.id, id)))[0]!;
   const reconciliation = async () => (await staff.get('/api/admin/ledger/reconciliation')).json().payload;

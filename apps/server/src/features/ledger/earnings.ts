@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { asDb, type Db } from '../../db/client';
+import { asDb, type Db, rowsOf } from '../../db/client';
 import {
   clearingAccountCode,
   earningsAvailableCode,
@@ -29,12 +29,13 @@ type DueLine = { line_type: SaleLineType; line_id: string | number };
 /** Sold lines still pending whose clearing period has passed (as of `now`) and on which no refund request is open, oldest first. */
 async function dueLines(db: Db, clearingDays: number, now: Date, limit: number): Promise<DueLine[]> {
   const cutoff = new Date(now.getTime() - clearingDays * 86_400_000);
-  const result = (await db.execute(sql`
+  return rowsOf<DueLine>(
+    await db.execute(sql`
     select l.line_type, l.line_id from sale_lines l
     where l.earnings_state = 'pending' and l.sold_at <= ${cutoff.toISOString()}::timestamptz and not ${openRefundRequestOn}
     order by l.sold_at, l.line_id
-    limit ${limit}`)) as unknown as { rows: DueLine[] };
-  return result.rows;
+    limit ${limit}`),
+  );
 }
 
 /**
@@ -93,8 +94,8 @@ export async function earningsOf(
   const availableCode = earningsAvailableCode(userId);
   const heldCode = earningsHeldCode(userId);
   const owedCode = receivableCode(userId);
-  const [row] = (
-    (await db.execute(sql`
+  const [row] = rowsOf<{ pending: string; available: string; held: string; owed: string; withdrawn: string; lifetime: string; oldest: string | Date | null }>(
+    await db.execute(sql`
     with acc as (select id, code, balance_minor from ledger_accounts where code in (${pendingCode}, ${availableCode})),
     other as (select code, balance_minor from ledger_accounts where code in (${heldCode}, ${owedCode}))
     select
@@ -106,10 +107,8 @@ export async function earningsOf(
       (select coalesce(sum(e.amount_minor), 0) from ledger_entries e join ledger_transactions t on t.id = e.transaction_id
         where e.account_id in (select id from acc) and e.amount_minor > 0
           and t.kind not in ('earnings_release', 'withdrawal_return')) as lifetime,
-      (select min(l.sold_at) from sale_lines l where l.seller_id = ${userId} and l.earnings_state = 'pending') as oldest`)) as unknown as {
-      rows: { pending: string; available: string; held: string; owed: string; withdrawn: string; lifetime: string; oldest: string | Date | null }[];
-    }
-  ).rows;
+      (select min(l.sold_at) from sale_lines l where l.seller_id = ${userId} and l.earnings_state = 'pending') as oldest`),
+  );
   const oldest = row?.oldest ? new Date(row.oldest) : null;
   return {
     pending: Number(row?.pending ?? 0),
@@ -178,7 +177,7 @@ export async function returnWithdrawal(tx: Db, payout: { id: number; userId: num
 export async function availableEarningsOf(db: Db, userId: number): Promise<number> {
   const id = await existingAccountId(db, earningsAvailableCode(userId));
   if (id === null) return 0;
-  const [row] = ((await db.execute(sql`select balance_minor from ledger_accounts where id = ${id}`)) as unknown as { rows: { balance_minor: string }[] }).rows;
+  const [row] = rowsOf<{ balance_minor: string }>(await db.execute(sql`select balance_minor from ledger_accounts where id = ${id}`));
   return Number(row?.balance_minor ?? 0);
 }
 

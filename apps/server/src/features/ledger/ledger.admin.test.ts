@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerPerson, registerStaff } from '../../../test/accounts';
 import { balanceMinor, fund } from '../../../test/commerce';
 import { createTestApp, type TestApp } from '../../../test/test-app';
+import { rowsOf } from '../../db/client';
 import { auditLog, ledgerAccounts } from '../../db/schema';
 import { userAccountId } from './ledger';
 
@@ -129,11 +130,9 @@ describe('money screen', () => {
     // The deferred trigger refuses an unbalanced transaction at commit; the test switches it off for one write.
     await t.app.db.transaction(async (tx) => {
       await tx.execute(sql`alter table ledger_entries disable trigger ledger_entries_balanced`);
-      const [row] = (
-        (await tx.execute(sql`insert into ledger_transactions (reason, kind) values ('corrupted on purpose', 'adjustment') returning id`)) as unknown as {
-          rows: { id: string | number }[];
-        }
-      ).rows;
+      const [row] = rowsOf<{ id: string | number }>(
+        await tx.execute(sql`insert into ledger_transactions (reason, kind) values ('corrupted on purpose', 'adjustment') returning id`),
+      );
       await tx.execute(sql`insert into ledger_entries (transaction_id, account_id, amount_minor) values (${row!.id}, ${accountId}, 300)`);
       await tx.execute(sql`alter table ledger_entries enable trigger ledger_entries_balanced`);
     });

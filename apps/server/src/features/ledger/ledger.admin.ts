@@ -1,6 +1,6 @@
 import type { JournalQuery, JournalTransaction, LedgerAccountView, Reconciliation } from '@atelier/shared';
 import { and, asc, desc, eq, gte, ilike, inArray, lt, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import { type Db, rowsOf } from '../../db/client';
 import { ledgerAccounts, ledgerEntries, ledgerTransactions, users } from '../../db/schema';
 import { unmatchedEarningsLines } from './ledger';
 
@@ -99,33 +99,34 @@ export async function listJournal(db: Db, query: JournalQuery): Promise<JournalT
  * mismatch (the lowest transaction id, then the lowest account id, then the total) is named.
  */
 export async function reconcile(db: Db): Promise<Reconciliation> {
-  const unbalanced = (await db.execute(sql`
-    select transaction_id as id, sum(amount_minor) as total from ledger_entries group by transaction_id having sum(amount_minor) <> 0 order by transaction_id`)) as unknown as {
-    rows: { id: string | number; total: string | number }[];
-  };
-  const drifted = (await db.execute(sql`
+  const unbalanced = rowsOf<{ id: string | number; total: string | number }>(
+    await db.execute(sql`
+    select transaction_id as id, sum(amount_minor) as total from ledger_entries group by transaction_id having sum(amount_minor) <> 0 order by transaction_id`),
+  );
+  const drifted = rowsOf<{ id: string | number; cached: string | number; journal: string | number }>(
+    await db.execute(sql`
     select a.id, a.balance_minor as cached, coalesce(j.total, 0) as journal
     from ledger_accounts a left join (select account_id, sum(amount_minor) as total from ledger_entries group by account_id) j on j.account_id = a.id
-    where a.balance_minor <> coalesce(j.total, 0) order by a.id`)) as unknown as {
-    rows: { id: string | number; cached: string | number; journal: string | number }[];
-  };
-  const counts = (await db.execute(sql`
+    where a.balance_minor <> coalesce(j.total, 0) order by a.id`),
+  );
+  const counts = rowsOf<{ transactions: string | number; accounts: string | number; total: string | number }>(
+    await db.execute(sql`
     select (select count(*) from ledger_transactions) as transactions, (select count(*) from ledger_accounts) as accounts,
-           (select coalesce(sum(balance_minor), 0) from ledger_accounts) as total`)) as unknown as {
-    rows: { transactions: string | number; accounts: string | number; total: string | number }[];
-  };
+           (select coalesce(sum(balance_minor), 0) from ledger_accounts) as total`),
+  );
   // Hole 4: a charge for an image generation past its settle-by moment (longer ago than its job's
   // attempts can take) with neither an image nor a refund.
-  const unsettled = (await db.execute(sql`
-    select id, price_minor from generations where status = 'pending' and price_minor > 0 and settle_by < now() order by id`)) as unknown as {
-    rows: { id: string | number; price_minor: string | number }[];
-  };
+  const unsettled = rowsOf<{ id: string | number; price_minor: string | number }>(
+    await db.execute(sql`
+    select id, price_minor from generations where status = 'pending' and price_minor > 0 and settle_by < now() order by id`),
+  );
   // Each owner of earnings accounts (pending, available, receivable): their cached balances together
   // must equal minus what the other accounts of every journal transaction touching them moved (a
   // sale's buyer and revenue, a refund's buyer, a withdrawal's in-flight account, a dispute's balance
   // and hold); moves among their own accounts (a release) cancel out. It follows from balanced
   // transactions and cached balances equal to their entries, so it is red when either is broken for them.
-  const earnings = (await db.execute(sql`
+  const earnings = rowsOf<{ id: string | number; cached: string | number; flowed: string | number }>(
+    await db.execute(sql`
     with owned as (select id, owner_id, balance_minor from ledger_accounts where kind in ('earnings_pending', 'earnings_available', 'earnings_held', 'receivable')),
     touched as (select distinct o.owner_id, e.transaction_id from ledger_entries e join owned o on o.id = e.account_id),
     flows as (
@@ -137,19 +138,21 @@ export async function reconcile(db: Db): Promise<Reconciliation> {
     cached as (select owner_id, sum(balance_minor) as cached from owned group by owner_id)
     select c.owner_id as id, c.cached, coalesce(f.flowed, 0) as flowed
     from cached c left join flows f on f.owner_id = c.owner_id
-    where c.cached <> coalesce(f.flowed, 0) order by c.owner_id`)) as unknown as {
-    rows: { id: string | number; cached: string | number; flowed: string | number }[];
-  };
+    where c.cached <> coalesce(f.flowed, 0) order by c.owner_id`),
+  );
   // Issue 30: each creator's pending and held earnings equal what their sold lines in that state hold.
   const lines = await unmatchedEarningsLines(db);
   // The disputes hold holds exactly the open disputes' amounts (chargebacks, payments/disputes.ts).
-  const hold = (await db.execute(sql`
+  const hold = rowsOf<{ id: string | number; held: string | number; open: string | number }>(
+    await db.execute(sql`
     select a.id, a.balance_minor as held, (select coalesce(sum(amount_minor), 0) from disputes where status = 'open') as open
-    from ledger_accounts a where a.kind = 'dispute_hold'`)) as unknown as { rows: { id: string | number; held: string | number; open: string | number }[] };
+    from ledger_accounts a where a.kind = 'dispute_hold'`),
+  );
   // Each dispute on its own (issue 29): the hold its opening moved equals its amount, what it still
   // holds equals its amount while open and nothing once closed, and a payment's open and lost
   // disputes together hold no more than the payment. Found by the ledger moves' keys, never their reasons.
-  const disputeRows = (await db.execute(sql`
+  const disputeRows = rowsOf<{ id: string | number; amount_minor: string | number; opened: string | number; holding: string | number; status: string }>(
+    await db.execute(sql`
     with moves as (
       select t.idempotency_key as key, sum(e.amount_minor) as held
       from ledger_transactions t join ledger_entries e on e.transaction_id = t.id join ledger_accounts a on a.id = e.account_id and a.kind = 'dispute_hold'
@@ -167,11 +170,11 @@ export async function reconcile(db: Db): Promise<Reconciliation> {
     where p.opened <> p.amount_minor
        or p.holding <> case when p.status = 'open' then p.amount_minor else 0 end
        or p.deposit_id in (select deposit_id from over_held)
-    order by p.id`)) as unknown as {
-    rows: { id: string | number; amount_minor: string | number; opened: string | number; holding: string | number; status: string }[];
-  };
+    order by p.id`),
+  );
   // Issue 33: each country's VAT account holds the VAT its sold lines stored, less what refunds gave back.
-  const vatRows = (await db.execute(sql`
+  const vatRows = rowsOf<{ id: string | number; held: string | number; owed: string | number }>(
+    await db.execute(sql`
     with lines as (
       select o.tax_country as country, oi.vat_minor as vat
       from order_items oi join orders o on o.id = oi.order_id
@@ -181,19 +184,18 @@ export async function reconcile(db: Db): Promise<Reconciliation> {
     owed as (select 'vat:payable:' || country as code, sum(vat) as vat from lines group by country)
     select coalesce(a.id, 0) as id, coalesce(a.balance_minor, 0) as held, coalesce(w.vat, 0) as owed
     from (select id, code, balance_minor from ledger_accounts where kind = 'vat_payable') a full join owed w on w.code = a.code
-    where coalesce(a.balance_minor, 0) <> coalesce(w.vat, 0) order by 1`)) as unknown as {
-    rows: { id: string | number; held: string | number; owed: string | number }[];
-  };
-  const firstVat = vatRows.rows[0];
-  const firstDispute = disputeRows.rows[0];
-  const holdRow = hold.rows[0];
+    where coalesce(a.balance_minor, 0) <> coalesce(w.vat, 0) order by 1`),
+  );
+  const firstVat = vatRows[0];
+  const firstDispute = disputeRows[0];
+  const holdRow = hold[0];
   const holdMismatch = holdRow && Number(holdRow.held) !== Number(holdRow.open) ? holdRow : null;
-  const c = counts.rows[0]!;
+  const c = counts[0]!;
   const total = Number(c.total);
-  const firstTxn = unbalanced.rows[0];
-  const firstAccount = drifted.rows[0];
-  const firstGeneration = unsettled.rows[0];
-  const firstEarnings = earnings.rows[0];
+  const firstTxn = unbalanced[0];
+  const firstAccount = drifted[0];
+  const firstGeneration = unsettled[0];
+  const firstEarnings = earnings[0];
   const firstLines = lines[0];
   const first_mismatch = firstTxn
     ? { kind: 'transaction' as const, id: Number(firstTxn.id), actual_minor: Number(firstTxn.total), expected_minor: 0 }
@@ -229,14 +231,14 @@ export async function reconcile(db: Db): Promise<Reconciliation> {
     checked_at: Math.floor(Date.now() / 1000),
     transactions: Number(c.transactions),
     accounts: Number(c.accounts),
-    unbalanced_transactions: unbalanced.rows.map((r) => Number(r.id)),
-    drifted_accounts: drifted.rows.map((r) => Number(r.id)),
-    unsettled_generations: unsettled.rows.map((r) => Number(r.id)),
-    unbalanced_earnings: earnings.rows.map((r) => Number(r.id)),
+    unbalanced_transactions: unbalanced.map((r) => Number(r.id)),
+    drifted_accounts: drifted.map((r) => Number(r.id)),
+    unsettled_generations: unsettled.map((r) => Number(r.id)),
+    unbalanced_earnings: earnings.map((r) => Number(r.id)),
     unmatched_earnings_lines: lines.map((r) => r.id),
     dispute_hold_minor: holdRow ? Number(holdRow.held) : 0,
-    mismatched_disputes: disputeRows.rows.map((r) => Number(r.id)),
-    mismatched_vat: vatRows.rows.map((r) => Number(r.id)),
+    mismatched_disputes: disputeRows.map((r) => Number(r.id)),
+    mismatched_vat: vatRows.map((r) => Number(r.id)),
     total_minor: total,
     first_mismatch,
   };

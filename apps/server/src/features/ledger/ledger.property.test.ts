@@ -5,6 +5,7 @@ import { registerPerson, registerSeller, registerStaff } from '../../../test/acc
 import { disputeClosed, disputeOpened, paidStripeDeposit, sendStripeEvent, stripeTestEnv } from '../../../test/payments';
 import { payoutContact } from '../../../test/payouts';
 import { createTestApp, type TestApp, type TestClient } from '../../../test/test-app';
+import { rowsOf } from '../../db/client';
 import { products } from '../../db/schema';
 import { setSetting } from '../../lib/settings';
 import { checkLedger, releaseDueEarnings } from '.';
@@ -70,7 +71,7 @@ const cmd: fc.Arbitrary<Cmd> = fc.oneof(
   fc.record({ k: fc.constant('payout' as const), pick: fc.nat(20), paid: fc.boolean() }),
 );
 
-const rows = async <T>(q: ReturnType<typeof sql>) => ((await t.app.db.execute(q)) as unknown as { rows: T[] }).rows;
+const rows = async <T>(q: ReturnType<typeof sql>) => rowsOf<T>(await t.app.db.execute(q));
 const pickOf = <T>(list: T[], n: number) => (list.length ? list[n % list.length]! : null);
 
 async function run(c: Cmd): Promise<void> {

@@ -388,8 +388,8 @@ export type LedgerCheck = {
  * what their held lines hold. Lowest account id first.
  */
 export async function unmatchedEarningsLines(db: Db): Promise<{ id: number; balance: number; lines: number }[]> {
-  const rows = (
-    (await db.execute(sql`
+  const rows = rowsOf<{ id: string | number | null; balance_minor: string | number; lines: string | number }>(
+    await db.execute(sql`
     with line_sums as (
       select seller_id, earnings_state, sum(case when earnings_state = 'held' then held_minor else seller_minor - settled_minor end) as held
       from sale_lines where earnings_state in ('pending', 'held') group by seller_id, earnings_state
@@ -402,8 +402,8 @@ export async function unmatchedEarningsLines(db: Db): Promise<{ id: number; bala
     select null, 0, s.held from line_sums s
     where s.held <> 0 and not exists (
       select 1 from ledger_accounts a where a.owner_id = s.seller_id and a.kind = (case s.earnings_state when 'pending' then 'earnings_pending' else 'earnings_held' end))
-    order by 1 nulls first`)) as unknown as { rows: { id: string | number | null; balance_minor: string | number; lines: string | number }[] }
-  ).rows;
+    order by 1 nulls first`),
+  );
   return rows.map((r) => ({ id: r.id === null ? 0 : Number(r.id), balance: Number(r.balance_minor), lines: Number(r.lines) }));
 }
 

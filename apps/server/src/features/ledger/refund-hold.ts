@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import { type Db, rowsOf } from '../../db/client';
 import { earningsAvailableCode, earningsHeldCode, lockAccounts, systemAccountId, transfer } from './ledger';
 import { lockSaleLines, type SaleLineRef, saleLineOf, setSaleLine } from './sale-lines';
 
@@ -18,9 +18,7 @@ export async function holdForRefundRequest(tx: Db, opts: { line: SaleLineRef; re
   const available = await systemAccountId(tx, earningsAvailableCode(line.sellerId));
   const held = await systemAccountId(tx, earningsHeldCode(line.sellerId));
   await lockAccounts(tx, [available, held]);
-  const [row] = (
-    (await tx.execute(sql`select balance_minor from ledger_accounts where id = ${available}`)) as unknown as { rows: { balance_minor: string | number }[] }
-  ).rows;
+  const [row] = rowsOf<{ balance_minor: string | number }>(await tx.execute(sql`select balance_minor from ledger_accounts where id = ${available}`));
   const amount = Math.max(0, Math.min(line.sellerMinor, Number(row?.balance_minor ?? 0)));
   if (amount > 0) {
     await transfer(tx, {

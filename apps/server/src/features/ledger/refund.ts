@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { asDb, type Db } from '../../db/client';
+import { asDb, type Db, rowsOf } from '../../db/client';
 import {
   accountIds,
   earningsAvailableCode,
@@ -33,21 +33,19 @@ import { lockSaleLines, type SaleLineRef, type SaleLineType, saleLineOf, setSale
  * the sale credited no revenue.
  */
 export async function saleRevenueAccountOf(db: Db, saleTransactionId: number): Promise<number | null> {
-  const [row] = (
-    (await db.execute(sql`
+  const [row] = rowsOf<{ account_id: string | number }>(
+    await db.execute(sql`
       select e.account_id from ledger_entries e join ledger_accounts a on a.id = e.account_id
       where e.transaction_id = ${saleTransactionId} and e.amount_minor > 0 and a.kind = 'platform_revenue'
-      order by e.id limit 1`)) as unknown as { rows: { account_id: string | number }[] }
-  ).rows;
+      order by e.id limit 1`),
+  );
   return row ? Number(row.account_id) : null;
 }
 
 async function balancesOf(tx: Db, ids: number[]): Promise<Map<number, number>> {
-  const rows = (
-    (await tx.execute(sql`select id, balance_minor from ledger_accounts where id = any(${sql.param(ids)}::bigint[])`)) as unknown as {
-      rows: { id: string | number; balance_minor: string | number }[];
-    }
-  ).rows;
+  const rows = rowsOf<{ id: string | number; balance_minor: string | number }>(
+    await tx.execute(sql`select id, balance_minor from ledger_accounts where id = any(${sql.param(ids)}::bigint[])`),
+  );
   return new Map(rows.map((r) => [Number(r.id), Number(r.balance_minor)]));
 }
 
@@ -157,12 +155,12 @@ export async function settleReceivable(db: Db, userId: number): Promise<number> 
   return db.transaction(async (txRaw) => {
     const tx = asDb(txRaw);
     // Domain rows first: the creator's pending lines that still hold money, newest first.
-    const candidates = (
-      (await tx.execute(sql`
+    const candidates = rowsOf<{ line_type: SaleLineType; line_id: string | number }>(
+      await tx.execute(sql`
         select l.line_type, l.line_id from sale_lines l
         where l.seller_id = ${userId} and l.earnings_state = 'pending' and l.seller_minor > l.settled_minor
-        order by l.sold_at desc, l.line_id desc limit 500`)) as unknown as { rows: { line_type: SaleLineType; line_id: string | number }[] }
-    ).rows.map((r) => ({ type: r.line_type, id: Number(r.line_id) }));
+        order by l.sold_at desc, l.line_id desc limit 500`),
+    ).map((r) => ({ type: r.line_type, id: Number(r.line_id) }));
     const locked = await lockSaleLines(tx, candidates);
     const pending = await existingAccountId(tx, earningsPendingCode(userId));
     const available = await existingAccountId(tx, earningsAvailableCode(userId));
@@ -199,11 +197,9 @@ export async function settleReceivable(db: Db, userId: number): Promise<number> 
 export async function settleReceivablesOf(db: Db, sellerIds: number[]): Promise<void> {
   const ids = [...new Set(sellerIds)];
   if (!ids.length) return;
-  const rows = (
-    (await db.execute(
-      sql`select owner_id from ledger_accounts where kind = 'receivable' and balance_minor < 0 and owner_id = any(${sql.param(ids)}::bigint[])`,
-    )) as unknown as { rows: { owner_id: string | number }[] }
-  ).rows;
+  const rows = rowsOf<{ owner_id: string | number }>(
+    await db.execute(sql`select owner_id from ledger_accounts where kind = 'receivable' and balance_minor < 0 and owner_id = any(${sql.param(ids)}::bigint[])`),
+  );
   for (const r of rows) await settleReceivable(db, Number(r.owner_id));
 }
 
@@ -212,22 +208,20 @@ export async function settleReceivablesOf(db: Db, sellerIds: number[]): Promise<
  * them (usually none), so a purchase pays one round trip for the rule.
  */
 export async function settleReceivablesOfOrder(db: Db, orderId: number): Promise<void> {
-  const rows = (
-    (await db.execute(
+  const rows = rowsOf<{ owner_id: string | number }>(
+    await db.execute(
       sql`select owner_id from ledger_accounts where kind = 'receivable' and balance_minor < 0
           and owner_id in (select seller_id from order_items where order_id = ${orderId})`,
-    )) as unknown as { rows: { owner_id: string | number }[] }
-  ).rows;
+    ),
+  );
   for (const r of rows) await settleReceivable(db, Number(r.owner_id));
 }
 
 /** Every creator who owes a receivable pays it back from what they have earned since (the release job's sweep, for sales paid by card webhooks). */
 export async function settleAllReceivables(db: Db): Promise<number> {
-  const rows = (
-    (await db.execute(sql`select owner_id from ledger_accounts where kind = 'receivable' and balance_minor < 0 order by owner_id limit 1000`)) as unknown as {
-      rows: { owner_id: string | number }[];
-    }
-  ).rows;
+  const rows = rowsOf<{ owner_id: string | number }>(
+    await db.execute(sql`select owner_id from ledger_accounts where kind = 'receivable' and balance_minor < 0 order by owner_id limit 1000`),
+  );
   let moved = 0;
   for (const r of rows) moved += await settleReceivable(db, Number(r.owner_id));
   return moved;

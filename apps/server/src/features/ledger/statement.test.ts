@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerPerson, registerStaff } from '../../../test/accounts';
 import { seededProducts } from '../../../test/commerce';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
+import { rowsOf } from '../../db/client';
 import { setSetting } from '../../lib/settings';
 import { userAccountId } from './index';
 
@@ -115,12 +116,12 @@ describe('issue 30: a typed journal', () => {
     });
     expect(adjust.statusCode).toBe(200);
 
-    const rows = (
-      (await t.app.db.execute(sql`
+    const rows = rowsOf<{ kind: string; subject_type: string | null; subject_id: string | number | null; note: string | null }>(
+      await t.app.db.execute(sql`
         select t.kind, t.subject_type, t.subject_id, t.note from ledger_transactions t
         where t.id in (select e.transaction_id from ledger_entries e join ledger_accounts a on a.id = e.account_id where a.user_id = ${buyer.id})
-        order by t.id`)) as unknown as { rows: { kind: string; subject_type: string | null; subject_id: string | number | null; note: string | null }[] }
-    ).rows;
+        order by t.id`),
+    );
     expect(rows.map((r) => [r.kind, r.subject_type, r.subject_id === null ? null : Number(r.subject_id), r.note])).toEqual([
       ['deposit', 'deposit', expect.any(Number), null],
       ['sale', 'order', orderId, null],

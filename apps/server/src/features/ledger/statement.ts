@@ -1,6 +1,6 @@
 import { minorToAmount, type StatementKind, type StatementLine } from '@atelier/shared';
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import { type Db, rowsOf } from '../../db/client';
 import type { LedgerTransactionKind } from '../../db/schema';
 import { type DisplayCurrency, displayAmount } from '../../lib/display-currency';
 
@@ -135,15 +135,15 @@ function toLine(r: Row, currency: DisplayCurrency): StatementLine {
 
 /** A page of the user's statement, newest first, with the total count. */
 export async function statementPage(db: Db, userId: number, page: number, currency: DisplayCurrency) {
-  const [count] = (
-    (await db.execute(
+  const [count] = rowsOf<{ total: string | number }>(
+    await db.execute(
       sql`select count(*) as total from ledger_entries e join ledger_accounts a on a.id = e.account_id where a.user_id = ${userId} or a.owner_id = ${userId}`,
-    )) as unknown as { rows: { total: string | number }[] }
-  ).rows;
+    ),
+  );
   const total = Number(count?.total ?? 0);
-  const result = (await db.execute(statementSql(userId, STATEMENT_PAGE_SIZE, (page - 1) * STATEMENT_PAGE_SIZE))) as unknown as { rows: Row[] };
+  const result = rowsOf<Row>(await db.execute(statementSql(userId, STATEMENT_PAGE_SIZE, (page - 1) * STATEMENT_PAGE_SIZE)));
   return {
-    lines: result.rows.map((r) => toLine(r, currency)),
+    lines: result.map((r) => toLine(r, currency)),
     meta: { total, pages: Math.max(1, Math.ceil(total / STATEMENT_PAGE_SIZE)), page, limit: STATEMENT_PAGE_SIZE },
   };
 }
@@ -160,12 +160,12 @@ const csvCell = (v: string | number, text: boolean) => {
 
 /** The whole statement (up to STATEMENT_CSV_MAX lines) as CSV, in EUR and, when it is another, the display currency. */
 export async function statementCsv(db: Db, userId: number, currency: DisplayCurrency): Promise<string> {
-  const result = (await db.execute(statementSql(userId, STATEMENT_CSV_MAX, 0))) as unknown as { rows: Row[] };
+  const result = rowsOf<Row>(await db.execute(statementSql(userId, STATEMENT_CSV_MAX, 0)));
   // Each column once (issue 31): in euros, the display currency's columns would repeat the euro ones.
   const other = currency.code !== 'EUR';
   const code = currency.code.toLowerCase();
   const head = ['date', 'kind', 'description', 'amount_eur', 'balance_after_eur', ...(other ? [`amount_${code}`, `balance_after_${code}`] : [])];
-  const body = result.rows.map((r) => {
+  const body = result.map((r) => {
     const l = toLine(r, currency);
     const cells: [string | number, boolean][] = [
       [new Date(l.created_at * 1000).toISOString(), false],

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastMailTo, registerStaff, registerUser } from '../../../test/accounts';
 import { userIdByEmail } from '../../../test/commerce';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
+import { rowsOf } from '../../db/client';
 import { categories, mailOutbox, offerEvents, offers, payouts, products } from '../../db/schema';
 import { checkLedger, clearingAccountCode, systemAccountId } from '../ledger';
 import { OFFER_ACQUISITIONS } from '../payouts';
@@ -99,9 +100,6 @@ const cardPayload = (id: number, number = GOOD_CARD, over: Record<string, unknow
   card_holder_name: 'Ines Duarte',
   ...over,
 });
-
-/** Rows of a raw query (the driver's answer differs between PGlite and pg, both carry rows). */
-const rowsOf = (result: unknown) => (result as { rows: Record<string, unknown>[] }).rows;
 
 /** Runs the due jobs as if `seconds` had passed (the sandbox settles card payouts after a delay). */
 const runJobsAfter = (seconds: number) => t.app.jobs.runDue({ at: new Date(Date.now() + seconds * 1000) });
@@ -310,18 +308,23 @@ describe('staff review', () => {
     const first = (await createOffer(a.client, { name: 'a.png', type: 'image/png', data: await png() })).json().payload.id;
     const second = (await createOffer(a.client, { name: 'b.png', type: 'image/png', data: await png() })).json().payload.id;
     const admin = await staff();
-    const list = (await admin.get('/api/admin/offers?status=pending')).json().payload as { id: number; user: { email: string }; events: unknown[] }[];
+    const list = (await admin.get('/api/admin/offers?status=pending')).json().payload as {
+      id: number;
+      user: { email: string };
+      events: unknown[];
+      file_url: string;
+    }[];
     const ids = list.map((o) => o.id);
     expect(ids.indexOf(first)).toBeLessThan(ids.indexOf(second));
     const mine = list.find((o) => o.id === first)!;
     expect(mine.user.email).toBe(a.person.email);
     expect(mine.events).toHaveLength(1);
-    const file = await admin.get((mine as unknown as { file_url: string }).file_url);
+    const file = await admin.get(mine.file_url);
     expect(file.statusCode).toBe(200);
     expect(file.headers['content-disposition']).toContain('attachment');
     // Only the signed link opens the file, and only for its own offer.
     expect((await admin.get(`/api/admin/offers/${first}/file`)).statusCode).toBe(422);
-    const forged = (mine as unknown as { file_url: string }).file_url.replace(`/offers/${first}/`, `/offers/${second}/`);
+    const forged = mine.file_url.replace(`/offers/${first}/`, `/offers/${second}/`);
     expect((await admin.get(forged)).statusCode).toBe(403);
     // A link signed properly (the test app's secret) but past its time.
     const past = Math.floor(Date.now() / 1000) - 1;
@@ -449,7 +452,10 @@ describe('the creator answers a counter-offer', () => {
     const acquisitions = await systemAccountId(t.app.db, OFFER_ACQUISITIONS);
     const clearing = await systemAccountId(t.app.db, clearingAccountCode('payout-sandbox'));
     const balance = async (accountId: number) =>
-      Number(rowsOf(await t.app.db.execute(sql`select balance_minor from ledger_accounts where id = ${accountId}`))[0]!.balance_minor);
+      Number(
+        rowsOf<{ balance_minor: string | number }>(await t.app.db.execute(sql`select balance_minor from ledger_accounts where id = ${accountId}`))[0]!
+          .balance_minor,
+      );
     const [acquisitionsBefore, clearingBefore] = [await balance(acquisitions), await balance(clearing)];
 
     await t.app.jobs.runDue(); // not yet: the sandbox settles after its delay
@@ -491,7 +497,7 @@ describe('the creator answers a counter-offer', () => {
     const dump = await t.app.db.execute(
       sql`select (select coalesce(json_agg(p), '[]') from payouts p)::text || (select coalesce(json_agg(j), '[]') from jobs j)::text || (select coalesce(json_agg(m), '[]') from mail_outbox m)::text || (select coalesce(json_agg(e), '[]') from offer_events e)::text || (select coalesce(json_agg(o), '[]') from offers o)::text as dump`,
     );
-    const text = String(rowsOf(dump)[0]!.dump);
+    const text = String(rowsOf<{ dump: string }>(dump)[0]!.dump);
     expect(text).toContain('4242');
     expect(text).not.toContain('4242424242424242');
     expect(text).not.toContain(GOOD_CARD);
@@ -580,7 +586,7 @@ describe('the creator answers a counter-offer', () => {
     expect(row).toMatchObject({ method: 'sepa', ibanMasked: 'DE89 •••• 3000', status: 'processing' });
     expect(row!.ibanEncrypted).not.toContain(IBAN);
     const dump = await t.app.db.execute(sql`select (select json_agg(p) from payouts p)::text as d`);
-    expect(String(rowsOf(dump)[0]!.d)).not.toContain(IBAN);
+    expect(String(rowsOf<{ d: string }>(dump)[0]!.d)).not.toContain(IBAN);
     expect(logLines.join('\n')).not.toContain(IBAN);
 
     await runJobsAfter(3600); // SEPA waits for staff

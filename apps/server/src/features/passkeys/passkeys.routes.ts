@@ -13,14 +13,7 @@ import {
   passkeySignInInput,
   renamePasskeyInput,
 } from '@atelier/shared';
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-} from '@simplewebauthn/server';
+import { generateAuthenticationOptions, generateRegistrationOptions, verifyAuthenticationResponse, verifyRegistrationResponse } from '@simplewebauthn/server';
 import { decodeClientDataJSON } from '@simplewebauthn/server/helpers';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -89,7 +82,7 @@ async function verifyAssertion(request: FastifyRequest, key: StoredPasskey, chal
   let newCounter: number;
   try {
     const verification = await verifyAuthenticationResponse({
-      response: response as unknown as AuthenticationResponseJSON,
+      response,
       expectedChallenge: challenge,
       expectedOrigin: origin,
       expectedRPID: rpId,
@@ -155,7 +148,7 @@ export const passkeysRoutes: FastifyPluginAsyncZod = async (app) => {
     let verification: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
     try {
       verification = await verifyRegistrationResponse({
-        response: response as unknown as RegistrationResponseJSON,
+        response,
         expectedChallenge: challenge,
         expectedOrigin: origin,
         expectedRPID: rpId,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerPerson } from '../../../test/accounts';
 import { SoftAuthenticator } from '../../../test/soft-authenticator';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
+import { rowsOf } from '../../db/client';
 import { sessions, users, webauthnChallenges } from '../../db/schema';
 
 let t: TestApp;
@@ -187,10 +188,12 @@ describe('signing in with a passkey', () => {
     expect(profile.statusCode).toBe(200);
     expect(profile.json().payload.email).toBe(email);
     expect((await browser.get('/api/is-auth')).json().payload.authenticated).toBe(true);
-    const fresh = (await t.app.db.execute(
-      sql`select second_factor_at from sessions where user_id = (select id from users where email = ${email}) and second_factor_at > now() - interval '10 minutes'`,
-    )) as unknown as { rows: unknown[] };
-    expect(fresh.rows.length).toBe(1);
+    const fresh = rowsOf<unknown>(
+      await t.app.db.execute(
+        sql`select second_factor_at from sessions where user_id = (select id from users where email = ${email}) and second_factor_at > now() - interval '10 minutes'`,
+      ),
+    );
+    expect(fresh.length).toBe(1);
     const listed = (await browser.get('/api/user/passkeys')).json().payload;
     expect(listed).toEqual([expect.objectContaining({ id: passkey.id, last_used_at: expect.any(String) })]);
   });
@@ -314,9 +317,7 @@ describe('logs', () => {
       browser.cookies.get('atelier_session')!,
       email,
     ];
-    const { rows } = (await t.app.db.execute(sql`select public_key from passkeys where credential_id = ${device.credentialId}`)) as unknown as {
-      rows: { public_key: string }[];
-    };
+    const rows = rowsOf<{ public_key: string }>(await t.app.db.execute(sql`select public_key from passkeys where credential_id = ${device.credentialId}`));
     secrets.push(rows[0]!.public_key);
     const log = logLines.join('');
     expect(log).toContain('user signed in with a passkey');

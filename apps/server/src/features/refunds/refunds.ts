@@ -8,7 +8,7 @@ import {
   type RefundStatus,
 } from '@atelier/shared';
 import { and, desc, eq, gt, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
-import { asDb, type Db } from '../../db/client';
+import { asDb, type Db, rowsOf } from '../../db/client';
 import { chatMessages, chats, orderItems, orders, products, refundRequests, userProducts, users } from '../../db/schema';
 import { AppError, notFound, validationError } from '../../lib/app-error';
 import type { DisplayCurrency } from '../../lib/display-currency';
@@ -193,13 +193,9 @@ async function refundSubject(tx: Db, row: RequestRow): Promise<number | null> {
     await tx.select({ id: chats.id }).from(chats).where(eq(chats.id, message!.chatId)).for('update');
     const [locked] = await tx.select().from(chatMessages).where(eq(chatMessages.id, row.chatMessageId)).for('update');
     if (locked!.refundedAt) throw new AppError('CONFLICT', REFUND_MESSAGES.alreadyRefunded);
-    const sale = (
-      (await tx.execute(
-        sql`select id from ledger_transactions where kind = 'sale' and subject_type = 'chat_message' and subject_id = ${locked!.id} limit 1`,
-      )) as unknown as {
-        rows: { id: string | number }[];
-      }
-    ).rows[0];
+    const sale = rowsOf<{ id: string | number }>(
+      await tx.execute(sql`select id from ledger_transactions where kind = 'sale' and subject_type = 'chat_message' and subject_id = ${locked!.id} limit 1`),
+    )[0];
     // The split the sale stored on the message (migration 0036): given back exactly.
     const creatorMinor = Number(locked!.sellerMinor ?? 0);
     const revenueAccountId = sale ? await saleRevenueAccountOf(tx, Number(sale.id)) : null;

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import { type Db, rowsOf } from '../../db/client';
 
 /**
  * Invoice and credit note numbers (issue 33): one gapless series per year each, `2026-000123` and
@@ -15,7 +15,8 @@ import type { Db } from '../../db/client';
 
 /** In the caller's transaction, the order's row already locked: numbers its invoice unless it has a number. */
 async function numberInvoice(tx: Db, orderId: number): Promise<string | null> {
-  const written = (await tx.execute(sql`
+  const [written] = rowsOf<{ invoice_number: string | null }>(
+    await tx.execute(sql`
     with n as (
       insert into invoice_counters (series, year, last)
       select 'invoice', extract(year from now() at time zone 'UTC')::int, 1 from orders where id = ${orderId} and invoice_number is null
@@ -23,18 +24,15 @@ async function numberInvoice(tx: Db, orderId: number): Promise<string | null> {
       returning year::text || '-' || lpad(last::text, 6, '0') as number
     )
     update orders set invoice_number = coalesce(orders.invoice_number, (select number from n)) where id = ${orderId}
-    returning invoice_number`)) as unknown as { rows: { invoice_number: string | null }[] };
-  return written.rows[0]?.invoice_number ?? null;
+    returning invoice_number`),
+  );
+  return written?.invoice_number ?? null;
 }
 
 /** Gives a committed order its invoice number once; answers the number (the one it had, or the new one). */
 export async function assignInvoiceNumber(db: Db, orderId: number): Promise<string | null> {
-  return db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
-    const rows = (await tx.execute(sql`select invoice_number from orders where id = ${orderId} for update`)) as unknown as {
-      rows: { invoice_number: string | null }[];
-    };
-    const current = rows.rows[0];
+  return db.transaction(async (tx) => {
+    const [current] = rowsOf<{ invoice_number: string | null }>(await tx.execute(sql`select invoice_number from orders where id = ${orderId} for update`));
     if (!current) return null;
     return current.invoice_number ?? (await numberInvoice(tx, orderId));
   });

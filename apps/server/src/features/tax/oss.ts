@@ -1,6 +1,6 @@
 import type { OssReport } from '@atelier/shared';
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import { type Db, rowsOf } from '../../db/client';
 
 /** The first day of a quarter ('2026-Q4') and the first day after it, as UTC timestamps. */
 export function quarterBounds(quarter: string): { from: string; to: string } {
@@ -9,8 +9,6 @@ export function quarterBounds(quarter: string): { from: string; to: string } {
   const to = new Date(Date.UTC(year, q * 3, 1));
   return { from: from.toISOString(), to: to.toISOString() };
 }
-
-const rowsOf = <T>(r: unknown) => (r as { rows: T[] }).rows;
 
 /**
  * The One-Stop Shop return of a quarter (issue 33): per country and rate, the net and the VAT of the

@@ -5,6 +5,7 @@ import { balanceMinor, fund, pendingMinor, revenueMinor, sellPrompt } from '../.
 import { paidByCard } from '../../../test/payments';
 import { pdfText } from '../../../test/pdf';
 import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
+import { rowsOf } from '../../db/client';
 import { ledgerAccounts, orders } from '../../db/schema';
 import { setSetting } from '../../lib/settings';
 import { decideCountry, vatInside } from './vat';
@@ -240,7 +241,7 @@ describe('rates and the One-Stop Shop report', () => {
     const quarter = `${now.getUTCFullYear()}-Q${Math.floor(now.getUTCMonth() / 3) + 1}`;
     const report = (await staff.client.get(`/api/admin/tax/oss?quarter=${quarter}`)).json().payload;
     const accounts = await t.app.db.execute(sql`select coalesce(sum(balance_minor), 0) as total from ledger_accounts where kind = 'vat_payable'`);
-    const ledgerTotal = Number((accounts as unknown as { rows: { total: string }[] }).rows[0]!.total);
+    const ledgerTotal = Number(rowsOf<{ total: string }>(accounts)[0]!.total);
     expect(report.total_vat_minor).toBe(ledgerTotal);
     expect(report.ledger_vat_minor).toBe(ledgerTotal);
     for (const row of report.rows as { country: string; vat_minor: number }[]) expect(row.vat_minor).toBe(await vatAccount(row.country));

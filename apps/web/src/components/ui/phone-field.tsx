@@ -1,5 +1,5 @@
 import { type ReactNode, useEffect, useMemo, useRef } from 'react';
-import { type CountryData, defaultCountries, PhoneInput, type PhoneInputRefType, parseCountry } from 'react-international-phone';
+import { buildCountryData, type CountryData, defaultCountries, PhoneInput, type PhoneInputRefType, parseCountry } from 'react-international-phone';
 import 'react-international-phone/style.css';
 import { useTranslation } from '../../lib/i18n-runtime';
 import { useVisitorCountry } from '../../lib/visitor-country';
@@ -13,8 +13,8 @@ export function countriesIn(language: string): CountryData[] {
   if (language === 'en' || typeof Intl.DisplayNames !== 'function') return defaultCountries;
   const names = new Intl.DisplayNames([language], { type: 'region', fallback: 'none' });
   const named = defaultCountries.map((c) => {
-    const [name, iso2, ...rest] = c;
-    return [names.of(iso2.toUpperCase()) ?? name, iso2, ...rest] as unknown as CountryData;
+    const country = parseCountry(c);
+    return buildCountryData({ ...country, name: names.of(country.iso2.toUpperCase()) ?? country.name });
   });
   return named.sort((a, b) => a[0].localeCompare(b[0], language));
 }

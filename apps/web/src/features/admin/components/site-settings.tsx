@@ -30,15 +30,19 @@ export function SiteSettings() {
   );
 }
 
+type NumberKey = 'commission_percent' | 'deposit_min' | 'deposit_max' | 'generation_price' | 'earnings_clearing_days' | 'withdrawal_min';
+/** The form keeps each number as typed ("2,5") until it is sent. */
+type SettingsDraft = Omit<AdminSettings, NumberKey> & Record<NumberKey, number | string>;
+
 function SettingsForm({ initial }: { initial: AdminSettings }) {
   const { t } = useTranslation();
   const toast = useToast();
   const save = useSaveSettings();
-  const [v, setV] = useState(initial);
-  const num = (key: 'commission_percent' | 'deposit_min' | 'deposit_max' | 'generation_price' | 'earnings_clearing_days' | 'withdrawal_min', label: string) => (
+  const [v, setV] = useState<SettingsDraft>(initial);
+  const num = (key: NumberKey, label: string) => (
     <label>
       {label}
-      <input inputMode="decimal" value={String(v[key])} onChange={(e) => setV({ ...v, [key]: e.target.value as unknown as number })} required />
+      <input inputMode="decimal" value={String(v[key])} onChange={(e) => setV({ ...v, [key]: e.target.value })} required />
     </label>
   );
   const onSubmit = (e: FormEvent) => {

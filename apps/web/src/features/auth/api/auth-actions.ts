@@ -99,6 +99,7 @@ export function useLoginTwoFactorPasskey() {
     mutationKey: signInKey,
     mutationFn: async () => {
       const options = await api<PasskeyOptions>('/api/login/2fa/passkey/options', { method: 'POST', quiet: true });
+      // The server sends @simplewebauthn/server's options as they are (passkeys.routes.ts); the contract types only their challenge.
       const response = await startAuthentication({ optionsJSON: options as unknown as PublicKeyCredentialRequestOptionsJSON });
       return apiEnvelope<Message>('/api/login/2fa/passkey', { method: 'POST', body: { response }, quiet: true });
     },

@@ -26,6 +26,7 @@ export function RegisterForm() {
   const privacy = pages.data?.find((p) => p.is_privacy === 1);
   const form = useForm<RegisterInput>({
     resolver: zodResolver(registerInput),
+    // The box starts unticked: the schema takes only true (its message says why), so its type has no room for false.
     defaultValues: { name: '', surname: '', email: '', phone: '', password: '', passConfirm: '', terms_agreed: false as unknown as true },
   });
   const { errors } = form.formState;

@@ -2,7 +2,7 @@ import type { ProductBase } from '@atelier/shared';
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi } from '../../../test/fake-api';
-import { aProduct } from '../../../test/fixtures';
+import { aProduct, aProductDetails } from '../../../test/fixtures';
 import { jsonAnswer, renderWithApp } from '../../../test/render';
 import { ProductCard } from './product-card';
 import { ProductDetails } from './product-details';
@@ -29,7 +29,7 @@ describe('a product card', () => {
   it('a product page links to its reviews only once the work is rated: no link without a name before (issue 20)', () => {
     fakeApi({ 'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', payload: { authenticated: false } }) });
     const page = (over: Partial<ProductBase>) => {
-      const data = { ...card(over), items: [] } as unknown as Parameters<typeof ProductDetails>[0]['query']['data'];
+      const data = aProductDetails({ ...card(over), items: [] });
       return <ProductDetails query={{ isPending: false, isError: false, error: null, data, refetch: () => undefined }} />;
     };
     const unrated = renderWithApp(page({ rating_average: 0, rating_count: 0 }));

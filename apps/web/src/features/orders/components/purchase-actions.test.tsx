@@ -1,28 +1,19 @@
-import type { Product } from '@atelier/shared';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, okAnswer } from '../../../test/fake-api';
-import { anOrder, aProfile } from '../../../test/fixtures';
+import { anOrder, aProduct, aProductDetails, aProfile } from '../../../test/fixtures';
 import { renderWithApp } from '../../../test/render';
 import { PurchaseActions } from './purchase-actions';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const product = {
+const product = aProduct({
   id: 30,
   slug: 'starter-pack',
   title: 'Starter Pack',
-  description: '',
-  author: 'Sofia Reis',
-  authorNickname: 'sofia',
-  authorAvatarUrl: null,
   product_type: 'pack',
-  doc_url: null,
-  imageUrl: null,
-  tags: [],
   price: 29,
-  currencySymbol: '€',
-} as unknown as Product;
+});
 
 const signedIn = {
   'GET /api/is-auth': () =>
@@ -97,19 +88,17 @@ describe('product buy box', () => {
         }),
       'POST /api/purchase/upgrade': () => okAnswer({ status: 'Success', order: anOrder({ title: 'Harbour', amount: 52 }) }),
     });
-    const image = {
-      ...product,
+    const image = aProductDetails({
       id: 40,
+      slug: 'starter-pack',
       title: 'Harbour',
-      product_type: 'image',
       price: 20,
-      currency: 'EUR',
       licences: [
         { tier: 'personal', price: 8 },
         { tier: 'commercial', price: 20 },
         { tier: 'extended', price: 60 },
       ],
-    } as unknown as Product;
+    });
     renderWithApp(<PurchaseActions product={image} />, { path: '/products/harbour' });
     const licence = await screen.findByRole('link', { name: 'Your licence: Personal licence' });
     expect(licence.getAttribute('href')).toBe('/licences/personal');

@@ -22,6 +22,7 @@ export function usePasskeySignIn() {
     // A fresh XSRF cookie first: the one in the browser may belong to a session ended elsewhere.
     await renewCsrfCookie();
     const options = await api<PasskeyOptions>('/api/login/passkey/options', { method: 'POST', quiet: true, signal });
+    // The server sends @simplewebauthn/server's options as they are (passkeys.routes.ts); the contract types only their challenge.
     const response = await startAuthentication({ optionsJSON: options as unknown as PublicKeyCredentialRequestOptionsJSON, useBrowserAutofill: autofill });
     await finish.mutateAsync(response);
   };

@@ -19,6 +19,7 @@ export function useAddPasskey() {
   return useMutation({
     mutationFn: async (name: string) => {
       const options = await api<PasskeyOptions>('/api/user/passkeys/options', { method: 'POST' });
+      // The server sends @simplewebauthn/server's options as they are (passkeys.routes.ts); the contract types only their challenge.
       const response = await startRegistration({ optionsJSON: options as unknown as PublicKeyCredentialCreationOptionsJSON });
       return apiEnvelope<AddedPasskey>('/api/user/passkeys', { method: 'POST', body: { response, name } });
     },

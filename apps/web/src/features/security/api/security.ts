@@ -70,6 +70,7 @@ export const stepUp = (input: StepUpInput) => apiEnvelope<Message>('/api/user/st
  */
 export async function stepUpWithPasskey() {
   const options = await api<PasskeyOptions>('/api/user/step-up/passkey/options', { method: 'POST' });
+  // The server sends @simplewebauthn/server's options as they are (passkeys.routes.ts); the contract types only their challenge.
   const response = await startAuthentication({ optionsJSON: options as unknown as PublicKeyCredentialRequestOptionsJSON });
   return apiEnvelope<Message>('/api/user/step-up/passkey', { method: 'POST', body: { response } });
 }
