@@ -4,7 +4,7 @@ import { useToast } from '../../../components/ui/toast';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { type ProductFilters, useAdminProducts, useCreatePack, useFormatMinor, useSetPackItems, useUpdateProduct } from '../api/admin-api';
 import { ActionError } from './action-error';
-import { AdminRows } from './admin-table';
+import { AdminList } from './admin-table';
 import { ListingFields } from './publish-product';
 
 /** The catalogue for staff: search every product in any status, hide and unhide, edit its listing. */
@@ -52,17 +52,9 @@ export function CatalogAdmin() {
         </button>
       </form>
       <NewPack />
-      <AdminRows query={products} empty={t('admin.products_empty')}>
-        {(rows) => (
-          <ol className="admin-list">
-            {rows.map((p) => (
-              <li key={p.id}>
-                <ProductRow product={p} />
-              </li>
-            ))}
-          </ol>
-        )}
-      </AdminRows>
+      <AdminList query={products} empty={t('admin.products_empty')} rowKey={(p) => p.id}>
+        {(p) => <ProductRow product={p} />}
+      </AdminList>
     </section>
   );
 }

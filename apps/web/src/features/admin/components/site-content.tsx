@@ -14,7 +14,7 @@ import {
   useSaveStaticPage,
 } from '../api/admin-api';
 import { ActionError, actionErrorText } from './action-error';
-import { AdminRows } from './admin-table';
+import { AdminList } from './admin-table';
 
 /** Static pages edited as rich text (HTML); the preview is the server's sanitised copy, exactly what would be stored. */
 export function StaticPagesEditor() {
@@ -98,17 +98,9 @@ export function CurrenciesEditor() {
     <div className="admin-block">
       <h3>{t('admin.currencies')}</h3>
       <p className="muted small">{t('admin.currencies_hint')}</p>
-      <AdminRows query={currencies}>
-        {(rows) => (
-          <ul className="admin-rows user-list">
-            {rows.map((c) => (
-              <li key={c.code}>
-                <CurrencyRow currency={c} />
-              </li>
-            ))}
-          </ul>
-        )}
-      </AdminRows>
+      <AdminList query={currencies} rowKey={(c) => c.code} variant="rows">
+        {(c) => <CurrencyRow currency={c} />}
+      </AdminList>
     </div>
   );
 }
@@ -142,17 +134,9 @@ export function SocialLinksEditor() {
   return (
     <div className="admin-block">
       <h3>{t('admin.social_links')}</h3>
-      <AdminRows query={links}>
-        {(rows) => (
-          <ul className="admin-rows user-list">
-            {rows.map((l) => (
-              <li key={l.id}>
-                <SocialLinkRow link={l} />
-              </li>
-            ))}
-          </ul>
-        )}
-      </AdminRows>
+      <AdminList query={links} rowKey={(l) => l.id} variant="rows">
+        {(l) => <SocialLinkRow link={l} />}
+      </AdminList>
     </div>
   );
 }
