@@ -12,3 +12,13 @@ export function AdminSection({ id, title, tools, children }: { id: string; title
     </section>
   );
 }
+
+/** A block inside a back-office section: its heading (`titleId` when a table names itself by it), then its content. */
+export function AdminBlock({ title, titleId, children }: { title: string; titleId?: string; children: ReactNode }) {
+  return (
+    <div className="admin-block">
+      <h3 id={titleId}>{title}</h3>
+      {children}
+    </div>
+  );
+}
