@@ -1,37 +1,25 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { render, renderCountForTests } from './entry-server';
-import { aProduct, siteSettings } from './test/fixtures';
+import { aProduct } from './test/fixtures';
+import { json, ok, shellAnswer } from './test/server-render-answers';
 
 /**
  * The server render (issue 31 item 12): a page under /de or /en is rendered in its language, and each
  * page is rendered once from the top, with the answers it shows already in it. The API is answered
  * here as the server answers it in-process; a call nobody answers is a 404, shown in place.
  */
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-const ok = (payload: unknown) => json(200, { status: 'OK', payload });
-
 function api(asked: string[]) {
   return async (url: string) => {
     asked.push(url);
     const { pathname, searchParams } = new URL(url, 'http://localhost');
     switch (pathname) {
-      case '/api/is-auth':
-        return json(200, { status: 'OK', payload: { authenticated: false } });
-      case '/api/settings':
-        return ok(siteSettings());
-      case '/api/currencies':
-        return ok([{ code: 'EUR', symbol: '€', value: 1, default: true, name: 'EUR', decimals: 2 }]);
-      case '/api/static-pages':
-      case '/api/social-links':
-      case '/api/categories':
-        return ok([]);
       case '/api/products/random': {
         const type = searchParams.get('product_type') ?? 'prompt';
         return ok([aProduct({ id: 40, slug: `fox-${type}`, title: `Fox at dawn (${type})`, product_type: type as 'prompt' })]);
       }
       default:
-        return json(404, { status: 'ERROR', message: 'Not found.' });
+        return shellAnswer(pathname) ?? json(404, { status: 'ERROR', message: 'Not found.' });
     }
   };
 }

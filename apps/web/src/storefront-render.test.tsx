@@ -1,16 +1,14 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { render } from './entry-server';
-import { aProduct, siteSettings } from './test/fixtures';
+import { aProduct } from './test/fixtures';
+import { json, ok, shellAnswer } from './test/server-render-answers';
 
 /**
  * The storefront rendered on the server (issue 34): the profile page's HTML carries the banner, the
  * headline, the links and the featured works in the creator's order, in one pass, before any code runs.
  * The API is answered here as the server answers it in-process.
  */
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-const ok = (payload: unknown) => json(200, { status: 'OK', payload });
-
 const profile = {
   id: 7,
   name: 'Ines',
@@ -44,16 +42,6 @@ const storefront = {
 async function api(url: string) {
   const { pathname } = new URL(url, 'http://localhost');
   switch (pathname) {
-    case '/api/is-auth':
-      return ok({ authenticated: false });
-    case '/api/settings':
-      return ok(siteSettings());
-    case '/api/currencies':
-      return ok([{ code: 'EUR', symbol: '€', value: 1, default: true, name: 'EUR', decimals: 2 }]);
-    case '/api/static-pages':
-    case '/api/social-links':
-    case '/api/categories':
-      return ok([]);
     case '/api/user/public-profile/ines':
       return ok(profile);
     case '/api/creators/ines/storefront':
@@ -61,7 +49,7 @@ async function api(url: string) {
     case '/api/products/catalog':
       return json(200, { status: 'OK', payload: [], meta: { page: 1, pages: 0, total: 0, limit: 12 } });
     default:
-      return json(404, { status: 'ERROR', message: 'Not found.' });
+      return shellAnswer(pathname) ?? json(404, { status: 'ERROR', message: 'Not found.' });
   }
 }
 

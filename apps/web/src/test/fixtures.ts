@@ -1,4 +1,4 @@
-import type { Order, OrderItem, ProductBase, ProductDetails, PublicSiteSettings, UserProfileWithBalance } from '@atelier/shared';
+import type { Order, OrderItem, ProductBase, ProductDetails, PublicSiteSettings, RefundRequest, UserProfileWithBalance } from '@atelier/shared';
 
 /**
  * Whole answers as the server sends them, for fixtures: a test names only what it is about and
@@ -115,6 +115,31 @@ export function anOrder(over: Partial<Order> = {}): Order {
     product_type: 'image',
     created_at: 1_767_225_600,
     items: [anOrderItem()],
+    ...over,
+  };
+}
+
+/** A refund request as the buyer sees it: Ana's file does not open, and Sofia, the creator, has answered. */
+export function aRefundRequest(over: Partial<RefundRequest> = {}): RefundRequest {
+  return {
+    id: 31,
+    status: 'responded',
+    reason: 'broken_file',
+    role: 'buyer',
+    order_id: 2,
+    product_id: 6,
+    unlock_message_id: null,
+    chat_id: null,
+    title: 'Logo Ideas',
+    amount: { amount: 4, currency: 'EUR', currencySymbol: '€', amount_minor: 400 },
+    buyer: { id: 1, nickname: 'ana' },
+    creator: { id: 2, nickname: 'sofia' },
+    messages: [
+      { from: 'buyer', text: 'The file does not open.', created_at: 1_790_000_000 },
+      { from: 'creator', text: 'It opens for me.', created_at: 1_790_000_100 },
+    ],
+    created_at: 1_790_000_000,
+    resolved_at: null,
     ...over,
   };
 }

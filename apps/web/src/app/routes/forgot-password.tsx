@@ -1,11 +1,4 @@
-import { AuthCard, ForgotPasswordForm } from '../../features/auth';
-import { useTranslation } from '../../lib/i18n-runtime';
+import { ForgotPasswordForm } from '../../features/auth';
+import { authCardPage } from '../layout/auth-card-page';
 
-export function Component() {
-  const { t } = useTranslation();
-  return (
-    <AuthCard title={t('auth.forgot_title')}>
-      <ForgotPasswordForm />
-    </AuthCard>
-  );
-}
+export const Component = authCardPage('auth.forgot_title', ForgotPasswordForm);

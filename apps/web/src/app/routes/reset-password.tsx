@@ -1,11 +1,4 @@
-import { AuthCard, ResetPasswordForm } from '../../features/auth';
-import { useTranslation } from '../../lib/i18n-runtime';
+import { ResetPasswordForm } from '../../features/auth';
+import { authCardPage } from '../layout/auth-card-page';
 
-export function Component() {
-  const { t } = useTranslation();
-  return (
-    <AuthCard title={t('auth.reset_title')}>
-      <ResetPasswordForm />
-    </AuthCard>
-  );
-}
+export const Component = authCardPage('auth.reset_title', ResetPasswordForm);

@@ -1,11 +1,4 @@
-import { AuthCard, VerifyEmailNotice } from '../../features/auth';
-import { useTranslation } from '../../lib/i18n-runtime';
+import { VerifyEmailNotice } from '../../features/auth';
+import { authCardPage } from '../layout/auth-card-page';
 
-export function Component() {
-  const { t } = useTranslation();
-  return (
-    <AuthCard title={t('auth.verify_title')}>
-      <VerifyEmailNotice />
-    </AuthCard>
-  );
-}
+export const Component = authCardPage('auth.verify_title', VerifyEmailNotice);

@@ -43,6 +43,18 @@ export const Field = forwardRef<HTMLInputElement, FieldProps>(function Field({ l
   return <FieldFrame id={id} label={label} error={error} hint={hint} control={(a11y) => <input ref={ref} {...a11y} {...input} />} />;
 });
 
+/**
+ * A new password, with the rules as a hint and the browser free to suggest one; `repeat` is its
+ * second typing (no hint, the rules were just said).
+ */
+export const NewPasswordField = forwardRef<HTMLInputElement, Omit<FieldProps, 'type' | 'hint'> & { repeat?: boolean }>(function NewPasswordField(
+  { repeat = false, ...props },
+  ref,
+) {
+  const { t } = useTranslation();
+  return <Field ref={ref} type="password" autoComplete="new-password" hint={repeat ? undefined : t('auth.password_hint')} {...props} />;
+});
+
 type TextAreaFieldProps = TextareaHTMLAttributes<HTMLTextAreaElement> & { label: ReactNode; error?: string; hint?: ReactNode };
 
 /** The multi-line sibling of Field. */

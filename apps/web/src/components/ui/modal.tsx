@@ -34,6 +34,27 @@ export function ModalCancel({ children, className = 'button', disabled }: { chil
   );
 }
 
+/** A dialog's last step: its one button, Close (`autoFocus`: focus starts on it). `className` lays out the row. */
+export function ModalCloseRow({
+  label,
+  onClose,
+  className = 'modal-actions',
+  autoFocus = false,
+}: {
+  label: string;
+  onClose: () => void;
+  className?: string;
+  autoFocus?: boolean;
+}) {
+  return (
+    <div className={className}>
+      <button type="button" className="button primary" onClick={onClose} data-autofocus={autoFocus || undefined}>
+        {label}
+      </button>
+    </div>
+  );
+}
+
 /**
  * The app's one dialog primitive (issue 18): a modal with its title; Escape and the close button
  * close it; Tab stays inside; focus moves in on opening (to an element marked `data-autofocus`, else

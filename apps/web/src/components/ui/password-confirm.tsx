@@ -1,5 +1,6 @@
 import type { FormEvent } from 'react';
 import { Field } from './field';
+import { FormActions } from './form-actions';
 
 /**
  * "Confirm with your password": the one form for it (the step-up dialog of an account with no second
@@ -35,14 +36,14 @@ export function PasswordConfirm(props: {
         error={props.error}
         onChange={(e) => props.onChange(e.target.value)}
       />
-      <div className={props.actionsClassName ?? 'actions'}>
-        <button type="button" className="button" onClick={props.onCancel}>
-          {props.cancelLabel}
-        </button>
-        <button type="submit" className={`button ${props.danger ? 'danger' : 'primary'}`} disabled={props.pending || !props.value}>
-          {props.confirmLabel}
-        </button>
-      </div>
+      <FormActions
+        className={props.actionsClassName ?? 'actions'}
+        cancelLabel={props.cancelLabel}
+        onCancel={props.onCancel}
+        submitLabel={props.confirmLabel}
+        busy={props.pending || !props.value}
+        danger={props.danger}
+      />
     </form>
   );
 }

@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useMemo, useRef } from 'react';
+import { type Control, Controller, type FieldValues, type Path } from 'react-hook-form';
 import { buildCountryData, type CountryData, defaultCountries, PhoneInput, type PhoneInputRefType, parseCountry } from 'react-international-phone';
 import 'react-international-phone/style.css';
 import { useTranslation } from '../../lib/i18n-runtime';
@@ -72,6 +73,21 @@ export function PhoneField({ id, label, value, onChange, onBlur, error, hint }: 
           />
         </div>
       )}
+    />
+  );
+}
+
+/** PhoneField as a field of a react-hook-form form (`name` holds the number), for the forms that validate with a schema. */
+export function PhoneFormField<T extends FieldValues>({
+  control,
+  name,
+  ...field
+}: { control: Control<T>; name: Path<T> } & Omit<Props, 'value' | 'onChange' | 'onBlur'>) {
+  return (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field: bound }) => <PhoneField {...field} value={bound.value} onChange={bound.onChange} onBlur={bound.onBlur} />}
     />
   );
 }

@@ -3,10 +3,9 @@
 export type { PayoutBody } from './api/offers';
 /** The signed-in creator's offers; the dashboard shows its creator tabs once there is one (issue 31). */
 export { useOffers } from './api/offers';
-/** The offer payout's forms, reused by the withdrawal of earnings (issue 19). */
-export { BankPayoutForm } from './components/bank-payout-form';
-export { CardPayoutForm } from './components/card-payout-form';
-export { type Contact, ContactDetailsForm, type PayoutMethod } from './components/contact-details-form';
+export type { Contact, PayoutMethod } from './components/contact-details-form';
 /** The dialog frame (focus inside, Escape closes, focus returns); the back office's confirmations use it too. */
 export { Modal } from './components/modal';
 export { MyProjects } from './components/my-projects';
+/** The offer payout's contact and payment steps, reused by the withdrawal of earnings (issue 19). */
+export { PayoutContactDialog, PayoutPaymentDialog } from './components/payout-dialogs';

@@ -1,5 +1,5 @@
 import type { UseQueryResult } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import type { Key, ReactNode } from 'react';
 import { Spinner } from '../../../components/ui/spinner';
 
 /**
@@ -27,6 +27,33 @@ export function AdminRows<TData>({
     );
   if (empty !== undefined && isEmpty(query.data)) return <p className="muted">{empty}</p>;
   return children(query.data);
+}
+
+/**
+ * A back-office list in AdminRows' frame, one item a record: `cards` an ordered list of cards (a queue,
+ * oldest first), `rows` a compact list of one-line forms.
+ */
+export function AdminList<T>({
+  query,
+  empty,
+  rowKey,
+  variant = 'cards',
+  children,
+}: {
+  query: UseQueryResult<T[]>;
+  empty?: string;
+  rowKey: (row: T) => Key;
+  variant?: 'cards' | 'rows';
+  children: (row: T) => ReactNode;
+}) {
+  return (
+    <AdminRows query={query} empty={empty}>
+      {(rows) => {
+        const items = rows.map((row) => <li key={rowKey(row)}>{children(row)}</li>);
+        return variant === 'cards' ? <ol className="admin-list">{items}</ol> : <ul className="admin-rows user-list">{items}</ul>;
+      }}
+    </AdminRows>
+  );
 }
 
 /** A column heading; `num` right-aligns an amount's column. */

@@ -1,5 +1,6 @@
 import { AUDIT_SUBJECTS } from '@atelier/shared';
 import { type FormEvent, useState } from 'react';
+import { FilterSelect } from '../../../components/ui/filter-select';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { type AuditFilters, useAudit } from '../api/admin-api';
@@ -30,17 +31,7 @@ export function AuditLog() {
           {t('admin.staff_id')}
           <input type="number" min="1" value={staffId} onChange={(e) => setStaffId(e.target.value)} />
         </label>
-        <label>
-          {t('admin.subject')}
-          <select value={subjectType} onChange={(e) => setSubjectType(e.target.value)}>
-            <option value="">{t('admin.all')}</option>
-            {AUDIT_SUBJECTS.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect label={t('admin.subject')} value={subjectType} onChange={setSubjectType} options={AUDIT_SUBJECTS} all="first" />
         <label>
           {t('admin.subject_id')}
           <input type="number" min="1" value={subjectId} onChange={(e) => setSubjectId(e.target.value)} disabled={!subjectType} />

@@ -1,11 +1,12 @@
 import { type AdminProduct, PRODUCT_STATUSES, PRODUCT_TYPES } from '@atelier/shared';
 import { type FormEvent, useState } from 'react';
+import { FilterSelect } from '../../../components/ui/filter-select';
 import { useToast } from '../../../components/ui/toast';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { type ProductFilters, useAdminProducts, useCreatePack, useFormatMinor, useSetPackItems, useUpdateProduct } from '../api/admin-api';
 import { ActionError } from './action-error';
-import { AdminRows } from './admin-table';
-import { ListingFields } from './publish-product';
+import { AdminList } from './admin-table';
+import { ListingFields, useListing } from './publish-product';
 
 /** The catalogue for staff: search every product in any status, hide and unhide, edit its listing. */
 export function CatalogAdmin() {
@@ -25,44 +26,29 @@ export function CatalogAdmin() {
           {t('admin.search_products')}
           <input type="search" value={draft.q ?? ''} onChange={(e) => setDraft({ ...draft, q: e.target.value })} />
         </label>
-        <label>
-          {t('admin.status')}
-          <select value={draft.status ?? ''} onChange={(e) => setDraft({ ...draft, status: e.target.value })}>
-            <option value="">{t('admin.all')}</option>
-            {PRODUCT_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {t(`admin.product_status_${s}`)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          {t('admin.type')}
-          <select value={draft.product_type ?? ''} onChange={(e) => setDraft({ ...draft, product_type: e.target.value })}>
-            <option value="">{t('admin.all')}</option>
-            {PRODUCT_TYPES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          label={t('admin.status')}
+          value={draft.status ?? ''}
+          onChange={(status) => setDraft({ ...draft, status })}
+          options={PRODUCT_STATUSES}
+          optionLabel={(s) => t(`admin.product_status_${s}`)}
+          all="first"
+        />
+        <FilterSelect
+          label={t('admin.type')}
+          value={draft.product_type ?? ''}
+          onChange={(product_type) => setDraft({ ...draft, product_type })}
+          options={PRODUCT_TYPES}
+          all="first"
+        />
         <button type="submit" className="button">
           {t('admin.search')}
         </button>
       </form>
       <NewPack />
-      <AdminRows query={products} empty={t('admin.products_empty')}>
-        {(rows) => (
-          <ol className="admin-list">
-            {rows.map((p) => (
-              <li key={p.id}>
-                <ProductRow product={p} />
-              </li>
-            ))}
-          </ol>
-        )}
-      </AdminRows>
+      <AdminList query={products} empty={t('admin.products_empty')} rowKey={(p) => p.id}>
+        {(p) => <ProductRow product={p} />}
+      </AdminList>
     </section>
   );
 }
@@ -75,9 +61,7 @@ function ProductRow({ product }: { product: AdminProduct }) {
   const [editing, setEditing] = useState(false);
   const [title, setTitle] = useState(product.title);
   const [description, setDescription] = useState(product.description);
-  const [price, setPrice] = useState((product.price_minor / 100).toFixed(2));
-  const [categoryId, setCategoryId] = useState(product.category_id ? String(product.category_id) : '');
-  const [tags, setTags] = useState(product.tags.join(', '));
+  const listing = useListing(product);
   const visible = product.status === 'published';
   const onSave = (e: FormEvent) => {
     e.preventDefault();
@@ -86,12 +70,7 @@ function ProductRow({ product }: { product: AdminProduct }) {
         id: product.id,
         title,
         description,
-        price: Number(price.replace(',', '.')),
-        tags: tags
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean),
-        ...(categoryId ? { category_id: Number(categoryId) } : {}),
+        ...listing.values(),
       },
       {
         onSuccess: () => {
@@ -145,7 +124,7 @@ function ProductRow({ product }: { product: AdminProduct }) {
             {t('admin.description')}
             <textarea value={description} onChange={(e) => setDescription(e.target.value)} rows={3} maxLength={5000} />
           </label>
-          <ListingFields price={price} setPrice={setPrice} categoryId={categoryId} setCategoryId={setCategoryId} tags={tags} setTags={setTags} />
+          <ListingFields {...listing.fields} />
           <div className="admin-form-actions">
             <button type="submit" className="button primary" disabled={update.isPending}>
               {t('admin.save')}

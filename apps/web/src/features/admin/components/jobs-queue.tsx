@@ -1,5 +1,7 @@
 import { ADMIN_JOB_STATES, ADMIN_JOBS_PER_PAGE, type AdminJob } from '@atelier/shared';
 import { useState } from 'react';
+import { AdminSection } from '../../../components/ui/admin-section';
+import { StatusFilter } from '../../../components/ui/filter-select';
 import { useToast } from '../../../components/ui/toast';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
@@ -15,27 +17,22 @@ export function JobsQueue() {
   const jobs = useAdminJobs(state, page);
   const pages = jobs.data ? Math.max(1, Math.ceil(jobs.data.total / ADMIN_JOBS_PER_PAGE)) : 1;
   return (
-    <section className="admin-section" aria-labelledby="jobs-title">
-      <div className="admin-toolbar">
-        <h2 id="jobs-title">{t('admin.jobs_title')}</h2>
-        <label className="field-inline">
-          {t('admin.status')}
-          <select
-            value={state}
-            onChange={(e) => {
-              setState(e.target.value);
-              setPage(1);
-            }}
-          >
-            <option value="">{t('admin.all')}</option>
-            {ADMIN_JOB_STATES.map((s) => (
-              <option key={s} value={s}>
-                {t(`admin.job_state_${s}`)}
-              </option>
-            ))}
-          </select>
-        </label>
-      </div>
+    <AdminSection
+      id="jobs"
+      title={t('admin.jobs_title')}
+      tools={
+        <StatusFilter
+          value={state}
+          onChange={(s) => {
+            setState(s);
+            setPage(1);
+          }}
+          options={ADMIN_JOB_STATES}
+          optionLabel={(s) => t(`admin.job_state_${s}`)}
+          all="first"
+        />
+      }
+    >
       <AdminRows query={jobs} empty={t('admin.jobs_empty')} isEmpty={(data) => data.jobs.length === 0}>
         {(data) => (
           <>
@@ -66,7 +63,7 @@ export function JobsQueue() {
           </>
         )}
       </AdminRows>
-    </section>
+    </AdminSection>
   );
 }
 

@@ -1,42 +1,33 @@
 import type { ContactMessageView } from '@atelier/shared';
 import { type FormEvent, useState } from 'react';
+import { AdminSection } from '../../../components/ui/admin-section';
+import { StatusFilter } from '../../../components/ui/filter-select';
 import { useToast } from '../../../components/ui/toast';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { useMessageHandled, useMessageReply, useMessages } from '../api/admin-api';
 import { ActionError } from './action-error';
-import { AdminRows } from './admin-table';
+import { AdminList } from './admin-table';
+
+const MESSAGE_STATUSES = ['open', 'handled', 'all'] as const;
 
 /** Contact-form messages: open ones oldest first; reply by e-mail (through the outbox) or mark handled. */
 export function Messages() {
   const { t } = useTranslation();
-  const [status, setStatus] = useState('open');
+  const [status, setStatus] = useState<(typeof MESSAGE_STATUSES)[number]>('open');
   const messages = useMessages(status);
   return (
-    <section className="admin-section" aria-labelledby="messages-title">
-      <div className="admin-toolbar">
-        <h2 id="messages-title">{t('admin.messages_title')}</h2>
-        <label className="field-inline">
-          {t('admin.status')}
-          <select value={status} onChange={(e) => setStatus(e.target.value)}>
-            <option value="open">{t('admin.message_open')}</option>
-            <option value="handled">{t('admin.message_handled')}</option>
-            <option value="all">{t('admin.all')}</option>
-          </select>
-        </label>
-      </div>
-      <AdminRows query={messages} empty={t('admin.messages_empty')}>
-        {(rows) => (
-          <ol className="admin-list">
-            {rows.map((m) => (
-              <li key={m.id}>
-                <Message message={m} />
-              </li>
-            ))}
-          </ol>
-        )}
-      </AdminRows>
-    </section>
+    <AdminSection
+      id="messages"
+      title={t('admin.messages_title')}
+      tools={
+        <StatusFilter value={status} onChange={setStatus} options={MESSAGE_STATUSES} optionLabel={(s) => t(s === 'all' ? 'admin.all' : `admin.message_${s}`)} />
+      }
+    >
+      <AdminList query={messages} empty={t('admin.messages_empty')} rowKey={(m) => m.id}>
+        {(m) => <Message message={m} />}
+      </AdminList>
+    </AdminSection>
   );
 }
 

@@ -1,5 +1,7 @@
 import type { Balance } from '@atelier/shared';
 import { type FormEvent, useState } from 'react';
+import { AdminBlock } from '../../../components/ui/admin-section';
+import { FilterSelect } from '../../../components/ui/filter-select';
 import { useToast } from '../../../components/ui/toast';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
@@ -59,18 +61,14 @@ function Disputes() {
   const [status, setStatus] = useState<(typeof DISPUTE_STATUSES)[number]>('open');
   const disputes = useAdminDisputes(status);
   return (
-    <div className="admin-block">
-      <h3 id="disputes-title">{t('admin.disputes_title')}</h3>
-      <label>
-        {t('admin.status')}
-        <select value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
-          {DISPUTE_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {s ? t(`admin.dispute_${s}`) : t('admin.all')}
-            </option>
-          ))}
-        </select>
-      </label>
+    <AdminBlock title={t('admin.disputes_title')} titleId="disputes-title">
+      <FilterSelect
+        label={t('admin.status')}
+        value={status}
+        onChange={setStatus}
+        options={DISPUTE_STATUSES}
+        optionLabel={(s) => (s ? t(`admin.dispute_${s}`) : t('admin.all'))}
+      />
       <AdminRows query={disputes} empty={t('admin.disputes_empty')}>
         {(rows) => (
           <AdminTable
@@ -108,7 +106,7 @@ function Disputes() {
           </AdminTable>
         )}
       </AdminRows>
-    </div>
+    </AdminBlock>
   );
 }
 
@@ -117,8 +115,7 @@ function FlaggedDeposits() {
   const { t } = useTranslation();
   const flagged = useFlaggedDeposits();
   return (
-    <div className="admin-block">
-      <h3 id="flagged-deposits-title">{t('admin.flagged_deposits_title')}</h3>
+    <AdminBlock title={t('admin.flagged_deposits_title')} titleId="flagged-deposits-title">
       <AdminRows query={flagged} empty={t('admin.flagged_deposits_empty')}>
         {(rows) => (
           <AdminTable labelledBy="flagged-deposits-title" columns={['#', t('admin.dispute_user'), t('admin.status'), t('admin.reason'), t('admin.date')]}>
@@ -138,7 +135,7 @@ function FlaggedDeposits() {
           </AdminTable>
         )}
       </AdminRows>
-    </div>
+    </AdminBlock>
   );
 }
 
@@ -147,8 +144,7 @@ function Receivables() {
   const { t } = useTranslation();
   const receivables = useAdminReceivables();
   return (
-    <div className="admin-block">
-      <h3 id="receivables-title">{t('admin.receivables_title')}</h3>
+    <AdminBlock title={t('admin.receivables_title')} titleId="receivables-title">
       <AdminRows query={receivables} empty={t('admin.receivables_empty')}>
         {(rows) => (
           <AdminTable labelledBy="receivables-title" columns={[t('admin.account_id'), t('admin.dispute_user'), { label: t('admin.balance'), num: true }]}>
@@ -164,7 +160,7 @@ function Receivables() {
           </AdminTable>
         )}
       </AdminRows>
-    </div>
+    </AdminBlock>
   );
 }
 
@@ -218,8 +214,7 @@ function Journal() {
     setFilters(draft);
   };
   return (
-    <div className="admin-block">
-      <h3>{t('admin.journal_title')}</h3>
+    <AdminBlock title={t('admin.journal_title')}>
       <form className="admin-form-row" onSubmit={onSubmit} aria-label={t('admin.journal_filters')}>
         {field('account_id', t('admin.account_id'), 'number')}
         {field('user_id', t('admin.user_id'), 'number')}
@@ -252,7 +247,7 @@ function Journal() {
           </AdminTable>
         )}
       </AdminRows>
-    </div>
+    </AdminBlock>
   );
 }
 

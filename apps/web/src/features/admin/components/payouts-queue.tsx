@@ -1,5 +1,7 @@
 import { PAYOUT_STATUSES, type Payout } from '@atelier/shared';
 import { type FormEvent, useState } from 'react';
+import { AdminSection } from '../../../components/ui/admin-section';
+import { StatusFilter } from '../../../components/ui/filter-select';
 import { useToast } from '../../../components/ui/toast';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
@@ -14,21 +16,11 @@ export function PayoutsQueue() {
   const [status, setStatus] = useState<string>('processing');
   const payouts = useAdminPayouts(status);
   return (
-    <section className="admin-section" aria-labelledby="payouts-title">
-      <div className="admin-toolbar">
-        <h2 id="payouts-title">{t('admin.payouts_title')}</h2>
-        <label className="field-inline">
-          {t('admin.status')}
-          <select value={status} onChange={(e) => setStatus(e.target.value)}>
-            {PAYOUT_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {t(`admin.payout_status_${s}`)}
-              </option>
-            ))}
-            <option value="">{t('admin.all')}</option>
-          </select>
-        </label>
-      </div>
+    <AdminSection
+      id="payouts"
+      title={t('admin.payouts_title')}
+      tools={<StatusFilter value={status} onChange={setStatus} options={PAYOUT_STATUSES} optionLabel={(s) => t(`admin.payout_status_${s}`)} all="last" />}
+    >
       <SepaExport />
       <AdminRows query={payouts} empty={t('admin.payouts_empty')}>
         {(rows) => (
@@ -50,7 +42,7 @@ export function PayoutsQueue() {
           </AdminTable>
         )}
       </AdminRows>
-    </section>
+    </AdminSection>
   );
 }
 

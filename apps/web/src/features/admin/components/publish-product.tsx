@@ -24,19 +24,12 @@ function PublishForm({ product }: { product: AdminProduct }) {
   const { t } = useTranslation();
   const toast = useToast();
   const update = useUpdateProduct();
-  const [price, setPrice] = useState((product.price_minor / 100).toFixed(2));
-  const [categoryId, setCategoryId] = useState(product.category_id ? String(product.category_id) : '');
-  const [tags, setTags] = useState(product.tags.join(', '));
+  const listing = useListing(product);
 
   const save = (status?: 'published' | 'hidden') => {
     const body = {
       id: product.id,
-      price: Number(price.replace(',', '.')),
-      tags: tags
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
-      ...(categoryId ? { category_id: Number(categoryId) } : {}),
+      ...listing.values(),
       ...(status ? { status } : {}),
     };
     update.mutate(body, { onSuccess: () => toast.success(status === 'published' ? t('admin.published', { title: product.title }) : t('admin.saved')) });
@@ -54,7 +47,7 @@ function PublishForm({ product }: { product: AdminProduct }) {
           {t(`admin.product_status_${product.status}`)}
         </span>
       </h4>
-      <ListingFields price={price} setPrice={setPrice} categoryId={categoryId} setCategoryId={setCategoryId} tags={tags} setTags={setTags} />
+      <ListingFields {...listing.fields} />
       <div className="admin-form-actions">
         {product.status !== 'published' && (
           <button type="submit" className="button primary" disabled={update.isPending}>
@@ -76,6 +69,27 @@ function PublishForm({ product }: { product: AdminProduct }) {
 }
 
 type Setter = (value: string) => void;
+
+/**
+ * A product's list price, category and tags as ListingFields edit them (`fields`), and as the update
+ * call takes them (`values()`: the price in euros, the tags split on commas, the category when chosen).
+ */
+export function useListing(product: AdminProduct) {
+  const [price, setPrice] = useState((product.price_minor / 100).toFixed(2));
+  const [categoryId, setCategoryId] = useState(product.category_id ? String(product.category_id) : '');
+  const [tags, setTags] = useState(product.tags.join(', '));
+  return {
+    fields: { price, setPrice, categoryId, setCategoryId, tags, setTags },
+    values: () => ({
+      price: Number(price.replace(',', '.')),
+      tags: tags
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+      ...(categoryId ? { category_id: Number(categoryId) } : {}),
+    }),
+  };
+}
 
 /** A product's list price, category and tags as staff set them, when publishing and in the catalog alike. */
 export function ListingFields(props: { price: string; setPrice: Setter; categoryId: string; setCategoryId: Setter; tags: string; setTags: Setter }) {

@@ -30,6 +30,13 @@ const red = {
   first_mismatch: { kind: 'account', id: 3, actual_minor: 1000, expected_minor: 900 },
 };
 
+/** What the tile's alert says of a reconciliation that found `mismatch`. */
+async function alertFor(mismatch: object) {
+  fakeApi({ 'GET /api/admin/ledger/reconciliation': () => okAnswer({ ...green, ok: false, ...mismatch }) });
+  renderWithApp(<ReconciliationTile />);
+  return (await screen.findByRole('alert')).textContent;
+}
+
 describe('Reconciliation tile', () => {
   it('is green when everything reconciles', async () => {
     fakeApi({ 'GET /api/admin/ledger/reconciliation': () => okAnswer(green) });
@@ -54,50 +61,31 @@ describe('Reconciliation tile', () => {
   });
 
   it('names an unbalanced transaction', async () => {
-    fakeApi({
-      'GET /api/admin/ledger/reconciliation': () =>
-        okAnswer({ ...red, unbalanced_transactions: [8], first_mismatch: { kind: 'transaction', id: 8, actual_minor: 300, expected_minor: 0 } }),
-    });
-    renderWithApp(<ReconciliationTile />);
-    expect((await screen.findByRole('alert')).textContent).toBe('Journal transaction #8 does not sum to zero (it sums to €3.00).');
+    expect(await alertFor({ unbalanced_transactions: [8], first_mismatch: { kind: 'transaction', id: 8, actual_minor: 300, expected_minor: 0 } })).toBe(
+      'Journal transaction #8 does not sum to zero (it sums to €3.00).',
+    );
   });
 
   it('hole 4: names a generation charged with neither an image nor a refund', async () => {
-    fakeApi({
-      'GET /api/admin/ledger/reconciliation': () =>
-        okAnswer({ ...green, ok: false, unsettled_generations: [4], first_mismatch: { kind: 'generation', id: 4, actual_minor: 100, expected_minor: 0 } }),
-    });
-    renderWithApp(<ReconciliationTile />);
-    expect((await screen.findByRole('alert')).textContent).toBe('Image generation 4 was charged €1.00 but has neither an image nor a refund.');
+    expect(await alertFor({ unsettled_generations: [4], first_mismatch: { kind: 'generation', id: 4, actual_minor: 100, expected_minor: 0 } })).toBe(
+      'Image generation 4 was charged €1.00 but has neither an image nor a refund.',
+    );
   });
 
   it('names a user whose earnings do not add up to what flowed in and out (issue 19)', async () => {
-    fakeApi({
-      'GET /api/admin/ledger/reconciliation': () =>
-        okAnswer({ ...green, ok: false, unbalanced_earnings: [7], first_mismatch: { kind: 'earnings', id: 7, actual_minor: 900, expected_minor: 800 } }),
-    });
-    renderWithApp(<ReconciliationTile />);
-    expect((await screen.findByRole('alert')).textContent).toBe(
+    expect(await alertFor({ unbalanced_earnings: [7], first_mismatch: { kind: 'earnings', id: 7, actual_minor: 900, expected_minor: 800 } })).toBe(
       "User #7's earnings and receivable show €9.00, but their sales, refunds, withdrawals and disputes add up to €8.00.",
     );
   });
 
   it('names a disputes hold that differs from the open disputes', async () => {
-    fakeApi({
-      'GET /api/admin/ledger/reconciliation': () =>
-        okAnswer({ ...green, ok: false, dispute_hold_minor: 500, first_mismatch: { kind: 'dispute_hold', id: 2, actual_minor: 500, expected_minor: 0 } }),
-    });
-    renderWithApp(<ReconciliationTile />);
-    expect((await screen.findByRole('alert')).textContent).toBe('The disputes hold shows €5.00, but the open disputes add up to €0.00.');
+    expect(await alertFor({ dispute_hold_minor: 500, first_mismatch: { kind: 'dispute_hold', id: 2, actual_minor: 500, expected_minor: 0 } })).toBe(
+      'The disputes hold shows €5.00, but the open disputes add up to €0.00.',
+    );
   });
 
   it('names a dispute whose own hold is wrong (issue 29)', async () => {
-    fakeApi({
-      'GET /api/admin/ledger/reconciliation': () =>
-        okAnswer({ ...green, ok: false, mismatched_disputes: [6], first_mismatch: { kind: 'dispute', id: 6, actual_minor: 3000, expected_minor: 1500 } }),
-    });
-    renderWithApp(<ReconciliationTile />);
-    expect((await screen.findByRole('alert')).textContent).toBe(
+    expect(await alertFor({ mismatched_disputes: [6], first_mismatch: { kind: 'dispute', id: 6, actual_minor: 3000, expected_minor: 1500 } })).toBe(
       'Dispute #6 put €30.00 on hold, but its amount is €15.00, it still holds money after it closed, or its payment is held beyond its amount.',
     );
   });

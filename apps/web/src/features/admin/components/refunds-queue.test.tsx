@@ -1,30 +1,14 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, okAnswer } from '../../../test/fake-api';
+import { aRefundRequest } from '../../../test/fixtures';
 import { renderWithApp } from '../../../test/render';
 import { RefundsQueue } from './refunds-queue';
 
 afterEach(() => vi.unstubAllGlobals());
 
 const request = {
-  id: 31,
-  status: 'responded',
-  reason: 'broken_file',
-  role: 'staff',
-  order_id: 12,
-  product_id: 6,
-  unlock_message_id: null,
-  chat_id: null,
-  title: 'Logo Ideas',
-  amount: { amount: 4, currency: 'EUR', currencySymbol: '€', amount_minor: 400 },
-  buyer: { id: 1, nickname: 'ana' },
-  creator: { id: 2, nickname: 'sofia' },
-  messages: [
-    { from: 'buyer', text: 'The file does not open.', created_at: 1_790_000_000 },
-    { from: 'creator', text: 'It opens for me.', created_at: 1_790_000_100 },
-  ],
-  created_at: 1_790_000_000,
-  resolved_at: null,
+  ...aRefundRequest({ role: 'staff', order_id: 12 }),
   file_url: '/products/logo-ideas',
   history: { buyer: { requests: 3, refunded: 1 }, creator: { requests: 2, refunded: 0 } },
 };

@@ -1,5 +1,7 @@
 import { type AdminRefundRequest, REFUND_MESSAGE_MAX } from '@atelier/shared';
 import { useState } from 'react';
+import { AdminSection } from '../../../components/ui/admin-section';
+import { StatusFilter } from '../../../components/ui/filter-select';
 import { useToast } from '../../../components/ui/toast';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
@@ -16,21 +18,11 @@ export function RefundsQueue() {
   const [status, setStatus] = useState<string>('open');
   const requests = useAdminRefunds(status);
   return (
-    <section className="admin-section" aria-labelledby="refunds-title">
-      <div className="admin-toolbar">
-        <h2 id="refunds-title">{t('admin.refunds_title')}</h2>
-        <label className="field-inline">
-          {t('admin.status')}
-          <select value={status} onChange={(e) => setStatus(e.target.value)}>
-            {STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {t(`refunds.status_${s}`)}
-              </option>
-            ))}
-            <option value="">{t('admin.all')}</option>
-          </select>
-        </label>
-      </div>
+    <AdminSection
+      id="refunds"
+      title={t('admin.refunds_title')}
+      tools={<StatusFilter value={status} onChange={setStatus} options={STATUSES} optionLabel={(s) => t(`refunds.status_${s}`)} all="last" />}
+    >
       <AdminRows query={requests} empty={t('admin.refunds_empty')}>
         {(rows) => (
           <ul className="admin-cards">
@@ -40,7 +32,7 @@ export function RefundsQueue() {
           </ul>
         )}
       </AdminRows>
-    </section>
+    </AdminSection>
   );
 }
 

@@ -1,5 +1,7 @@
 import { type AdminOffer, OFFER_STATUSES, type OfferStatus } from '@atelier/shared';
 import { type FormEvent, useState } from 'react';
+import { AdminSection } from '../../../components/ui/admin-section';
+import { StatusFilter } from '../../../components/ui/filter-select';
 import { Spinner } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toast';
 import { formatDateTime } from '../../../lib/format-date';
@@ -7,7 +9,7 @@ import { useTranslation } from '../../../lib/i18n-runtime';
 import { useMoney } from '../../currency';
 import { useAdminOffers, useAdminUser, useApproveListing, useCounterOffer, useDeclineOffer, useFormatMinor } from '../api/admin-api';
 import { ActionError } from './action-error';
-import { AdminRows } from './admin-table';
+import { AdminList } from './admin-table';
 import { PublishProduct } from './publish-product';
 
 /** Statuses after the creator accepted: the work is a product staff price, tag and publish. */
@@ -19,33 +21,16 @@ export function ReviewQueue() {
   const [status, setStatus] = useState<OfferStatus>('pending');
   const offers = useAdminOffers(status);
   return (
-    <section className="admin-section" aria-labelledby="review-title">
-      <div className="admin-toolbar">
-        <h2 id="review-title">{t('admin.review_title')}</h2>
-        <label className="field-inline">
-          {t('admin.status')}
-          <select value={status} onChange={(e) => setStatus(e.target.value as OfferStatus)}>
-            {OFFER_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {t(`admin.offer_status_${s}`)}
-              </option>
-            ))}
-          </select>
-        </label>
-      </div>
+    <AdminSection
+      id="review"
+      title={t('admin.review_title')}
+      tools={<StatusFilter value={status} onChange={setStatus} options={OFFER_STATUSES} optionLabel={(s) => t(`admin.offer_status_${s}`)} />}
+    >
       {status === 'pending' && <p className="muted small">{t('admin.review_hint')}</p>}
-      <AdminRows query={offers} empty={t('admin.review_empty')}>
-        {(rows) => (
-          <ol className="admin-list">
-            {rows.map((offer) => (
-              <li key={offer.id}>
-                <OfferReview offer={offer} />
-              </li>
-            ))}
-          </ol>
-        )}
-      </AdminRows>
-    </section>
+      <AdminList query={offers} empty={t('admin.review_empty')} rowKey={(offer) => offer.id}>
+        {(offer) => <OfferReview offer={offer} />}
+      </AdminList>
+    </AdminSection>
   );
 }
 

@@ -1,5 +1,6 @@
 import type { AdminCurrency, AdminStaticPage, SocialLink } from '@atelier/shared';
 import { type FormEvent, useState } from 'react';
+import { AdminBlock } from '../../../components/ui/admin-section';
 import { InlineError } from '../../../components/ui/field';
 import { Spinner } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toast';
@@ -14,7 +15,7 @@ import {
   useSaveStaticPage,
 } from '../api/admin-api';
 import { ActionError, actionErrorText } from './action-error';
-import { AdminRows } from './admin-table';
+import { AdminList } from './admin-table';
 
 /** Static pages edited as rich text (HTML); the preview is the server's sanitised copy, exactly what would be stored. */
 export function StaticPagesEditor() {
@@ -25,8 +26,7 @@ export function StaticPagesEditor() {
   if (pages.isError) return <p className="error-text">{pages.error.message}</p>;
   const page = pages.data.find((p) => p.id === selected) ?? pages.data[0];
   return (
-    <div className="admin-block">
-      <h3>{t('admin.static_pages')}</h3>
+    <AdminBlock title={t('admin.static_pages')}>
       <label className="field-inline">
         {t('admin.page')}
         <select value={page?.id ?? ''} onChange={(e) => setSelected(Number(e.target.value))}>
@@ -38,7 +38,7 @@ export function StaticPagesEditor() {
         </select>
       </label>
       {page && <PageForm key={page.id} page={page} />}
-    </div>
+    </AdminBlock>
   );
 }
 
@@ -95,21 +95,12 @@ export function CurrenciesEditor() {
   const { t } = useTranslation();
   const currencies = useAdminCurrencies();
   return (
-    <div className="admin-block">
-      <h3>{t('admin.currencies')}</h3>
+    <AdminBlock title={t('admin.currencies')}>
       <p className="muted small">{t('admin.currencies_hint')}</p>
-      <AdminRows query={currencies}>
-        {(rows) => (
-          <ul className="admin-rows user-list">
-            {rows.map((c) => (
-              <li key={c.code}>
-                <CurrencyRow currency={c} />
-              </li>
-            ))}
-          </ul>
-        )}
-      </AdminRows>
-    </div>
+      <AdminList query={currencies} rowKey={(c) => c.code} variant="rows">
+        {(c) => <CurrencyRow currency={c} />}
+      </AdminList>
+    </AdminBlock>
   );
 }
 
@@ -140,20 +131,11 @@ export function SocialLinksEditor() {
   const { t } = useTranslation();
   const links = useAdminSocialLinks();
   return (
-    <div className="admin-block">
-      <h3>{t('admin.social_links')}</h3>
-      <AdminRows query={links}>
-        {(rows) => (
-          <ul className="admin-rows user-list">
-            {rows.map((l) => (
-              <li key={l.id}>
-                <SocialLinkRow link={l} />
-              </li>
-            ))}
-          </ul>
-        )}
-      </AdminRows>
-    </div>
+    <AdminBlock title={t('admin.social_links')}>
+      <AdminList query={links} rowKey={(l) => l.id} variant="rows">
+        {(l) => <SocialLinkRow link={l} />}
+      </AdminList>
+    </AdminBlock>
   );
 }
 

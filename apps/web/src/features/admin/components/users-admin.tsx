@@ -1,6 +1,7 @@
 import type { AdminUser } from '@atelier/shared';
 import { type FormEvent, useState } from 'react';
 import { TextAreaField } from '../../../components/ui/field';
+import { FormActions } from '../../../components/ui/form-actions';
 import { Spinner } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toast';
 import { ApiError } from '../../../lib/api-client';
@@ -210,14 +211,7 @@ function BlockDialog({ user, onClose }: { user: AdminUser; onClose: () => void }
           error={error}
           required
         />
-        <div className="modal-actions">
-          <button type="button" className="button" onClick={onClose}>
-            {t('admin.block_cancel')}
-          </button>
-          <button type="submit" className="button danger" disabled={action.isPending}>
-            {t('admin.block_confirm')}
-          </button>
-        </div>
+        <FormActions cancelLabel={t('admin.block_cancel')} onCancel={onClose} submitLabel={t('admin.block_confirm')} busy={action.isPending} danger />
       </form>
     </Modal>
   );

@@ -11,7 +11,7 @@ import { authKey } from '../api/auth-state';
 import { ResetPasswordForm } from './password-recovery';
 import { RegisterForm } from './register-form';
 
-/** Records every call; answers as the test says (a guest session unless `signedIn`). */
+/** Stubs fetch: records every call and answers as the test says (a guest session unless `signedIn`). */
 function fakeApi(opts: { register?: () => Response; signedIn?: () => boolean } = {}) {
   const posts: string[] = [];
   const fetch = vi.fn(
@@ -29,6 +29,7 @@ function fakeApi(opts: { register?: () => Response; signedIn?: () => boolean } =
       return jsonAnswer(404, { status: 'ERROR', message: 'Not here.' });
     }),
   );
+  vi.stubGlobal('fetch', fetch);
   return { fetch, posts };
 }
 
@@ -58,6 +59,11 @@ function fillRegister(values: Partial<Record<'phone' | 'password' | 'confirm', s
   fill('Confirm password', values.confirm ?? values.password ?? 'lantern-harbour-7');
 }
 const submitRegister = () => fireEvent.click(screen.getByRole('button', { name: 'Register' }));
+/** Ticks the terms box, then registers. */
+function agreeAndRegister() {
+  fireEvent.click(screen.getByRole('checkbox'));
+  submitRegister();
+}
 
 beforeEach(() => {
   // biome-ignore lint/suspicious/noDocumentCookie: the test plays the server setting the cookie.
@@ -68,7 +74,6 @@ afterEach(() => vi.unstubAllGlobals());
 describe('register form in the browser (issue 12)', () => {
   it('reports mismatched passwords at once, before the terms box is ticked', async () => {
     const api = fakeApi();
-    vi.stubGlobal('fetch', api.fetch);
     renderRegister();
     fillRegister({ password: 'lantern-harbour-7', confirm: 'lantern-harbour-8' });
     submitRegister();
@@ -79,11 +84,9 @@ describe('register form in the browser (issue 12)', () => {
 
   it('refuses a phone that is only the country code, without asking the server', async () => {
     const api = fakeApi();
-    vi.stubGlobal('fetch', api.fetch);
     renderRegister();
     fillRegister({ phone: '+351' });
-    fireEvent.click(screen.getByRole('checkbox'));
-    submitRegister();
+    agreeAndRegister();
     const phone = screen.getByLabelText('Phone');
     await waitFor(() => expect(phone.getAttribute('aria-invalid')).toBe('true'));
     expect(screen.getByText('The phone field is required.')).toBeTruthy();
@@ -92,22 +95,18 @@ describe('register form in the browser (issue 12)', () => {
 
   it('refuses a phone with too few digits in the browser', async () => {
     const api = fakeApi();
-    vi.stubGlobal('fetch', api.fetch);
     renderRegister();
     fillRegister({ phone: '+351 91' });
-    fireEvent.click(screen.getByRole('checkbox'));
-    submitRegister();
+    agreeAndRegister();
     expect(await screen.findByText('Please enter a valid phone number with its country code.')).toBeTruthy();
     expect(api.posts).toEqual([]);
   });
 
   it('applies the one password rule: 8 characters, and not a common password', async () => {
     const api = fakeApi();
-    vi.stubGlobal('fetch', api.fetch);
     renderRegister();
     fillRegister({ password: 'short1' });
-    fireEvent.click(screen.getByRole('checkbox'));
-    submitRegister();
+    agreeAndRegister();
     expect(await screen.findByText('The password must be at least 8 characters long.')).toBeTruthy();
     fill('Password', 'password123');
     fill('Confirm password', 'password123');
@@ -119,7 +118,7 @@ describe('register form in the browser (issue 12)', () => {
   it('clears the toasts of failed tries once the account is made, and greets the new user', async () => {
     let signedIn = false;
     let tries = 0;
-    const api = fakeApi({
+    fakeApi({
       signedIn: () => signedIn,
       register: () => {
         tries += 1;
@@ -128,11 +127,9 @@ describe('register form in the browser (issue 12)', () => {
         return jsonAnswer(200, { status: 'OK', message: 'Registered.' });
       },
     });
-    vi.stubGlobal('fetch', api.fetch);
     const { router } = renderRegister();
     fillRegister();
-    fireEvent.click(screen.getByRole('checkbox'));
-    submitRegister();
+    agreeAndRegister();
     await waitFor(() => expect(document.querySelectorAll('.toast[data-kind="error"]').length).toBe(1));
     expect(sessionStorage.getItem('atelier:new-account')).toBeNull();
     submitRegister();
@@ -147,8 +144,7 @@ describe('register form in the browser (issue 12)', () => {
 
 describe('reset password form (issue 12)', () => {
   it('without a token says the link is invalid at once and offers to send a new one', async () => {
-    const api = fakeApi();
-    vi.stubGlobal('fetch', api.fetch);
+    fakeApi();
     renderWithApp(<ResetPasswordForm />, { path: '/reset-password?email=ana%40example.com' });
     expect(screen.getByRole('alert').textContent).toMatch(/This reset link is invalid or incomplete/);
     expect(screen.queryByLabelText('New password')).toBeNull();
@@ -158,7 +154,6 @@ describe('reset password form (issue 12)', () => {
 
   it('with a token shows the form, and applies the one password rule', async () => {
     const api = fakeApi();
-    vi.stubGlobal('fetch', api.fetch);
     renderWithApp(<ResetPasswordForm />, { path: '/reset-password?email=ana%40example.com&token=0123456789abcdef' });
     fill('New password', 'short1');
     fill('Confirm password', 'short1');
@@ -175,7 +170,6 @@ describe('reset password form (issue 12)', () => {
 describe('password change form (issue 12)', () => {
   it('applies the same rule: 8 characters, and not a common password', async () => {
     const api = fakeApi();
-    vi.stubGlobal('fetch', api.fetch);
     renderWithApp(<PasswordChangeForm />);
     fill('Current password', 'old-one');
     fill('New password', 'abcdefg');

@@ -3,7 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { Field, FormError } from '../../../components/ui/field';
+import { Field, FormError, NewPasswordField } from '../../../components/ui/field';
 import { SubmitButton } from '../../../components/ui/submit-button';
 import { useToast } from '../../../components/ui/toast';
 import { applyServerErrors, messageOf } from '../../../lib/form-errors';
@@ -94,21 +94,8 @@ function ResetPasswordFields() {
   return (
     <form className="form-grid" onSubmit={onSubmit} noValidate>
       <Field label={t('auth.email')} type="email" autoComplete="email" error={errors.email?.message} {...form.register('email')} />
-      <Field
-        label={t('auth.new_password')}
-        type="password"
-        autoComplete="new-password"
-        error={errors.password?.message}
-        hint={t('auth.password_hint')}
-        {...form.register('password')}
-      />
-      <Field
-        label={t('auth.confirm_password')}
-        type="password"
-        autoComplete="new-password"
-        error={errors.password_confirmation?.message}
-        {...form.register('password_confirmation')}
-      />
+      <NewPasswordField label={t('auth.new_password')} error={errors.password?.message} {...form.register('password')} />
+      <NewPasswordField repeat label={t('auth.confirm_password')} error={errors.password_confirmation?.message} {...form.register('password_confirmation')} />
       <FormError message={errors.token?.message ?? errors.root?.message} />
       <SubmitButton pending={reset.isPending} label={t('auth.set_password')} block />
       <div className="auth-links">

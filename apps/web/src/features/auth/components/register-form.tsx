@@ -1,9 +1,9 @@
 import { type RegisterInput, registerInput } from '@atelier/shared/auth';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router';
-import { Field, FormError, InlineError } from '../../../components/ui/field';
-import { PhoneField } from '../../../components/ui/phone-field';
+import { Field, FormError, InlineError, NewPasswordField } from '../../../components/ui/field';
+import { PhoneFormField } from '../../../components/ui/phone-field';
 import { SubmitButton } from '../../../components/ui/submit-button';
 import { useToast } from '../../../components/ui/toast';
 import { applyServerErrors, messageOf } from '../../../lib/form-errors';
@@ -53,36 +53,10 @@ export function RegisterForm() {
         <Field label={t('auth.surname')} autoComplete="family-name" error={errors.surname?.message} {...form.register('surname')} />
       </div>
       <Field label={t('auth.email')} type="email" autoComplete="email" error={errors.email?.message} {...form.register('email')} />
-      <Controller
-        control={form.control}
-        name="phone"
-        render={({ field }) => (
-          <PhoneField
-            id="register-phone"
-            label={t('auth.phone')}
-            value={field.value}
-            onChange={field.onChange}
-            onBlur={field.onBlur}
-            error={errors.phone?.message}
-          />
-        )}
-      />
+      <PhoneFormField control={form.control} name="phone" id="register-phone" label={t('auth.phone')} error={errors.phone?.message} />
       <div className="form-grid two">
-        <Field
-          label={t('auth.password')}
-          type="password"
-          autoComplete="new-password"
-          error={errors.password?.message}
-          hint={t('auth.password_hint')}
-          {...form.register('password')}
-        />
-        <Field
-          label={t('auth.confirm_password')}
-          type="password"
-          autoComplete="new-password"
-          error={errors.passConfirm?.message}
-          {...form.register('passConfirm')}
-        />
+        <NewPasswordField label={t('auth.password')} error={errors.password?.message} {...form.register('password')} />
+        <NewPasswordField repeat label={t('auth.confirm_password')} error={errors.passConfirm?.message} {...form.register('passConfirm')} />
       </div>
       <div>
         <label className="check">

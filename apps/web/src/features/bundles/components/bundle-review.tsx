@@ -5,7 +5,7 @@ import { useToast } from '../../../components/ui/toast';
 import { serverMessageOr } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { useReviewBundle, useStaffBundles } from '../api/bundles';
-import { BundleSummary } from './bundles-tab';
+import { BundleList, BundleSummary } from './bundles-tab';
 import './bundles.css';
 
 /** The back office's bundle queue (issue 34): approve a creator's proposal (published as their pack) or reject it with a reason. */
@@ -26,19 +26,9 @@ export function BundleReview() {
           ))}
         </select>
       </label>
-      {list.isPending ? null : list.isError ? (
-        <p className="error-text" role="alert">
-          {serverMessageOr(list.error, t('bundles.load_failed'))}
-        </p>
-      ) : list.data.length === 0 ? (
-        <p className="muted">{t('bundles.review_empty')}</p>
-      ) : (
-        <ul className="bundle-list">
-          {list.data.map((b) => (
-            <ReviewRow key={b.id} bundle={b} />
-          ))}
-        </ul>
-      )}
+      <BundleList query={list} empty={t('bundles.review_empty')}>
+        {(b) => <ReviewRow key={b.id} bundle={b} />}
+      </BundleList>
     </section>
   );
 }

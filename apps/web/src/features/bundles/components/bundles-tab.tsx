@@ -1,6 +1,7 @@
 import { BUNDLE_MAX_ITEMS, type Bundle, bundleMaxPriceMinor, createBundleInput } from '@atelier/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
 import { type Path, useForm, useWatch } from 'react-hook-form';
 import { Link } from 'react-router';
 import { z } from 'zod';
@@ -43,19 +44,9 @@ export function BundlesTab() {
       <p className="muted">{t('bundles.intro')}</p>
       <ProposeBundleForm />
       <h3>{t('bundles.proposals')}</h3>
-      {list.isPending ? null : list.isError ? (
-        <p className="error-text" role="alert">
-          {serverMessageOr(list.error, t('bundles.load_failed'))}
-        </p>
-      ) : list.data.length === 0 ? (
-        <p className="muted">{t('bundles.empty')}</p>
-      ) : (
-        <ul className="bundle-list">
-          {list.data.map((b) => (
-            <BundleRow key={b.id} bundle={b} />
-          ))}
-        </ul>
-      )}
+      <BundleList query={list} empty={t('bundles.empty')}>
+        {(b) => <BundleRow key={b.id} bundle={b} />}
+      </BundleList>
     </section>
   );
 }
@@ -102,6 +93,20 @@ function BundleRow({ bundle: b }: { bundle: Bundle }) {
       </div>
     </li>
   );
+}
+
+/** Bundles once loaded: the server's message when they could not be, `empty` when there are none, else a row each. */
+export function BundleList({ query, empty, children }: { query: UseQueryResult<Bundle[]>; empty: string; children: (bundle: Bundle) => ReactNode }) {
+  const { t } = useTranslation();
+  if (query.isPending) return null;
+  if (query.isError)
+    return (
+      <p className="error-text" role="alert">
+        {serverMessageOr(query.error, t('bundles.load_failed'))}
+      </p>
+    );
+  if (query.data.length === 0) return <p className="muted">{empty}</p>;
+  return <ul className="bundle-list">{query.data.map((bundle) => children(bundle))}</ul>;
 }
 
 function ProposeBundleForm() {

@@ -1,4 +1,6 @@
 import { DEPOSIT_EXPIRY_MINUTES } from '@atelier/shared/constants';
+import { EmptyState, LoadFailed, SkeletonRows } from '../../../components/ui/load-states';
+import { Table } from '../../../components/ui/table';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { Price } from '../../catalog';
@@ -11,63 +13,34 @@ export function DepositHistory() {
   const history = useDepositHistory();
 
   let body: React.ReactNode;
-  if (history.isPending)
-    body = (
-      <div className="order-skeleton" role="status" aria-label={t('app.loading')}>
-        <div className="skeleton line" />
-        <div className="skeleton line" />
-      </div>
-    );
-  else if (history.isError)
-    body = (
-      <div className="state-block" role="alert">
-        <p className="state-title error-text">{t('deposit.history_failed')}</p>
-        <button type="button" className="button" onClick={() => history.refetch()}>
-          {t('products.retry')}
-        </button>
-      </div>
-    );
-  else if (!history.data.length)
-    body = (
-      <div className="state-block">
-        <p className="state-title">{t('deposit.history_empty')}</p>
-      </div>
-    );
+  if (history.isPending) body = <SkeletonRows />;
+  else if (history.isError) body = <LoadFailed message={t('deposit.history_failed')} onRetry={() => history.refetch()} />;
+  else if (!history.data.length) body = <EmptyState title={t('deposit.history_empty')} />;
   else
     body = (
-      <table className="deposit-table">
-        <thead>
-          <tr>
-            <th scope="col">{t('deposit.date')}</th>
-            <th scope="col">{t('deposit.amount')}</th>
-            <th scope="col">{t('deposit.method')}</th>
-            <th scope="col">{t('deposit.status_label')}</th>
+      <Table className="deposit-table" columns={[t('deposit.date'), t('deposit.amount'), t('deposit.method'), t('deposit.status_label')]}>
+        {history.data.map((d) => (
+          <tr key={d.id} data-testid="deposit-row">
+            <td>{formatDateTime(d.created_at)}</td>
+            <td className="amount">
+              <Price amount={d.amount} currency={{ code: d.currency, symbol: d.currencySymbol }} />
+            </td>
+            <td>{d.payment_method_title}</td>
+            <td>
+              {/* Issue 31: statuses as words ("Successful"); a card checkout left open is over after 30 minutes, even before the server's job has marked it. */}
+              {d.status === 'processing' && Date.now() / 1000 - d.created_at > DEPOSIT_EXPIRY_MINUTES * 60 ? (
+                <span className="deposit-status" data-status="failed">
+                  {t('deposit.status_expired')}
+                </span>
+              ) : (
+                <span className="deposit-status" data-status={d.status}>
+                  {t(`deposit.state_${d.status}`)}
+                </span>
+              )}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {history.data.map((d) => (
-            <tr key={d.id} data-testid="deposit-row">
-              <td>{formatDateTime(d.created_at)}</td>
-              <td className="amount">
-                <Price amount={d.amount} currency={{ code: d.currency, symbol: d.currencySymbol }} />
-              </td>
-              <td>{d.payment_method_title}</td>
-              <td>
-                {/* Issue 31: statuses as words ("Successful"); a card checkout left open is over after 30 minutes, even before the server's job has marked it. */}
-                {d.status === 'processing' && Date.now() / 1000 - d.created_at > DEPOSIT_EXPIRY_MINUTES * 60 ? (
-                  <span className="deposit-status" data-status="failed">
-                    {t('deposit.status_expired')}
-                  </span>
-                ) : (
-                  <span className="deposit-status" data-status={d.status}>
-                    {t(`deposit.state_${d.status}`)}
-                  </span>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </Table>
     );
 
   return (

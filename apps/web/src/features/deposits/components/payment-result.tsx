@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n-runtime';
@@ -18,43 +19,37 @@ export function PaymentSuccess() {
   const returnTo = readReturn();
 
   return (
-    <section className="page narrow">
-      <div className="payment-state">
-        <span className="payment-icon ok" aria-hidden="true">
-          ✓
-        </span>
-        <h1>{t('payment.success_title')}</h1>
-        {latest && (
-          <p data-testid="latest-deposit">
-            {t('payment.latest_deposit', {
-              amount: money.format(latest.amount, { code: latest.currency, symbol: latest.currencySymbol }),
-              status: t(depositStatusKey[latest.status]),
-            })}
-          </p>
+    <PaymentState outcome="ok" title={t('payment.success_title')}>
+      {latest && (
+        <p data-testid="latest-deposit">
+          {t('payment.latest_deposit', {
+            amount: money.format(latest.amount, { code: latest.currency, symbol: latest.currencySymbol }),
+            status: t(depositStatusKey[latest.status]),
+          })}
+        </p>
+      )}
+      <InlineError message={history.isError && t('deposit.history_failed')} />
+      <div className="payment-actions">
+        {returnTo && (
+          <button
+            type="button"
+            className="button primary"
+            onClick={() => {
+              forgetReturn();
+              navigate(returnTo);
+            }}
+          >
+            {t('payment.back_to_purchase')}
+          </button>
         )}
-        <InlineError message={history.isError && t('deposit.history_failed')} />
-        <div className="payment-actions">
-          {returnTo && (
-            <button
-              type="button"
-              className="button primary"
-              onClick={() => {
-                forgetReturn();
-                navigate(returnTo);
-              }}
-            >
-              {t('payment.back_to_purchase')}
-            </button>
-          )}
-          <Link className={returnTo ? 'button' : 'button primary'} to="/dashboard/deposits">
-            {t('payment.view_deposits')}
-          </Link>
-          <Link className="button" to="/dashboard">
-            {t('payment.go_dashboard')}
-          </Link>
-        </div>
+        <Link className={returnTo ? 'button' : 'button primary'} to="/dashboard/deposits">
+          {t('payment.view_deposits')}
+        </Link>
+        <Link className="button" to="/dashboard">
+          {t('payment.go_dashboard')}
+        </Link>
       </div>
-    </section>
+    </PaymentState>
   );
 }
 
@@ -96,24 +91,33 @@ export function PaymentFailed() {
   };
 
   return (
+    <PaymentState outcome="fail" title={t('payment.failed_title')}>
+      <p role="alert" data-testid="payment-error">
+        {error}
+      </p>
+      <InlineError message={checkout.error?.message} />
+      <div className="payment-actions">
+        <button type="button" className="button primary" onClick={tryAgain} disabled={checkout.isPending || (orderId !== null && history.isPending)}>
+          {t('payment.try_again')}
+        </button>
+        <Link className="button" to="/dashboard">
+          {t('payment.go_dashboard')}
+        </Link>
+      </div>
+    </PaymentState>
+  );
+}
+
+/** The frame of both result pages: the mark (✓ or !), the heading, then what the page says and offers. */
+function PaymentState({ outcome, title, children }: { outcome: 'ok' | 'fail'; title: string; children: ReactNode }) {
+  return (
     <section className="page narrow">
       <div className="payment-state">
-        <span className="payment-icon fail" aria-hidden="true">
-          !
+        <span className={`payment-icon ${outcome}`} aria-hidden="true">
+          {outcome === 'ok' ? '✓' : '!'}
         </span>
-        <h1>{t('payment.failed_title')}</h1>
-        <p role="alert" data-testid="payment-error">
-          {error}
-        </p>
-        <InlineError message={checkout.error?.message} />
-        <div className="payment-actions">
-          <button type="button" className="button primary" onClick={tryAgain} disabled={checkout.isPending || (orderId !== null && history.isPending)}>
-            {t('payment.try_again')}
-          </button>
-          <Link className="button" to="/dashboard">
-            {t('payment.go_dashboard')}
-          </Link>
-        </div>
+        <h1>{title}</h1>
+        {children}
       </div>
     </section>
   );

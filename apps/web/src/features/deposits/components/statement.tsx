@@ -1,6 +1,8 @@
 import type { StatementKind } from '@atelier/shared';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { EmptyState, LoadFailed, SkeletonRows } from '../../../components/ui/load-states';
+import { Table } from '../../../components/ui/table';
 import { formatDateTime } from '../../../lib/format-date';
 import { localizeMessage } from '../../../lib/i18n';
 import { useTranslation } from '../../../lib/i18n-runtime';
@@ -32,67 +34,38 @@ export function Statement() {
   const statement = useStatement(page);
 
   let body: React.ReactNode;
-  if (statement.isPending)
-    body = (
-      <div className="order-skeleton" role="status" aria-label={t('app.loading')}>
-        <div className="skeleton line" />
-        <div className="skeleton line" />
-      </div>
-    );
-  else if (statement.isError)
-    body = (
-      <div className="state-block" role="alert">
-        <p className="state-title error-text">{t('statement.failed')}</p>
-        <button type="button" className="button" onClick={() => statement.refetch()}>
-          {t('products.retry')}
-        </button>
-      </div>
-    );
-  else if (!statement.data.payload.length)
-    body = (
-      <div className="state-block">
-        <p className="state-title">{t('statement.empty')}</p>
-      </div>
-    );
+  if (statement.isPending) body = <SkeletonRows />;
+  else if (statement.isError) body = <LoadFailed message={t('statement.failed')} onRetry={() => statement.refetch()} />;
+  else if (!statement.data.payload.length) body = <EmptyState title={t('statement.empty')} />;
   else {
     const { payload, meta } = statement.data;
     body = (
       <>
-        <table className="deposit-table statement-table">
-          <thead>
-            <tr>
-              <th scope="col">{t('deposit.date')}</th>
-              <th scope="col">{t('statement.what')}</th>
-              <th scope="col">{t('deposit.amount')}</th>
-              <th scope="col">{t('statement.balance_after')}</th>
+        <Table className="deposit-table statement-table" columns={[t('deposit.date'), t('statement.what'), t('deposit.amount'), t('statement.balance_after')]}>
+          {payload.map((l) => (
+            <tr key={l.id} data-testid="statement-row" data-kind={l.kind}>
+              <td>{formatDateTime(l.created_at)}</td>
+              <td>
+                <strong>{t(KIND_KEY[l.kind])}</strong>
+                <br />
+                {l.link ? <Link to={l.link}>{localizeMessage(l.description)}</Link> : <span>{localizeMessage(l.description)}</span>}
+              </td>
+              <td className="amount" data-sign={l.amount_minor < 0 ? 'out' : 'in'}>
+                {l.amount_minor > 0 ? '+' : ''}
+                <Price amount={l.amount} currency="EUR" />
+                {l.display.currency !== 'EUR' && (
+                  <small className="muted">
+                    {' '}
+                    (≈ <Price amount={l.display.amount} currency={{ code: l.display.currency, symbol: l.display.currencySymbol }} />)
+                  </small>
+                )}
+              </td>
+              <td className="amount">
+                <Price amount={l.balance_after} currency="EUR" />
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {payload.map((l) => (
-              <tr key={l.id} data-testid="statement-row" data-kind={l.kind}>
-                <td>{formatDateTime(l.created_at)}</td>
-                <td>
-                  <strong>{t(KIND_KEY[l.kind])}</strong>
-                  <br />
-                  {l.link ? <Link to={l.link}>{localizeMessage(l.description)}</Link> : <span>{localizeMessage(l.description)}</span>}
-                </td>
-                <td className="amount" data-sign={l.amount_minor < 0 ? 'out' : 'in'}>
-                  {l.amount_minor > 0 ? '+' : ''}
-                  <Price amount={l.amount} currency="EUR" />
-                  {l.display.currency !== 'EUR' && (
-                    <small className="muted">
-                      {' '}
-                      (≈ <Price amount={l.display.amount} currency={{ code: l.display.currency, symbol: l.display.currencySymbol }} />)
-                    </small>
-                  )}
-                </td>
-                <td className="amount">
-                  <Price amount={l.balance_after} currency="EUR" />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Table>
         {meta.pages > 1 && (
           <nav className="pager" aria-label={t('statement.pages')}>
             <button type="button" className="button" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>

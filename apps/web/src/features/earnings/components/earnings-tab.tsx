@@ -2,13 +2,17 @@ import { type Balance, SELLER_DETAILS_PATH, type Withdrawal } from '@atelier/sha
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { Field, FormError } from '../../../components/ui/field';
+import { FormActions } from '../../../components/ui/form-actions';
+import { LoadFailed, SkeletonRows } from '../../../components/ui/load-states';
+import { ModalCloseRow } from '../../../components/ui/modal';
+import { Table } from '../../../components/ui/table';
 import { ApiError } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { newIdempotencyKey } from '../../../lib/idempotency-key';
 import { Price } from '../../catalog';
 import { useMoney } from '../../currency';
-import { BankPayoutForm, CardPayoutForm, type Contact, ContactDetailsForm, Modal, type PayoutBody, type PayoutMethod } from '../../offers';
+import { type Contact, Modal, type PayoutBody, PayoutContactDialog, type PayoutMethod, PayoutPaymentDialog } from '../../offers';
 import { useSettings } from '../../site';
 import { useEarnings, useWithdraw, useWithdrawals } from '../api/earnings';
 import './earnings.css';
@@ -44,22 +48,8 @@ export function EarningsTab() {
     void refetchSummary();
   }, [statuses, refetchSummary]);
 
-  if (earnings.isPending)
-    return (
-      <div className="order-skeleton" role="status" aria-label={t('app.loading')}>
-        <div className="skeleton line" />
-        <div className="skeleton line" />
-      </div>
-    );
-  if (earnings.isError)
-    return (
-      <div className="state-block" role="alert">
-        <p className="state-title error-text">{t('earnings.failed')}</p>
-        <button type="button" className="button" onClick={() => earnings.refetch()}>
-          {t('products.retry')}
-        </button>
-      </div>
-    );
+  if (earnings.isPending) return <SkeletonRows />;
+  if (earnings.isError) return <LoadFailed message={t('earnings.failed')} onRetry={() => earnings.refetch()} />;
 
   const e = earnings.data;
   const canWithdraw = e.available.amount_minor > 0 && !inFlight;
@@ -122,49 +112,31 @@ export function EarningsTab() {
 function WithdrawalHistory({ list, failed, onRetry }: { list: Withdrawal[] | undefined; failed: boolean; onRetry: () => void }) {
   const { t } = useTranslation();
   let body: React.ReactNode;
-  if (failed)
-    body = (
-      <div className="state-block" role="alert">
-        <p className="state-title error-text">{t('earnings.history_failed')}</p>
-        <button type="button" className="button" onClick={onRetry}>
-          {t('products.retry')}
-        </button>
-      </div>
-    );
+  if (failed) body = <LoadFailed message={t('earnings.history_failed')} onRetry={onRetry} />;
   else if (!list) body = <div className="skeleton line" role="status" aria-label={t('app.loading')} />;
   else if (!list.length) body = <p className="state-block muted">{t('earnings.history_empty')}</p>;
   else
     body = (
-      <table className="withdrawal-table">
-        <thead>
-          <tr>
-            <th scope="col">{t('deposit.date')}</th>
-            <th scope="col">{t('deposit.amount')}</th>
-            <th scope="col">{t('earnings.destination')}</th>
-            <th scope="col">{t('deposit.status_label')}</th>
+      <Table className="withdrawal-table" columns={[t('deposit.date'), t('deposit.amount'), t('earnings.destination'), t('deposit.status_label')]}>
+        {list.map((w) => (
+          <tr key={w.id} data-testid="withdrawal-row" data-status={w.status}>
+            <td>{formatDateTime(w.created_at)}</td>
+            <td className="amount">
+              <Amount value={w.amount} />
+            </td>
+            <td>
+              {t(`payout.method_${w.method}`)}
+              <span className="small muted withdrawal-destination">{w.destination}</span>
+            </td>
+            <td>
+              <span className="withdrawal-status" data-status={w.status}>
+                {t(`earnings.status_${w.status}`)}
+              </span>
+              {w.status === 'failed' && w.failure_reason && <span className="small withdrawal-reason">{w.failure_reason}</span>}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {list.map((w) => (
-            <tr key={w.id} data-testid="withdrawal-row" data-status={w.status}>
-              <td>{formatDateTime(w.created_at)}</td>
-              <td className="amount">
-                <Amount value={w.amount} />
-              </td>
-              <td>
-                {t(`payout.method_${w.method}`)}
-                <span className="small muted withdrawal-destination">{w.destination}</span>
-              </td>
-              <td>
-                <span className="withdrawal-status" data-status={w.status}>
-                  {t(`earnings.status_${w.status}`)}
-                </span>
-                {w.status === 'failed' && w.failure_reason && <span className="small withdrawal-reason">{w.failure_reason}</span>}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </Table>
     );
   return (
     <section className="withdrawals" aria-labelledby="withdrawals-title">
@@ -208,14 +180,12 @@ function WithdrawDialog({ availableMinor, onClose }: { availableMinor: number; o
       );
     case 'contact':
       return (
-        <Modal title={t('payout.contact_title')} onClose={onClose} wide>
-          <ContactDetailsForm
-            initial={step.contact}
-            initialMethod={step.method}
-            onNext={(contact, method) => setStep({ kind: 'payment', amount: step.amount, contact, method })}
-            onCancel={onClose}
-          />
-        </Modal>
+        <PayoutContactDialog
+          contact={step.contact}
+          method={step.method}
+          onNext={(contact, method) => setStep({ kind: 'payment', amount: step.amount, contact, method })}
+          onClose={onClose}
+        />
       );
     case 'payment': {
       const back = () => setStep({ kind: 'contact', amount: step.amount, contact: step.contact, method: step.method });
@@ -231,18 +201,17 @@ function WithdrawDialog({ availableMinor, onClose }: { availableMinor: number; o
           throw err;
         }
       };
-      const props = {
-        amount: money.format(Number(step.amount), 'EUR'),
-        contact: step.contact,
-        send,
-        onBack: back,
-        onDone: () => setStep({ kind: 'done', method: step.method }),
-        submitLabel: t('earnings.withdraw'),
-      };
       return (
-        <Modal title={`${t('payout.payment_title')} · ${t(`payout.method_${step.method}`)}`} onClose={onClose}>
-          {step.method === 'card' ? <CardPayoutForm {...props} /> : <BankPayoutForm {...props} />}
-        </Modal>
+        <PayoutPaymentDialog
+          method={step.method}
+          amount={money.format(Number(step.amount), 'EUR')}
+          contact={step.contact}
+          send={send}
+          onBack={back}
+          onDone={() => setStep({ kind: 'done', method: step.method })}
+          submitLabel={t('earnings.withdraw')}
+          onClose={onClose}
+        />
       );
     }
     case 'details':
@@ -260,11 +229,7 @@ function WithdrawDialog({ availableMinor, onClose }: { availableMinor: number; o
       return (
         <Modal title={t('earnings.withdraw_sent')} onClose={onClose}>
           <p>{step.method === 'sepa' ? t('payout.completed_sepa') : t('payout.completed_card')}</p>
-          <div className="modal-actions">
-            <button type="button" className="button primary" onClick={onClose}>
-              {t('offers.close')}
-            </button>
-          </div>
+          <ModalCloseRow label={t('offers.close')} onClose={onClose} />
         </Modal>
       );
   }
@@ -310,14 +275,7 @@ function AmountForm({
         error={error}
       />
       <FormError message={null} />
-      <div className="modal-actions">
-        <button type="button" className="button" onClick={onCancel}>
-          {t('offers.cancel')}
-        </button>
-        <button type="submit" className="button primary">
-          {t('payout.continue')}
-        </button>
-      </div>
+      <FormActions cancelLabel={t('offers.cancel')} onCancel={onCancel} submitLabel={t('payout.continue')} />
     </form>
   );
 }

@@ -1,5 +1,5 @@
 import { isLuhnValid } from '@atelier/shared';
-import { type FormEvent, useId, useState } from 'react';
+import { type ChangeEvent, type FormEvent, useId, useState } from 'react';
 import { Field, FormError, InlineError } from '../../../components/ui/field';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { useStepUp } from '../../security';
@@ -81,44 +81,29 @@ export function CardPayoutForm({ amount, contact, send, onDone, onBack, submitLa
   }
 
   const fe = errors.fieldErrors;
+  /** A card field on the number keypad: what was typed as `clean` leaves it, its error, and held while sending. */
+  const cardInput = (name: 'card_number' | 'expire_month' | 'expire_year', clean: (text: string) => string) => ({
+    inputMode: 'numeric' as const,
+    value: v[name],
+    onChange: (e: ChangeEvent<HTMLInputElement>) => setV({ ...v, [name]: clean(e.target.value) }),
+    error: fe[name],
+    disabled: busy,
+  });
+  const digits = (text: string) => text.replace(/\D/g, '');
   return (
     <>
       <form className="payout-form" onSubmit={submit} noValidate aria-busy={busy} ref={errorsShown.ref}>
         <PayoutAmount amount={amount} />
         <Field
           label={t('payout.card_number')}
-          inputMode="numeric"
           autoComplete="cc-number"
           placeholder="0000 0000 0000 0000"
           maxLength={23}
-          value={v.card_number}
-          onChange={(e) => setV({ ...v, card_number: formatCardNumber(e.target.value) })}
-          error={fe.card_number}
-          disabled={busy}
+          {...cardInput('card_number', formatCardNumber)}
         />
         <div className="payout-grid pair">
-          <Field
-            label={t('payout.expire_month')}
-            inputMode="numeric"
-            autoComplete="cc-exp-month"
-            placeholder="MM"
-            maxLength={2}
-            value={v.expire_month}
-            onChange={(e) => setV({ ...v, expire_month: e.target.value.replace(/\D/g, '') })}
-            error={fe.expire_month}
-            disabled={busy}
-          />
-          <Field
-            label={t('payout.expire_year')}
-            inputMode="numeric"
-            autoComplete="cc-exp-year"
-            placeholder="YYYY"
-            maxLength={4}
-            value={v.expire_year}
-            onChange={(e) => setV({ ...v, expire_year: e.target.value.replace(/\D/g, '') })}
-            error={fe.expire_year}
-            disabled={busy}
-          />
+          <Field label={t('payout.expire_month')} autoComplete="cc-exp-month" placeholder="MM" maxLength={2} {...cardInput('expire_month', digits)} />
+          <Field label={t('payout.expire_year')} autoComplete="cc-exp-year" placeholder="YYYY" maxLength={4} {...cardInput('expire_year', digits)} />
         </div>
         <Field label={t('payout.card_holder')} value={holder} readOnly autoComplete="cc-name" error={fe.card_holder_name} />
         <div className="field">

@@ -1,11 +1,12 @@
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { Field } from '../../../components/ui/field';
+// The forms bring their own styles: the Earnings tab shows them without My projects having loaded.
+import { FormActions } from '../../../components/ui/form-actions';
 import { Spinner } from '../../../components/ui/spinner';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { useSettings } from '../../site';
 import { useContactDetails, useCountries } from '../api/offers';
 import { useRevealErrors } from './reveal-errors';
-// The forms bring their own styles: the Earnings tab shows them without My projects having loaded.
 import './offers.css';
 
 /** How a creator is paid out: to a card, or by bank transfer (SEPA). */
@@ -139,14 +140,7 @@ export function ContactDetailsForm({
           </label>
         ))}
       </fieldset>
-      <div className="modal-actions">
-        <button type="button" className="button" onClick={onCancel}>
-          {t('offers.cancel')}
-        </button>
-        <button type="submit" className="button primary">
-          {t('payout.continue')}
-        </button>
-      </div>
+      <FormActions cancelLabel={t('offers.cancel')} onCancel={onCancel} submitLabel={t('payout.continue')} />
     </form>
   );
 }

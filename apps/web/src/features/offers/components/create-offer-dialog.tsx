@@ -13,7 +13,7 @@ import { useCategories } from '../../catalog';
 import { useSettings } from '../../site';
 import { offerErrorMessage, useCreateOffer, useOfferStyles } from '../api/offers';
 import { FileUpload } from './file-upload';
-import { Modal, ModalCancel } from './modal';
+import { Modal, ModalCancel, ModalCloseRow } from './modal';
 import { useRevealErrors } from './reveal-errors';
 
 type FormValues = {
@@ -133,11 +133,7 @@ export function CreateOfferDialog({ onClose }: { onClose: () => void }) {
     return (
       <Modal title={t('offers.sent_title')} onClose={onClose}>
         <p>{t('offers.sent_text')}</p>
-        <div className="modal-actions">
-          <button type="button" className="button primary" onClick={onClose}>
-            {t('offers.close')}
-          </button>
-        </div>
+        <ModalCloseRow label={t('offers.close')} onClose={onClose} />
       </Modal>
     );
 

@@ -81,26 +81,8 @@ export function ListingControls({ offer }: { offer: Offer }) {
           error={priceError}
           disabled={busy}
         />
-        <Field
-          label={t('licences.personal_price', { symbol: '€' })}
-          hint={t('licences.price_hint')}
-          inputMode="decimal"
-          autoComplete="off"
-          value={personal}
-          onChange={(e) => setPersonal(e.target.value)}
-          error={tierErrors.personal_price}
-          disabled={busy}
-        />
-        <Field
-          label={t('licences.extended_price', { symbol: '€' })}
-          hint={t('licences.price_hint')}
-          inputMode="decimal"
-          autoComplete="off"
-          value={extended}
-          onChange={(e) => setExtended(e.target.value)}
-          error={tierErrors.extended_price}
-          disabled={busy}
-        />
+        <TierPriceField tier="personal" value={personal} onChange={setPersonal} error={tierErrors.personal_price} disabled={busy} />
+        <TierPriceField tier="extended" value={extended} onChange={setExtended} error={tierErrors.extended_price} disabled={busy} />
         <button type="submit" className="button" disabled={busy}>
           {change.isPending ? t('auth.processing') : t('offers.listing_save')}
         </button>
@@ -117,5 +99,34 @@ export function ListingControls({ offer }: { offer: Offer }) {
         </button>
       </div>
     </div>
+  );
+}
+
+/** Issue 34: the price of the personal or extended licence; left empty, that licence is not offered. */
+function TierPriceField({
+  tier,
+  value,
+  onChange,
+  error,
+  disabled,
+}: {
+  tier: 'personal' | 'extended';
+  value: string;
+  onChange: (value: string) => void;
+  error?: string;
+  disabled: boolean;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Field
+      label={t(`licences.${tier}_price`, { symbol: '€' })}
+      hint={t('licences.price_hint')}
+      inputMode="decimal"
+      autoComplete="off"
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      error={error}
+      disabled={disabled}
+    />
   );
 }

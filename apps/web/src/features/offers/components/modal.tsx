@@ -1,2 +1,2 @@
 /** The offers' dialogs use the app's one dialog primitive. */
-export { Modal, ModalCancel } from '../../../components/ui/modal';
+export { Modal, ModalCancel, ModalCloseRow } from '../../../components/ui/modal';

@@ -1,5 +1,6 @@
 import type { Offer } from '@atelier/shared';
 import { type ReactNode, useState } from 'react';
+import { EmptyState, LoadFailed, SkeletonRows } from '../../../components/ui/load-states';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { Price } from '../../catalog';
@@ -54,29 +55,9 @@ export function MyProjects() {
   const viewed = viewing === null ? undefined : offers.data?.find((o) => o.id === viewing);
 
   let body: ReactNode;
-  if (offers.isPending)
-    body = (
-      <div className="offer-skeleton" role="status" aria-label={t('app.loading')}>
-        <div className="skeleton" />
-        <div className="skeleton" />
-        <div className="skeleton" />
-      </div>
-    );
-  else if (offers.isError)
-    body = (
-      <div className="state-block" role="alert">
-        <p className="state-title error-text">{offers.error.message || t('offers.fetch_error')}</p>
-        <button type="button" className="button" onClick={() => offers.refetch()}>
-          {t('products.retry')}
-        </button>
-      </div>
-    );
-  else if (!offers.data.length)
-    body = (
-      <div className="state-block">
-        <p className="state-title">{t('offers.empty')}</p>
-      </div>
-    );
+  if (offers.isPending) body = <SkeletonRows rows={3} className="offer-skeleton" rowClassName="skeleton" />;
+  else if (offers.isError) body = <LoadFailed message={offers.error.message || t('offers.fetch_error')} onRetry={() => offers.refetch()} />;
+  else if (!offers.data.length) body = <EmptyState title={t('offers.empty')} />;
   else
     body = (
       <ul className="offer-list" aria-label={t('dashboard.my_projects')}>

@@ -7,12 +7,11 @@ import { Price } from '../../catalog';
 import { useMoney } from '../../currency';
 import { UploadVersionForm } from '../../versions';
 import { offerErrorMessage, type PayoutBody, useApproveOffer, useDeclineOffer, useRequestPayout } from '../api/offers';
-import { BankPayoutForm } from './bank-payout-form';
-import { CardPayoutForm } from './card-payout-form';
-import { type Contact, ContactDetailsForm, type PayoutMethod } from './contact-details-form';
+import type { Contact, PayoutMethod } from './contact-details-form';
 import { ListingControls } from './listing-controls';
-import { Modal } from './modal';
+import { Modal, ModalCloseRow } from './modal';
 import { OfferStatusLabel, OfferTypeIcon } from './offer-status';
+import { PayoutContactDialog, PayoutPaymentDialog } from './payout-dialogs';
 
 type Step =
   | { kind: 'details' }
@@ -160,40 +159,26 @@ export function OfferDialogs({ offer, onClose }: { offer: Offer; onClose: () => 
       );
     case 'contact':
       return (
-        <Modal title={t('payout.contact_title')} onClose={onClose} wide>
-          <ContactDetailsForm
-            initial={step.contact}
-            initialMethod={step.method}
-            onNext={(contact, method) => setStep({ kind: 'payment', contact, method })}
-            onCancel={onClose}
-          />
-        </Modal>
+        <PayoutContactDialog
+          contact={step.contact}
+          method={step.method}
+          onNext={(contact, method) => setStep({ kind: 'payment', contact, method })}
+          onClose={onClose}
+        />
       );
     case 'payment': {
       const back = () => setStep({ kind: 'contact', contact: step.contact, method: step.method });
       const done = () => setStep({ kind: 'result', outcome: 'completed', method: step.method });
       const amount = offer.service_price === null ? null : money.format(offer.service_price, offer.currency);
       const send = (body: PayoutBody) => payout.mutateAsync({ ...body, id: offer.id });
-      return (
-        <Modal title={`${t('payout.payment_title')} · ${t(`payout.method_${step.method}`)}`} onClose={onClose}>
-          {step.method === 'card' ? (
-            <CardPayoutForm amount={amount} contact={step.contact} send={send} onDone={done} onBack={back} />
-          ) : (
-            <BankPayoutForm amount={amount} contact={step.contact} send={send} onDone={done} onBack={back} />
-          )}
-        </Modal>
-      );
+      return <PayoutPaymentDialog method={step.method} amount={amount} contact={step.contact} send={send} onDone={done} onBack={back} onClose={onClose} />;
     }
     case 'result':
       return (
         <Modal title={step.outcome === 'completed' ? t('payout.completed') : t('payout.declined')} onClose={onClose}>
           <div className="deal-result" data-outcome={step.outcome}>
             <p>{step.outcome === 'declined' ? t('payout.declined_text') : step.method === 'sepa' ? t('payout.completed_sepa') : t('payout.completed_card')}</p>
-            <div className="modal-actions">
-              <button type="button" className="button primary" onClick={onClose}>
-                {t('offers.close')}
-              </button>
-            </div>
+            <ModalCloseRow label={t('offers.close')} onClose={onClose} />
           </div>
         </Modal>
       );

@@ -2,7 +2,7 @@ import type { LicenceTier, Product, ProductLicence } from '@atelier/shared';
 import { useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { InlineError } from '../../../components/ui/field';
-import { Modal } from '../../../components/ui/modal';
+import { Modal, ModalCloseRow } from '../../../components/ui/modal';
 import { useToast } from '../../../components/ui/toast';
 import { serverMessageOr } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n-runtime';
@@ -119,11 +119,7 @@ export function BuyDialog({ product, onClose }: Props) {
           <strong>{t('buy.you_own_it')}</strong>
           <p>{t('buy.lost_owned')}</p>
         </div>
-        <div className="buy-dialog-actions">
-          <button type="button" className="button primary" onClick={onClose} data-autofocus>
-            {t('buy.close')}
-          </button>
-        </div>
+        <ModalCloseRow label={t('buy.close')} onClose={onClose} className="buy-dialog-actions" autoFocus />
       </Modal>
     );
 

@@ -21,23 +21,25 @@ const item = (id: number, title: string): OrderItem => ({
   seller: { nickname: 'sofia' },
 });
 
+/** An order paid in yen (no decimals), with what it comes to in euros today. */
+const yenOrder = anOrder({
+  id: 4,
+  title: 'Paid in yen',
+  amount: 3078,
+  currencyCode: 'JPY',
+  today: { amount: 19, currencyCode: 'EUR' },
+  product_type: 'prompt',
+  created_at: new Date(2026, 10, 22, 7, 5).getTime() / 1000,
+  items: [{ ...item(8, 'Paid in yen'), price: 3078 }],
+});
+
 describe('Order history', () => {
   it('lists orders with the date as dd.mm.yyyy HH:mm and a download per item of a successful order only', async () => {
     const at = new Date(2026, 10, 22, 7, 5).getTime() / 1000;
     fakeApi({
       'GET /api/purchase/history': () =>
         okAnswer([
-          {
-            id: 2,
-            title: '2 items',
-            amount: 8,
-            currencyCode: 'EUR',
-            today: null,
-            status: 'Success',
-            product_type: 'cart',
-            created_at: at,
-            items: [item(5, 'Cold Email'), item(6, 'Logo Ideas')],
-          },
+          anOrder({ id: 2, title: '2 items', amount: 8, product_type: 'cart', created_at: at, items: [item(5, 'Cold Email'), item(6, 'Logo Ideas')] }),
           {
             id: 1,
             title: 'Old one',
@@ -64,23 +66,7 @@ describe('Order history', () => {
   });
 
   it('issue 18 bug 7: shows a past order in the currency it was paid in, without decimals for JPY, with the amount today as a hint', async () => {
-    const at = new Date(2026, 10, 22, 7, 5).getTime() / 1000;
-    fakeApi({
-      'GET /api/purchase/history': () =>
-        okAnswer([
-          {
-            id: 4,
-            title: 'Paid in yen',
-            amount: 3078,
-            currencyCode: 'JPY',
-            today: { amount: 19, currencyCode: 'EUR' },
-            status: 'Success',
-            product_type: 'prompt',
-            created_at: at,
-            items: [{ ...item(8, 'Paid in yen'), price: 3078 }],
-          },
-        ]),
-    });
+    fakeApi({ 'GET /api/purchase/history': () => okAnswer([yenOrder]) });
     renderWithApp(<OrderHistory />);
     expect(await screen.findByText('Order #4')).toBeTruthy();
     const prices = screen.getAllByTestId('price').map((p) => p.textContent);
@@ -91,22 +77,7 @@ describe('Order history', () => {
   it('issue 18 bug 7: in German a yen order reads 3.078 ¥ (no decimals, a dot between thousands, the symbol after), with the euro hint as 19,00 €', async () => {
     i18n.addResourceBundle('de', de);
     await i18n.changeLanguage('de');
-    fakeApi({
-      'GET /api/purchase/history': () =>
-        okAnswer([
-          {
-            id: 4,
-            title: 'Paid in yen',
-            amount: 3078,
-            currencyCode: 'JPY',
-            today: { amount: 19, currencyCode: 'EUR' },
-            status: 'Success',
-            product_type: 'prompt',
-            created_at: new Date(2026, 10, 22, 7, 5).getTime() / 1000,
-            items: [{ ...item(8, 'Paid in yen'), price: 3078 }],
-          },
-        ]),
-    });
+    fakeApi({ 'GET /api/purchase/history': () => okAnswer([yenOrder]) });
     renderWithApp(<OrderHistory />);
     expect(await screen.findByText('Bestellung #4')).toBeTruthy();
     // Intl separates the symbol with a no-break space, so the amount never wraps.
@@ -205,17 +176,14 @@ describe('Order history', () => {
         okAnswer(siteSettings({ image_generation: 'model', formats: [{ id: 1, title: 'PNG' }], sizes: [{ id: 1, title: '1024x1024' }] })),
       'GET /api/purchase/history': () =>
         okAnswer([
-          {
+          anOrder({
             id: 3,
             title: '2 items',
             amount: 8,
-            currencyCode: 'EUR',
-            today: null,
-            status: 'Success',
             product_type: 'cart',
             created_at: at,
             items: [withKind(5, 'Cold Email', false), withKind(6, 'Watercolor', true)],
-          },
+          }),
         ]),
     });
     renderWithApp(<OrderHistory />);

@@ -1,6 +1,7 @@
 import { type Order, REFUND_WINDOW_DAYS, type RefundRequest } from '@atelier/shared';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { EmptyState, LoadFailed, SkeletonRows } from '../../../components/ui/load-states';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { Price } from '../../catalog';
@@ -136,31 +137,16 @@ export function OrderHistory() {
   const refunds = useRefundRequests();
   const requests = (refunds.data ?? []).filter((r) => r.role === 'buyer');
 
-  if (orders.isPending)
-    return (
-      <div className="order-skeleton" role="status" aria-label={t('app.loading')}>
-        <div className="skeleton" />
-        <div className="skeleton" />
-      </div>
-    );
-  if (orders.isError)
-    return (
-      <div className="state-block" role="alert">
-        <p className="state-title error-text">{orders.error.message || t('orders.load_failed')}</p>
-        <button type="button" className="button" onClick={() => orders.refetch()}>
-          {t('products.retry')}
-        </button>
-      </div>
-    );
+  if (orders.isPending) return <SkeletonRows rowClassName="skeleton" />;
+  if (orders.isError) return <LoadFailed message={orders.error.message || t('orders.load_failed')} onRetry={() => orders.refetch()} />;
   if (!orders.data.length)
     return (
       <>
-        <div className="state-block">
-          <p className="state-title">{t('orders.empty')}</p>
+        <EmptyState title={t('orders.empty')}>
           <Link className="button primary" to="/products">
             {t('orders.browse')}
           </Link>
-        </div>
+        </EmptyState>
         <GeneratedImages />
       </>
     );

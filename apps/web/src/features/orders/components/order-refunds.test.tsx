@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, okAnswer } from '../../../test/fake-api';
+import { aRefundRequest } from '../../../test/fixtures';
 import { jsonAnswer, renderWithApp } from '../../../test/render';
 import { OrderHistory } from './order-history';
 
@@ -25,26 +26,13 @@ const order = (created_at: number, items: ReturnType<typeof item>[], status = 'S
   items,
 });
 const now = () => Math.floor(Date.now() / 1000);
-const request = {
-  id: 31,
-  status: 'responded',
-  reason: 'broken_file',
-  role: 'buyer',
-  order_id: 2,
-  product_id: 6,
-  unlock_message_id: null,
-  chat_id: null,
-  title: 'Logo Ideas',
-  amount: { amount: 4, currency: 'EUR', currencySymbol: '€', amount_minor: 400 },
-  buyer: { id: 1, nickname: 'ana' },
-  creator: { id: 2, nickname: 'sofia' },
+const request = aRefundRequest({
   messages: [
     { from: 'buyer', text: 'The file does not open.', created_at: now() - 60 },
     { from: 'creator', text: 'It opens for me.', created_at: now() - 30 },
   ],
   created_at: now() - 60,
-  resolved_at: null,
-};
+});
 
 describe('Order history: refunds', () => {
   it('offers "Request a refund" on each item within 14 days and sends the reason and message', async () => {

@@ -1,7 +1,7 @@
 import { type ChangePasswordInput, changePasswordInput } from '@atelier/shared/auth';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { Field } from '../../../components/ui/field';
+import { Field, NewPasswordField } from '../../../components/ui/field';
 import { SubmitButton } from '../../../components/ui/submit-button';
 import { useToast } from '../../../components/ui/toast';
 import { applyServerErrors, messageOf } from '../../../lib/form-errors';
@@ -51,21 +51,8 @@ export function PasswordChangeForm() {
           {...form.register('cur_password')}
         />
         <div className="form-grid two">
-          <Field
-            label={t('auth.new_password')}
-            type="password"
-            autoComplete="new-password"
-            error={errors.new_password?.message}
-            hint={t('auth.password_hint')}
-            {...form.register('new_password')}
-          />
-          <Field
-            label={t('profile.repeat_password')}
-            type="password"
-            autoComplete="new-password"
-            error={errors.repeat_password?.message}
-            {...form.register('repeat_password')}
-          />
+          <NewPasswordField label={t('auth.new_password')} error={errors.new_password?.message} {...form.register('new_password')} />
+          <NewPasswordField repeat label={t('profile.repeat_password')} error={errors.repeat_password?.message} {...form.register('repeat_password')} />
         </div>
         <SubmitButton pending={change.isPending} label={t('profile.change_password')} />
       </form>

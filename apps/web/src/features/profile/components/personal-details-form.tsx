@@ -1,9 +1,9 @@
 import { type UpdateProfileInput, updateProfileInput } from '@atelier/shared/auth';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Controller, type Resolver, useForm } from 'react-hook-form';
+import { type Resolver, useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { Field, FormError, TextAreaField } from '../../../components/ui/field';
-import { PhoneField } from '../../../components/ui/phone-field';
+import { PhoneFormField } from '../../../components/ui/phone-field';
 import { SubmitButton } from '../../../components/ui/submit-button';
 import { useToast } from '../../../components/ui/toast';
 import { applyServerErrors, messageOf } from '../../../lib/form-errors';
@@ -54,28 +54,21 @@ export function PersonalDetailsForm() {
         </div>
         <div className="form-grid two">
           <Field label={t('auth.email')} type="email" autoComplete="email" error={errors.email?.message} {...form.register('email')} />
-          <Controller
+          <PhoneFormField
             control={form.control}
             name="phone"
-            render={({ field }) => (
-              <PhoneField
-                id="profile-phone"
-                label={t('auth.phone')}
-                value={field.value}
-                onChange={field.onChange}
-                onBlur={field.onBlur}
-                error={errors.phone?.message}
-                hint={
-                  user?.phone && !user.is_phone_verified ? (
-                    <>
-                      {t('profile.phone_unverified')} <Link to="/verification">{t('profile.phone_verify_link')}</Link>
-                    </>
-                  ) : user?.phone && user.is_phone_verified ? (
-                    t('profile.phone_verified')
-                  ) : undefined
-                }
-              />
-            )}
+            id="profile-phone"
+            label={t('auth.phone')}
+            error={errors.phone?.message}
+            hint={
+              user?.phone && !user.is_phone_verified ? (
+                <>
+                  {t('profile.phone_unverified')} <Link to="/verification">{t('profile.phone_verify_link')}</Link>
+                </>
+              ) : user?.phone && user.is_phone_verified ? (
+                t('profile.phone_verified')
+              ) : undefined
+            }
           />
         </div>
         <div className="form-grid two">

@@ -1,6 +1,7 @@
 import { REPORT_EXPLANATION_MAX, REPORT_EXPLANATION_MIN, REPORT_REASONS, type ReportReason, type ReportSubjectType } from '@atelier/shared';
 import { type FormEvent, useState } from 'react';
-import { Modal } from '../../../components/ui/modal';
+import { FormActions } from '../../../components/ui/form-actions';
+import { Modal, ModalCloseRow } from '../../../components/ui/modal';
 import { ApiError } from '../../../lib/api-client';
 import { serverMessageOr } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n-runtime';
@@ -58,11 +59,7 @@ export function ReportDialog({ subjectType, subjectId, title, onClose }: Props) 
       {done ? (
         <div role="status">
           <p>{done}</p>
-          <div className="buy-dialog-actions">
-            <button type="button" className="button primary" onClick={onClose} data-autofocus>
-              {t('reports.close')}
-            </button>
-          </div>
+          <ModalCloseRow label={t('reports.close')} onClose={onClose} className="buy-dialog-actions" autoFocus />
         </div>
       ) : (
         <form onSubmit={submit} className="report-form" noValidate>
@@ -118,14 +115,13 @@ export function ReportDialog({ subjectType, subjectId, title, onClose }: Props) 
               {error}
             </p>
           )}
-          <div className="buy-dialog-actions">
-            <button type="button" className="button" onClick={onClose}>
-              {t('reports.cancel')}
-            </button>
-            <button type="submit" className="button primary" disabled={create.isPending}>
-              {t('reports.send')}
-            </button>
-          </div>
+          <FormActions
+            className="buy-dialog-actions"
+            cancelLabel={t('reports.cancel')}
+            onCancel={onClose}
+            submitLabel={t('reports.send')}
+            busy={create.isPending}
+          />
         </form>
       )}
     </Modal>

@@ -1,6 +1,8 @@
 import { type AdminReportGroup, REPORT_STATUSES, type ReportDecision, type ReportGround, type ReportStatus } from '@atelier/shared';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { AdminSection } from '../../../components/ui/admin-section';
+import { StatusFilter } from '../../../components/ui/filter-select';
 import { useToast } from '../../../components/ui/toast';
 import { serverMessageOr } from '../../../lib/form-errors';
 import { formatDateTime } from '../../../lib/format-date';
@@ -14,20 +16,11 @@ export function ReportsQueue() {
   const [status, setStatus] = useState<ReportStatus>('open');
   const groups = useAdminReports(status);
   return (
-    <section className="admin-section" aria-labelledby="reports-title">
-      <div className="admin-toolbar">
-        <h2 id="reports-title">{t('reports.queue_title')}</h2>
-        <label className="field-inline">
-          {t('admin.status')}
-          <select value={status} onChange={(e) => setStatus(e.target.value as ReportStatus)}>
-            {REPORT_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {t(`reports.status_${s}`)}
-              </option>
-            ))}
-          </select>
-        </label>
-      </div>
+    <AdminSection
+      id="reports"
+      title={t('reports.queue_title')}
+      tools={<StatusFilter value={status} onChange={setStatus} options={REPORT_STATUSES} optionLabel={(s) => t(`reports.status_${s}`)} />}
+    >
       {groups.isPending && <p>{t('app.loading')}</p>}
       {groups.isError && <p className="error-text">{serverMessageOr(groups.error, t('reports.load_failed'))}</p>}
       {groups.data?.length === 0 && <p className="muted">{t('reports.queue_empty')}</p>}
@@ -36,7 +29,7 @@ export function ReportsQueue() {
           <ReportGroup key={`${g.subject.type}:${g.subject.id}`} group={g} />
         ))}
       </ul>
-    </section>
+    </AdminSection>
   );
 }
 

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, okAnswer } from '../../../test/fake-api';
 import { aProfile } from '../../../test/fixtures';
 import { jsonAnswer, renderRouter } from '../../../test/render';
+import { passkeyAssertion } from '../testing/passkey-answers';
 import { PasskeySignIn } from './passkey-sign-in';
 
 const browser = vi.hoisted(() => ({ supported: true, autofill: false, startAuthentication: vi.fn() }));
@@ -20,14 +21,6 @@ afterEach(() => {
   browser.autofill = false;
   browser.startAuthentication.mockReset();
 });
-
-const assertion = {
-  id: 'cred',
-  rawId: 'cred',
-  type: 'public-key',
-  response: { clientDataJSON: 'AA', authenticatorData: 'AA', signature: 'AA' },
-  clientExtensionResults: {},
-};
 
 function renderLoginPage() {
   const router = createMemoryRouter(
@@ -51,18 +44,18 @@ const signInApi = (answer: () => Response) =>
 
 describe("the login page's passkey sign-in (issue 21)", () => {
   it("signs in with the passkey the browser gives, and no password, from 'Sign in with a passkey'", async () => {
-    browser.startAuthentication.mockResolvedValue(assertion);
+    browser.startAuthentication.mockResolvedValue(passkeyAssertion);
     const calls = signInApi(() => jsonAnswer(200, { status: 'OK', message: 'Welcome back, Pia!' }));
     const { router } = renderLoginPage();
     fireEvent.click(await screen.findByRole('button', { name: 'Sign in with a passkey' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
     expect(browser.startAuthentication).toHaveBeenCalledWith({ optionsJSON: { challenge: 'xyz', rpId: 'localhost' }, useBrowserAutofill: false });
-    expect(calls.find((c) => c.path === '/api/login/passkey')?.body).toEqual({ response: assertion });
+    expect(calls.find((c) => c.path === '/api/login/passkey')?.body).toEqual({ response: passkeyAssertion });
   });
 
   it('offers passkeys in the e-mail field where the browser supports it', async () => {
     browser.autofill = true;
-    browser.startAuthentication.mockResolvedValue(assertion);
+    browser.startAuthentication.mockResolvedValue(passkeyAssertion);
     signInApi(() => jsonAnswer(200, { status: 'OK', message: 'Welcome back, Pia!' }));
     const { router } = renderLoginPage();
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
@@ -70,7 +63,7 @@ describe("the login page's passkey sign-in (issue 21)", () => {
   });
 
   it("shows the server's refusal and stays on the page", async () => {
-    browser.startAuthentication.mockResolvedValue(assertion);
+    browser.startAuthentication.mockResolvedValue(passkeyAssertion);
     const refusal = 'This passkey is not registered with Atelier. Sign in with your password, then add it on the Security tab.';
     signInApi(() => jsonAnswer(422, { status: 'ERROR', message: 'The given data was invalid.', errors: { response: [refusal] } }));
     const { router } = renderLoginPage();

@@ -4,6 +4,7 @@ import { browserSupportsWebAuthn } from '@simplewebauthn/browser';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Field } from '../../../components/ui/field';
+import { LoadFailed } from '../../../components/ui/load-states';
 import { SubmitButton } from '../../../components/ui/submit-button';
 import { useToast } from '../../../components/ui/toast';
 import { applyServerErrors } from '../../../lib/form-errors';
@@ -25,15 +26,7 @@ export function PasskeysSection() {
 
   let list: React.ReactNode;
   if (passkeys.isPending) list = <div className="skeleton line" role="status" aria-label={t('app.loading')} />;
-  else if (passkeys.isError)
-    list = (
-      <div className="state-block" role="alert">
-        <p className="state-title error-text">{t('passkeys.load_failed')}</p>
-        <button type="button" className="button" onClick={() => passkeys.refetch()}>
-          {t('products.retry')}
-        </button>
-      </div>
-    );
+  else if (passkeys.isError) list = <LoadFailed message={t('passkeys.load_failed')} onRetry={() => passkeys.refetch()} />;
   else if (!passkeys.data.length) list = <p className="muted">{t('passkeys.none')}</p>;
   else
     list = (

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiEnvelope } from '../../../lib/api-client';
 import { fakeApi, okAnswer } from '../../../test/fake-api';
 import { jsonAnswer, renderWithApp } from '../../../test/render';
+import { passkeyAssertion } from '../testing/passkey-answers';
 import { useStepUp } from './step-up-dialog';
 
 const browser = vi.hoisted(() => ({ startAuthentication: vi.fn() }));
@@ -13,14 +14,6 @@ afterEach(() => {
   vi.unstubAllGlobals();
   browser.startAuthentication.mockReset();
 });
-
-const assertion = {
-  id: 'cred',
-  rawId: 'cred',
-  type: 'public-key',
-  response: { clientDataJSON: 'AA', authenticatorData: 'AA', signature: 'AA' },
-  clientExtensionResults: {},
-};
 
 /** A sensitive change behind the step-up, as the password form and the withdrawal use it. */
 function ChangeSomething() {
@@ -61,7 +54,7 @@ describe('the step-up dialog with a passkey (issue 21)', () => {
         return jsonAnswer(200, { status: 'OK', message: 'Thank you, you can go on.' });
       },
     });
-    browser.startAuthentication.mockResolvedValue(assertion);
+    browser.startAuthentication.mockResolvedValue(passkeyAssertion);
     renderWithApp(<ChangeSomething />);
     fireEvent.click(screen.getByRole('button', { name: 'Change' }));
     const dialog = await screen.findByRole('dialog', { name: 'Confirm it is you' });
@@ -72,7 +65,7 @@ describe('the step-up dialog with a passkey (issue 21)', () => {
     expect(await screen.findByText('Your password has been changed.')).toBeTruthy();
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(browser.startAuthentication).toHaveBeenCalledWith({ optionsJSON: expect.objectContaining({ challenge: 'c2lnbi1tZQ' }) });
-    expect(calls.find((c) => c.path === '/api/user/step-up/passkey')?.body).toEqual({ response: assertion });
+    expect(calls.find((c) => c.path === '/api/user/step-up/passkey')?.body).toEqual({ response: passkeyAssertion });
     expect(calls.filter((c) => c.path === '/api/user/change-password')).toHaveLength(2);
   });
 
@@ -88,7 +81,7 @@ describe('the step-up dialog with a passkey (issue 21)', () => {
           errors: { response: ['This passkey does not belong to your account.'] },
         }),
     });
-    browser.startAuthentication.mockResolvedValue(assertion);
+    browser.startAuthentication.mockResolvedValue(passkeyAssertion);
     renderWithApp(<ChangeSomething />);
     fireEvent.click(screen.getByRole('button', { name: 'Change' }));
     const dialog = await screen.findByRole('dialog', { name: 'Confirm it is you' });

@@ -1,5 +1,6 @@
 import { type ReactNode, useCallback, useState } from 'react';
 import { Field } from '../../../components/ui/field';
+import { FormActions } from '../../../components/ui/form-actions';
 import { Modal } from '../../../components/ui/modal';
 import { PasswordConfirm } from '../../../components/ui/password-confirm';
 import { ApiError } from '../../../lib/api-client';
@@ -121,14 +122,13 @@ export function StepUpDialog({ onDone, onCancel }: Props) {
             >
               {useRecovery ? t('security.use_code') : t('security.use_recovery')}
             </button>
-            <div className="step-up-actions">
-              <button type="button" className="button" onClick={onCancel}>
-                {t('security.cancel')}
-              </button>
-              <button type="submit" className="button primary" disabled={pending || !value.trim()}>
-                {t('security.confirm')}
-              </button>
-            </div>
+            <FormActions
+              className="step-up-actions"
+              cancelLabel={t('security.cancel')}
+              onCancel={onCancel}
+              submitLabel={t('security.confirm')}
+              busy={pending || !value.trim()}
+            />
           </form>
         </>
       )}
