@@ -1,6 +1,7 @@
+import type { FieldErrors } from '@atelier/shared';
 import type { paths } from '@atelier/shared/api-paths';
 import createClient from 'openapi-fetch';
-import { apiResponse, type RequestOptions } from './api-client';
+import { ApiError, apiResponse, type RequestOptions } from './api-client';
 
 /**
  * The typed client (issue 31): paths, parameters, bodies and answers come from the OpenAPI document
@@ -39,17 +40,19 @@ const IDEMPOTENCY_HEADER = 'idempotency-key';
 /** The header a call whose answer carries prices sends: the display currency (see RequestOptions.currency). */
 export const priced = (currency: string | null): Record<string, string> => (currency ? { 'X-Currency': currency } : {});
 
-async function sendThroughApiClient(input: Request): Promise<Response> {
+async function sendThroughApiClient(input: Request, quiet = false): Promise<Response> {
   const call = input as Request & CallDescription;
   const method = call.method as NonNullable<RequestOptions['method']>;
   const idempotencyKey = call.headers.get(IDEMPOTENCY_HEADER);
   return apiResponse(call.url, {
     method,
     // openapi-fetch has serialised a JSON body already; apiResponse sends exactly what it is given.
-    body: typeof call.body === 'string' ? JSON.parse(call.body) : (call.body ?? undefined),
+    // A null body (a route whose body is optional, called without one) sends none.
+    body: typeof call.body === 'string' ? (JSON.parse(call.body) ?? undefined) : (call.body ?? undefined),
     currency: call.headers.get(CURRENCY_HEADER),
     headers: idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : undefined,
     signal: call.signal ?? undefined,
+    quiet,
   });
 }
 
@@ -61,16 +64,49 @@ export const contract = createClient<paths>({
   Request: CallDescription as unknown as typeof Request,
 });
 
-type Payload<D> = D extends { payload: infer P } ? P : never;
+/**
+ * A call's own options for one that does not run the global 401/403 reactions (the auth check, a
+ * sign-in form that tells a refusal itself): `contract.POST('/api/login', { body, ...quiet })`.
+ */
+export const quiet = { fetch: (input: Request) => sendThroughApiClient(input, true) };
 
-/** The payload of a typed call's `{status: "OK", payload}` (a failure has thrown ApiError already). */
-export async function payloadOf<D>(call: Promise<{ data?: D }>): Promise<Payload<D>> {
-  const { data } = await call;
-  return (data as { payload?: unknown } | undefined)?.payload as Payload<D>;
+type Payload<D> = D extends { payload: infer P } ? P : undefined;
+
+/** A success answer's envelope as the document has it: the JSON of its 200 (or 201, 202). */
+type Success<Op> = Op extends { responses: infer R }
+  ? R[Extract<keyof R, 200 | 201 | 202>] extends { content: { 'application/json': infer J } }
+    ? J
+    : undefined
+  : never;
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** The envelope a route answers, from the document: `ApiAnswer<'/api/orders', 'get'>`. */
+export type ApiAnswer<P extends keyof paths, M extends Method> = Success<paths[P][M]>;
+/** The payload a route answers, from the document: `ApiPayload<'/api/orders', 'get'>`. */
+export type ApiPayload<P extends keyof paths, M extends Method> = Payload<ApiAnswer<P, M>>;
+/** The JSON body a route takes, from the document. */
+export type ApiBody<P extends keyof paths, M extends Method> = paths[P][M] extends {
+  requestBody?: { content: { 'application/json': infer B } };
+}
+  ? B
+  : never;
+
+/** An answer that is not `{status: "OK"}` is a failure, as a 4xx is (a 204 has no envelope). */
+function envelope(data: unknown, response: Response): { status?: string; payload?: unknown } | undefined {
+  const body = data as { status?: string; message?: string; errors?: FieldErrors } | undefined;
+  if (body !== undefined && body?.status !== 'OK')
+    throw new ApiError(body?.message ?? 'Unexpected answer from the server.', response.status, body?.errors ?? {});
+  return body;
 }
 
-/** The whole envelope of a typed call (an answer whose `meta` matters: the catalogue's pages). */
-export async function envelopeOf<D>(call: Promise<{ data?: D }>): Promise<D> {
-  const { data } = await call;
-  return data as D;
+/** The payload of a typed call's `{status: "OK", payload}` (a failure has thrown ApiError already). */
+export async function payloadOf<D>(call: Promise<{ data?: D; response: Response }>): Promise<Payload<D>> {
+  const { data, response } = await call;
+  return envelope(data, response)?.payload as Payload<D>;
+}
+
+/** The whole envelope of a typed call (an answer whose `meta` or `message` matters: the catalogue's pages). */
+export async function envelopeOf<D>(call: Promise<{ data?: D; response: Response }>): Promise<D> {
+  const { data, response } = await call;
+  return envelope(data, response) as D;
 }

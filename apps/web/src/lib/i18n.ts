@@ -1,4 +1,5 @@
-import { api, currentLanguage } from './api-client';
+import { currentLanguage } from './api-client';
+import { contract, payloadOf, quiet } from './api-contract';
 import { I18n, setDefaultI18n } from './i18n-runtime';
 
 /**
@@ -49,7 +50,7 @@ async function loadGermanMessages() {
  */
 export async function loadServerWords(locale = currentLanguage()): Promise<void> {
   // Undefined for a language the server does not know, or offline.
-  const fromServer = api<Record<string, string>>(`/api/localization/${locale}/words`, { quiet: true }).catch(() => undefined);
+  const fromServer = payloadOf(contract.GET('/api/localization/{locale}/words', { params: { path: { locale } }, ...quiet })).catch(() => undefined);
   // The server's English is the whole bundled dictionary (it is seeded from it): English needs the
   // bundled copy only when the server does not answer.
   const [own, words] = await Promise.all([locale === 'en' ? undefined : bundled(locale), fromServer, locale === 'de' ? loadGermanMessages() : undefined]);

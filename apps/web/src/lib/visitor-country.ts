@@ -1,6 +1,5 @@
-import type { VisitorCountry } from '@atelier/shared';
 import { useQuery } from '@tanstack/react-query';
-import { api } from './api-client';
+import { contract, payloadOf, quiet } from './api-contract';
 import { useIsClient } from './ssr-env';
 
 /** IANA time zones → ISO country, for the zones most visitors are in (one zone per line of the world). */
@@ -45,7 +44,7 @@ export function useVisitorCountry(): string | null {
   const isClient = useIsClient();
   const server = useQuery({
     queryKey: ['visitor-country'],
-    queryFn: ({ signal }) => api<VisitorCountry>('/api/visitor/country', { signal, quiet: true }),
+    queryFn: ({ signal }) => payloadOf(contract.GET('/api/visitor/country', { signal, ...quiet })),
     enabled: isClient,
     staleTime: Number.POSITIVE_INFINITY,
     retry: false,

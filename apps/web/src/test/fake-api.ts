@@ -24,8 +24,8 @@ export const siteAnswers: Record<string, Handler> = {
 /**
  * Stubs fetch with a little API: `routes` maps "METHOD /path" to a handler. Unknown calls answer
  * 404. Returns the list of calls made, for asserting what was sent. Every 2xx JSON answer is checked
- * against the shared response schema of its route (contract.ts); a fixture that drifted from it
- * fails the test, naming the route and what is wrong.
+ * against its route's schema in the OpenAPI document (contract-check.ts); a fixture that drifted from
+ * it fails the test, naming the route and what is wrong.
  */
 export function fakeApi(routes: Record<string, Handler>) {
   // biome-ignore lint/suspicious/noDocumentCookie: the test plays the server setting the XSRF cookie.

@@ -2,7 +2,7 @@ import type { Order, OrderItem, ProductBase, ProductDetails, PublicSiteSettings,
 
 /**
  * Whole answers as the server sends them, for fixtures: a test names only what it is about and
- * takes the rest from here, so every fake answer keeps to the shared schemas (contract.ts).
+ * takes the rest from here; fakeApi holds every answer to the OpenAPI document (contract-check.ts).
  */
 
 /** GET /api/settings: registration open, no e-mail check, no image generation, payouts by card and SEPA. */

@@ -7,7 +7,7 @@ import { takeContractProblems } from './contract-check';
 // Components render in English, as a page the server rendered does before the rest of the words come.
 i18n.addResourceBundle('en', en);
 
-// Each test starts from an empty page. A fake API answer that the shared response schemas reject
+// Each test starts from an empty page. A fake API answer that the OpenAPI document's schemas reject
 // fails the test that gave it (fake-api.ts), after the page is emptied so the next test starts clean.
 afterEach(() => {
   cleanup();

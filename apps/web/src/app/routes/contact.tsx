@@ -6,7 +6,8 @@ import { Field, TextAreaField } from '../../components/ui/field';
 import { MailIcon } from '../../components/ui/icons';
 import { useToast } from '../../components/ui/toast';
 import { useSettings } from '../../features/site';
-import { ApiError, api } from '../../lib/api-client';
+import { ApiError } from '../../lib/api-client';
+import { contract, payloadOf } from '../../lib/api-contract';
 import { useTranslation } from '../../lib/i18n-runtime';
 
 export function Component() {
@@ -16,7 +17,7 @@ export function Component() {
   const form = useForm<ContactInput>({ resolver: zodResolver(contactInput), defaultValues: { name: '', email: '', message: '' } });
   const { errors } = form.formState;
   const send = useMutation({
-    mutationFn: (body: ContactInput) => api<unknown>('/api/contact', { method: 'POST', body }),
+    mutationFn: (body: ContactInput) => payloadOf(contract.POST('/api/contact', { body })),
     onSuccess: () => {
       toast.success(t('contact.sent'));
       form.reset();

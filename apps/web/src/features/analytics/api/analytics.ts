@@ -1,12 +1,11 @@
-import type { PlatformAnalytics, SellerAnalytics } from '@atelier/shared';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { type ApiPayload, contract, payloadOf, priced } from '../../../lib/api-contract';
 import { useSelectedCurrency } from '../../currency';
 
 /** Whose sales a report covers: the signed-in creator's, or the whole platform's (staff only). */
 export type AnalyticsScope = 'seller' | 'platform';
 
-type ReportOf = { seller: SellerAnalytics; platform: PlatformAnalytics };
+type ReportOf = { seller: ApiPayload<'/api/seller/analytics', 'get'>; platform: ApiPayload<'/api/admin/analytics', 'get'> };
 
 /** Where each scope's report is read; its CSV is the same path with `.csv`. */
 const analyticsPaths: Record<AnalyticsScope, string> = {
@@ -31,11 +30,20 @@ export const analyticsKeys = {
  * same for the whole platform, with the commission earned) for the last `days` days, in the display
  * currency.
  */
+type Fetch<R> = (days: number, currency: string | null, signal: AbortSignal) => Promise<R>;
+
+const fetchReport: { [S in AnalyticsScope]: Fetch<ReportOf[S]> } = {
+  seller: (days, currency, signal) =>
+    payloadOf(contract.GET('/api/seller/analytics', { signal, params: { query: lastDays(days) }, headers: priced(currency) })),
+  platform: (days, currency, signal) =>
+    payloadOf(contract.GET('/api/admin/analytics', { signal, params: { query: lastDays(days) }, headers: priced(currency) })),
+};
+
 export function useAnalytics<S extends AnalyticsScope>(scope: S, days: number) {
   const currency = useSelectedCurrency();
   return useQuery({
     queryKey: analyticsKeys[scope](days, currency.code),
-    queryFn: ({ signal }) => api<ReportOf[S]>(analyticsPaths[scope], { signal, query: lastDays(days), currency: currency.code }),
+    queryFn: ({ signal }) => fetchReport[scope](days, currency.code, signal),
     enabled: currency.ready,
     placeholderData: keepPreviousData,
   });

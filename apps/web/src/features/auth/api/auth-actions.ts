@@ -1,22 +1,13 @@
-import type {
-  ForgotPasswordInput,
-  LoginAnswer,
-  LoginInput,
-  LoginTwoFactorInput,
-  PasskeyOptions,
-  RegisterInput,
-  ResetPasswordInput,
-  SiteSettings,
-} from '@atelier/shared';
+import type { ForgotPasswordInput, LoginInput, LoginTwoFactorInput, RegisterInput, ResetPasswordInput, SiteSettings } from '@atelier/shared';
 import { type PublicKeyCredentialRequestOptionsJSON, startAuthentication } from '@simplewebauthn/browser';
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router';
-import { api, apiEnvelope, renewCsrfCookie } from '../../../lib/api-client';
+import { renewCsrfCookie } from '../../../lib/api-client';
+import { contract, envelopeOf, payloadOf, quiet } from '../../../lib/api-contract';
+import { signInAnswer } from '../../../lib/passkey-answer';
 import { siteKeys } from '../../site';
 import { type AuthState, authKey, fetchAuthState, markAccountBlocked, markNewAccount } from './auth-state';
 import { safeRedirect, signInKey } from './sign-in-state';
-
-type Message = { status: 'OK'; message: string };
 
 /**
  * SPEC §4: after login or register, load the profile, then go to verify-email when verification is
@@ -71,7 +62,7 @@ export function useLogin() {
       // A fresh XSRF cookie first: the one in the browser may belong to a session ended elsewhere.
       await renewCsrfCookie();
       // quiet: a refused sign-in (a blocked account's 403) is told in the form, not by leaving the page.
-      return apiEnvelope<LoginAnswer>('/api/login', { method: 'POST', body: input, quiet: true });
+      return envelopeOf(contract.POST('/api/login', { body: input, ...quiet }));
     },
     // With two-factor sign-in on, the password was only the first step: the form asks for the code next.
     onSuccess: (answer) => (answer.payload?.two_factor_required ? undefined : after()),
@@ -84,7 +75,7 @@ export function useLoginTwoFactor() {
   return useMutation({
     mutationKey: signInKey,
     // quiet: an expired first step (401) is told in the form, which goes back to the password.
-    mutationFn: (input: LoginTwoFactorInput) => apiEnvelope<Message>('/api/login/2fa', { method: 'POST', body: input, quiet: true }),
+    mutationFn: (input: LoginTwoFactorInput) => envelopeOf(contract.POST('/api/login/2fa', { body: input, ...quiet })),
     onSuccess: after,
   });
 }
@@ -98,10 +89,10 @@ export function useLoginTwoFactorPasskey() {
   return useMutation({
     mutationKey: signInKey,
     mutationFn: async () => {
-      const options = await api<PasskeyOptions>('/api/login/2fa/passkey/options', { method: 'POST', quiet: true });
+      const options = await payloadOf(contract.POST('/api/login/2fa/passkey/options', quiet));
       // The server sends @simplewebauthn/server's options as they are (passkeys.routes.ts); the contract types only their challenge.
       const response = await startAuthentication({ optionsJSON: options as unknown as PublicKeyCredentialRequestOptionsJSON });
-      return apiEnvelope<Message>('/api/login/2fa/passkey', { method: 'POST', body: { response }, quiet: true });
+      return envelopeOf(contract.POST('/api/login/2fa/passkey', { body: { response: signInAnswer(response) }, ...quiet }));
     },
     onSuccess: after,
   });
@@ -115,31 +106,33 @@ export function useRegister() {
     mutationFn: async (input: RegisterInput) => {
       if (!(await stillAGuest(queryClient))) throw new AlreadySignedInError();
       await renewCsrfCookie();
-      return apiEnvelope<Message>('/api/register', { method: 'POST', body: input });
+      return envelopeOf(contract.POST('/api/register', { body: input }));
     },
     onSuccess: after,
   });
 }
 
 export const useForgotPassword = () =>
-  useMutation({ mutationFn: (input: ForgotPasswordInput) => apiEnvelope<Message>('/api/user/reset-password', { method: 'POST', body: input }) });
+  useMutation({ mutationFn: (input: ForgotPasswordInput) => envelopeOf(contract.POST('/api/user/reset-password', { body: input })) });
 
 export const useResetPassword = () =>
-  useMutation({ mutationFn: (input: ResetPasswordInput) => apiEnvelope<Message>('/api/reset-password', { method: 'POST', body: input }) });
+  useMutation({ mutationFn: (input: ResetPasswordInput) => envelopeOf(contract.POST('/api/reset-password', { body: input })) });
 
-export const useResendVerification = () => useMutation({ mutationFn: () => apiEnvelope<Message>('/api/email/verify/resend', { method: 'POST' }) });
+export const useResendVerification = () => useMutation({ mutationFn: () => envelopeOf(contract.POST('/api/email/verify/resend')) });
 
 /** Opens a signed verification link: answers whether the address was already verified. */
 export function verifyEmailLink(id: string, hash: string, search: string) {
-  return api<{ already_verified: boolean }>(`/api/email/verify/${encodeURIComponent(id)}/${encodeURIComponent(hash)}${search}`, { quiet: true });
+  const link = new URLSearchParams(search);
+  const query = { expires: Number(link.get('expires')), signature: link.get('signature') ?? '' };
+  return payloadOf(contract.GET('/api/email/verify/{id}/{hash}', { params: { path: { id: Number(id), hash }, query }, ...quiet }));
 }
 
-export const useSendPhoneCode = () => useMutation({ mutationFn: () => apiEnvelope<Message>('/api/verification/phone/send', { method: 'POST' }) });
+export const useSendPhoneCode = () => useMutation({ mutationFn: () => envelopeOf(contract.POST('/api/verification/phone/send')) });
 
 export function useVerifyPhone() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (code: string) => apiEnvelope<Message>('/api/verification/phone/verify', { method: 'POST', body: { code } }),
+    mutationFn: (code: string) => envelopeOf(contract.POST('/api/verification/phone/verify', { body: { code } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: authKey }),
   });
 }

@@ -1,7 +1,8 @@
-import type { IsAuthAnswer, UserProfile } from '@atelier/shared';
+import type { UserProfile } from '@atelier/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { ApiError, api, apiEnvelope } from '../../../lib/api-client';
+import { ApiError } from '../../../lib/api-client';
+import { contract, envelopeOf, payloadOf, quiet } from '../../../lib/api-contract';
 
 /** `profileFailed`: the session is fine but the profile could not be loaded (SPEC §4 shows a toast). */
 export type AuthState = { authenticated: boolean; user: UserProfile | null; profileFailed?: boolean };
@@ -9,10 +10,10 @@ export const authKey = ['auth'] as const;
 
 /** SPEC §4: check the session first; load the profile only when authenticated. */
 export async function fetchAuthState(): Promise<AuthState> {
-  const check = await apiEnvelope<IsAuthAnswer>('/api/is-auth', { quiet: true });
+  const check = await envelopeOf(contract.GET('/api/is-auth', quiet));
   if (!check.payload.authenticated) return { authenticated: false, user: null };
   try {
-    const user = await api<UserProfile>('/api/user/profile', { quiet: true });
+    const user = await payloadOf(contract.GET('/api/user/profile', quiet));
     return { authenticated: true, user };
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) return { authenticated: false, user: null };

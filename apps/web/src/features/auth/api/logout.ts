@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { api } from '../../../lib/api-client';
+import { contract } from '../../../lib/api-contract';
 import { authKey, markLoggingOut } from './auth-state';
 
 /** How long after a logout a protected page still on screen sends the visitor home rather than to login. */
@@ -20,7 +20,7 @@ export function useLogout() {
       await navigate('/');
       queryClient.setQueryData(authKey, { authenticated: false, user: null });
       queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'site' && q.queryKey[0] !== 'auth' });
-      await api('/api/logout', { method: 'POST' }).catch(() => undefined);
+      await contract.POST('/api/logout').catch(() => undefined);
     },
   });
 }

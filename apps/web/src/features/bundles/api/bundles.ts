@@ -1,6 +1,6 @@
-import type { Bundle, BundleItem, BundleStatus, CreateBundleInput } from '@atelier/shared';
+import type { BundleStatus, CreateBundleInput } from '@atelier/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { contract, payloadOf } from '../../../lib/api-contract';
 
 export const bundlesKey = ['bundles', 'seller'] as const;
 export const bundleWorksKey = ['bundles', 'works'] as const;
@@ -8,17 +8,17 @@ export const staffBundlesKey = (status: BundleStatus) => ['bundles', 'staff', st
 
 /** GET /api/seller/bundles: the creator's proposals with their state. */
 export const useBundles = () =>
-  useQuery({ queryKey: bundlesKey, queryFn: ({ signal }) => api<{ bundles: Bundle[] }>('/api/seller/bundles', { signal }).then((a) => a.bundles) });
+  useQuery({ queryKey: bundlesKey, queryFn: ({ signal }) => payloadOf(contract.GET('/api/seller/bundles', { signal })).then((a) => a.bundles) });
 
 /** GET /api/seller/bundles/works: the creator's works that may go into a bundle. */
 export const useBundleWorks = () =>
-  useQuery({ queryKey: bundleWorksKey, queryFn: ({ signal }) => api<{ works: BundleItem[] }>('/api/seller/bundles/works', { signal }).then((a) => a.works) });
+  useQuery({ queryKey: bundleWorksKey, queryFn: ({ signal }) => payloadOf(contract.GET('/api/seller/bundles/works', { signal })).then((a) => a.works) });
 
 /** POST /api/seller/bundles. */
 export function useProposeBundle() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: CreateBundleInput) => api<{ bundle: Bundle }>('/api/seller/bundles', { method: 'POST', body: input }),
+    mutationFn: (input: CreateBundleInput) => payloadOf(contract.POST('/api/seller/bundles', { body: input })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: bundlesKey }),
   });
 }
@@ -27,7 +27,7 @@ export function useProposeBundle() {
 export function useWithdrawBundle() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => api<{ bundle: Bundle }>(`/api/seller/bundles/${id}/withdraw`, { method: 'POST' }),
+    mutationFn: (id: number) => payloadOf(contract.POST('/api/seller/bundles/{id}/withdraw', { params: { path: { id } } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: bundlesKey }),
   });
 }
@@ -36,7 +36,7 @@ export function useWithdrawBundle() {
 export const useStaffBundles = (status: BundleStatus) =>
   useQuery({
     queryKey: staffBundlesKey(status),
-    queryFn: ({ signal }) => api<{ bundles: Bundle[] }>('/api/admin/bundles', { signal, query: { status } }).then((a) => a.bundles),
+    queryFn: ({ signal }) => payloadOf(contract.GET('/api/admin/bundles', { signal, params: { query: { status } } })).then((a) => a.bundles),
   });
 
 /** POST /api/admin/bundles/{id}/approve or /reject (with a reason). */
@@ -44,7 +44,11 @@ export function useReviewBundle() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, decision, reason }: { id: number; decision: 'approve' | 'reject'; reason?: string }) =>
-      api<{ bundle: Bundle }>(`/api/admin/bundles/${id}/${decision}`, { method: 'POST', body: decision === 'reject' ? { reason } : undefined }),
+      payloadOf(
+        decision === 'reject'
+          ? contract.POST('/api/admin/bundles/{id}/reject', { params: { path: { id } }, body: { reason: reason ?? '' } })
+          : contract.POST('/api/admin/bundles/{id}/approve', { params: { path: { id } } }),
+      ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['bundles', 'staff'] }),
   });
 }

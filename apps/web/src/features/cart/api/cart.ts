@@ -1,6 +1,7 @@
-import type { AddCartItemInput, Cart, CheckoutSummary, PurchaseResult } from '@atelier/shared';
+import type { AddCartItemInput } from '@atelier/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, api } from '../../../lib/api-client';
+import { ApiError } from '../../../lib/api-client';
+import { type ApiPayload, contract, payloadOf, priced, quiet } from '../../../lib/api-contract';
 import { useSelectedCurrency } from '../../currency';
 
 /** Every cart key starts with 'cart', so one invalidation refreshes the page, the checkout and the header badge. */
@@ -10,10 +11,12 @@ export const cartKeys = {
   checkout: (currency: string | null, code: string | null = null) => ['cart', 'checkout', currency, code] as const,
 };
 
+export type Cart = ApiPayload<'/api/cart', 'get'>;
+
 /** SPEC §4: a 401 on fetch clears the cart silently (an empty cart, not an error). */
 export async function fetchCart(currency: string | null, signal?: AbortSignal): Promise<Cart> {
   try {
-    return await api<Cart>('/api/cart', { signal, quiet: true, query: { currency } });
+    return await payloadOf(contract.GET('/api/cart', { signal, headers: priced(currency), ...quiet }));
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) return { items: [], total: 0, currency: currency ?? 'EUR', currencySymbol: '€' };
     throw err;
@@ -43,7 +46,7 @@ function useStoreCart() {
 export function useAddToCart() {
   const store = useStoreCart();
   return useMutation({
-    mutationFn: (input: AddCartItemInput) => api<Cart>('/api/cart/items', { method: 'POST', body: input }),
+    mutationFn: (input: AddCartItemInput) => payloadOf(contract.POST('/api/cart/items', { body: input })),
     onSuccess: store,
   });
 }
@@ -51,7 +54,7 @@ export function useAddToCart() {
 export function useRemoveFromCart() {
   const store = useStoreCart();
   return useMutation({
-    mutationFn: (lineId: number) => api<Cart>(`/api/cart/items/${lineId}`, { method: 'DELETE' }),
+    mutationFn: (lineId: number) => payloadOf(contract.DELETE('/api/cart/items/{id}', { params: { path: { id: lineId } } })),
     onSuccess: store,
   });
 }
@@ -69,7 +72,9 @@ export function useCheckoutSummary(code: string | null = null) {
 
 /** The checkout summary with a code: a 422 on `discount_code` says why it cannot be used. */
 export const checkoutSummaryWith = (code: string | null, currency: string | null, signal?: AbortSignal) =>
-  api<CheckoutSummary>('/api/cart/checkout', { method: 'POST', signal, currency, ...(code ? { body: { discount_code: code }, quiet: true } : {}) });
+  payloadOf(
+    contract.POST('/api/cart/checkout', { signal, headers: priced(currency), ...(code ? { body: { discount_code: code }, ...quiet } : { body: null }) }),
+  );
 
 /**
  * POST /api/cart/purchase with one Idempotency-Key per attempt: a repeated click never charges twice.
@@ -80,12 +85,12 @@ export function usePurchaseCart() {
   const currency = useSelectedCurrency();
   return useMutation({
     mutationFn: ({ idempotencyKey, discountCode }: { idempotencyKey: string; discountCode?: string | null }) =>
-      api<PurchaseResult>('/api/cart/purchase', {
-        method: 'POST',
-        headers: { 'Idempotency-Key': idempotencyKey },
-        currency: currency.code,
-        ...(discountCode ? { body: { discount_code: discountCode } } : {}),
-      }),
+      payloadOf(
+        contract.POST('/api/cart/purchase', {
+          headers: { ...priced(currency.code), 'Idempotency-Key': idempotencyKey },
+          body: discountCode ? { discount_code: discountCode } : null,
+        }),
+      ),
     onSuccess: () => {
       for (const key of [cartKeys.all, ['balance'], ['orders'], ['owned']]) void queryClient.invalidateQueries({ queryKey: key });
     },

@@ -1,4 +1,4 @@
-import type { Product, ProductDetails, ProductType } from '@atelier/shared';
+import type { Product, ProductType } from '@atelier/shared';
 import { type CatalogParams, type CreatorWorksParams, catalogApiQuery, creatorWorksApiQuery } from '@atelier/shared/catalog-url';
 import { RANDOM_PRODUCTS_PER_TYPE } from '@atelier/shared/constants';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';

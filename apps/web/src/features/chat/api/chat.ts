@@ -1,7 +1,8 @@
-import type { Chat, ChatDealAction, ChatMessage, ChatMessagesPage, UnlockResult } from '@atelier/shared';
+import type { ChatDealAction, ChatMessage } from '@atelier/shared';
 import { CHAT_POLL_MS } from '@atelier/shared/constants';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, api, apiEnvelope, currentLanguage, ensureCsrfCookie, retryOnStaleCsrf } from '../../../lib/api-client';
+import { ApiError, apiEnvelope, currentLanguage, ensureCsrfCookie, retryOnStaleCsrf } from '../../../lib/api-client';
+import { type ApiAnswer, contract, envelopeOf, payloadOf, priced } from '../../../lib/api-contract';
 import { readCookie } from '../../../lib/cookies';
 import { useSelectedCurrency } from '../../currency';
 import { useLiveConnected } from '../../notifications';
@@ -20,7 +21,7 @@ export function useChats(poll: boolean) {
   const live = useLiveConnected();
   return useQuery({
     queryKey: chatKeys.list(currency.code),
-    queryFn: ({ signal }) => api<Chat[]>('/api/chat', { signal, currency: currency.code }),
+    queryFn: ({ signal }) => payloadOf(contract.GET('/api/chat', { signal, headers: priced(currency.code) })),
     enabled: currency.ready,
     refetchInterval: poll && !live ? CHAT_POLL_MS : false,
   });
@@ -36,9 +37,11 @@ export function useMessages(chatId: number | null) {
   return useQuery({
     queryKey: chatKeys.messages(chatId ?? 0, currency.code),
     queryFn: async ({ signal }) => {
-      const pages: ChatMessage[][] = [];
+      const pages = [];
       for (let page = 1; page <= 200; page++) {
-        const answer = await apiEnvelope<ChatMessagesPage>(`/api/chat/${chatId}/messages`, { signal, query: { page }, currency: currency.code });
+        const answer = await envelopeOf(
+          contract.GET('/api/chat/{chatId}/messages', { signal, params: { path: { chatId: chatId ?? 0 }, query: { page } }, headers: priced(currency.code) }),
+        );
         pages.push(answer.payload);
         if (!answer.meta.next) break;
       }
@@ -63,7 +66,10 @@ export function useSendJson(chatId: number) {
   const currency = useSelectedCurrency();
   return useMutation({
     mutationFn: (body: { message: string } | { type: 'price_proposal'; amount: number } | { action: ChatDealAction }) =>
-      api<ChatMessage>(`/api/chat/${chatId}/messages`, { method: 'POST', body, currency: currency.code }),
+      // The route reads JSON or multipart itself, so the document types no body: apiEnvelope sends it, the answer typed from the document.
+      apiEnvelope<ApiAnswer<'/api/chat/{chatId}/messages', 'post'>>(`/api/chat/${chatId}/messages`, { method: 'POST', body, currency: currency.code }).then(
+        (answer) => answer.payload,
+      ),
     onSuccess: refresh,
   });
 }
@@ -122,12 +128,13 @@ export function useUnlock(chatId: number) {
   const currency = useSelectedCurrency();
   return useMutation({
     mutationFn: ({ messageId, idempotencyKey }: { messageId: number; idempotencyKey: string }) =>
-      api<UnlockResult>(`/api/chat/${chatId}/unlock`, {
-        method: 'POST',
-        body: { message_id: messageId },
-        currency: currency.code,
-        headers: { 'Idempotency-Key': idempotencyKey },
-      }),
+      payloadOf(
+        contract.POST('/api/chat/{chatId}/unlock', {
+          params: { path: { chatId } },
+          body: { message_id: messageId },
+          headers: { ...priced(currency.code), 'Idempotency-Key': idempotencyKey },
+        }),
+      ),
     onSuccess: (result) => {
       if (result.status === 'Success') {
         refresh();

@@ -1,6 +1,5 @@
-import type { Balance } from '@atelier/shared';
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { contract, payloadOf, priced } from '../../../lib/api-contract';
 import { useSelectedCurrency } from '../../currency';
 import { useSettings } from '../../site';
 
@@ -11,7 +10,7 @@ export function useBalance(enabled = true) {
   const currency = useSelectedCurrency();
   return useQuery({
     queryKey: balanceKey(currency.code),
-    queryFn: ({ signal }) => api<Balance>('/api/balance', { signal, query: { currency: currency.code } }),
+    queryFn: ({ signal }) => payloadOf(contract.GET('/api/balance', { signal, headers: priced(currency.code) })),
     enabled: enabled && currency.ready,
   });
 }

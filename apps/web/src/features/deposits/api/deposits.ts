@@ -1,7 +1,7 @@
-import type { DepositAmountInput, DepositCheckoutInput, DepositCheckoutResult, DepositHistoryItem, DepositStatusResult, PaymentMethod } from '@atelier/shared';
+import type { DepositAmountInput, DepositCheckoutInput } from '@atelier/shared';
 import { DEPOSIT_POLL_MS } from '@atelier/shared/constants';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, apiEnvelope } from '../../../lib/api-client';
+import { contract, envelopeOf, payloadOf } from '../../../lib/api-contract';
 
 export const depositKeys = {
   history: ['deposits', 'history'] as const,
@@ -10,17 +10,17 @@ export const depositKeys = {
 
 /** POST /api/deposit/validate-amount: resolves when the amount is allowed, else throws with errors.amount. */
 export const validateDepositAmount = (input: DepositAmountInput, signal?: AbortSignal) =>
-  apiEnvelope<{ status: 'OK'; message?: string }>('/api/deposit/validate-amount', { method: 'POST', body: input, signal });
+  envelopeOf(contract.POST('/api/deposit/validate-amount', { body: input, signal }));
 
 /** POST /api/deposit/validate: the payment methods for this amount. */
 export const fetchPaymentMethods = (input: DepositAmountInput, signal?: AbortSignal) =>
-  api<PaymentMethod[]>('/api/deposit/validate', { method: 'POST', body: input, signal });
+  payloadOf(contract.POST('/api/deposit/validate', { body: input, signal }));
 
 export function useDepositCheckout() {
   return useMutation({
     // One Idempotency-Key per attempt: a repeated click or a retried request starts one deposit.
     mutationFn: ({ input, idempotencyKey }: { input: DepositCheckoutInput; idempotencyKey: string }) =>
-      api<DepositCheckoutResult>('/api/deposit/checkout', { method: 'POST', body: input, headers: { 'Idempotency-Key': idempotencyKey } }),
+      payloadOf(contract.POST('/api/deposit/checkout', { body: input, headers: { 'Idempotency-Key': idempotencyKey } })),
   });
 }
 
@@ -30,7 +30,7 @@ export function useDepositStatus(orderId: number | null) {
   return useQuery({
     queryKey: depositKeys.status(orderId ?? 0),
     queryFn: async ({ signal }) => {
-      const answer = await api<DepositStatusResult>('/api/deposit/status', { signal, query: { order_id: orderId } });
+      const answer = await payloadOf(contract.GET('/api/deposit/status', { signal, params: { query: { order_id: orderId ?? 0 } } }));
       if (answer.status === 'success') {
         void queryClient.invalidateQueries({ queryKey: ['balance'] });
         void queryClient.invalidateQueries({ queryKey: depositKeys.history });
@@ -48,7 +48,7 @@ export function useDepositStatus(orderId: number | null) {
 export function useDepositHistory(opts: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: depositKeys.history,
-    queryFn: ({ signal }) => api<DepositHistoryItem[]>('/api/deposit/history', { signal }),
+    queryFn: ({ signal }) => payloadOf(contract.GET('/api/deposit/history', { signal })),
     enabled: opts.enabled ?? true,
   });
 }

@@ -1,6 +1,5 @@
-import type { StatementAnswer } from '@atelier/shared';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { apiEnvelope } from '../../../lib/api-client';
+import { contract, envelopeOf, priced } from '../../../lib/api-contract';
 import { useSelectedCurrency } from '../../currency';
 
 /** GET /api/balance/statement: every movement of the balance, a page at a time, in the display currency too. */
@@ -9,7 +8,7 @@ export function useStatement(page: number) {
   return useQuery({
     // Under ['balance'], so whatever moves the balance (a purchase, a deposit) refreshes the statement too.
     queryKey: ['balance', 'statement', currency.code, page] as const,
-    queryFn: ({ signal }) => apiEnvelope<StatementAnswer>('/api/balance/statement', { signal, query: { page, currency: currency.code } }),
+    queryFn: ({ signal }) => envelopeOf(contract.GET('/api/balance/statement', { signal, params: { query: { page } }, headers: priced(currency.code) })),
     enabled: currency.ready,
     placeholderData: keepPreviousData,
   });

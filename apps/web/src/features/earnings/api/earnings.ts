@@ -1,7 +1,7 @@
-import type { EarningsSummary, Withdrawal } from '@atelier/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, apiEnvelope } from '../../../lib/api-client';
+import { type ApiBody, contract, envelopeOf, payloadOf, priced } from '../../../lib/api-contract';
 import { useSelectedCurrency } from '../../currency';
+import type { PayoutBody } from '../../offers';
 
 /** Under ['balance'], so whatever moves money (a sale, a purchase, the currency) refreshes these too. */
 export const earningsKeys = {
@@ -18,7 +18,7 @@ export function useEarnings() {
   const currency = useSelectedCurrency();
   return useQuery({
     queryKey: earningsKeys.summary(currency.code),
-    queryFn: ({ signal }) => api<EarningsSummary>('/api/earnings', { signal, query: { currency: currency.code } }),
+    queryFn: ({ signal }) => payloadOf(contract.GET('/api/earnings', { signal, headers: priced(currency.code) })),
     enabled: currency.ready,
   });
 }
@@ -28,25 +28,31 @@ export function useWithdrawals() {
   const currency = useSelectedCurrency();
   return useQuery({
     queryKey: earningsKeys.withdrawals(currency.code),
-    queryFn: ({ signal }) => api<Withdrawal[]>('/api/earnings/withdrawals', { signal, query: { currency: currency.code } }),
+    queryFn: ({ signal }) => payloadOf(contract.GET('/api/earnings/withdrawals', { signal, headers: priced(currency.code) })),
     enabled: currency.ready,
     refetchInterval: (query) => (query.state.data?.some((w) => w.status === 'processing') ? WITHDRAWAL_POLL_MS : false),
   });
 }
 
 /** The body of POST /api/earnings/withdraw as the form builds it (the server parses it with `withdrawInput`). */
-export type WithdrawBody = Record<string, unknown> & { method: 'card' | 'sepa'; amount: string };
+export type WithdrawBody = ApiBody<'/api/earnings/withdraw', 'post'>;
+
+/** A payout form's body as a withdrawal of `amount` (EUR): the same details, the method named as the server names it. */
+export function withdrawalOf(body: PayoutBody, amount: string): WithdrawBody {
+  if (body.paymentType === 'card') {
+    const { paymentType: _card, id: _offer, ...details } = body;
+    return { ...details, method: 'card', amount };
+  }
+  const { paymentType: _sepa, id: _offer, ...details } = body;
+  return { ...details, method: 'sepa', amount };
+}
 
 /** POST /api/earnings/withdraw with one Idempotency-Key per attempt (a step-up retry sends the same key). */
 export function useWithdraw() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ body, idempotencyKey }: { body: WithdrawBody; idempotencyKey: string }) =>
-      apiEnvelope<{ status: 'OK'; payload: { withdrawal: Withdrawal }; message?: string }>('/api/earnings/withdraw', {
-        method: 'POST',
-        body,
-        headers: { 'Idempotency-Key': idempotencyKey },
-      }),
+      envelopeOf(contract.POST('/api/earnings/withdraw', { body, headers: { 'Idempotency-Key': idempotencyKey } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['balance'] }),
   });
 }

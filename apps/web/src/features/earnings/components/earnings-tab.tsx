@@ -14,7 +14,7 @@ import { Price } from '../../catalog';
 import { useMoney } from '../../currency';
 import { type Contact, Modal, type PayoutBody, PayoutContactDialog, type PayoutMethod, PayoutPaymentDialog } from '../../offers';
 import { useSettings } from '../../site';
-import { useEarnings, useWithdraw, useWithdrawals } from '../api/earnings';
+import { useEarnings, useWithdraw, useWithdrawals, withdrawalOf } from '../api/earnings';
 import './earnings.css';
 
 function Amount({ value }: { value: Balance }) {
@@ -190,9 +190,8 @@ function WithdrawDialog({ availableMinor, onClose }: { availableMinor: number; o
     case 'payment': {
       const back = () => setStep({ kind: 'contact', amount: step.amount, contact: step.contact, method: step.method });
       const send = async (body: PayoutBody) => {
-        const { paymentType, id: _offer, ...details } = body;
         try {
-          await withdraw.mutateAsync({ body: { ...details, method: paymentType, amount: step.amount }, idempotencyKey: key.current });
+          await withdraw.mutateAsync({ body: withdrawalOf(body, step.amount), idempotencyKey: key.current });
         } catch (err) {
           if (err instanceof ApiError && err.field('seller_details')) {
             setStep({ kind: 'details', message: err.message });

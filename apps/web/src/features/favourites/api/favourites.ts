@@ -1,6 +1,5 @@
-import type { CatalogAnswer, FavouriteState } from '@atelier/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, apiEnvelope } from '../../../lib/api-client';
+import { contract, envelopeOf, payloadOf, priced } from '../../../lib/api-contract';
 import { useAuth } from '../../auth';
 import { useSelectedCurrency } from '../../currency';
 
@@ -15,7 +14,7 @@ export function useFavouriteIds() {
   const signedIn = Boolean(auth.data?.authenticated);
   const query = useQuery({
     queryKey: favouriteKeys.ids,
-    queryFn: ({ signal }) => api<number[]>('/api/favourites/ids', { signal }),
+    queryFn: ({ signal }) => payloadOf(contract.GET('/api/favourites/ids', { signal })),
     enabled: signedIn,
     staleTime: 60_000,
   });
@@ -27,7 +26,7 @@ export function useToggleFavourite() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ productId, favourite }: { productId: number; favourite: boolean }) =>
-      api<FavouriteState>(`/api/favourites/${productId}`, { method: favourite ? 'POST' : 'DELETE' }),
+      payloadOf((favourite ? contract.POST : contract.DELETE)('/api/favourites/{productId}', { params: { path: { productId } } })),
     onMutate: async ({ productId, favourite }) => {
       await queryClient.cancelQueries({ queryKey: favouriteKeys.ids });
       const before = queryClient.getQueryData<number[]>(favouriteKeys.ids);
@@ -48,7 +47,7 @@ export function useFavourites(page: number) {
   const currency = useSelectedCurrency();
   return useQuery({
     queryKey: favouriteKeys.list(page, currency.code),
-    queryFn: ({ signal }) => apiEnvelope<CatalogAnswer>('/api/favourites', { signal, query: { page, limit: 24 }, currency: currency.code }),
+    queryFn: ({ signal }) => envelopeOf(contract.GET('/api/favourites', { signal, params: { query: { page, limit: 24 } }, headers: priced(currency.code) })),
     enabled: currency.ready,
   });
 }

@@ -1,8 +1,8 @@
-import type { FollowState, PublicProfile } from '@atelier/shared';
+import type { PublicProfile } from '@atelier/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useLocation, useNavigate } from 'react-router';
 import { useToast } from '../../../components/ui/toast';
-import { api } from '../../../lib/api-client';
+import { contract, payloadOf } from '../../../lib/api-contract';
 import { serverMessageOr } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { useAuth } from '../../auth';
@@ -18,7 +18,8 @@ export function FollowButton({ profile, profileKey }: { profile: PublicProfile; 
   const queryClient = useQueryClient();
   const me = auth.data?.user;
   const toggle = useMutation({
-    mutationFn: (follow: boolean) => api<FollowState>(`/api/creators/${encodeURIComponent(profile.nickname)}/follow`, { method: follow ? 'POST' : 'DELETE' }),
+    mutationFn: (follow: boolean) =>
+      payloadOf((follow ? contract.POST : contract.DELETE)('/api/creators/{nickname}/follow', { params: { path: { nickname: profile.nickname } } })),
     onSuccess: (state) =>
       queryClient.setQueryData<PublicProfile>(profileKey, (old) =>
         old ? { ...old, following: state.following, followers_count: state.followers_count } : old,

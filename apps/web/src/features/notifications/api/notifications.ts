@@ -1,7 +1,6 @@
-import type { MarkNotificationsReadResult, NotificationsPage, UnreadCounts } from '@atelier/shared';
 import { CHAT_POLL_MS } from '@atelier/shared/constants';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, apiEnvelope } from '../../../lib/api-client';
+import { contract, envelopeOf, payloadOf } from '../../../lib/api-contract';
 import { useLiveConnected } from './live-events';
 
 export const notificationKeys = {
@@ -14,7 +13,7 @@ export function useNotifications(enabled: boolean) {
   const live = useLiveConnected();
   return useQuery({
     queryKey: notificationKeys.list,
-    queryFn: ({ signal }) => apiEnvelope<NotificationsPage>('/api/notifications', { signal }),
+    queryFn: ({ signal }) => envelopeOf(contract.GET('/api/notifications', { signal })),
     enabled,
     refetchInterval: live ? false : CHAT_POLL_MS * 6,
   });
@@ -25,7 +24,7 @@ export function useUnreadCounts(enabled: boolean) {
   const live = useLiveConnected();
   return useQuery({
     queryKey: notificationKeys.counts,
-    queryFn: ({ signal }) => api<UnreadCounts>('/api/notifications/unread-count', { signal }),
+    queryFn: ({ signal }) => payloadOf(contract.GET('/api/notifications/unread-count', { signal })),
     enabled,
     refetchInterval: live ? false : CHAT_POLL_MS * 6,
   });
@@ -35,7 +34,7 @@ export function useUnreadCounts(enabled: boolean) {
 export function useMarkNotificationsRead() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (ids?: number[]) => api<MarkNotificationsReadResult>('/api/notifications/read', { method: 'POST', body: ids ? { ids } : {} }),
+    mutationFn: (ids?: number[]) => payloadOf(contract.POST('/api/notifications/read', { body: ids ? { ids } : {} })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['notifications'] }),
   });
 }

@@ -1,7 +1,6 @@
-import type { NotificationSettings } from '@atelier/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useToast } from '../../../components/ui/toast';
-import { api } from '../../../lib/api-client';
+import { contract, payloadOf } from '../../../lib/api-contract';
 import { serverMessageOr } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n-runtime';
 
@@ -12,9 +11,9 @@ export function DigestSetting() {
   const { t } = useTranslation();
   const toast = useToast();
   const queryClient = useQueryClient();
-  const query = useQuery({ queryKey: settingsKey, queryFn: ({ signal }) => api<NotificationSettings>('/api/notifications/settings', { signal }) });
+  const query = useQuery({ queryKey: settingsKey, queryFn: ({ signal }) => payloadOf(contract.GET('/api/notifications/settings', { signal })) });
   const save = useMutation({
-    mutationFn: (weekly: boolean) => api<NotificationSettings>('/api/notifications/settings', { method: 'PUT', body: { weekly_digest: weekly } }),
+    mutationFn: (weekly: boolean) => payloadOf(contract.PUT('/api/notifications/settings', { body: { weekly_digest: weekly } })),
     onSuccess: (next) => {
       queryClient.setQueryData(settingsKey, next);
       toast.success(t(next.weekly_digest ? 'notifications.digest_on' : 'notifications.digest_off'));

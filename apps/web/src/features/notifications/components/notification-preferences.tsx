@@ -1,13 +1,13 @@
-import type { NotificationPreference, NotificationPreferences, PreferenceKind } from '@atelier/shared';
+import type { NotificationPreference, PreferenceKind } from '@atelier/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useToast } from '../../../components/ui/toast';
-import { api } from '../../../lib/api-client';
+import { contract, payloadOf } from '../../../lib/api-contract';
 import { serverMessageOr } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import './notification-preferences.css';
 
 const preferencesKey = ['notification-preferences'] as const;
-const PREFERENCES_URL = '/api/user/notification-preferences';
+const PREFERENCES_URL = '/api/user/notification-preferences' as const;
 
 const KIND_WORDS: Record<PreferenceKind, string> = {
   sale_made: 'notifications.kind_sale_made',
@@ -24,9 +24,9 @@ export function NotificationPreferencesPanel() {
   const { t } = useTranslation();
   const toast = useToast();
   const queryClient = useQueryClient();
-  const query = useQuery({ queryKey: preferencesKey, queryFn: ({ signal }) => api<NotificationPreferences>(PREFERENCES_URL, { signal }) });
+  const query = useQuery({ queryKey: preferencesKey, queryFn: ({ signal }) => payloadOf(contract.GET(PREFERENCES_URL, { signal })) });
   const save = useMutation({
-    mutationFn: (change: NotificationPreference) => api<NotificationPreferences>(PREFERENCES_URL, { method: 'PUT', body: { preferences: [change] } }),
+    mutationFn: (change: NotificationPreference) => payloadOf(contract.PUT(PREFERENCES_URL, { body: { preferences: [change] } })),
     onSuccess: (next) => {
       queryClient.setQueryData(preferencesKey, next);
       toast.success(t('notifications.preferences_saved'));

@@ -1,7 +1,8 @@
-import type { CardPayoutInput, Country, Offer, OfferStyle, SavedContactDetails, SepaPayoutInput } from '@atelier/shared';
+import type { CardPayoutInput, SepaPayoutInput } from '@atelier/shared';
 import { OFFER_STYLES } from '@atelier/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, api, apiEnvelope, currentLanguage, ensureCsrfCookie, reactToFailure, retryOnStaleCsrf } from '../../../lib/api-client';
+import { ApiError, currentLanguage, ensureCsrfCookie, reactToFailure, retryOnStaleCsrf } from '../../../lib/api-client';
+import { type ApiAnswer, type ApiPayload, contract, envelopeOf, payloadOf } from '../../../lib/api-contract';
 import { readCookie } from '../../../lib/cookies';
 import { i18n } from '../../../lib/i18n';
 
@@ -34,12 +35,12 @@ export const PAYOUT_POLL_MS = 5000;
 
 /** GET /api/offer/history: the signed-in creator's offers, newest first. */
 export function useOffers() {
-  return useQuery<Offer[]>({
+  return useQuery<ApiPayload<'/api/offer/history', 'get'>>({
     queryKey: offerKeys.history,
     refetchInterval: (query) => (query.state.data?.some((o) => o.status === 'payout_processing') ? PAYOUT_POLL_MS : false),
     queryFn: async ({ signal }) => {
       try {
-        return await api<Offer[]>('/api/offer/history', { signal });
+        return await payloadOf(contract.GET('/api/offer/history', { signal }));
       } catch (err) {
         if (err instanceof ApiError) throw new ApiError(offerErrorMessage(err, i18n.t('offers.fetch_error')), err.status, err.errors);
         throw err;
@@ -52,7 +53,7 @@ export function useOffers() {
 export function useOfferStyles() {
   return useQuery({
     queryKey: offerKeys.styles,
-    queryFn: ({ signal }) => api<OfferStyle[]>('/api/offer/styles', { signal }),
+    queryFn: ({ signal }) => payloadOf(contract.GET('/api/offer/styles', { signal })),
     placeholderData: OFFER_STYLES.map((s) => ({ ...s })),
     staleTime: Number.POSITIVE_INFINITY,
   });
@@ -62,7 +63,7 @@ export function useOfferStyles() {
 export function useCountries() {
   return useQuery({
     queryKey: offerKeys.countries,
-    queryFn: ({ signal }) => api<Country[]>('/api/countries', { signal }),
+    queryFn: ({ signal }) => payloadOf(contract.GET('/api/countries', { signal })),
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: Number.POSITIVE_INFINITY,
   });
@@ -72,13 +73,13 @@ export function useCountries() {
 export function useContactDetails(enabled = true) {
   return useQuery({
     queryKey: offerKeys.contact,
-    queryFn: ({ signal }) => api<SavedContactDetails>('/api/offer/contact-details', { signal }),
+    queryFn: ({ signal }) => payloadOf(contract.GET('/api/offer/contact-details', { signal })),
     enabled,
     retry: false,
   });
 }
 
-export type OfferAnswer = { status: 'OK'; payload: Offer; message?: string };
+export type OfferAnswer = ApiAnswer<'/api/offer/approve', 'post'>;
 
 /**
  * POST /api/offer/create as multipart, sent with XMLHttpRequest (the one browser API that reports
@@ -102,7 +103,7 @@ async function uploadOfferOnce(form: FormData, onProgress: (percent: number) => 
     };
     xhr.onerror = () => reject(new ApiError(i18n.t('app.connection_error'), 0));
     xhr.onload = () => {
-      let data: { status?: string; message?: string; errors?: Record<string, string[]>; payload?: Offer } = {};
+      let data: { status?: string; message?: string; errors?: Record<string, string[]>; payload?: OfferAnswer['payload'] } = {};
       try {
         data = JSON.parse(xhr.responseText);
       } catch {
@@ -139,7 +140,7 @@ export function useCreateOffer() {
 export function useApproveOffer() {
   const reload = useReloadOffers();
   return useMutation({
-    mutationFn: (id: number) => apiEnvelope<OfferAnswer>('/api/offer/approve', { method: 'POST', body: { id } }),
+    mutationFn: (id: number) => envelopeOf(contract.POST('/api/offer/approve', { body: { id } })),
     onSuccess: reload,
   });
 }
@@ -147,7 +148,7 @@ export function useApproveOffer() {
 export function useDeclineOffer() {
   const reload = useReloadOffers();
   return useMutation({
-    mutationFn: (id: number) => apiEnvelope<OfferAnswer>('/api/offer/decline', { method: 'POST', body: { id } }),
+    mutationFn: (id: number) => envelopeOf(contract.POST('/api/offer/decline', { body: { id } })),
     onSuccess: reload,
   });
 }
@@ -162,7 +163,10 @@ export function useRequestPayout() {
   const reload = useReloadOffers();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: PayoutBody) => apiEnvelope<OfferAnswer>(`/api/offer/request-payout/${body.paymentType}`, { method: 'POST', body }),
+    mutationFn: (body: PayoutBody) =>
+      envelopeOf(
+        body.paymentType === 'card' ? contract.POST('/api/offer/request-payout/card', { body }) : contract.POST('/api/offer/request-payout/sepa', { body }),
+      ),
     onSuccess: () => {
       void reload();
       void queryClient.invalidateQueries({ queryKey: offerKeys.contact });
@@ -175,7 +179,7 @@ export function useChangeListingPrice() {
   const reload = useReloadOffers();
   return useMutation({
     mutationFn: ({ id, ...body }: { id: number; price: number; personal_price?: number | null; extended_price?: number | null }) =>
-      apiEnvelope<OfferAnswer>(`/api/offer/${id}/listing`, { method: 'PATCH', body }),
+      envelopeOf(contract.PATCH('/api/offer/{id}/listing', { params: { path: { id } }, body })),
     onSuccess: reload,
   });
 }
@@ -184,7 +188,12 @@ export function useChangeListingPrice() {
 export function useToggleListing() {
   const reload = useReloadOffers();
   return useMutation({
-    mutationFn: ({ id, to }: { id: number; to: 'unlist' | 'relist' }) => apiEnvelope<OfferAnswer>(`/api/offer/${id}/${to}`, { method: 'POST' }),
+    mutationFn: ({ id, to }: { id: number; to: 'unlist' | 'relist' }) =>
+      envelopeOf(
+        to === 'unlist'
+          ? contract.POST('/api/offer/{id}/unlist', { params: { path: { id } } })
+          : contract.POST('/api/offer/{id}/relist', { params: { path: { id } } }),
+      ),
     onSuccess: reload,
   });
 }

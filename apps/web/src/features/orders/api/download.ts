@@ -20,6 +20,7 @@ export function fileNameOf(disposition: string | null, fallback: string): string
  * throws an ApiError with the server's message.
  */
 export async function downloadFile(url: string, fallbackName = 'download'): Promise<string> {
+  // A file, not JSON: the raw response is saved (a JSON answer here is the server's error).
   const res = await apiResponse(url);
   const contentType = res.headers.get('content-type') ?? '';
   if (contentType.includes('application/json')) {

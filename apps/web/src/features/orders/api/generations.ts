@@ -1,6 +1,5 @@
-import type { Generation } from '@atelier/shared';
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { contract, payloadOf } from '../../../lib/api-contract';
 
 /** The cache key of the buyer's generated images: a generation, and its bell, make it stale. */
 export const generationKeys = { all: ['generations'] as const };
@@ -9,7 +8,7 @@ export const generationKeys = { all: ['generations'] as const };
 export function useGenerations() {
   return useQuery({
     queryKey: generationKeys.all,
-    queryFn: ({ signal }) => api<Generation[]>('/api/user/generations', { signal }),
+    queryFn: ({ signal }) => payloadOf(contract.GET('/api/user/generations', { signal })),
     // One still being made settles within minutes: look again while one is.
     refetchInterval: (query) => (query.state.data?.some((g) => g.status === 'processing') ? 15_000 : false),
   });

@@ -1,6 +1,7 @@
-import type { GenerateImageInput, LicenceTier, Order, ProductType, PurchaseLookup, PurchaseResult } from '@atelier/shared';
+import type { GenerateImageInput, LicenceTier, ProductType } from '@atelier/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, api, apiResponse } from '../../../lib/api-client';
+import { ApiError, apiResponse } from '../../../lib/api-client';
+import { contract, payloadOf, priced, quiet } from '../../../lib/api-contract';
 import { failureMessage } from '../../../lib/form-errors';
 import { i18n } from '../../../lib/i18n';
 import { useSelectedCurrency } from '../../currency';
@@ -14,7 +15,7 @@ export function useOrders() {
     queryKey: orderKeys.history(currency.code),
     queryFn: async ({ signal }) => {
       try {
-        return await api<Order[]>('/api/purchase/history', { signal, query: { currency: currency.code } });
+        return await payloadOf(contract.GET('/api/purchase/history', { signal, headers: priced(currency.code) }));
       } catch (err) {
         // SPEC §8: the history's own words; the page shows them, or 'Failed to load orders'.
         if (err instanceof ApiError)
@@ -26,12 +27,12 @@ export function useOrders() {
   });
 }
 
-/** The purchase call for each kind of product (SPEC §7), with the SPEC §8 fallback message. */
-export const purchaseCalls: Record<ProductType, { path: string; field: string; failed: string }> = {
-  image: { path: '/api/purchase/buy', field: 'item_id', failed: 'buy.product_failed' },
-  doc: { path: '/api/purchase/buy', field: 'item_id', failed: 'buy.product_failed' },
-  prompt: { path: '/api/purchase/prompt', field: 'prompt_id', failed: 'buy.prompt_failed' },
-  pack: { path: '/api/purchase/pack', field: 'pack_id', failed: 'buy.pack_failed' },
+/** The SPEC §8 fallback message of each kind of product's purchase call (SPEC §7). */
+export const purchaseCalls: Record<ProductType, { failed: string }> = {
+  image: { failed: 'buy.product_failed' },
+  doc: { failed: 'buy.product_failed' },
+  prompt: { failed: 'buy.prompt_failed' },
+  pack: { failed: 'buy.pack_failed' },
 };
 
 /** Buys in the currency the buyer sees: the order keeps it as the currency it was paid in (issue 18 bug 7). */
@@ -54,13 +55,11 @@ export function useBuyProduct() {
       /** Issue 34: the licence picked in the dialog (commercial when absent). */
       licenceTier?: LicenceTier;
     }) => {
-      const call = purchaseCalls[productType];
-      return api<PurchaseResult>(call.path, {
-        method: 'POST',
-        body: { [call.field]: productId, ...(discountCode ? { discount_code: discountCode } : {}), ...(licenceTier ? { licence_tier: licenceTier } : {}) },
-        headers: { 'Idempotency-Key': idempotencyKey },
-        currency: currency.code,
-      });
+      const extras = { ...(discountCode ? { discount_code: discountCode } : {}), ...(licenceTier ? { licence_tier: licenceTier } : {}) };
+      const headers = { ...priced(currency.code), 'Idempotency-Key': idempotencyKey };
+      if (productType === 'prompt') return payloadOf(contract.POST('/api/purchase/prompt', { body: { prompt_id: productId, ...extras }, headers }));
+      if (productType === 'pack') return payloadOf(contract.POST('/api/purchase/pack', { body: { pack_id: productId, ...extras }, headers }));
+      return payloadOf(contract.POST('/api/purchase/buy', { body: { item_id: productId, ...extras }, headers }));
     },
     onSuccess: () => {
       // The reviews too: a buyer may review what they just bought (issue 20).
@@ -82,8 +81,7 @@ export const answerLost = (err: unknown) => err instanceof ApiError && [0, 502, 
 export function useLookUpPurchase() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (idempotencyKey: string) =>
-      api<PurchaseLookup>('/api/purchase/lookup', { method: 'POST', body: { idempotency_key: idempotencyKey }, quiet: true }),
+    mutationFn: (idempotencyKey: string) => payloadOf(contract.POST('/api/purchase/lookup', { body: { idempotency_key: idempotencyKey }, ...quiet })),
     onSuccess: (answer) => {
       if (answer.outcome !== 'bought') return;
       for (const key of [['balance'], ['orders'], ['owned'], ['cart'], ['reviews']]) void queryClient.invalidateQueries({ queryKey: key });
@@ -99,6 +97,7 @@ export function useGenerateImage() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (input: GenerateImageInput) => {
+      // The answer is a zip, not JSON: the raw response is saved as a file.
       const res = await apiResponse('/api/purchase/generate-image', { method: 'POST', body: input });
       if (!(res.headers.get('content-type') ?? '').includes('zip')) {
         const data = await res.json().catch(() => null);

@@ -1,6 +1,6 @@
-import type { LicenceTier, Ownership, PurchaseResult } from '@atelier/shared';
+import type { LicenceTier } from '@atelier/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { contract, payloadOf, priced } from '../../../lib/api-contract';
 import { useSelectedCurrency } from '../../currency';
 
 /** The product page's first call for a signed-in buyer: kept apart from the rest of the orders' calls, so the page downloads only this. */
@@ -13,7 +13,7 @@ export const orderKeys = {
 export function useOwnership(productId: number, enabled: boolean) {
   return useQuery({
     queryKey: orderKeys.owned(productId),
-    queryFn: ({ signal }) => api<Ownership>('/api/purchase/owned', { signal, query: { product_id: productId } }),
+    queryFn: ({ signal }) => payloadOf(contract.GET('/api/purchase/owned', { signal, params: { query: { product_id: productId } } })),
     enabled,
   });
 }
@@ -27,7 +27,7 @@ export function useUpgradeLicence(productId: number) {
   const currency = useSelectedCurrency();
   return useMutation({
     mutationFn: (licenceTier: LicenceTier) =>
-      api<PurchaseResult>('/api/purchase/upgrade', { method: 'POST', body: { product_id: productId, licence_tier: licenceTier }, currency: currency.code }),
+      payloadOf(contract.POST('/api/purchase/upgrade', { body: { product_id: productId, licence_tier: licenceTier }, headers: priced(currency.code) })),
     onSuccess: () => {
       for (const key of [['balance'], ['orders'], ['owned']]) void queryClient.invalidateQueries({ queryKey: key });
     },

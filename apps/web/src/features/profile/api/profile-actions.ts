@@ -1,11 +1,11 @@
-import type { ChangePasswordInput, PublicProfile, UpdateProfileInput, UserProfile } from '@atelier/shared';
+import type { ChangePasswordInput, UpdateProfileInput } from '@atelier/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, api, apiEnvelope, currentLanguage, ensureCsrfCookie } from '../../../lib/api-client';
+import { ApiError, currentLanguage, ensureCsrfCookie } from '../../../lib/api-client';
+import { type ApiAnswer, contract, envelopeOf, payloadOf } from '../../../lib/api-contract';
 import { readCookie } from '../../../lib/cookies';
 import { type AuthState, authKey } from '../../auth';
 
-type Message = { status: 'OK'; message: string };
-type ProfileAnswer = { status: 'OK'; payload: UserProfile; message?: string };
+type ProfileAnswer = ApiAnswer<'/api/user/profile', 'put'>;
 
 /** SPEC §4: the profile is reloaded after a profile update or an avatar upload. */
 function useStoreProfile() {
@@ -19,29 +19,29 @@ function useStoreProfile() {
 export function useUpdateProfile() {
   const store = useStoreProfile();
   return useMutation({
-    mutationFn: (input: UpdateProfileInput) => apiEnvelope<ProfileAnswer>('/api/user/profile', { method: 'PUT', body: input }),
+    mutationFn: (input: UpdateProfileInput) => envelopeOf(contract.PUT('/api/user/profile', { body: input })),
     onSuccess: store,
   });
 }
 
 export const useChangePassword = () =>
-  useMutation({ mutationFn: (input: ChangePasswordInput) => apiEnvelope<Message>('/api/user/change-password', { method: 'POST', body: input }) });
+  useMutation({ mutationFn: (input: ChangePasswordInput) => envelopeOf(contract.POST('/api/user/change-password', { body: input })) });
 
 export function useDeleteAccount() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (password: string) => apiEnvelope<Message>('/api/user/delete', { method: 'DELETE', body: { password } }),
+    mutationFn: (password: string) => envelopeOf(contract.DELETE('/api/user/delete', { body: { password } })),
     onSuccess: () => {
       queryClient.setQueryData<AuthState>(authKey, { authenticated: false, user: null });
     },
   });
 }
 
-/** Uploads with XMLHttpRequest, the one browser API that reports upload progress. */
-export function uploadAvatar(file: File, onProgress: (percent: number) => void): Promise<ProfileAnswer> {
+/** Uploads with XMLHttpRequest, the one browser API that reports upload progress (so not through the typed client). */
+export function uploadAvatar(file: File, onProgress: (percent: number) => void): Promise<ApiAnswer<'/api/user/upload-avatar', 'post'>> {
   return ensureCsrfCookie().then(
     () =>
-      new Promise<ProfileAnswer>((resolve, reject) => {
+      new Promise<ApiAnswer<'/api/user/upload-avatar', 'post'>>((resolve, reject) => {
         const xhr = new XMLHttpRequest();
         xhr.open('POST', '/api/user/upload-avatar');
         xhr.withCredentials = true;
@@ -59,7 +59,7 @@ export function uploadAvatar(file: File, onProgress: (percent: number) => void):
           } catch {
             /* not JSON */
           }
-          if (xhr.status === 200 && data.status === 'OK') resolve(data as ProfileAnswer);
+          if (xhr.status === 200 && data.status === 'OK') resolve(data as ApiAnswer<'/api/user/upload-avatar', 'post'>);
           else reject(new ApiError(data.errors?.avatar?.[0] ?? data.message ?? 'Failed to upload avatar.', xhr.status, data.errors ?? {}));
         };
         const form = new FormData();
@@ -81,5 +81,5 @@ export const usePublicProfile = (idOrNickname: string) =>
   useQuery({
     queryKey: ['public-profile', idOrNickname],
     enabled: idOrNickname !== '',
-    queryFn: () => api<PublicProfile>(`/api/user/public-profile/${encodeURIComponent(idOrNickname)}`),
+    queryFn: () => payloadOf(contract.GET('/api/user/public-profile/{id}', { params: { path: { id: idOrNickname } } })),
   });

@@ -1,6 +1,6 @@
-import type { RefundReason, RefundRequest } from '@atelier/shared';
+import type { RefundReason } from '@atelier/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { contract, payloadOf, priced } from '../../../lib/api-contract';
 import { useSelectedCurrency } from '../../currency';
 
 export const refundKeys = { all: ['refund-requests'] as const, mine: (currency: string | null) => ['refund-requests', currency] as const };
@@ -10,7 +10,7 @@ export function useRefundRequests() {
   const currency = useSelectedCurrency();
   return useQuery({
     queryKey: refundKeys.mine(currency.code),
-    queryFn: ({ signal }) => api<RefundRequest[]>('/api/refund-requests', { signal, query: { currency: currency.code } }),
+    queryFn: ({ signal }) => payloadOf(contract.GET('/api/refund-requests', { signal, headers: priced(currency.code) })),
     enabled: currency.ready,
   });
 }
@@ -30,17 +30,20 @@ export type NewRefundRequest = { orderId: number; productId?: number; unlockMess
 /** POST /api/orders/{id}/refund-request (for a chat unlock, `orderId` is the chat). */
 export const useCreateRefundRequest = () =>
   useRefundAction(({ orderId, productId, unlockMessageId, reason, message }: NewRefundRequest) =>
-    api<unknown>(`/api/orders/${orderId}/refund-request`, {
-      method: 'POST',
-      body: { reason, message, ...(productId ? { product_id: productId } : {}), ...(unlockMessageId ? { unlock_message_id: unlockMessageId } : {}) },
-    }),
+    payloadOf(
+      contract.POST('/api/orders/{id}/refund-request', {
+        params: { path: { id: orderId } },
+        body: { reason, message, ...(productId ? { product_id: productId } : {}), ...(unlockMessageId ? { unlock_message_id: unlockMessageId } : {}) },
+      }),
+    ),
   );
 
 /** The creator's one answer. */
 export const useRespondToRefund = () =>
   useRefundAction(({ id, message }: { id: number; message: string }) =>
-    api<RefundRequest>(`/api/refund-requests/${id}/respond`, { method: 'POST', body: { message } }),
+    payloadOf(contract.POST('/api/refund-requests/{id}/respond', { params: { path: { id } }, body: { message } })),
   );
 
 /** The creator accepts: refunded at once. */
-export const useAcceptRefund = () => useRefundAction((id: number) => api<RefundRequest>(`/api/refund-requests/${id}/accept`, { method: 'POST', body: {} }));
+export const useAcceptRefund = () =>
+  useRefundAction((id: number) => payloadOf(contract.POST('/api/refund-requests/{id}/accept', { params: { path: { id } } })));

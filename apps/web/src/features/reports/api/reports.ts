@@ -1,15 +1,7 @@
-import type {
-  AdminReportGroup,
-  Report,
-  ReportDecision,
-  ReportGround,
-  ReportInput,
-  ReportStatus,
-  StatementOfReasons,
-  TransparencyReport,
-} from '@atelier/shared';
+import type { ReportDecision, ReportGround, ReportInput, ReportStatus } from '@atelier/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, apiEnvelope } from '../../../lib/api-client';
+import { apiEnvelope } from '../../../lib/api-client';
+import { type ApiAnswer, contract, payloadOf } from '../../../lib/api-contract';
 
 export const reportKeys = {
   all: ['reports'] as const,
@@ -22,12 +14,13 @@ export const reportKeys = {
 export const useCreateReport = () =>
   useMutation({
     mutationFn: (input: Omit<ReportInput, 'good_faith'> & { good_faith: boolean }) =>
-      apiEnvelope<{ status: 'OK'; report: Report; message: string }>('/api/reports', { method: 'POST', body: input }),
+      // The form sends an unticked good-faith box for the server's own message; the document's body only takes `true`.
+      apiEnvelope<ApiAnswer<'/api/reports', 'post'>>('/api/reports', { method: 'POST', body: input }),
   });
 
 /** The statements of reasons about my content. */
 export const useMyStatements = () =>
-  useQuery({ queryKey: reportKeys.statements, queryFn: ({ signal }) => api<StatementOfReasons[]>('/api/user/reports/statements', { signal }) });
+  useQuery({ queryKey: reportKeys.statements, queryFn: ({ signal }) => payloadOf(contract.GET('/api/user/reports/statements', { signal })) });
 
 function useReportAction<I, O>(call: (input: I) => Promise<O>) {
   const queryClient = useQueryClient();
@@ -37,26 +30,29 @@ function useReportAction<I, O>(call: (input: I) => Promise<O>) {
 /** The author appeals a decision. */
 export const useAppealReport = () =>
   useReportAction(({ id, message }: { id: number; message: string }) =>
-    api<StatementOfReasons>(`/api/reports/${id}/appeal`, { method: 'POST', body: { message } }),
+    payloadOf(contract.POST('/api/reports/{id}/appeal', { params: { path: { id } }, body: { message } })),
   );
 
 /** Staff: the queue, grouped by subject. */
 export const useAdminReports = (status: ReportStatus) =>
-  useQuery({ queryKey: reportKeys.admin(status), queryFn: ({ signal }) => api<AdminReportGroup[]>('/api/admin/reports', { signal, query: { status } }) });
+  useQuery({
+    queryKey: reportKeys.admin(status),
+    queryFn: ({ signal }) => payloadOf(contract.GET('/api/admin/reports', { signal, params: { query: { status } } })),
+  });
 
 export const useDecideReport = () =>
   useReportAction(({ id, ...body }: { id: number; decision: ReportDecision; ground: ReportGround; explanation: string }) =>
-    api<Report>(`/api/admin/reports/${id}/decide`, { method: 'POST', body }),
+    payloadOf(contract.POST('/api/admin/reports/{id}/decide', { params: { path: { id } }, body })),
   );
 
 export const useDecideAppeal = () =>
   useReportAction(({ id, ...body }: { id: number; outcome: 'upheld' | 'reversed'; explanation: string }) =>
-    api<Report>(`/api/admin/reports/${id}/appeal-decide`, { method: 'POST', body }),
+    payloadOf(contract.POST('/api/admin/reports/{id}/appeal-decide', { params: { path: { id } }, body })),
   );
 
 /** The public figures. */
 export const useTransparency = () =>
   useQuery({
     queryKey: reportKeys.transparency,
-    queryFn: ({ signal }) => apiEnvelope<TransparencyReport>('/api/transparency', { signal }).then((r) => r.payload),
+    queryFn: ({ signal }) => payloadOf(contract.GET('/api/transparency', { signal })),
   });

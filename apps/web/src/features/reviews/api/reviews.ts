@@ -1,6 +1,6 @@
-import type { Review, ReviewInput, ReviewSort, ReviewsPage } from '@atelier/shared/reviews';
+import type { ReviewSort } from '@atelier/shared/reviews';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, apiEnvelope } from '../../../lib/api-client';
+import { type ApiBody, contract, envelopeOf, payloadOf } from '../../../lib/api-contract';
 
 export const reviewKeys = {
   all: (productId: number) => ['reviews', productId] as const,
@@ -11,12 +11,15 @@ export const reviewKeys = {
 export function useReviews(productId: number, page: number, sort: ReviewSort) {
   return useQuery({
     queryKey: reviewKeys.page(productId, page, sort),
-    queryFn: ({ signal }) => apiEnvelope<ReviewsPage>(`/api/products/${productId}/reviews`, { signal, query: { page, sort } }),
+    queryFn: ({ signal }) => envelopeOf(contract.GET('/api/products/{id}/reviews', { signal, params: { path: { id: productId }, query: { page, sort } } })),
     placeholderData: (previous) => previous,
   });
 }
 
 /** Every review write refreshes the list and the product's stars (its info answer). */
+/** A review as the form sends it, its stars parsed to a number. */
+export type ReviewBody = ApiBody<'/api/reviews/{id}', 'put'>;
+
 function useReviewMutation<V>(productId: number, call: (vars: V) => Promise<unknown>) {
   const queryClient = useQueryClient();
   return useMutation({
@@ -29,19 +32,19 @@ function useReviewMutation<V>(productId: number, call: (vars: V) => Promise<unkn
 }
 
 export function useSaveReview(productId: number) {
-  return useReviewMutation(productId, async ({ id, input }: { id: number | null; input: ReviewInput }) => {
+  return useReviewMutation(productId, async ({ id, input }: { id: number | null; input: ReviewBody }) => {
     return id === null
-      ? api<Review>(`/api/products/${productId}/reviews`, { method: 'POST', body: input })
-      : api<Review>(`/api/reviews/${id}`, { method: 'PUT', body: input });
+      ? payloadOf(contract.POST('/api/products/{id}/reviews', { params: { path: { id: productId } }, body: input }))
+      : payloadOf(contract.PUT('/api/reviews/{id}', { params: { path: { id } }, body: input }));
   });
 }
 
 export function useDeleteReview(productId: number) {
-  return useReviewMutation(productId, (id: number) => apiEnvelope(`/api/reviews/${id}`, { method: 'DELETE' }));
+  return useReviewMutation(productId, (id: number) => envelopeOf(contract.DELETE('/api/reviews/{id}', { params: { path: { id } } })));
 }
 
 export function useReplyToReview(productId: number) {
   return useReviewMutation(productId, ({ id, text }: { id: number; text: string }) =>
-    api<Review>(`/api/reviews/${id}/reply`, { method: 'POST', body: { text } }),
+    payloadOf(contract.POST('/api/reviews/{id}/reply', { params: { path: { id } }, body: { text } })),
   );
 }

@@ -5,14 +5,17 @@ import { TextAreaField } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toast';
 import { applyServerErrors, serverMessageOr } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n-runtime';
-import { useSaveReview } from '../api/reviews';
+import { type ReviewBody, useSaveReview } from '../api/reviews';
 
 /** A buyer's review: 1–5 stars and an optional text; loaded on demand by the reviews section. */
 export function ReviewForm({ productId, mine, onDone }: { productId: number; mine: Review | null; onDone?: () => void }) {
   const { t } = useTranslation();
   const toast = useToast();
   const save = useSaveReview(productId);
-  const form = useForm<ReviewInput>({ resolver: zodResolver(reviewInput), defaultValues: { rating: mine?.rating ?? 0, text: mine?.text ?? '' } });
+  const form = useForm<ReviewInput, unknown, ReviewBody>({
+    resolver: zodResolver(reviewInput),
+    defaultValues: { rating: mine?.rating ?? 0, text: mine?.text ?? '' },
+  });
   const rating = Number(form.watch('rating'));
   const errors = form.formState.errors;
   const onSubmit = form.handleSubmit((input) =>

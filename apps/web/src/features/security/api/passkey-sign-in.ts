@@ -1,7 +1,8 @@
-import type { PasskeyOptions } from '@atelier/shared/passkeys';
-import { type PublicKeyCredentialRequestOptionsJSON, startAuthentication } from '@simplewebauthn/browser';
+import { type AuthenticationResponseJSON, type PublicKeyCredentialRequestOptionsJSON, startAuthentication } from '@simplewebauthn/browser';
 import { useMutation } from '@tanstack/react-query';
-import { api, apiEnvelope, renewCsrfCookie } from '../../../lib/api-client';
+import { renewCsrfCookie } from '../../../lib/api-client';
+import { contract, envelopeOf, payloadOf, quiet } from '../../../lib/api-contract';
+import { signInAnswer } from '../../../lib/passkey-answer';
 import { signInKey, useAfterSignIn } from '../../auth';
 
 /**
@@ -14,14 +15,14 @@ export function usePasskeySignIn() {
   const after = useAfterSignIn();
   const finish = useMutation({
     mutationKey: signInKey,
-    mutationFn: (response: unknown) =>
-      apiEnvelope<{ status: 'OK'; message: string }>('/api/login/passkey', { method: 'POST', body: { response }, quiet: true }),
+    mutationFn: (response: AuthenticationResponseJSON) =>
+      envelopeOf(contract.POST('/api/login/passkey', { body: { response: signInAnswer(response) }, ...quiet })),
     onSuccess: after,
   });
   const start = async (autofill: boolean, signal?: AbortSignal) => {
     // A fresh XSRF cookie first: the one in the browser may belong to a session ended elsewhere.
     await renewCsrfCookie();
-    const options = await api<PasskeyOptions>('/api/login/passkey/options', { method: 'POST', quiet: true, signal });
+    const options = await payloadOf(contract.POST('/api/login/passkey/options', { signal, ...quiet }));
     // The server sends @simplewebauthn/server's options as they are (passkeys.routes.ts); the contract types only their challenge.
     const response = await startAuthentication({ optionsJSON: options as unknown as PublicKeyCredentialRequestOptionsJSON, useBrowserAutofill: autofill });
     await finish.mutateAsync(response);

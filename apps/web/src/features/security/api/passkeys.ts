@@ -1,13 +1,13 @@
-import type { AddedPasskey, Passkey, PasskeyOptions } from '@atelier/shared';
 import { type PublicKeyCredentialCreationOptionsJSON, startRegistration } from '@simplewebauthn/browser';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, apiEnvelope } from '../../../lib/api-client';
+import { contract, envelopeOf, payloadOf } from '../../../lib/api-contract';
+import { registrationAnswer } from '../../../lib/passkey-answer';
 
 export const passkeysKey = ['security', 'passkeys'] as const;
 
 /** GET /api/user/passkeys: the signed-in user's passkeys, oldest first. */
 export function usePasskeys() {
-  return useQuery({ queryKey: passkeysKey, queryFn: ({ signal }) => api<Passkey[]>('/api/user/passkeys', { signal }) });
+  return useQuery({ queryKey: passkeysKey, queryFn: ({ signal }) => payloadOf(contract.GET('/api/user/passkeys', { signal })) });
 }
 
 /**
@@ -18,10 +18,10 @@ export function useAddPasskey() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (name: string) => {
-      const options = await api<PasskeyOptions>('/api/user/passkeys/options', { method: 'POST' });
+      const options = await payloadOf(contract.POST('/api/user/passkeys/options'));
       // The server sends @simplewebauthn/server's options as they are (passkeys.routes.ts); the contract types only their challenge.
       const response = await startRegistration({ optionsJSON: options as unknown as PublicKeyCredentialCreationOptionsJSON });
-      return apiEnvelope<AddedPasskey>('/api/user/passkeys', { method: 'POST', body: { response, name } });
+      return envelopeOf(contract.POST('/api/user/passkeys', { body: { response: registrationAnswer(response), name } }));
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: passkeysKey }),
   });
@@ -30,7 +30,8 @@ export function useAddPasskey() {
 export function useRenamePasskey() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, name }: { id: number; name: string }) => api<Passkey>(`/api/user/passkeys/${id}`, { method: 'PATCH', body: { name } }),
+    mutationFn: ({ id, name }: { id: number; name: string }) =>
+      payloadOf(contract.PATCH('/api/user/passkeys/{id}', { params: { path: { id } }, body: { name } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: passkeysKey }),
   });
 }
@@ -38,7 +39,7 @@ export function useRenamePasskey() {
 export function useRemovePasskey() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => api<unknown>(`/api/user/passkeys/${id}`, { method: 'DELETE' }),
+    mutationFn: (id: number) => payloadOf(contract.DELETE('/api/user/passkeys/{id}', { params: { path: { id } } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: passkeysKey }),
   });
 }

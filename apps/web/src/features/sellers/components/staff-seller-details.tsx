@@ -1,10 +1,8 @@
 import type { SellerDetails } from '@atelier/shared';
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { contract, payloadOf } from '../../../lib/api-contract';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTranslation } from '../../../lib/i18n-runtime';
-
-type StaffView = { user_id: number; current: SellerDetails | null; history: { details: SellerDetails; replaced_at: number }[] };
 
 const line = (d: SellerDetails) =>
   [
@@ -22,7 +20,7 @@ export function StaffSellerDetails({ userId }: { userId: number }) {
   const { t } = useTranslation();
   const view = useQuery({
     queryKey: ['seller-details', 'staff', userId],
-    queryFn: ({ signal }) => api<StaffView>(`/api/admin/users/${userId}/seller-details`, { signal }),
+    queryFn: ({ signal }) => payloadOf(contract.GET('/api/admin/users/{id}/seller-details', { params: { path: { id: userId } }, signal })),
   });
   if (!view.data) return null;
   const { current, history } = view.data;

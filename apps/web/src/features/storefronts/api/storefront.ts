@@ -1,6 +1,7 @@
-import type { OwnStorefront, Storefront, UpdateStorefrontInput } from '@atelier/shared';
+import type { UpdateStorefrontInput } from '@atelier/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, apiEnvelope } from '../../../lib/api-client';
+import { apiEnvelope } from '../../../lib/api-client';
+import { type ApiAnswer, contract, envelopeOf, payloadOf, priced } from '../../../lib/api-contract';
 import { useSelectedCurrency } from '../../currency';
 
 /** Storefronts (issue 34): the public storefront on a profile, and the owner's editor. */
@@ -15,16 +16,16 @@ export function useStorefront(key: string) {
   const currency = useSelectedCurrency();
   return useQuery({
     queryKey: storefrontKeys.public(key, currency.code),
-    queryFn: ({ signal }) => api<Storefront>(`/api/creators/${encodeURIComponent(key)}/storefront`, { currency: currency.code, signal }),
+    queryFn: ({ signal }) => payloadOf(contract.GET('/api/creators/{key}/storefront', { params: { path: { key } }, headers: priced(currency.code), signal })),
     enabled: currency.ready && key !== '',
   });
 }
 
 /** GET /api/seller/storefront: what the creator saved, and the works they may feature. */
 export const useOwnStorefront = () =>
-  useQuery({ queryKey: storefrontKeys.own, queryFn: ({ signal }) => api<OwnStorefront>('/api/seller/storefront', { signal }) });
+  useQuery({ queryKey: storefrontKeys.own, queryFn: ({ signal }) => payloadOf(contract.GET('/api/seller/storefront', { signal })) });
 
-type Answer = { status: 'OK'; payload: OwnStorefront; message?: string };
+type Answer = ApiAnswer<'/api/seller/storefront', 'put'>;
 
 function useStoreOwn() {
   const queryClient = useQueryClient();
@@ -39,7 +40,7 @@ function useStoreOwn() {
 export function useSaveStorefront() {
   const store = useStoreOwn();
   return useMutation({
-    mutationFn: (input: UpdateStorefrontInput) => apiEnvelope<Answer>('/api/seller/storefront', { method: 'PUT', body: input }),
+    mutationFn: (input: UpdateStorefrontInput) => envelopeOf(contract.PUT('/api/seller/storefront', { body: input })),
     onSuccess: store,
   });
 }
@@ -51,7 +52,8 @@ export function useUploadBanner() {
     mutationFn: (file: File) => {
       const form = new FormData();
       form.append('banner', file);
-      return apiEnvelope<Answer>('/api/seller/storefront/banner', { method: 'POST', body: form });
+      // Multipart: the document types no body for it, so it goes through apiEnvelope with the answer typed from the document.
+      return apiEnvelope<ApiAnswer<'/api/seller/storefront/banner', 'post'>>('/api/seller/storefront/banner', { method: 'POST', body: form });
     },
     onSuccess: store,
   });
@@ -60,5 +62,5 @@ export function useUploadBanner() {
 /** DELETE /api/seller/storefront/banner. */
 export function useRemoveBanner() {
   const store = useStoreOwn();
-  return useMutation({ mutationFn: () => apiEnvelope<Answer>('/api/seller/storefront/banner', { method: 'DELETE' }), onSuccess: store });
+  return useMutation({ mutationFn: () => envelopeOf(contract.DELETE('/api/seller/storefront/banner')), onSuccess: store });
 }
