@@ -1,23 +1,20 @@
 import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { lastMailTo, registerPerson, registerSeller, registerStaff } from '../../../test/accounts';
-import { balanceMinor, fund, pendingMinor, revenueMinor } from '../../../test/commerce';
+import { balanceMinor, firstCategoryId, fund, pendingMinor, revenueMinor } from '../../../test/commerce';
 import { pdfText } from '../../../test/pdf';
-import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
+import { TestClient, useTestApp } from '../../../test/test-app';
 import { unzip } from '../../../test/zip';
-import { categories, ledgerEntries, ledgerTransactions, offers, orderItems, products, userProducts } from '../../db/schema';
+import { ledgerEntries, ledgerTransactions, offers, orderItems, products, userProducts } from '../../db/schema';
 import { checkLedger } from '../ledger';
 
 /** Issue 34, licence tiers: personal, commercial (the default) and extended, each with its price; upgrades for the difference. */
-let t: TestApp;
+const t = useTestApp({ seed: true });
 let categoryId: number;
 beforeAll(async () => {
-  t = await createTestApp({ seed: true });
-  const [cat] = await t.app.db.select({ id: categories.id }).from(categories).orderBy(categories.id).limit(1);
-  categoryId = cat!.id;
+  categoryId = await firstCategoryId(t.app);
 });
-afterAll(() => t.close());
 
 const png = () =>
   sharp({ create: { width: 40, height: 30, channels: 3, background: '#cc6633' } })

@@ -1,17 +1,13 @@
 import { inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registerPerson } from '../../../test/accounts';
 import { fund, seededProducts } from '../../../test/commerce';
-import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
+import { TestClient, useTestApp } from '../../../test/test-app';
 import { unzip } from '../../../test/zip';
 import { products } from '../../db/schema';
 
 /** Issue 31 item 7: "Download all" of a pack is one ZIP of the files its buyer owns; nobody else gets it. */
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ seed: true });
-});
-afterAll(() => t.close());
+const t = useTestApp({ seed: true });
 
 async function storedBytes(key: string): Promise<Buffer> {
   const file = await t.app.storage.openPrivate(key);
