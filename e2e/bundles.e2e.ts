@@ -1,6 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible, launch, open, screenshot } from './browser';
+import { personContext, signIn } from './flows';
 import { ownServer } from './server';
 
 /**
@@ -16,24 +17,12 @@ beforeAll(async () => {
 });
 afterAll(() => browser?.close());
 
-async function personPage(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await context.addCookies([{ name: 'cookie_consent', value: 'essential', url: baseUrl() }]);
-  return context.newPage();
-}
-
-async function signIn(page: Page, email: string) {
-  await open(page, `${baseUrl()}/login`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill('atelier-demo');
-  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
-}
+const personPage = async () => (await personContext(browser, baseUrl())).page;
 
 describe('bundles in the browser', () => {
   it('issue 34: a creator proposes a bundle at the highest price allowed, staff approve it, the pack page shows the saving', { timeout: 240_000 }, async () => {
     const seller = await personPage();
-    await signIn(seller, 'seller@example.com');
+    await signIn(seller, 'seller@example.com', baseUrl());
     await open(seller, `${baseUrl()}/dashboard/bundles`);
     const tab = seller.getByTestId('bundles-tab');
     await tab.getByRole('heading', { name: 'Bundles' }).waitFor();
@@ -55,7 +44,7 @@ describe('bundles in the browser', () => {
     await row.getByText('Waiting for review').waitFor();
 
     const admin = await personPage();
-    await signIn(admin, 'admin@example.com');
+    await signIn(admin, 'admin@example.com', baseUrl());
     await open(admin, `${baseUrl()}/admin/bundles`);
     const card = admin.getByTestId('bundle-review').locator('.bundle-row', { hasText: 'E2E two together' });
     await card.waitFor();

@@ -1,7 +1,8 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible, launch, open, screenshot } from './browser';
+import { personContext, signIn } from './flows';
 import { ownServer } from './server';
 
 /**
@@ -17,26 +18,14 @@ beforeAll(async () => {
 });
 afterAll(() => browser?.close());
 
-async function newContext(viewport = { width: 1280, height: 900 }): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport });
-  await context.addCookies([{ name: 'cookie_consent', value: 'essential', url: baseUrl() }]);
-  return { context, page: await context.newPage() };
-}
-
-async function signIn(page: Page, email: string) {
-  await open(page, `${baseUrl()}/login`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill('atelier-demo');
-  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
-}
+const newContext = (viewport = { width: 1280, height: 900 }) => personContext(browser, baseUrl(), viewport);
 
 const metaOf = (html: string, key: string) => new RegExp(`<meta (?:name|property)="${key}" content="([^"]*)"`).exec(html)?.[1];
 
 describe('a creator’s storefront in the browser', () => {
   it('issue 34: the creator arranges the storefront; the profile page arrives rendered with it, at 1280 and 375 px', { timeout: 240_000 }, async () => {
     const creator = await newContext();
-    await signIn(creator.page, 'seller@example.com');
+    await signIn(creator.page, 'seller@example.com', baseUrl());
     await open(creator.page, `${baseUrl()}/dashboard/storefront`);
     const editor = creator.page.getByTestId('storefront-editor');
     await editor.getByLabel('Headline').fill('Northern light, prompts and prints');

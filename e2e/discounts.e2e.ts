@@ -1,7 +1,7 @@
-import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible, launch, open, screenshot } from './browser';
-import { registerThroughForm } from './flows';
+import { apiCall, payWithTestCard, personContext, registerThroughForm, signIn } from './flows';
 import { ownServer } from './server';
 
 /**
@@ -17,44 +17,14 @@ beforeAll(async () => {
 });
 afterAll(() => browser?.close());
 
-async function newContext(): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await context.addCookies([{ name: 'cookie_consent', value: 'essential', url: baseUrl() }]);
-  return { context, page: await context.newPage() };
-}
+const newContext = () => personContext(browser, baseUrl());
 
-async function signIn(page: Page, email: string) {
-  await open(page, `${baseUrl()}/login`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill('atelier-demo');
-  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
-}
-
-/** A JSON call with the context's cookies and XSRF header, as the app makes it. */
-async function call(context: BrowserContext, method: 'GET' | 'POST', url: string, data?: unknown) {
-  const xsrf = (await context.cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
-  const request: APIRequestContext = context.request;
-  const res = await request.fetch(`${baseUrl()}${url}`, {
-    method,
-    data,
-    headers: { 'X-XSRF-TOKEN': decodeURIComponent(xsrf), Accept: 'application/json' },
-  });
-  return { status: res.status(), body: (await res.json().catch(() => null)) as { payload?: unknown; message?: string } | null };
-}
+const call = (context: BrowserContext, method: 'GET' | 'POST', url: string, data?: unknown) => apiCall(context, baseUrl(), method, url, { data });
 
 async function deposit(page: Page, amount: string) {
   await open(page, `${baseUrl()}/deposit/create`);
   await page.getByLabel('Amount').fill(amount);
-  await page.getByRole('radio', { name: 'Card (test payment)' }).check();
-  await page.getByRole('button', { name: 'Continue to payment' }).click();
-  await page.waitForURL(/\/api\/payments\/sandbox\/pay\//);
-  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-  await page.getByLabel('Month').fill('12');
-  await page.getByLabel('Year').fill(String(new Date().getUTCFullYear() + 2));
-  await page.getByLabel('CVC').fill('123');
-  await page.getByRole('button', { name: /^Pay / }).click();
-  await page.waitForURL(`${baseUrl()}/success-payment`);
+  await payWithTestCard(page, baseUrl());
 }
 
 type CatalogItem = { id: number; title: string; authorNickname: string; price: number; product_type: string };
@@ -66,7 +36,7 @@ describe('discounts in the browser', () => {
     expect(work).toBeDefined();
 
     const creator = await newContext();
-    await signIn(creator.page, 'seller@example.com');
+    await signIn(creator.page, 'seller@example.com', baseUrl());
     await open(creator.page, `${baseUrl()}/dashboard/discounts`);
     await creator.page.getByRole('button', { name: 'New discount' }).click();
     const dialog = creator.page.getByTestId('discount-dialog');
@@ -108,7 +78,7 @@ describe('discounts in the browser', () => {
 
   it('issue 34: an automatic sale shows struck list prices and its end in the shop', { timeout: 120_000 }, async () => {
     const creator = await newContext();
-    await signIn(creator.page, 'seller@example.com');
+    await signIn(creator.page, 'seller@example.com', baseUrl());
     const ends = new Date(Date.now() + 3 * 86_400_000).toISOString();
     const made = await call(creator.context, 'POST', '/api/seller/discounts', { code: 'E2E-SALE', kind: 'percent', value: 30, automatic: true, ends_at: ends });
     expect(made.status).toBe(200);

@@ -1,9 +1,8 @@
-import { Secret, TOTP } from 'otpauth';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, open, screenshot } from './browser';
-import { addFunds, registerThroughForm } from './flows';
+import { addFunds, approveListing, codeAt, newCreatorListing, personContext, signIn } from './flows';
 import { ownServer } from './server';
 
 /**
@@ -20,31 +19,8 @@ beforeAll(async () => {
 });
 afterAll(() => browser?.close());
 
-/** The code an authenticator app would show `steps` periods from now. */
-const codeAt = (secret: string, steps = 0) =>
-  new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) }).generate({ timestamp: Date.now() + steps * 30_000 });
-
 /** A fresh browser (its own cookies) for one person, with the cookie banner answered. */
-async function personPage(width = 1280): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
-  await context.addCookies([{ name: 'cookie_consent', value: 'essential', url: base() }]);
-  context.setDefaultTimeout(WAIT);
-  return context.newPage();
-}
-
-async function signIn(page: Page, email: string, password: string) {
-  await open(page, `${base()}/login`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
-}
-
-/** The XSRF header a page of the app would send, for calls made with the context's own cookies. */
-async function xsrf(context: BrowserContext) {
-  const token = (await context.cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
-  return { 'x-xsrf-token': decodeURIComponent(token), accept: 'application/json' };
-}
+const personPage = async (width = 1280) => (await personContext(browser, base(), { width, timeout: WAIT })).page;
 
 describe('creator earnings in the browser (issue 19)', () => {
   it('a listing sells, staff set the clearing period to 0, and the creator withdraws to the sandbox card after a step-up code and sees it paid', async () => {
@@ -52,41 +28,17 @@ describe('creator earnings in the browser (issue 19)', () => {
 
     // The creator signs up (this browser's session never proves a second factor) and offers a listing at 30 €.
     const creator = await personPage();
-    const creatorEmail = await registerThroughForm(creator, { name: 'Lena', surname: 'Voss', emailPrefix: 'e2e.earner', phonePrefix: '91' }, base());
     const image = await sharp({ create: { width: 480, height: 360, channels: 3, background: '#9c4a1a' } })
       .png()
       .toBuffer();
-    // A listing is sold under the creator's name: their trader details come first (issue 33).
-    const details = await creator.context().request.put(`${base()}/api/user/seller-details`, {
-      headers: await xsrf(creator.context()),
-      data: {
-        kind: 'individual',
-        legal_name: 'Lena Voss',
-        date_of_birth: '1988-03-14',
-        address: { line1: 'Hafenstraße 3', city: 'Hamburg', post_code: '20459', country: 'DE' },
-        tax_id: '12345678901',
-      },
-    });
-    expect(details.status()).toBe(200);
-    const created = await creator.context().request.post(`${base()}/api/offer/create`, {
-      headers: await xsrf(creator.context()),
-      multipart: {
-        title,
-        description: 'Lanterns on the pier.',
-        category_id: '1',
-        price: '30.00',
-        deal_type: 'listing',
-        confirm: 'true',
-        keywords: 'Impressionism',
-        media: { name: 'harbour.png', mimeType: 'image/png', buffer: image },
-      },
-    });
-    expect(created.status()).toBe(200);
-    expect(((await created.json()) as { payload: { deal_type: string } }).payload.deal_type).toBe('listing');
+    const who = { name: 'Lena', surname: 'Voss', emailPrefix: 'e2e.earner', phonePrefix: '91' };
+    const listed = await newCreatorListing(creator, base(), who, { title, price: '30.00', file: { name: 'harbour.png', buffer: image } });
+    expect(listed.offer.deal_type).toBe('listing');
+    const creatorEmail = listed.email;
 
     // On another device the creator turns two-factor sign-in on, as security.e2e.ts does.
     const phone = await personPage();
-    await signIn(phone, creatorEmail, 'amber-orchard-51');
+    await signIn(phone, creatorEmail, base(), 'amber-orchard-51');
     await open(phone, `${base()}/dashboard/security`);
     await phone.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
     const secret = (await phone.getByTestId('totp-key').textContent())!.replace(/\s/g, '');
@@ -98,7 +50,7 @@ describe('creator earnings in the browser (issue 19)', () => {
 
     // Staff set the clearing period to 0 in the back office, and approve the listing as it is.
     const staff = await personPage();
-    await signIn(staff, 'admin@example.com', 'atelier-demo');
+    await signIn(staff, 'admin@example.com', base());
     await open(staff, `${base()}/admin/site`);
     const days = staff.getByLabel('Earnings clearing period (days)');
     await expect(days.inputValue()).resolves.toBe('7');
@@ -106,15 +58,11 @@ describe('creator earnings in the browser (issue 19)', () => {
     await staff.getByRole('form', { name: 'Site settings' }).getByRole('button', { name: 'Save', exact: true }).click();
     await staff.getByText('Saved.').first().waitFor();
     await screenshot(staff, 'earnings-admin-settings-1280');
-    await open(staff, `${base()}/admin`);
-    const review = staff.getByRole('article', { name: title });
-    await review.getByText('Listing', { exact: true }).waitFor();
-    await review.getByRole('button', { name: 'Approve and list at €30.00' }).click();
-    await staff.getByText(`“${title}” is listed in the shop.`).waitFor();
+    await approveListing(staff, base(), title, '30.00');
 
     // A buyer adds funds, finds the work in the shop and buys it.
     const buyer = await personPage();
-    await signIn(buyer, 'buyer@example.com', 'atelier-demo');
+    await signIn(buyer, 'buyer@example.com', base());
     await addFunds(buyer, base(), 30);
     await open(buyer, `${base()}/products`);
     await buyer.getByTestId('shop-search').fill(title);

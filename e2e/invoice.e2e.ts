@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfText } from '../apps/server/test/pdf';
 import { launch, open, screenshot } from './browser';
-import { registerThroughForm } from './flows';
+import { payWithTestCard, registerThroughForm } from './flows';
 import { ownServer } from './server';
 
 // Its own server: the shared one allows ten sign-ups an hour from one address, and other files use them.
@@ -36,14 +36,7 @@ describe('invoices in the browser', () => {
     // Add funds with Stripe's German test card: the sandbox's BIN table says Germany.
     await open(page, `${baseUrl()}/deposit/create`);
     await page.getByLabel('Amount').fill(String(Math.ceil(product.price) + 5));
-    await page.getByRole('radio', { name: 'Card (test payment)' }).check();
-    await page.getByRole('button', { name: 'Continue to payment' }).click();
-    await page.waitForURL(/\/api\/payments\/sandbox\/pay\//);
-    await page.getByLabel('Card number').fill('4000 0027 6000 0016');
-    await page.getByLabel('Month').fill('12');
-    await page.getByLabel('Year').fill(String(new Date().getUTCFullYear() + 2));
-    await page.getByLabel('CVC').fill('123');
-    await page.getByRole('button', { name: /^Pay / }).click();
+    await payWithTestCard(page, baseUrl(), '4000 0027 6000 0016');
     await page.getByRole('heading', { name: 'Thank You for Your Payment!' }).waitFor();
 
     await open(page, `${baseUrl()}/products/${product.slug}`);

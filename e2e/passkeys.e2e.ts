@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, open, screenshot } from './browser';
-import { typePhone } from './flows';
+import { registerThroughForm } from './flows';
 import { ownServer } from './server';
 
 /**
@@ -18,20 +18,8 @@ beforeAll(async () => {
 });
 afterAll(() => browser?.close());
 
-async function register(page: Page, base: string): Promise<string> {
-  const email = `e2e.passkey.${Date.now()}@example.com`;
-  await open(page, `${base}/register`);
-  await page.getByLabel('First name').fill('Pia');
-  await page.getByLabel('Surname').fill('Schlüssel');
-  await page.getByLabel('Email').fill(email);
-  await typePhone(page.getByLabel('Phone'), `96${String(Date.now()).slice(-7)}`);
-  await page.getByLabel('Password', { exact: true }).fill('amber-orchard-51');
-  await page.getByLabel('Confirm password').fill('amber-orchard-51');
-  await page.getByRole('checkbox').check();
-  await page.getByRole('button', { name: 'Register' }).click();
-  await page.waitForURL(`${base}/dashboard`);
-  return email;
-}
+const register = (page: Page, base: string) =>
+  registerThroughForm(page, { name: 'Pia', surname: 'Schlüssel', emailPrefix: 'e2e.passkey', phonePrefix: '96' }, base);
 
 describe('passkeys in the browser (issue 21)', () => {
   it('a user adds a passkey on the Security tab, signs out, and signs in with it and no password', async () => {

@@ -1,7 +1,7 @@
-import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, open, screenshot } from './browser';
-import { addFunds, registerThroughForm } from './flows';
+import { addFunds, apiCall, registerThroughForm, signIn } from './flows';
 import { ownServer } from './server';
 
 /**
@@ -20,25 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => browser?.close());
 
-async function signIn(page: Page, email: string) {
-  await open(page, `${baseUrl()}/login`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill('atelier-demo');
-  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
-}
-
-/** A JSON call with the context's cookies and XSRF header, as the app makes it. */
-async function call(context: BrowserContext, method: 'GET' | 'POST' | 'PATCH', url: string, data?: unknown) {
-  const xsrf = (await context.cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
-  const request: APIRequestContext = context.request;
-  const res = await request.fetch(`${baseUrl()}${url}`, {
-    method,
-    data,
-    headers: { 'X-XSRF-TOKEN': decodeURIComponent(xsrf), Accept: 'application/json' },
-  });
-  return { status: res.status(), body: (await res.json().catch(() => null)) as { payload?: unknown; message?: string } | null };
-}
+const call = (context: BrowserContext, method: 'GET' | 'POST' | 'PATCH', url: string, data?: unknown) => apiCall(context, baseUrl(), method, url, { data });
 
 const balanceOf = async (context: BrowserContext) =>
   ((await call(context, 'GET', '/api/balance?currency=EUR')).body!.payload as { amount_minor: number }).amount_minor;
@@ -73,7 +55,7 @@ async function sofiasPrompts() {
 describe('refunds in the browser', () => {
   it("issue 30: an open refund request holds the creator's share on the Earnings tab; rejected, it is available again", { timeout: 240_000 }, async () => {
     const admin = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await signIn(await admin.newPage(), 'admin@example.com');
+    await signIn(await admin.newPage(), 'admin@example.com', baseUrl());
     expect((await call(admin, 'PATCH', '/api/admin/settings', { earnings_clearing_days: 0, withdrawal_min: 1 })).status).toBe(200);
     // Another of sofia's prompts than the next test's.
     const product = (await sofiasPrompts())[1]!;
@@ -89,7 +71,7 @@ describe('refunds in the browser', () => {
 
     const seller = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const sellerPage = await seller.newPage();
-    await signIn(sellerPage, 'seller@example.com');
+    await signIn(sellerPage, 'seller@example.com', baseUrl());
     await expect.poll(async () => (await earningsOf(seller)).available.amount_minor, { timeout: 30_000, interval: 500 }).toBeGreaterThan(0);
     const before = await earningsOf(seller);
 
@@ -130,7 +112,7 @@ describe('refunds in the browser', () => {
   it('issue 19: a buyer asks for a refund, staff refund it; the balance is back, the download 410, the receivable shows', { timeout: 240_000 }, async () => {
     const admin = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const adminPage = await admin.newPage();
-    await signIn(adminPage, 'admin@example.com');
+    await signIn(adminPage, 'admin@example.com', baseUrl());
     // Earnings are available at once, and any amount may be withdrawn.
     expect((await call(admin, 'PATCH', '/api/admin/settings', { earnings_clearing_days: 0, withdrawal_min: 1 })).status).toBe(200);
 
@@ -151,7 +133,7 @@ describe('refunds in the browser', () => {
     // The creator withdraws everything they have available (a bank transfer staff mark paid).
     const seller = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const sellerPage = await seller.newPage();
-    await signIn(sellerPage, 'seller@example.com');
+    await signIn(sellerPage, 'seller@example.com', baseUrl());
     await expect.poll(async () => (await earningsOf(seller)).available.amount_minor, { timeout: 30_000, interval: 500 }).toBeGreaterThan(0);
     const available = (await earningsOf(seller)).available;
     const withdrawn = await call(seller, 'POST', '/api/earnings/withdraw', {

@@ -1,6 +1,7 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, open, screenshot } from './browser';
+import { personContext, signIn } from './flows';
 import { ownServer } from './server';
 
 /**
@@ -17,20 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => browser?.close());
 
-async function personPage(width = 1280): Promise<Page> {
-  const context: BrowserContext = await browser.newContext({ viewport: { width, height: 900 } });
-  await context.addCookies([{ name: 'cookie_consent', value: 'essential', url: base() }]);
-  context.setDefaultTimeout(WAIT);
-  return context.newPage();
-}
-
-async function signIn(page: Page, email: string) {
-  await open(page, `${base()}/login`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill('atelier-demo');
-  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
-}
+const personPage = async (width = 1280) => (await personContext(browser, base(), { width, timeout: WAIT })).page;
 
 const productStatus = async (slug: string) => (await fetch(`${base()}/api/products/${slug}/info`)).status;
 
@@ -65,7 +53,7 @@ describe('notice and action in the browser (issue 33)', () => {
 
     // 2. Staff remove it, on the ground of the law, with an explanation for the author.
     const staff = await personPage();
-    await signIn(staff, 'admin@example.com');
+    await signIn(staff, 'admin@example.com', base());
     await open(staff, `${base()}/admin/reports`);
     const group = staff.getByTestId('report-group').filter({ hasText: work.title });
     await group.getByText('This picture copies a protected photograph of the harbour.').first().waitFor();
@@ -82,7 +70,7 @@ describe('notice and action in the browser (issue 33)', () => {
 
     // 3. The creator reads the statement of reasons and appeals.
     const creator = await personPage();
-    await signIn(creator, 'seller@example.com');
+    await signIn(creator, 'seller@example.com', base());
     for (const width of [1280, 375]) {
       await creator.setViewportSize({ width, height: 900 });
       await open(creator, `${base()}/dashboard/reports`);

@@ -1,8 +1,7 @@
-import { Secret, TOTP } from 'otpauth';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, open, screenshot } from './browser';
-import { registerThroughForm } from './flows';
+import { codeAt, registerThroughForm } from './flows';
 import { ownServer } from './server';
 
 /**
@@ -15,10 +14,6 @@ beforeAll(async () => {
   browser = await launch();
 });
 afterAll(() => browser?.close());
-
-/** The code an authenticator app would show `steps` periods from now. */
-const codeAt = (secret: string, steps = 0) =>
-  new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) }).generate({ timestamp: Date.now() + steps * 30_000 });
 
 async function passwordStep(page: Page, email: string) {
   await open(page, `${baseUrl()}/login`);

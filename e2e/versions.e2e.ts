@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, open, screenshot } from './browser';
-import { addFunds, registerThroughForm } from './flows';
+import { addFunds, approveListing, newCreatorListing, personContext, signIn } from './flows';
 import { ownServer } from './server';
 
 /**
@@ -19,26 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => browser?.close());
 
-async function personPage(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-  await context.addCookies([{ name: 'cookie_consent', value: 'essential', url: base() }]);
-  context.setDefaultTimeout(WAIT);
-  return context.newPage();
-}
-
-async function signIn(page: Page, email: string) {
-  await open(page, `${base()}/login`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill('atelier-demo');
-  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
-}
-
-/** The XSRF header a page of the app would send, for calls made with the context's own cookies. */
-async function xsrf(context: BrowserContext) {
-  const token = (await context.cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
-  return { 'x-xsrf-token': decodeURIComponent(token), accept: 'application/json' };
-}
+const personPage = async () => (await personContext(browser, base(), { acceptDownloads: true, timeout: WAIT })).page;
 
 const png = (colour: string) =>
   sharp({ create: { width: 480, height: 360, channels: 3, background: colour } })
@@ -49,45 +30,17 @@ describe('product updates in the browser (issue 34)', () => {
   it('a creator ships a new version of a sold work and the buyer downloads it from Order history', { timeout: 300_000 }, async () => {
     const title = `Pier lanterns ${Date.now()}`;
 
-    // The creator signs up and offers a listing at 20 € (set up through the API: the offer form has its own e2e).
+    // The creator signs up and offers a listing at 20 €; staff approve it in the back office.
     const creator = await personPage();
-    await registerThroughForm(creator, { name: 'Lena', surname: 'Voss', emailPrefix: 'e2e.versions', phonePrefix: '93' }, base());
-    const details = await creator.context().request.put(`${base()}/api/user/seller-details`, {
-      headers: await xsrf(creator.context()),
-      data: {
-        kind: 'individual',
-        legal_name: 'Lena Voss',
-        date_of_birth: '1988-03-14',
-        address: { line1: 'Hafenstraße 3', city: 'Hamburg', post_code: '20459', country: 'DE' },
-        tax_id: '12345678901',
-      },
-    });
-    expect(details.status()).toBe(200);
-    const created = await creator.context().request.post(`${base()}/api/offer/create`, {
-      headers: await xsrf(creator.context()),
-      multipart: {
-        title,
-        description: 'Lanterns on the pier.',
-        category_id: '1',
-        price: '20.00',
-        deal_type: 'listing',
-        confirm: 'true',
-        keywords: 'Impressionism',
-        media: { name: 'pier.png', mimeType: 'image/png', buffer: await png('#1a4a9c') },
-      },
-    });
-    expect(created.status()).toBe(200);
-
-    // Staff approve the listing in the back office.
+    const who = { name: 'Lena', surname: 'Voss', emailPrefix: 'e2e.versions', phonePrefix: '93' };
+    await newCreatorListing(creator, base(), who, { title, price: '20.00', file: { name: 'pier.png', buffer: await png('#1a4a9c') } });
     const staff = await personPage();
-    await signIn(staff, 'admin@example.com');
-    await open(staff, `${base()}/admin`);
-    await staff.getByRole('article', { name: title }).getByRole('button', { name: 'Approve and list at €20.00' }).click();
-    await staff.getByText(`“${title}” is listed in the shop.`).waitFor();
+    await signIn(staff, 'admin@example.com', base());
+    await approveListing(staff, base(), title, '20.00');
 
     // A buyer adds funds and buys it.
     const buyer = await personPage();
-    await signIn(buyer, 'buyer@example.com');
+    await signIn(buyer, 'buyer@example.com', base());
     await addFunds(buyer, base(), 20);
     await open(buyer, `${base()}/products`);
     await buyer.getByTestId('shop-search').fill(title);

@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registerUser } from '../test/accounts';
-import { createTestApp, type TestApp, TestClient } from '../test/test-app';
+import { TestClient, useTestApp } from '../test/test-app';
 
 /**
  * Every back-office route, read from the OpenAPI document (so a route added later joins in at once),
  * answers 401 to a guest and 403 to a signed-in user who is not staff, whatever it is sent.
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ seed: true });
-});
-afterAll(() => t.close());
+const t = useTestApp({ seed: true });
 
 type Operation = { parameters?: { in: string; name: string }[] };
 

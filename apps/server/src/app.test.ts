@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, TestClient } from '../test/test-app';
+import { describe, expect, it } from 'vitest';
+import { TestClient, useTestApp } from '../test/test-app';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ env: { BODY_LIMIT_BYTES: '4096' } });
-});
-afterAll(() => t.close());
+const t = useTestApp({ env: { BODY_LIMIT_BYTES: '4096' } });
 
 function expectNoInternals(body: string) {
   expect(body).not.toMatch(/\bat .+\.(ts|js):\d+/);

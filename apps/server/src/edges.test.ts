@@ -1,20 +1,16 @@
 import http from 'node:http';
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { registerUser, signIn } from '../test/accounts';
-import { createTestApp, type TestApp, type TestClient } from '../test/test-app';
+import { type TestClient, useTestApp } from '../test/test-app';
 import { EVENTS_PER_SESSION } from './features/notifications/notifications.routes';
-import { setSetting } from './lib/settings';
 
-let t: TestApp;
+const t = useTestApp({ registration: true });
 let port: number;
 beforeAll(async () => {
-  t = await createTestApp();
-  await setSetting(t.app.db, 'is_reg_enabled', true);
   await t.app.listen({ host: '127.0.0.1', port: 0 });
   port = (t.app.server.address() as { port: number }).port;
 });
-afterAll(() => t.close());
 
 /** Sends raw HTTP/1.1 bytes and returns the whole answer. */
 function rawRequest(text: string): Promise<string> {

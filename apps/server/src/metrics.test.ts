@@ -4,11 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../test/accounts';
 import { fund, seededProducts, userIdByEmail } from '../test/commerce';
 import { openStream } from '../test/event-stream';
-import { createTestApp, type TestApp } from '../test/test-app';
+import { useTestApp } from '../test/test-app';
 import { loadConfig } from './config';
 import { enqueue } from './lib/jobs';
 
@@ -36,14 +36,12 @@ function get(url: string, headers: Record<string, string> = {}): Promise<{ statu
 }
 
 describe('GET /metrics on the main port, with METRICS_TOKEN', () => {
-  let t: TestApp;
+  const t = useTestApp({ seed: true, env: { METRICS_TOKEN: TOKEN } });
   let baseUrl: string;
   beforeAll(async () => {
-    t = await createTestApp({ seed: true, env: { METRICS_TOKEN: TOKEN } });
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   });
-  afterAll(() => t.close());
 
   const scrape = async () => {
     const res = await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
@@ -197,11 +195,7 @@ describe('GET /metrics on the main port, with METRICS_TOKEN', () => {
 });
 
 describe('GET /metrics on the main port without METRICS_TOKEN', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('is not there (404), whatever the request carries', async () => {
     for (const headers of [{}, { authorization: 'Bearer anything' }]) {

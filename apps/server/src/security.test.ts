@@ -3,22 +3,20 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { lastMailTo, registerUser, signIn } from '../test/accounts';
-import { createTestApp, type TestApp, TestClient } from '../test/test-app';
+import { createTestApp, TestClient, useTestApp } from '../test/test-app';
 import { ConfigError, loadConfig } from './config';
 import { staticPages, users } from './db/schema';
 import { saveStaticPage } from './features/site/site.queries';
 
-let t: TestApp;
+const t = useTestApp({ seed: true });
 let base: string;
 beforeAll(async () => {
-  t = await createTestApp({ seed: true });
   await t.app.listen({ host: '127.0.0.1', port: 0 });
   const address = t.app.server.address() as { port: number };
   base = `127.0.0.1:${address.port}`;
 });
-afterAll(() => t.close());
 
 /** Sends raw HTTP/1.1 bytes (no client library normalises the request line) and returns the answer. */
 function rawRequest(text: string): Promise<string> {

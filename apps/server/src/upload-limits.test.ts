@@ -1,26 +1,22 @@
 import type { AddressInfo } from 'node:net';
 import { AVATAR_MAX_BYTES, CHAT_ATTACHMENT_MAX_BYTES, OFFER_FILE_MAX_BYTES } from '@atelier/shared';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../test/accounts';
 import { chatPair } from '../test/chat';
-import { createTestApp, type TestApp, type TestClient } from '../test/test-app';
-import { setSetting } from './lib/settings';
+import { type TestClient, useTestApp } from '../test/test-app';
 
 /**
  * Issue 18 bug 10: an upload over its limit is refused every time. Each upload goes over a real HTTP
  * connection with a chunked body, as a browser streams it, so the multipart parser sees it arrive in
  * pieces; the size of what arrived decides, not the parser's `truncated` flag alone.
  */
-let t: TestApp;
+const t = useTestApp({ registration: true });
 let base: string;
 beforeAll(async () => {
-  t = await createTestApp();
-  await setSetting(t.app.db, 'is_reg_enabled', true);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
 });
-afterAll(() => t.close());
 
 const REPEATS = 20;
 const CHUNK = 64 * 1024;

@@ -1,7 +1,8 @@
 import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { ledgerAccounts, products, users } from '../src/db/schema';
+import { categories, ledgerAccounts, products, users } from '../src/db/schema';
 import { clearingAccountCode, platformRevenueMinor, systemAccountId, transfer, userAccountId } from '../src/features/ledger';
+import { registerPerson } from './accounts';
 
 export async function userIdByEmail(app: FastifyInstance, email: string): Promise<number> {
   const [u] = await app.db
@@ -48,23 +49,24 @@ export async function seededProducts(app: FastifyInstance, type: 'image' | 'doc'
     .orderBy(asc(products.id));
 }
 
-/** A creator's pending earnings (their share of sales still in the clearing period), EUR cents. */
-export async function pendingMinor(app: FastifyInstance, userId: number): Promise<number> {
-  const [row] = await app.db
-    .select({ b: ledgerAccounts.balanceMinor })
-    .from(ledgerAccounts)
-    .where(eq(ledgerAccounts.code, `earnings:pending:${userId}`));
+/** The first category's id, for a listing that needs one. */
+export async function firstCategoryId(app: FastifyInstance): Promise<number> {
+  const [cat] = await app.db.select({ id: categories.id }).from(categories).orderBy(categories.id).limit(1);
+  if (!cat) throw new Error('no category: seed the app');
+  return cat.id;
+}
+
+/** The balance of the ledger account `code` (0 while it does not exist yet), EUR cents. */
+export async function accountMinor(app: FastifyInstance, code: string): Promise<number> {
+  const [row] = await app.db.select({ b: ledgerAccounts.balanceMinor }).from(ledgerAccounts).where(eq(ledgerAccounts.code, code));
   return row ? Number(row.b) : 0;
 }
 
+/** A creator's pending earnings (their share of sales still in the clearing period), EUR cents. */
+export const pendingMinor = (app: FastifyInstance, userId: number) => accountMinor(app, `earnings:pending:${userId}`);
+
 /** A creator's available earnings (released: spendable and withdrawable), EUR cents. */
-export async function availableMinor(app: FastifyInstance, userId: number): Promise<number> {
-  const [row] = await app.db
-    .select({ b: ledgerAccounts.balanceMinor })
-    .from(ledgerAccounts)
-    .where(eq(ledgerAccounts.code, `earnings:available:${userId}`));
-  return row ? Number(row.b) : 0;
-}
+export const availableMinor = (app: FastifyInstance, userId: number) => accountMinor(app, `earnings:available:${userId}`);
 
 let soldSerial = 0;
 
@@ -106,4 +108,16 @@ export async function sellPrompt(
   const res = await buyer.client.post('/api/purchase/prompt', { prompt_id: id });
   if (res.statusCode !== 200) throw new Error(`the purchase failed: ${res.statusCode} ${JSON.stringify(res.json())}`);
   return res.json().payload.order.id as number;
+}
+
+/**
+ * A new buyer, funded with `minor`, who buys the prompt `productId` through the API from their
+ * balance. Answers the buyer and the order's id.
+ */
+export async function buyPromptAsNewBuyer(app: FastifyInstance, productId: number, minor: number) {
+  const buyer = await registerPerson(app);
+  await fund(app, buyer.id, minor);
+  const res = await buyer.client.post('/api/purchase/prompt', { prompt_id: productId });
+  if (res.statusCode !== 200) throw new Error(`the purchase failed: ${res.statusCode} ${res.body}`);
+  return { buyer, orderId: res.json().payload.order.id as number };
 }

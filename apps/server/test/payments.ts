@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import Stripe from 'stripe';
 import { expect } from 'vitest';
 import { deposits } from '../src/db/schema';
+import { SANDBOX_SIGNATURE_HEADER, type SandboxEvent, signSandboxEvent } from '../src/features/payments/sandbox/sandbox-provider';
 import type { TestClient } from './test-app';
 
 /**
@@ -29,6 +30,19 @@ export async function sendStripeEvent(app: FastifyInstance, secret: string, even
     url: '/api/payments/webhook/stripe',
     headers: { 'content-type': 'application/json', 'stripe-signature': stripe.webhooks.generateTestHeaderString({ payload, secret }) },
     payload,
+  });
+  expect(res.statusCode).toBe(200);
+  return res.json().payload.result as string;
+}
+
+/** Sends a signed sandbox event to the webhook route; answers what the app did with it ('applied', 'duplicate', 'ignored', 'refused'). */
+export async function sendSandboxEvent(app: FastifyInstance, event: SandboxEvent): Promise<string> {
+  const { raw, signature } = signSandboxEvent(app.config, event);
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/payments/webhook/sandbox',
+    headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signature },
+    payload: raw,
   });
   expect(res.statusCode).toBe(200);
   return res.json().payload.result as string;

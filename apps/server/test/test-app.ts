@@ -1,13 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { type BuildOptions, buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { type Database, openDatabase } from '../src/db/client';
 import { runMigrations } from '../src/db/migrate';
+import { setSetting } from '../src/lib/settings';
 import { seedDatabase } from '../src/seeders';
 
 export type TestApp = { app: FastifyInstance; close: () => Promise<void> };
@@ -25,6 +27,11 @@ type TestAppOptions = {
   build?: Pick<BuildOptions, 'payoutProvider'>;
   /** A streaming replica of DATABASE_URL's server: the scratch database there becomes DATABASE_READ_URL. */
   readServerUrl?: string;
+  /**
+   * A web build for the app to serve, its files by path as the build lays them out (`dist/index.html`,
+   * `dist/.vite/manifest.json`, the server renderer at `dist-ssr/entry-server.js`); WEB_DIST is its `dist`.
+   */
+  web?: Record<string, string>;
 };
 
 /**
@@ -74,12 +81,17 @@ export async function createTestApps(count: number, opts: TestAppOptions = {}): 
   let open = count;
   for (let i = 0; i < count; i++) {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'atelier-test-'));
+    const webRoot = path.join(dataDir, 'web');
+    for (const [file, text] of Object.entries(opts.web ?? {})) {
+      await mkdir(path.dirname(path.join(webRoot, file)), { recursive: true });
+      await writeFile(path.join(webRoot, file), text);
+    }
     const config = loadConfig({
       NODE_ENV: 'test',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'silent',
       SESSION_SECRET: 's'.repeat(40),
-      WEB_DIST: path.join(dataDir, 'no-web'),
+      WEB_DIST: opts.web ? path.join(webRoot, 'dist') : path.join(dataDir, 'no-web'),
       // The address a local start names itself by; a test of a start without it passes PUBLIC_URL: '' (issue 31).
       PUBLIC_URL: 'http://localhost:3000',
       ...opts.env,
@@ -104,6 +116,26 @@ export async function createTestApps(count: number, opts: TestAppOptions = {}): 
     });
   }
   return apps;
+}
+
+/**
+ * The test file's own app (createTestApp), built before its tests and closed after them: read `.app`
+ * inside hooks and tests. `registration: true` opens sign-ups, which a fresh install keeps closed
+ * (the demo seed opens them).
+ */
+export function useTestApp(opts: TestAppOptions & { registration?: boolean } = {}): { readonly app: FastifyInstance } {
+  let built: TestApp | undefined;
+  beforeAll(async () => {
+    built = await createTestApp(opts);
+    if (opts.registration) await setSetting(built.app.db, 'is_reg_enabled', true);
+  });
+  afterAll(() => built?.close());
+  return {
+    get app() {
+      if (!built) throw new Error('the test app is built before the tests: read it inside a hook or a test');
+      return built.app;
+    },
+  };
 }
 
 /** A browser-like client: keeps cookies and echoes XSRF-TOKEN on state-changing calls. */

@@ -1,20 +1,16 @@
 import { eq, inArray, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { registerPerson } from '../../test/accounts';
-import { createTestApp, type TestApp } from '../../test/test-app';
+import { useTestApp } from '../../test/test-app';
 import { idempotencyKeys, jobs, notifications, rateLimits, sessions } from '../db/schema';
 import { PURGE_JOBS } from './purge';
-import { setSetting } from './settings';
 
 /** Issue 17, operations: sessions, read notifications, rate-limit windows and idempotency keys are trimmed by scheduled jobs. */
-let t: TestApp;
+const t = useTestApp({ registration: true });
 let userId: number;
 beforeAll(async () => {
-  t = await createTestApp();
-  await setSetting(t.app.db, 'is_reg_enabled', true);
   userId = (await registerPerson(t.app)).id;
 });
-afterAll(() => t.close());
 
 const ago = (seconds: number) => new Date(Date.now() - seconds * 1000);
 const DAY = 86_400;

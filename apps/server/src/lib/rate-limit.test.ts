@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/test-app';
+import { describe, expect, it, vi } from 'vitest';
+import { useTestApp } from '../../test/test-app';
 import { AppError } from './app-error';
 import { assertUnderLimit, clearRateLimit, enforceRateLimit, releaseRateLimitHit } from './rate-limit';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 describe('rate limits in PostgreSQL', () => {
   it('allows the limit, then answers 429 with Retry-After and a time to wait', async () => {

@@ -1,20 +1,16 @@
 import { ANALYTICS_CSV_COLUMNS } from '@atelier/shared';
 import { eq, inArray, sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { registerPerson, registerStaff } from '../../../test/accounts';
 import { fund, pendingMinor, revenueMinor, seededProducts } from '../../../test/commerce';
-import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
+import { TestClient, useTestApp } from '../../../test/test-app';
 import { rowsOf } from '../../db/client';
 import { orders, products } from '../../db/schema';
 import { commissionOf } from '../ledger';
 import { PURGE_VIEW_VISITORS } from './analytics.routes';
 import { isBot } from './views';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ seed: true });
-});
-afterAll(() => t.close());
+const t = useTestApp({ seed: true });
 afterEach(() => {
   vi.useRealTimers();
 });

@@ -1,20 +1,18 @@
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { registerPerson, registerStaff } from '../../../test/accounts';
+import { firstCategoryId } from '../../../test/commerce';
 import { payoutContact } from '../../../test/payouts';
-import { createTestApp, type TestApp, type TestClient } from '../../../test/test-app';
-import { auditLog, categories } from '../../db/schema';
+import { type TestClient, useTestApp } from '../../../test/test-app';
+import { auditLog } from '../../db/schema';
 
 /** Every staff action writes one audit row in its own transaction; a refused action writes none. */
-let t: TestApp;
+const t = useTestApp({ seed: true });
 let categoryId: number;
 beforeAll(async () => {
-  t = await createTestApp({ seed: true });
-  const [cat] = await t.app.db.select({ id: categories.id }).from(categories).orderBy(categories.id).limit(1);
-  categoryId = cat!.id;
+  categoryId = await firstCategoryId(t.app);
 });
-afterAll(() => t.close());
 
 const person = () => registerPerson(t.app);
 

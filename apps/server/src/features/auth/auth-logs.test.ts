@@ -1,14 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { lastMailTo, linkIn, newPerson } from '../../../test/accounts';
-import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
+import { TestClient, useTestApp } from '../../../test/test-app';
 
 const lines: string[] = [];
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ seed: true, logStream: { write: (line) => lines.push(line) } });
-});
-afterAll(() => t.close());
+const t = useTestApp({ seed: true, logStream: { write: (line) => lines.push(line) } });
 
 describe('logs', () => {
   it('never carry a password, reset token, verification code or session id', async () => {

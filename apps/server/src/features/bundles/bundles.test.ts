@@ -1,11 +1,10 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { lastMailTo, registerPerson, registerSeller, registerStaff } from '../../../test/accounts';
 import { balanceMinor, fund, listedPrompt, pendingMinor, revenueMinor } from '../../../test/commerce';
-import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
+import { TestClient, useTestApp } from '../../../test/test-app';
 import { auditLog, notifications, orderItems, products } from '../../db/schema';
 import { allowedMoves } from '../../lib/lifecycle';
-import { setSetting } from '../../lib/settings';
 import { checkLedger } from '../ledger';
 import { bundleLifecycle } from './bundle-states';
 
@@ -14,12 +13,7 @@ import { bundleLifecycle } from './bundle-states';
  * their sum; staff approve it (a pack whose seller is the creator) or reject it with a reason; a buyer
  * buys it and the creator earns their share of the bundle price less commission, the ledger exact.
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-  await setSetting(t.app.db, 'is_reg_enabled', true);
-});
-afterAll(() => t.close());
+const t = useTestApp({ registration: true });
 
 const exact = { unbalancedTransactions: [], driftedAccounts: [], totalMinor: 0 };
 const errorOf = (res: { json(): { errors?: Record<string, string[]> } }, field: string) => res.json().errors?.[field]?.[0];

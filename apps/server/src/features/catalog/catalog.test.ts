@@ -1,10 +1,10 @@
 import { and, count, eq, inArray, ne, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/test-app';
 import { rowsOf } from '../../db/client';
 import { categories, products, tags, users } from '../../db/schema';
 
-let t: TestApp;
+const t = useTestApp({ seed: true });
 
 /** What the database holds, so no test repeats the seed's numbers by hand. */
 async function publishedCount(where?: Parameters<typeof and>[0], opts: { packs?: boolean } = {}) {
@@ -14,10 +14,6 @@ async function publishedCount(where?: Parameters<typeof and>[0], opts: { packs?:
     .where(and(eq(products.status, 'published'), opts.packs ? undefined : ne(products.productType, 'pack'), where));
   return row!.n;
 }
-beforeAll(async () => {
-  t = await createTestApp({ seed: true });
-});
-afterAll(() => t.close());
 
 const get = (url: string, headers?: Record<string, string>) => t.app.inject({ method: 'GET', url, headers });
 type P = { id: number; slug: string; title: string; price: number; product_type: string; category_id: number | null; tags: string[]; items?: P[] };

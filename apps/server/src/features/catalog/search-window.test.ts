@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/test-app';
 import { rowsOf } from '../../db/client';
 import { COUNTED_UP_TO } from './catalog.queries';
 
@@ -8,11 +8,10 @@ import { COUNTED_UP_TO } from './catalog.queries';
  * Past COUNTED_UP_TO matches a search ranks a window of them and estimates its total (the bench
  * case search-million.ts times it at a million works); here with just over that many.
  */
-let t: TestApp;
+const t = useTestApp({ seed: true });
 const BEACONS = COUNTED_UP_TO + 500;
 const BACONS = 5;
 beforeAll(async () => {
-  t = await createTestApp({ seed: true });
   // 'bacon' is one typo from 'beacon': each word finds the other's products through a typo.
   await t.app.db.execute(sql`
     insert into products (slug, title, description, product_type, author_id, price_minor, rating_count, rating_sum)
@@ -24,7 +23,6 @@ beforeAll(async () => {
   // As autovacuum would: the estimates read the table's statistics.
   await t.app.db.execute(sql`analyze`);
 });
-afterAll(() => t.close());
 
 const get = async (url: string) => (await t.app.inject({ method: 'GET', url })).json();
 type Card = { title: string; price: number; rating_average: number; rating_count: number };

@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registerPerson, registerSeller, registerStaff } from '../../../test/accounts';
 import { fund, seededProducts } from '../../../test/commerce';
-import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
+import { TestClient, useTestApp } from '../../../test/test-app';
 import { categories, products } from '../../db/schema';
 import { countWords, describeFile } from '../../lib/file-meta';
 import { buildZip } from '../../lib/zip';
@@ -13,11 +13,7 @@ import { describeUnmeasuredFiles } from './describe-files';
  * Issue 31 item 7: a product page's trust signals. How many bought the work and kept it, what the
  * file is, and whether a review's writer bought the work (or had it refunded).
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ seed: true });
-});
-afterAll(() => t.close());
+const t = useTestApp({ seed: true });
 
 const PROMPT = 'A lighthouse at dusk, long exposure, teal and amber';
 

@@ -1,19 +1,14 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { lastMailTo } from '../../../test/accounts';
 import { cardPaidWebhook, cardProviderOf, chatPair, multipart, sendChat, sendChatForm, testPng } from '../../../test/chat';
 import { balanceMinor, fund, pendingMinor } from '../../../test/commerce';
-import { createTestApp, type TestApp, type TestClient } from '../../../test/test-app';
+import { type TestClient, useTestApp } from '../../../test/test-app';
 import { chats, currencies, deposits, jobs, siteSettings } from '../../db/schema';
 import { setSetting } from '../../lib/settings';
 import { checkLedger } from '../ledger';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-  await setSetting(t.app.db, 'is_reg_enabled', true);
-});
-afterAll(() => t.close());
+const t = useTestApp({ registration: true });
 
 const DAY = 24 * 60 * 60 * 1000;
 /** The deal's expiry job (chat-deal.routes.ts), by name. */

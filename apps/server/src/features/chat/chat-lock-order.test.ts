@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cardPaidWebhook, chatPerson, multipart, sendChatForm, testPng } from '../../../test/chat';
 import { balanceMinor, fund, pendingMinor } from '../../../test/commerce';
-import { createTestApp, type TestApp, type TestClient } from '../../../test/test-app';
-import { setSetting } from '../../lib/settings';
+import { type TestClient, useTestApp } from '../../../test/test-app';
 import { checkLedger, clearingAccountCode, systemAccountId, transfer, userAccountId } from '../ledger';
 
 /**
@@ -11,12 +10,7 @@ import { checkLedger, clearingAccountCode, systemAccountId, transfer, userAccoun
  * buyer's account in opposite orders, which deadlocks on PostgreSQL. This races them with real
  * parallelism (run it with DATABASE_URL; PGlite runs one statement at a time and cannot deadlock).
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-  await setSetting(t.app.db, 'is_reg_enabled', true);
-});
-afterAll(() => t.close());
+const t = useTestApp({ registration: true });
 
 const cardPaid = (depositId: number, round: number) => cardPaidWebhook(t.app, depositId, `evt_race_${depositId}_${round}`);
 

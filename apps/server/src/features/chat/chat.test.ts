@@ -1,57 +1,17 @@
 import { eq } from 'drizzle-orm';
-import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lastMailTo, registerUser } from '../../../test/accounts';
-import { balanceMinor, fund, pendingMinor, revenueMinor, userIdByEmail } from '../../../test/commerce';
-import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
+import { describe, expect, it } from 'vitest';
+import { lastMailTo } from '../../../test/accounts';
+import { chatPair, chatPerson, multipart as form, testPng as png, sendChat as send, sendChatForm as sendForm } from '../../../test/chat';
+import { balanceMinor, fund, pendingMinor, revenueMinor } from '../../../test/commerce';
+import { TestClient, useTestApp } from '../../../test/test-app';
 import { chatMessages, products, users } from '../../db/schema';
-import { setSetting } from '../../lib/settings';
 import { checkLedger } from '../ledger';
 import { CHAT_SEND_LIMIT } from './chat.routes';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-  await setSetting(t.app.db, 'is_reg_enabled', true);
-});
-afterAll(() => t.close());
+const t = useTestApp({ registration: true });
 
-async function person() {
-  const { client, person: p } = await registerUser(t.app);
-  return { client, id: await userIdByEmail(t.app, p.email), email: p.email };
-}
-
-/** A buyer, a creator, and the chat the buyer opened with the creator. */
-async function pair() {
-  const buyer = await person();
-  const creator = await person();
-  const res = await buyer.client.post('/api/chat', { recipient_id: creator.id });
-  expect(res.statusCode).toBe(200);
-  return { buyer, creator, chatId: res.json().payload.id as number };
-}
-
-const png = () =>
-  sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 200, g: 40, b: 90 } } })
-    .png()
-    .toBuffer();
-
-/** A multipart body with text fields and one file, as a browser's FormData sends it. */
-function form(fields: Record<string, string>, file?: { name: string; type: string; data: Buffer }) {
-  const boundary = `----chat${Math.random().toString(16).slice(2)}`;
-  const parts: Buffer[] = [];
-  for (const [k, v] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  if (file) {
-    parts.push(
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="attachment"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`),
-    );
-    parts.push(file.data, Buffer.from('\r\n'));
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
-
-const send = (c: TestClient, chatId: number, body: unknown) => c.post(`/api/chat/${chatId}/messages`, body);
-const sendForm = (c: TestClient, chatId: number, f: ReturnType<typeof form>) => c.request('POST', `/api/chat/${chatId}/messages`, f);
+const person = () => chatPerson(t.app);
+const pair = () => chatPair(t.app);
 
 describe('conversations', () => {
   it('a guest gets 401', async () => {

@@ -1,10 +1,9 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registerPerson, registerSeller } from '../../../test/accounts';
 import { balanceMinor, fund, pendingMinor } from '../../../test/commerce';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { useTestApp } from '../../../test/test-app';
 import { discounts, orderDiscounts, products } from '../../db/schema';
-import { setSetting } from '../../lib/settings';
 import { checkLedger } from '../ledger';
 
 /**
@@ -16,12 +15,7 @@ const onPostgres = Boolean(process.env.DATABASE_URL);
 const PARALLEL = onPostgres ? 50 : 10;
 const PRICE = 1000;
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-  await setSetting(t.app.db, 'is_reg_enabled', true);
-});
-afterAll(() => t.close());
+const t = useTestApp({ registration: true });
 
 async function inBatches<T>(jobs: (() => Promise<T>)[], size: number): Promise<T[]> {
   const out: T[] = [];

@@ -1,10 +1,9 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { lastMailTo, registerPerson, registerSeller, registerStaff } from '../../../test/accounts';
 import { balanceMinor, fund, listedPrompt, pendingMinor, revenueMinor } from '../../../test/commerce';
-import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
+import { TestClient, useTestApp } from '../../../test/test-app';
 import { auditLog, discounts, type products } from '../../db/schema';
-import { setSetting } from '../../lib/settings';
 import { checkLedger } from '../ledger';
 
 /**
@@ -13,12 +12,7 @@ import { checkLedger } from '../ledger';
  * the order, statement and receipt keep list price, code and discount; refunds leave the ledger exact;
  * a second creator neither sees nor changes the first one's codes.
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-  await setSetting(t.app.db, 'is_reg_enabled', true);
-});
-afterAll(() => t.close());
+const t = useTestApp({ registration: true });
 
 const exact = { unbalancedTransactions: [], driftedAccounts: [], totalMinor: 0 };
 let serial = 0;

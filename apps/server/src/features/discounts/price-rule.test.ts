@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/test-app';
 import { rowsOf } from '../../db/client';
 import { discountedPrice } from './pricing';
 
@@ -10,11 +10,7 @@ import { discountedPrice } from './pricing';
  * function `discount_price` (migration 0044) prices product cards inside the catalogue's queries. This
  * test holds them to one rule: for any list price, kind and value, both give the same cents.
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 describe('one discount price rule in TypeScript and SQL (issue 34)', () => {
   it('discountedPrice and discount_price agree to the cent, the 0.50 € floor included', async () => {

@@ -1,47 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerPerson, registerSeller, registerStaff } from '../../../test/accounts';
-import { availableMinor, balanceMinor, fund } from '../../../test/commerce';
+import { describe, expect, it } from 'vitest';
+import { registerSeller, registerStaff } from '../../../test/accounts';
+import { availableMinor, balanceMinor, buyPromptAsNewBuyer, listedPrompt } from '../../../test/commerce';
 import { payoutContact } from '../../../test/payouts';
-import { createTestApp, type TestApp, type TestClient } from '../../../test/test-app';
-import { products } from '../../db/schema';
-import { setSetting } from '../../lib/settings';
+import { type TestClient, useTestApp } from '../../../test/test-app';
 import { checkLedger, releaseDueEarnings } from '../ledger';
 
 /**
  * Issue 30, finding 1: an open refund request holds its line. A creator can no longer withdraw money a
  * buyer asked back; the Earnings tab shows the hold, and after a refund of withdrawn money, the debt.
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-  await setSetting(t.app.db, 'is_reg_enabled', true);
-});
-afterAll(() => t.close());
+const t = useTestApp({ registration: true });
 
 const exact = { unbalancedTransactions: [], driftedAccounts: [], totalMinor: 0 };
 const sepa = { ...payoutContact, method: 'sepa', account_number: 'DE89370400440532013000', recipient_full_name: 'Ines Duarte' };
-let serial = 0;
-
 async function soldPrompt(creatorId: number, priceMinor: number) {
-  serial++;
-  const [row] = await t.app.db
-    .insert(products)
-    .values({
-      slug: `hold-prompt-${serial}-${creatorId}`,
-      title: `Hold prompt ${serial}`,
-      productType: 'prompt',
-      promptText: 'A fox',
-      authorId: creatorId,
-      priceMinor,
-    })
-    .returning({ id: products.id });
-  const buyer = await registerPerson(t.app);
-  await fund(t.app, buyer.id, priceMinor);
-  const res = await buyer.client.post('/api/purchase/prompt', { prompt_id: row!.id });
-  expect(res.statusCode).toBe(200);
+  const sold = await buyPromptAsNewBuyer(t.app, await listedPrompt(t.app, creatorId, priceMinor), priceMinor);
   // Past its clearing period: the creator's share is available.
   await releaseDueEarnings(t.app.db, { clearingDays: 0 });
-  return { buyer, orderId: res.json().payload.order.id as number };
+  return sold;
 }
 
 const ask = async (client: TestClient, orderId: number) => {

@@ -1,43 +1,22 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registerPerson, registerStaff } from '../../../test/accounts';
-import { availableMinor, fund, pendingMinor } from '../../../test/commerce';
-import { createTestApp, type TestApp, type TestClient } from '../../../test/test-app';
-import { orderItems, orders, products } from '../../db/schema';
-import { setSetting } from '../../lib/settings';
+import { availableMinor, buyPromptAsNewBuyer, listedPrompt, pendingMinor } from '../../../test/commerce';
+import { type TestClient, useTestApp } from '../../../test/test-app';
+import { orderItems, orders } from '../../db/schema';
 import { checkLedger, releaseDueEarnings } from '../ledger';
 
 /**
  * Issue 30: earnings tracked per sold line. A refund cancels its own line; the release job releases
  * only lines still pending, each by its own amount; a new clearing period applies to pending lines at once.
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-  await setSetting(t.app.db, 'is_reg_enabled', true);
-});
-afterAll(() => t.close());
+const t = useTestApp({ registration: true });
 
 const DAY = 86_400_000;
 const exact = { unbalancedTransactions: [], driftedAccounts: [], totalMinor: 0 };
-let serial = 0;
+const prompt = (authorId: number, priceMinor: number) => listedPrompt(t.app, authorId, priceMinor);
 
-async function prompt(authorId: number, priceMinor: number) {
-  serial++;
-  const [row] = await t.app.db
-    .insert(products)
-    .values({ slug: `lines-prompt-${serial}-${authorId}`, title: `Lines prompt ${serial}`, productType: 'prompt', promptText: 'A fox', authorId, priceMinor })
-    .returning({ id: products.id });
-  return row!.id;
-}
-
-async function buy(productId: number, minor: number) {
-  const buyer = await registerPerson(t.app);
-  await fund(t.app, buyer.id, minor);
-  const res = await buyer.client.post('/api/purchase/prompt', { prompt_id: productId });
-  expect(res.statusCode).toBe(200);
-  return { buyer, orderId: res.json().payload.order.id as number };
-}
+const buy = (productId: number, minor: number) => buyPromptAsNewBuyer(t.app, productId, minor);
 
 async function refund(buyer: { client: TestClient }, orderId: number) {
   const asked = await buyer.client.post(`/api/orders/${orderId}/refund-request`, { reason: 'broken_file', message: 'It does not open.' });

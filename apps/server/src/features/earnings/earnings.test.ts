@@ -1,19 +1,15 @@
 import { eq, sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registerPerson, registerSeller, registerStaff } from '../../../test/accounts';
 import { availableMinor, balanceMinor, fund, pendingMinor, seededProducts, sellPrompt } from '../../../test/commerce';
 import { payoutContact } from '../../../test/payouts';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { useTestApp } from '../../../test/test-app';
 import { awayFromStepEdge } from '../../../test/totp';
 import { ledgerAccounts, payouts, sessions } from '../../db/schema';
 import { checkLedger, earningsPendingCode, InsufficientFunds, postSale, releaseDueEarnings } from '../ledger';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ seed: true });
-});
-afterAll(() => t.close());
+const t = useTestApp({ seed: true });
 
 const DAY = 86_400_000;
 const GOOD_CARD = '4242424242424242';

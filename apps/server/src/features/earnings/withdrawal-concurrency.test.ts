@@ -1,11 +1,10 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registerPerson, registerSeller, registerStaff } from '../../../test/accounts';
 import { availableMinor, sellPrompt } from '../../../test/commerce';
 import { payoutContact } from '../../../test/payouts';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { useTestApp } from '../../../test/test-app';
 import { payouts } from '../../db/schema';
-import { setSetting } from '../../lib/settings';
 import { checkLedger, releaseDueEarnings } from '../ledger';
 
 /**
@@ -17,12 +16,7 @@ import { checkLedger, releaseDueEarnings } from '../ledger';
  */
 const PARALLEL = 30;
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-  await setSetting(t.app.db, 'is_reg_enabled', true);
-});
-afterAll(() => t.close());
+const t = useTestApp({ registration: true });
 
 /** A bank transfer: the sandbox leaves it to staff, so no job pays it while a round races. */
 const sepa = () => ({

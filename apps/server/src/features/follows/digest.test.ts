@@ -1,16 +1,12 @@
 import { eq, inArray, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registerPerson, registerStaff } from '../../../test/accounts';
 import { seededProducts } from '../../../test/commerce';
-import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
+import { TestClient, useTestApp } from '../../../test/test-app';
 import { mailOutbox, notifications, products, users } from '../../db/schema';
 import { DIGEST_EVERY_SECONDS } from './digest';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ seed: true });
-});
-afterAll(() => t.close());
+const t = useTestApp({ seed: true });
 
 /** The digests in the outbox for an address (sign-up mail left out). */
 const mailsTo = async (email: string) =>

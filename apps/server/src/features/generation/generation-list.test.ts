@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { registerPerson } from '../../../test/accounts';
 import { balanceMinor, fund, seededProducts } from '../../../test/commerce';
-import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
+import { TestClient, useTestApp } from '../../../test/test-app';
 import { categories, generations, jobs } from '../../db/schema';
 import { readStoredZip } from '../../lib/zip';
 import { reconcile } from '../ledger';
@@ -14,11 +14,7 @@ import { createBuiltinRenderer } from './image-generator';
  * and downloads each again; one that settles after its request ended (the server died, the request
  * gave up) rings the buyer's bell; after a crash the charge settles once the job's lease has passed.
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ seed: true });
-});
-afterAll(() => t.close());
+const t = useTestApp({ seed: true });
 
 type Listed = {
   id: number;

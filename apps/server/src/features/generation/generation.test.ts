@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerStaff, registerUser } from '../../../test/accounts';
 import { balanceMinor, fund, revenueMinor, seededProducts, userIdByEmail } from '../../../test/commerce';
-import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
+import { createTestApp, type TestApp, TestClient, useTestApp } from '../../../test/test-app';
 import { rowsOf } from '../../db/client';
 import { categories, generations, jobs, products } from '../../db/schema';
 import { setSetting } from '../../lib/settings';
@@ -13,11 +13,7 @@ import { readStoredZip } from '../../lib/zip';
 import { checkLedger } from '../ledger';
 import { GENERATION_ATTEMPTS, GENERATION_SETTLE_MS, GENERATION_TIMEOUT_MS, refundGeneration, startGeneration } from './generation';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ seed: true });
-});
-afterAll(() => t.close());
+const t = useTestApp({ seed: true });
 
 /** The seeded prompts under a category url starting with `prefix`, by id. */
 async function promptsUnder(prefix: string) {

@@ -1,21 +1,18 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { registerPerson, registerStaff } from '../../../test/accounts';
-import { createTestApp, type TestApp, type TestClient } from '../../../test/test-app';
+import { type TestClient, useTestApp } from '../../../test/test-app';
 import { auditLog, jobs } from '../../db/schema';
 import { enqueue } from '../../lib/jobs';
-import { setSetting } from '../../lib/settings';
 
 /** Issue 17, operations: the job queue in the back office. */
-let t: TestApp;
+const t = useTestApp({ registration: true });
 let staff: TestClient;
 let user: TestClient;
 let staffId: number;
 let runs = 0;
 let failing = true;
 beforeAll(async () => {
-  t = await createTestApp();
-  await setSetting(t.app.db, 'is_reg_enabled', true);
   const s = await registerStaff(t.app);
   staff = s.client;
   staffId = s.id;
@@ -29,7 +26,6 @@ beforeAll(async () => {
     { attempts: 1 },
   );
 });
-afterAll(() => t.close());
 
 type Job = { id: number; name: string; state: string; attempts: number; last_error: string | null };
 

@@ -1,13 +1,12 @@
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { registerPerson, registerSeller, registerStaff } from '../../../test/accounts';
 import { disputeClosed, disputeOpened, paidStripeDeposit, sendStripeEvent, stripeTestEnv } from '../../../test/payments';
 import { payoutContact } from '../../../test/payouts';
-import { createTestApp, type TestApp, type TestClient } from '../../../test/test-app';
+import { type TestClient, useTestApp } from '../../../test/test-app';
 import { rowsOf } from '../../db/client';
 import { products } from '../../db/schema';
-import { setSetting } from '../../lib/settings';
 import { checkLedger, releaseDueEarnings } from '.';
 
 /**
@@ -17,7 +16,6 @@ import { checkLedger, releaseDueEarnings } from '.';
  * journal balances, each balance equals its entries, each creator's pending and held earnings equal
  * their sold lines (checkLedger), and no account of a user is below zero except receivables.
  */
-let t: TestApp;
 type Person = { id: number; client: TestClient };
 let buyers: Person[] = [];
 let creators: Person[] = [];
@@ -30,14 +28,12 @@ const secret = 'whsec_test_property';
 const seen = { packSold: 0, disputed: 0, disputeEnded: 0, refunded: 0 };
 const paid: { pi: string; minor: number; dispute: 'none' | 'open' | 'closed' }[] = [];
 
+const t = useTestApp({ env: stripeTestEnv(secret), registration: true });
 beforeAll(async () => {
-  t = await createTestApp({ env: stripeTestEnv(secret) });
-  await setSetting(t.app.db, 'is_reg_enabled', true);
   buyers = [await registerPerson(t.app), await registerPerson(t.app)];
   creators = [await registerSeller(t.app), await registerSeller(t.app)];
   staff = await registerStaff(t.app);
 });
-afterAll(() => t.close());
 
 type Cmd =
   | { k: 'deposit'; buyer: number; minor: number }

@@ -1,15 +1,11 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registerUser } from '../../../test/accounts';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { useTestApp } from '../../../test/test-app';
 import { ledgerAccounts, ledgerEntries, ledgerTransactions, users } from '../../db/schema';
 import { checkLedger, clearingAccountCode, InsufficientFunds, PLATFORM_REVENUE, systemAccountId, transfer, userAccountId } from './ledger';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ seed: true });
-});
-afterAll(() => t.close());
+const t = useTestApp({ seed: true });
 
 async function userIdOf(email: string) {
   const [u] = await t.app.db.select({ id: users.id }).from(users).where(eq(users.email, email));

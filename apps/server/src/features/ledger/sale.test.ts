@@ -1,23 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registerPerson } from '../../../test/accounts';
 import { balanceMinor, fund, pendingMinor, revenueMinor } from '../../../test/commerce';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { useTestApp } from '../../../test/test-app';
 import { rowsOf } from '../../db/client';
-import { setSetting } from '../../lib/settings';
 import * as ledger from '.';
 
 /**
  * Hole 7: the ledger owns the one writer of a sale (`postSale`); checkout, the chat unlock and packs
  * say only what is sold for how much, and no feature writes journal rows or sees the ledger's SQL.
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-  await setSetting(t.app.db, 'is_reg_enabled', true);
-});
-afterAll(() => t.close());
+const t = useTestApp({ registration: true });
 
 const MARKER: ledger.SaleStatementShape = {
   name: 'test_marker',

@@ -1,22 +1,16 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registerPerson, registerSeller, registerStaff } from '../../../test/accounts';
 import { sellPrompt } from '../../../test/commerce';
-import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
+import { TestClient, useTestApp } from '../../../test/test-app';
 import { mailOutbox, products } from '../../db/schema';
-import { setSetting } from '../../lib/settings';
 
 /**
  * Issue 31 item 8: a sale, a refund request and a refund's decision ring the bell of the party they
  * concern, with the params the web words them with; each user reads and changes only their own
  * preferences; a kind turned off stops the bell, the e-mail, or both.
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-  await setSetting(t.app.db, 'is_reg_enabled', true);
-});
-afterAll(() => t.close());
+const t = useTestApp({ registration: true });
 
 type Bell = { kind: string; text: string; link: string | null; params: Record<string, unknown> | null }[];
 const bellOf = async (client: TestClient) => (await client.get('/api/notifications')).json().payload as Bell;

@@ -1,18 +1,17 @@
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { registerPerson, registerSeller, registerStaff } from '../../../test/accounts';
-import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
-import { auditLog, categories, offers, products, users } from '../../db/schema';
+import { firstCategoryId } from '../../../test/commerce';
+import { payoutContact } from '../../../test/payouts';
+import { TestClient, useTestApp } from '../../../test/test-app';
+import { auditLog, offers, products, users } from '../../db/schema';
 
-let t: TestApp;
+const t = useTestApp({ seed: true });
 let categoryId: number;
 beforeAll(async () => {
-  t = await createTestApp({ seed: true });
-  const [cat] = await t.app.db.select({ id: categories.id }).from(categories).orderBy(categories.id).limit(1);
-  categoryId = cat!.id;
+  categoryId = await firstCategoryId(t.app);
 });
-afterAll(() => t.close());
 
 async function png() {
   return sharp({ create: { width: 64, height: 48, channels: 3, background: '#3366cc' } })
@@ -77,15 +76,8 @@ describe('listings', () => {
 
     // No payout for a listing: the money comes through sales.
     const payout = await me.client.post('/api/offer/request-payout/sepa', {
+      ...payoutContact,
       id,
-      first_name: 'Ines',
-      last_name: 'Duarte',
-      email: 'ines@example.com',
-      phone: '+351912345678',
-      address: 'Rua Augusta 1',
-      city: 'Lisboa',
-      post_code: '1100-048',
-      country: 620,
       account_number: 'DE89370400440532013000',
       recipient_full_name: 'Ines Duarte',
     });

@@ -1,25 +1,22 @@
 import { createHmac } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { lastMailTo, registerStaff, registerUser } from '../../../test/accounts';
-import { userIdByEmail } from '../../../test/commerce';
-import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
+import { firstCategoryId, userIdByEmail } from '../../../test/commerce';
+import { TestClient, useTestApp } from '../../../test/test-app';
 import { rowsOf } from '../../db/client';
 import { categories, mailOutbox, offerEvents, offers, payouts, products } from '../../db/schema';
 import { checkLedger, clearingAccountCode, systemAccountId } from '../ledger';
 import { OFFER_ACQUISITIONS } from '../payouts';
 
-let t: TestApp;
 let categoryId: number;
 /** Every line the app logs (at trace level), searched for card numbers and IBANs. */
 const logLines: string[] = [];
+const t = useTestApp({ seed: true, logStream: { write: (line) => logLines.push(line) } });
 beforeAll(async () => {
-  t = await createTestApp({ seed: true, logStream: { write: (line) => logLines.push(line) } });
-  const [cat] = await t.app.db.select({ id: categories.id }).from(categories).orderBy(categories.id).limit(1);
-  categoryId = cat!.id;
+  categoryId = await firstCategoryId(t.app);
 });
-afterAll(() => t.close());
 
 const GOOD_CARD = '4242 4242 4242 4242';
 const FAILING_CARD = '4000000000000002';

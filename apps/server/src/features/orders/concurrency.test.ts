@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registerUser } from '../../../test/accounts';
 import { balanceMinor, pendingMinor, revenueMinor, userIdByEmail } from '../../../test/commerce';
 import { depositByTestCard } from '../../../test/payments';
-import { createTestApp, type TestApp, type TestClient } from '../../../test/test-app';
+import { type TestClient, useTestApp } from '../../../test/test-app';
 import { products } from '../../db/schema';
-import { setSetting } from '../../lib/settings';
 import { checkLedger, totalUserBalances } from '../ledger';
 import { creditedDepositsTotal } from '../payments';
 
@@ -16,12 +15,7 @@ const onPostgres = Boolean(process.env.DATABASE_URL);
 const PARALLEL = onPostgres ? 50 : 10;
 const PRICE = 300;
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-  await setSetting(t.app.db, 'is_reg_enabled', true);
-});
-afterAll(() => t.close());
+const t = useTestApp({ registration: true });
 
 /** Adds funds the way a user does: the sandbox card page, then its signed webhook. */
 const deposit = (client: TestClient, euros: number) => depositByTestCard(t.app, client, euros);

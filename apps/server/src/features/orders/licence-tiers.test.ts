@@ -1,44 +1,20 @@
-import { inflateRawSync } from 'node:zlib';
 import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { lastMailTo, registerPerson, registerSeller, registerStaff } from '../../../test/accounts';
-import { balanceMinor, fund, pendingMinor, revenueMinor } from '../../../test/commerce';
+import { balanceMinor, firstCategoryId, fund, pendingMinor, revenueMinor } from '../../../test/commerce';
 import { pdfText } from '../../../test/pdf';
-import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
-import { categories, ledgerEntries, ledgerTransactions, offers, orderItems, products, userProducts } from '../../db/schema';
+import { TestClient, useTestApp } from '../../../test/test-app';
+import { unzip } from '../../../test/zip';
+import { ledgerEntries, ledgerTransactions, offers, orderItems, products, userProducts } from '../../db/schema';
 import { checkLedger } from '../ledger';
 
 /** Issue 34, licence tiers: personal, commercial (the default) and extended, each with its price; upgrades for the difference. */
-let t: TestApp;
+const t = useTestApp({ seed: true });
 let categoryId: number;
 beforeAll(async () => {
-  t = await createTestApp({ seed: true });
-  const [cat] = await t.app.db.select({ id: categories.id }).from(categories).orderBy(categories.id).limit(1);
-  categoryId = cat!.id;
+  categoryId = await firstCategoryId(t.app);
 });
-afterAll(() => t.close());
-
-/** The entries of a ZIP, read through its central directory. */
-function unzip(zip: Buffer): Map<string, Buffer> {
-  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-  expect(end).toBeGreaterThan(0);
-  const entries = new Map<string, Buffer>();
-  let at = zip.readUInt32LE(end + 16);
-  for (let i = 0; i < zip.readUInt16LE(end + 10); i++) {
-    expect(zip.readUInt32LE(at)).toBe(0x02014b50);
-    const method = zip.readUInt16LE(at + 10);
-    const size = zip.readUInt32LE(at + 20);
-    const nameLength = zip.readUInt16LE(at + 28);
-    const name = zip.toString('utf8', at + 46, at + 46 + nameLength);
-    const local = zip.readUInt32LE(at + 42);
-    const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
-    const body = zip.subarray(start, start + size);
-    entries.set(name, method === 8 ? inflateRawSync(body) : Buffer.from(body));
-    at += 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
-  }
-  return entries;
-}
 
 const png = () =>
   sharp({ create: { width: 40, height: 30, channels: 3, background: '#cc6633' } })

@@ -1,38 +1,13 @@
-import { inflateRawSync } from 'node:zlib';
 import { inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registerPerson } from '../../../test/accounts';
 import { fund, seededProducts } from '../../../test/commerce';
-import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
+import { TestClient, useTestApp } from '../../../test/test-app';
+import { unzip } from '../../../test/zip';
 import { products } from '../../db/schema';
 
 /** Issue 31 item 7: "Download all" of a pack is one ZIP of the files its buyer owns; nobody else gets it. */
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ seed: true });
-});
-afterAll(() => t.close());
-
-/** The entries of a ZIP, read through its central directory (entries streamed with a data descriptor name their sizes only there). */
-function unzip(zip: Buffer): Map<string, Buffer> {
-  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-  expect(end).toBeGreaterThan(0);
-  const entries = new Map<string, Buffer>();
-  let at = zip.readUInt32LE(end + 16);
-  for (let i = 0; i < zip.readUInt16LE(end + 10); i++) {
-    expect(zip.readUInt32LE(at)).toBe(0x02014b50);
-    const method = zip.readUInt16LE(at + 10);
-    const size = zip.readUInt32LE(at + 20);
-    const nameLength = zip.readUInt16LE(at + 28);
-    const name = zip.toString('utf8', at + 46, at + 46 + nameLength);
-    const local = zip.readUInt32LE(at + 42);
-    const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
-    const body = zip.subarray(start, start + size);
-    entries.set(name, method === 8 ? inflateRawSync(body) : Buffer.from(body));
-    at += 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
-  }
-  return entries;
-}
+const t = useTestApp({ seed: true });
 
 async function storedBytes(key: string): Promise<Buffer> {
   const file = await t.app.storage.openPrivate(key);

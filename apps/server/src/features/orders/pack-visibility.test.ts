@@ -1,10 +1,9 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registerStaff, registerUser } from '../../../test/accounts';
 import { balanceMinor, fund, pendingMinor, revenueMinor, userIdByEmail } from '../../../test/commerce';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { useTestApp } from '../../../test/test-app';
 import { products, userProducts } from '../../db/schema';
-import { setSetting } from '../../lib/settings';
 import { checkLedger } from '../ledger';
 
 /**
@@ -13,12 +12,7 @@ import { checkLedger } from '../ledger';
  * pack's price is split over the works that remain; below 2 the pack stops selling and leaves the shop,
  * and staff see the pack flagged in the back office.
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-  await setSetting(t.app.db, 'is_reg_enabled', true);
-});
-afterAll(() => t.close());
+const t = useTestApp({ registration: true });
 
 async function creator() {
   const person = await registerUser(t.app);

@@ -1,10 +1,9 @@
 import { eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registerStaff, registerUser } from '../../../test/accounts';
 import { balanceMinor, fund, pendingMinor, revenueMinor, userIdByEmail } from '../../../test/commerce';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { useTestApp } from '../../../test/test-app';
 import { notifications, products, users } from '../../db/schema';
-import { setSetting } from '../../lib/settings';
 import { checkLedger } from '../ledger';
 import { allocate } from './checkout';
 
@@ -17,12 +16,7 @@ import { allocate } from './checkout';
 const onPostgres = Boolean(process.env.DATABASE_URL);
 const BUYERS = onPostgres ? 24 : 6;
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-  await setSetting(t.app.db, 'is_reg_enabled', true);
-});
-afterAll(() => t.close());
+const t = useTestApp({ registration: true });
 
 async function creator() {
   const person = await registerUser(t.app);

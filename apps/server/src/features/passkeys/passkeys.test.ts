@@ -1,17 +1,13 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registerPerson } from '../../../test/accounts';
 import { SoftAuthenticator } from '../../../test/soft-authenticator';
-import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
+import { TestClient, useTestApp } from '../../../test/test-app';
 import { rowsOf } from '../../db/client';
 import { sessions, users, webauthnChallenges } from '../../db/schema';
 
-let t: TestApp;
 const logLines: string[] = [];
-beforeAll(async () => {
-  t = await createTestApp({ seed: true, logStream: { write: (line) => logLines.push(line) } });
-});
-afterAll(() => t.close());
+const t = useTestApp({ seed: true, logStream: { write: (line) => logLines.push(line) } });
 
 const EXPIRED = 'This passkey request has expired or was already used. Please try again.';
 const UNKNOWN = 'This passkey is not registered with Atelier. Sign in with your password, then add it on the Security tab.';

@@ -1,11 +1,10 @@
 import { shortfallAmount, toBaseMinor, toCurrencyMinor } from '@atelier/shared';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registerUser } from '../../../test/accounts';
 import { balanceMinor, fund, userIdByEmail } from '../../../test/commerce';
-import { createTestApp, type TestApp, type TestClient } from '../../../test/test-app';
+import { type TestClient, useTestApp } from '../../../test/test-app';
 import { currencies, products } from '../../db/schema';
-import { setSetting } from '../../lib/settings';
 import { getCommerceSettings } from '../ledger';
 import { depositCurrency, quoteDeposit } from './deposits';
 
@@ -13,12 +12,7 @@ import { depositCurrency, quoteDeposit } from './deposits';
  * Hole 6: one exact conversion (packages/shared money) for prices, shortfalls and deposits. A shortfall
  * is shown rounded up, so depositing the amount shown always lets the purchase through.
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ seed: true });
-  await setSetting(t.app.db, 'is_reg_enabled', true);
-});
-afterAll(() => t.close());
+const t = useTestApp({ seed: true, registration: true });
 
 const year = String(new Date().getUTCFullYear() + 2);
 

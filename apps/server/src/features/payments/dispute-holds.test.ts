@@ -1,11 +1,10 @@
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { registerPerson, registerStaff } from '../../../test/accounts';
-import { balanceMinor } from '../../../test/commerce';
+import { accountMinor, balanceMinor } from '../../../test/commerce';
 import { disputeClosed, disputeOpened, paidStripeDeposit, type StripeEvent, sendStripeEvent, stripeTestEnv } from '../../../test/payments';
-import { createTestApp, type TestApp } from '../../../test/test-app';
-import { disputes, ledgerAccounts } from '../../db/schema';
+import { useTestApp } from '../../../test/test-app';
+import { disputes } from '../../db/schema';
 import { clearingAccountCode, DISPUTES_HOLD, receivableCode } from '../ledger';
 import { disputeHoldMinor } from './disputes';
 
@@ -18,21 +17,11 @@ import { disputeHoldMinor } from './disputes';
 
 const secret = 'whsec_test_dispute_holds';
 type Person = Awaited<ReturnType<typeof registerPerson>>;
-let t: TestApp;
+const t = useTestApp({ seed: true, env: stripeTestEnv(secret) });
 let admin: Person;
 beforeAll(async () => {
-  t = await createTestApp({
-    seed: true,
-    env: stripeTestEnv(secret),
-  });
   admin = await registerStaff(t.app);
 });
-afterAll(() => t.close());
-
-async function accountBalance(app: FastifyInstance, code: string): Promise<number> {
-  const [row] = await app.db.select({ b: ledgerAccounts.balanceMinor }).from(ledgerAccounts).where(eq(ledgerAccounts.code, code));
-  return row ? Number(row.b) : 0;
-}
 
 type Reconciliation = {
   ok: boolean;
@@ -60,11 +49,11 @@ describe('what a dispute holds (issue 29)', () => {
   it('holds the disputed amount from the event, not the whole payment; lost, only that leaves through the clearing', async () => {
     const buyer = await registerPerson(t.app);
     const { pi } = await paidDeposit(buyer.id, 3000);
-    const hold = await accountBalance(t.app, DISPUTES_HOLD);
-    const clearing = await accountBalance(t.app, clearingAccountCode('stripe'));
+    const hold = await accountMinor(t.app, DISPUTES_HOLD);
+    const clearing = await accountMinor(t.app, clearingAccountCode('stripe'));
     expect(await send(opened('du_part', pi, 1200))).toBe('applied');
     expect(await balanceMinor(t.app, buyer.id)).toBe(1800);
-    expect(await accountBalance(t.app, DISPUTES_HOLD)).toBe(hold + 1200);
+    expect(await accountMinor(t.app, DISPUTES_HOLD)).toBe(hold + 1200);
     expect(await disputeRow('du_part')).toMatchObject({ amountMinor: 1200, disputedMinor: 1200, disputedCurrency: 'EUR', status: 'open' });
     const open = (await admin.client.get('/api/admin/disputes?status=open')).json().payload as { id: number; amount: { amount_minor: number } }[];
     expect(open.some((d) => d.amount.amount_minor === 1200)).toBe(true);
@@ -72,20 +61,20 @@ describe('what a dispute holds (issue 29)', () => {
 
     expect(await send(closed('du_part', pi, 'lost', 1200))).toBe('applied');
     expect(await balanceMinor(t.app, buyer.id)).toBe(1800);
-    expect(await accountBalance(t.app, DISPUTES_HOLD)).toBe(hold);
+    expect(await accountMinor(t.app, DISPUTES_HOLD)).toBe(hold);
     // The lost 1200 went back out through the clearing the deposit came in by (its balance is minus what is in).
-    expect(await accountBalance(t.app, clearingAccountCode('stripe'))).toBe(clearing + 1200);
+    expect(await accountMinor(t.app, clearingAccountCode('stripe'))).toBe(clearing + 1200);
     expect((await reconciliation()).ok).toBe(true);
   });
 
   it('never holds more than the payment, even when the event disputes more', async () => {
     const buyer = await registerPerson(t.app);
     const { pi } = await paidDeposit(buyer.id, 3000);
-    const hold = await accountBalance(t.app, DISPUTES_HOLD);
+    const hold = await accountMinor(t.app, DISPUTES_HOLD);
     expect(await send(opened('du_over', pi, 9000))).toBe('applied');
-    expect(await accountBalance(t.app, DISPUTES_HOLD)).toBe(hold + 3000);
+    expect(await accountMinor(t.app, DISPUTES_HOLD)).toBe(hold + 3000);
     expect(await balanceMinor(t.app, buyer.id)).toBe(0);
-    expect(await accountBalance(t.app, receivableCode(buyer.id))).toBe(0);
+    expect(await accountMinor(t.app, receivableCode(buyer.id))).toBe(0);
     expect(await disputeRow('du_over')).toMatchObject({ amountMinor: 3000, disputedMinor: 9000 });
     expect((await reconciliation()).ok).toBe(true);
   });
@@ -104,23 +93,23 @@ describe('what a dispute holds (issue 29)', () => {
   it('a second dispute id for the same payment never holds the same money twice', async () => {
     const buyer = await registerPerson(t.app);
     const { pi } = await paidDeposit(buyer.id, 3000);
-    const hold = await accountBalance(t.app, DISPUTES_HOLD);
+    const hold = await accountMinor(t.app, DISPUTES_HOLD);
     expect(await send(opened('du_first', pi, 3000))).toBe('applied');
     expect(await send(opened('du_second', pi, 3000))).toBe('applied');
-    expect(await accountBalance(t.app, DISPUTES_HOLD)).toBe(hold + 3000);
+    expect(await accountMinor(t.app, DISPUTES_HOLD)).toBe(hold + 3000);
     expect(await balanceMinor(t.app, buyer.id)).toBe(0);
-    expect(await accountBalance(t.app, receivableCode(buyer.id))).toBe(0);
+    expect(await accountMinor(t.app, receivableCode(buyer.id))).toBe(0);
     expect(await disputeRow('du_second')).toMatchObject({ amountMinor: 0, disputedMinor: 3000, status: 'open' });
     expect((await reconciliation()).ok).toBe(true);
 
     // The second one closes: nothing of its own to give back or let go.
     expect(await send(closed('du_second', pi, 'won', 3000))).toBe('applied');
-    expect(await accountBalance(t.app, DISPUTES_HOLD)).toBe(hold + 3000);
+    expect(await accountMinor(t.app, DISPUTES_HOLD)).toBe(hold + 3000);
     expect(await balanceMinor(t.app, buyer.id)).toBe(0);
     // The first one won: the payment's money comes back once.
     expect(await send(closed('du_first', pi, 'won', 3000))).toBe('applied');
     expect(await balanceMinor(t.app, buyer.id)).toBe(3000);
-    expect(await accountBalance(t.app, DISPUTES_HOLD)).toBe(hold);
+    expect(await accountMinor(t.app, DISPUTES_HOLD)).toBe(hold);
     expect((await reconciliation()).ok).toBe(true);
   });
 
@@ -142,14 +131,14 @@ describe('what a dispute holds (issue 29)', () => {
   it('two dispute ids for one payment arriving at once hold the payment once', async () => {
     const buyer = await registerPerson(t.app);
     const { pi } = await paidDeposit(buyer.id, 3000);
-    const hold = await accountBalance(t.app, DISPUTES_HOLD);
+    const hold = await accountMinor(t.app, DISPUTES_HOLD);
     const results = await Promise.all(['du_race_1', 'du_race_2', 'du_race_3', 'du_race_4'].map((id) => send(opened(id, pi, 3000))));
     expect(results).toEqual(['applied', 'applied', 'applied', 'applied']);
-    expect(await accountBalance(t.app, DISPUTES_HOLD)).toBe(hold + 3000);
+    expect(await accountMinor(t.app, DISPUTES_HOLD)).toBe(hold + 3000);
     const rows = await Promise.all(['du_race_1', 'du_race_2', 'du_race_3', 'du_race_4'].map(disputeRow));
     expect(rows.map((r) => r.amountMinor).sort((a, b) => b - a)).toEqual([3000, 0, 0, 0]);
     expect(await balanceMinor(t.app, buyer.id)).toBe(0);
-    expect(await accountBalance(t.app, receivableCode(buyer.id))).toBe(0);
+    expect(await accountMinor(t.app, receivableCode(buyer.id))).toBe(0);
     expect((await reconciliation()).ok).toBe(true);
   });
 

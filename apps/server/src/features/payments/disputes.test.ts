@@ -1,10 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { registerPerson, registerStaff } from '../../../test/accounts';
-import { balanceMinor, pendingMinor, sellPrompt } from '../../../test/commerce';
-import { paidStripeDeposit, type StripeEvent, sendStripeEvent, stripeDispute, stripeTestEnv } from '../../../test/payments';
-import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
+import { accountMinor, balanceMinor, pendingMinor, sellPrompt } from '../../../test/commerce';
+import { paidStripeDeposit, type StripeEvent, sendSandboxEvent, sendStripeEvent, stripeDispute, stripeTestEnv } from '../../../test/payments';
+import { TestClient, useTestApp } from '../../../test/test-app';
 import { deposits, ledgerAccounts } from '../../db/schema';
 import { clearingAccountCode, DISPUTES_HOLD, earningsPendingCode, receivableCode } from '../ledger';
 import { sandboxDisputeId } from './sandbox/sandbox.routes';
@@ -20,11 +19,6 @@ const DISPUTING_CARD = '4000000000000259';
 const year = String(new Date().getUTCFullYear() + 2);
 
 type Person = Awaited<ReturnType<typeof registerPerson>>;
-
-async function accountBalance(app: FastifyInstance, code: string): Promise<number> {
-  const [row] = await app.db.select({ b: ledgerAccounts.balanceMinor }).from(ledgerAccounts).where(eq(ledgerAccounts.code, code));
-  return row ? Number(row.b) : 0;
-}
 
 async function reconciliation(admin: Person) {
   return (await admin.client.get('/api/admin/ledger/reconciliation')).json().payload as {
@@ -57,13 +51,11 @@ async function receivableOf(admin: Person, userId: number): Promise<number | nul
 }
 
 describe('disputes through the sandbox', () => {
-  let t: TestApp;
+  const t = useTestApp({ seed: true });
   let admin: Person;
   beforeAll(async () => {
-    t = await createTestApp({ seed: true });
     admin = await registerStaff(t.app);
   });
-  afterAll(() => t.close());
 
   /** Pays `amount` EUR on the sandbox's hosted page with `card`; answers the deposit id. */
   async function payByCard(client: TestClient, amount: number, card: string): Promise<number> {
@@ -84,17 +76,7 @@ describe('disputes through the sandbox', () => {
   }
 
   /** The provider's side: a signed sandbox event to the webhook route. */
-  async function send(event: SandboxEvent) {
-    const { raw, signature } = signSandboxEvent(t.app.config, event);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/payments/webhook/sandbox',
-      headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signature },
-      payload: raw,
-    });
-    expect(res.statusCode).toBe(200);
-    return res.json().payload.result as string;
-  }
+  const send = (event: SandboxEvent) => sendSandboxEvent(t.app, event);
 
   const closeEvent = (id: string, depositId: number, status: 'won' | 'lost'): SandboxEvent => ({
     id,
@@ -104,13 +86,13 @@ describe('disputes through the sandbox', () => {
 
   it('the test card 4000 0000 0000 0259 pays, then a dispute holds the money; lost, it leaves through the clearing, once', async () => {
     const buyer = await registerPerson(t.app);
-    const clearingBefore = await accountBalance(t.app, clearingAccountCode('sandbox'));
+    const clearingBefore = await accountMinor(t.app, clearingAccountCode('sandbox'));
     const depositId = await payByCard(buyer.client, 25, DISPUTING_CARD);
 
     // The payment succeeded (the user sees it), and its money is on hold at once.
     expect((await buyer.client.get(`/api/deposit/status?order_id=${depositId}`)).json().payload.status).toBe('success');
     expect((await buyer.client.get('/api/balance')).json().payload.amount_minor).toBe(0);
-    expect(await accountBalance(t.app, DISPUTES_HOLD)).toBe(2500);
+    expect(await accountMinor(t.app, DISPUTES_HOLD)).toBe(2500);
     const [open] = await disputesOf(admin, buyer.id, 'open');
     expect(open).toMatchObject({ status: 'open', deposit_id: depositId, amount: { amount_minor: 2500 }, from_balance_minor: 2500, from_receivable_minor: 0 });
 
@@ -124,8 +106,8 @@ describe('disputes through the sandbox', () => {
     expect(await send(closeEvent('evt_close_lost_1', depositId, 'lost'))).toBe('applied');
     expect(await send(closeEvent('evt_close_lost_1', depositId, 'lost'))).toBe('duplicate');
     expect(await send(closeEvent('evt_close_lost_2', depositId, 'won'))).toBe('ignored');
-    expect(await accountBalance(t.app, DISPUTES_HOLD)).toBe(0);
-    expect(await accountBalance(t.app, clearingAccountCode('sandbox'))).toBe(clearingBefore);
+    expect(await accountMinor(t.app, DISPUTES_HOLD)).toBe(0);
+    expect(await accountMinor(t.app, clearingAccountCode('sandbox'))).toBe(clearingBefore);
     expect(await balanceMinor(t.app, buyer.id)).toBe(0);
     const [lost] = await disputesOf(admin, buyer.id);
     expect(lost).toMatchObject({ status: 'lost' });
@@ -153,7 +135,7 @@ describe('disputes through the sandbox', () => {
     expect(await send(opened)).toBe('duplicate');
     expect(await send({ ...opened, id: 'evt_open_won_2' })).toBe('ignored');
     expect(await balanceMinor(t.app, buyer.id)).toBe(0);
-    expect(await accountBalance(t.app, receivableCode(buyer.id))).toBe(-1500);
+    expect(await accountMinor(t.app, receivableCode(buyer.id))).toBe(-1500);
     expect(await receivableOf(admin, buyer.id)).toBe(-1500);
     const [open] = await disputesOf(admin, buyer.id, 'open');
     expect(open).toMatchObject({ amount: { amount_minor: 2000 }, from_balance_minor: 500, from_receivable_minor: 1500 });
@@ -169,7 +151,7 @@ describe('disputes through the sandbox', () => {
     expect(await send(won)).toBe('applied');
     expect(await send(won)).toBe('duplicate');
     expect((await buyer.client.get('/api/balance')).json().payload.amount_minor).toBe(500);
-    expect(await accountBalance(t.app, receivableCode(buyer.id))).toBe(0);
+    expect(await accountMinor(t.app, receivableCode(buyer.id))).toBe(0);
     expect(await receivableOf(admin, buyer.id)).toBeNull();
     expect((await disputesOf(admin, buyer.id, 'won')).map((d) => d.status)).toEqual(['won']);
     expect((await reconciliation(admin)).ok).toBe(true);
@@ -195,7 +177,7 @@ describe('disputes through the sandbox', () => {
       'applied',
     );
     expect((await buyer.client.get('/api/balance')).json().payload.amount_minor).toBe(2000);
-    expect(await accountBalance(t.app, receivableCode(buyer.id))).toBe(0);
+    expect(await accountMinor(t.app, receivableCode(buyer.id))).toBe(0);
     expect((await reconciliation(admin)).ok).toBe(true);
   });
 
@@ -293,16 +275,11 @@ describe('disputes through the sandbox', () => {
 
 describe('disputes through signed Stripe events', () => {
   const secret = 'whsec_test_disputes';
-  let t: TestApp;
+  const t = useTestApp({ seed: true, env: stripeTestEnv(secret) });
   let admin: Person;
   beforeAll(async () => {
-    t = await createTestApp({
-      seed: true,
-      env: stripeTestEnv(secret),
-    });
     admin = await registerStaff(t.app);
   });
-  afterAll(() => t.close());
 
   const send = (event: StripeEvent) => sendStripeEvent(t.app, secret, event);
   const paidDeposit = (userId: number, minor: number) => paidStripeDeposit(t.app, secret, userId, minor);
@@ -316,7 +293,7 @@ describe('disputes through signed Stripe events', () => {
     expect(await send(created)).toBe('applied');
     expect(await send(created)).toBe('duplicate');
     expect(await balanceMinor(t.app, buyer.id)).toBe(0);
-    expect(await accountBalance(t.app, DISPUTES_HOLD)).toBe(3000);
+    expect(await accountMinor(t.app, DISPUTES_HOLD)).toBe(3000);
     expect((await admin.client.get(`/api/admin/users/${buyer.id}`)).json().payload.user.disputed).toBe(true);
 
     const closed = { id: 'evt_du_won_closed', type: 'charge.dispute.closed', data: { object: dispute('du_won', pi, 'won') } };
@@ -324,7 +301,7 @@ describe('disputes through signed Stripe events', () => {
     expect(await send(closed)).toBe('duplicate');
     expect(await send({ ...closed, id: 'evt_du_won_closed_again' })).toBe('ignored');
     expect((await buyer.client.get('/api/balance')).json().payload.amount_minor).toBe(3000);
-    expect(await accountBalance(t.app, DISPUTES_HOLD)).toBe(0);
+    expect(await accountMinor(t.app, DISPUTES_HOLD)).toBe(0);
     expect((await disputesOf(admin, buyer.id)).map((d) => d.status)).toEqual(['won']);
     expect((await reconciliation(admin)).ok).toBe(true);
   });
@@ -332,7 +309,7 @@ describe('disputes through signed Stripe events', () => {
   it('ten deliveries of one dispute at once, each with its own event id, hold the money once', async () => {
     const buyer = await registerPerson(t.app);
     const { pi } = await paidDeposit(buyer.id, 3000);
-    const holdBefore = await accountBalance(t.app, DISPUTES_HOLD);
+    const holdBefore = await accountMinor(t.app, DISPUTES_HOLD);
     const results = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
         send({ id: `evt_du_race_${i}`, type: 'charge.dispute.created', data: { object: dispute('du_race', pi, 'needs_response') } }),
@@ -340,7 +317,7 @@ describe('disputes through signed Stripe events', () => {
     );
     expect(results.filter((r) => r === 'applied')).toHaveLength(1);
     expect(results.filter((r) => r === 'ignored')).toHaveLength(9);
-    expect(await accountBalance(t.app, DISPUTES_HOLD)).toBe(holdBefore + 3000);
+    expect(await accountMinor(t.app, DISPUTES_HOLD)).toBe(holdBefore + 3000);
     expect(await balanceMinor(t.app, buyer.id)).toBe(0);
     expect(await disputesOf(admin, buyer.id, 'open')).toHaveLength(1);
     expect((await reconciliation(admin)).ok).toBe(true);
@@ -348,7 +325,7 @@ describe('disputes through signed Stripe events', () => {
 
   it('charge.dispute.closed as lost lets the money leave through the Stripe clearing', async () => {
     const buyer = await registerPerson(t.app);
-    const clearingBefore = await accountBalance(t.app, clearingAccountCode('stripe'));
+    const clearingBefore = await accountMinor(t.app, clearingAccountCode('stripe'));
     const { pi } = await paidDeposit(buyer.id, 3000);
     expect(await send({ id: 'evt_du_lost_created', type: 'charge.dispute.created', data: { object: dispute('du_lost', pi, 'needs_response') } })).toBe(
       'applied',
@@ -357,7 +334,7 @@ describe('disputes through signed Stripe events', () => {
     expect(await send({ id: 'evt_du_lost_review', type: 'charge.dispute.closed', data: { object: dispute('du_lost', pi, 'under_review') } })).toBe('ignored');
     expect(await send({ id: 'evt_du_lost_closed', type: 'charge.dispute.closed', data: { object: dispute('du_lost', pi, 'lost') } })).toBe('applied');
     expect(await balanceMinor(t.app, buyer.id)).toBe(0);
-    expect(await accountBalance(t.app, clearingAccountCode('stripe'))).toBe(clearingBefore);
+    expect(await accountMinor(t.app, clearingAccountCode('stripe'))).toBe(clearingBefore);
     expect((await disputesOf(admin, buyer.id)).map((d) => d.status)).toEqual(['lost']);
     expect((await reconciliation(admin)).ok).toBe(true);
   });

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registerUser } from '../../../test/accounts';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { type TestApp, useTestApp } from '../../../test/test-app';
 
 /**
  * Issue 31: while PUBLIC_URL is unset, the links the app hands back to the browser follow the address
@@ -10,7 +10,7 @@ import { createTestApp, type TestApp } from '../../../test/test-app';
 const year = String(new Date().getUTCFullYear() + 2);
 const card = { card_number: '4242 4242 4242 4242', exp_month: '12', exp_year: year, cvc: '123' };
 
-async function payByCard(t: TestApp, host: string) {
+async function payByCard(t: { app: TestApp['app'] }, host: string) {
   const { client } = await registerUser(t.app);
   const started = await client.post('/api/deposit/checkout', { amount: 25, currency: 'EUR', payment_method: 'sandbox-card' });
   expect(started.statusCode).toBe(200);
@@ -27,11 +27,7 @@ async function payByCard(t: TestApp, host: string) {
 }
 
 describe('links while PUBLIC_URL is unset', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ seed: true, env: { PUBLIC_URL: '' } });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ seed: true, env: { PUBLIC_URL: '' } });
 
   it('the card page and the way back after paying stay on the address the browser opened', async () => {
     const { order_id, redirect_url, location } = await payByCard(t, '127.0.0.1:3000');
@@ -53,11 +49,7 @@ describe('links while PUBLIC_URL is unset', () => {
 });
 
 describe('links with PUBLIC_URL set', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ seed: true, env: { PUBLIC_URL: 'http://shop.localhost:4000' } });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ seed: true, env: { PUBLIC_URL: 'http://shop.localhost:4000' } });
 
   it('the configured address wins, whatever host the request named', async () => {
     const { order_id, redirect_url, location } = await payByCard(t, '127.0.0.1:4000');

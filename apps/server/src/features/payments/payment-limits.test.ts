@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registerUser } from '../../../test/accounts';
 import { userIdByEmail } from '../../../test/commerce';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { useTestApp } from '../../../test/test-app';
 import { PAYMENT_STARTS, PENDING_PAYMENTS_MAX, startWidgetCheckout } from './card-payments';
 
 /**
@@ -9,11 +9,7 @@ import { PAYMENT_STARTS, PENDING_PAYMENTS_MAX, startWidgetCheckout } from './car
  * 5 payments waiting in `processing`; starting payments (checkout, the card widget) is rate-limited.
  * On PostgreSQL the parallel checkouts race for real; PGlite runs them one statement at a time.
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ seed: true });
-});
-afterAll(() => t.close());
+const t = useTestApp({ seed: true });
 
 async function user() {
   const { client, person } = await registerUser(t.app);

@@ -2,18 +2,14 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastMailTo, registerUser } from '../../../test/accounts';
 import { balanceMinor, userIdByEmail } from '../../../test/commerce';
-import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
+import { createTestApp, type TestApp, TestClient, useTestApp } from '../../../test/test-app';
 import { deposits } from '../../db/schema';
 import { setSetting } from '../../lib/settings';
 import { checkLedger, totalUserBalances } from '../ledger';
 import { creditedDepositsTotal, expireStaleDeposits } from './deposits';
 import { SANDBOX_SIGNATURE_HEADER, signSandboxEvent } from './sandbox/sandbox-provider';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ seed: true });
-});
-afterAll(() => t.close());
+const t = useTestApp({ seed: true });
 
 async function user() {
   const { client, person } = await registerUser(t.app);

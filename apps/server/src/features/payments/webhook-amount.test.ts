@@ -2,12 +2,12 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerPerson, registerStaff } from '../../../test/accounts';
 import { balanceMinor } from '../../../test/commerce';
-import { type StripeEvent, sendStripeEvent, stripeTestEnv } from '../../../test/payments';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { type StripeEvent, sendSandboxEvent, sendStripeEvent, stripeTestEnv } from '../../../test/payments';
+import { createTestApp, type TestApp, useTestApp } from '../../../test/test-app';
 import { deposits } from '../../db/schema';
 import { setSetting } from '../../lib/settings';
 import { checkLedger } from '../ledger';
-import { SANDBOX_SIGNATURE_HEADER, type SandboxEvent, signSandboxEvent } from './sandbox/sandbox-provider';
+import type { SandboxEvent } from './sandbox/sandbox-provider';
 
 /**
  * Issue 30 (webhooks): a payment event's amount and currency must be the deposit's. A mismatch (or an
@@ -18,24 +18,9 @@ type AdminFlagged = { id: number; reason: string; currency_amount_minor: number;
 
 describe('sandbox webhooks: the amount and currency must match the deposit', () => {
   const lines: string[] = [];
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ logStream: { write: (line) => lines.push(line) } });
-    await setSetting(t.app.db, 'is_reg_enabled', true);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ logStream: { write: (line) => lines.push(line) }, registration: true });
 
-  const send = async (event: SandboxEvent) => {
-    const { raw, signature } = signSandboxEvent(t.app.config, event);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/payments/webhook/sandbox',
-      headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signature },
-      payload: raw,
-    });
-    expect(res.statusCode).toBe(200);
-    return res.json().payload.result as string;
-  };
+  const send = (event: SandboxEvent) => sendSandboxEvent(t.app, event);
 
   it('a wrong amount, a wrong currency or no amount credits nothing and flags the deposit for staff; the right one credits once', async () => {
     const buyer = await registerPerson(t.app);

@@ -1,11 +1,10 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registerPerson, registerSeller, registerStaff } from '../../../test/accounts';
-import { sellPrompt } from '../../../test/commerce';
-import { payoutContact } from '../../../test/payouts';
-import { createTestApp, type TestApp } from '../../../test/test-app';
-import { ledgerAccounts, offers, payouts } from '../../db/schema';
-import { setSetting } from '../../lib/settings';
+import { accountMinor, sellPrompt } from '../../../test/commerce';
+import { approvedOffer, cardPayoutBody, offerStatus, payoutContact } from '../../../test/payouts';
+import { useTestApp } from '../../../test/test-app';
+import { payouts } from '../../db/schema';
 import { checkLedger, clearingAccountCode, releaseDueEarnings } from '../ledger';
 import { cardBrand, createSandboxPayoutProvider, type PayoutLookup, type PayoutProvider } from './payout-provider';
 import { PAYOUT_MESSAGES } from './payout-states';
@@ -45,53 +44,14 @@ function unreachableProvider() {
   };
 }
 
-const card = (id: number) => ({
-  ...payoutContact,
-  id,
-  paymentType: 'card',
-  card_number: '4242424242424242',
-  expire_month: 12,
-  expire_year: new Date().getUTCFullYear() + 2,
-  terms: true,
-  card_holder_name: 'Ines Duarte',
-});
+const card = (id: number) => cardPayoutBody(id);
 
-async function approvedOffer(app: TestApp['app'], userId: number, priceMinor: number): Promise<number> {
-  const [row] = await app.db
-    .insert(offers)
-    .values({
-      userId,
-      title: 'Salt flats',
-      userPriceMinor: priceMinor,
-      servicePriceMinor: priceMinor,
-      status: 'approved',
-      docType: 'image',
-      fileType: 'png',
-      fileName: 'salt.png',
-      originalPath: `offers/${userId}/salt.png`,
-    })
-    .returning({ id: offers.id });
-  return row!.id;
-}
-
-async function accountBalance(app: TestApp['app'], code: string): Promise<number> {
-  const [row] = await app.db.select({ balance: ledgerAccounts.balanceMinor }).from(ledgerAccounts).where(eq(ledgerAccounts.code, code));
-  return Number(row?.balance ?? 0);
-}
-
-const offerStatus = async (app: TestApp['app'], id: number) =>
-  (await app.db.select({ status: offers.status }).from(offers).where(eq(offers.id, id)))[0]!.status;
 /** Far enough ahead that every retry of a job is due (the backoff is capped at an hour). */
 const later = () => new Date(Date.now() + 30 * 86_400_000);
 
 describe('issue 30 finding 5: a payout whose job gave up needs review', () => {
   const stub = unreachableProvider();
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ build: { payoutProvider: stub.provider } });
-    await setSetting(t.app.db, 'is_reg_enabled', true);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ build: { payoutProvider: stub.provider }, registration: true });
 
   async function givenUp(priceMinor: number) {
     const creator = await registerPerson(t.app);
@@ -138,14 +98,14 @@ describe('issue 30 finding 5: a payout whose job gave up needs review', () => {
   it('a provider that says it paid ends the payout paid, once, and it cannot then be failed', async () => {
     const admin = await registerStaff(t.app);
     stub.answers({ state: 'paid', providerRef: 'tr_found' });
-    const acquisitionsBefore = await accountBalance(t.app, OFFER_ACQUISITIONS);
-    const clearingBefore = await accountBalance(t.app, clearingAccountCode('payout-stripe'));
+    const acquisitionsBefore = await accountMinor(t.app, OFFER_ACQUISITIONS);
+    const clearingBefore = await accountMinor(t.app, clearingAccountCode('payout-stripe'));
     const { offerId, payoutId } = await givenUp(1900);
     const [row] = await t.app.db.select().from(payouts).where(eq(payouts.id, payoutId));
     expect(row).toMatchObject({ status: 'paid', providerRef: 'tr_found' });
     expect(await offerStatus(t.app, offerId)).toBe('paid');
-    expect(await accountBalance(t.app, OFFER_ACQUISITIONS)).toBe(acquisitionsBefore - 1900);
-    expect(await accountBalance(t.app, clearingAccountCode('payout-stripe'))).toBe(clearingBefore + 1900);
+    expect(await accountMinor(t.app, OFFER_ACQUISITIONS)).toBe(acquisitionsBefore - 1900);
+    expect(await accountMinor(t.app, clearingAccountCode('payout-stripe'))).toBe(clearingBefore + 1900);
     const late = await admin.client.post(`/api/admin/payouts/${payoutId}/complete`, { outcome: 'failed', reason: 'too late' });
     expect(late.statusCode).toBe(409);
     expect((await admin.client.post(`/api/admin/payouts/${payoutId}/reconcile`, {})).statusCode).toBe(409);

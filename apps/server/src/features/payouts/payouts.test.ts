@@ -1,10 +1,11 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerPerson, registerStaff } from '../../../test/accounts';
-import { payoutContact } from '../../../test/payouts';
-import { createTestApp, type TestApp, type TestClient } from '../../../test/test-app';
+import { accountMinor } from '../../../test/commerce';
+import { approvedOffer, cardPayoutBody, offerStatus, payoutContact } from '../../../test/payouts';
+import { createTestApp, type TestApp, type TestClient, useTestApp } from '../../../test/test-app';
 import { rowsOf } from '../../db/client';
-import { jobs, ledgerAccounts, offerEvents, offers, payouts } from '../../db/schema';
+import { jobs, offerEvents, offers, payouts } from '../../db/schema';
 import { enqueue } from '../../lib/jobs';
 import { setSetting } from '../../lib/settings';
 import { checkLedger, clearingAccountCode } from '../ledger';
@@ -57,60 +58,21 @@ function slowProvider(opts: { failFirst?: boolean } = {}) {
 }
 
 const contact = payoutContact;
-const cardPayload = (id: number, number = GOOD_CARD) => ({
-  ...contact,
-  id,
-  paymentType: 'card',
-  card_number: number,
-  expire_month: 12,
-  expire_year: new Date().getUTCFullYear() + 2,
-  terms: true,
-  card_holder_name: 'Ines Duarte',
-});
+const cardPayload = cardPayoutBody;
 const sepaPayload = (id: number) => ({ ...contact, id, paymentType: 'sepa', account_number: IBAN, recipient_full_name: 'Ines Duarte' });
-
-/** An offer the creator has accepted at `priceMinor`, ready to be paid out (the review itself is offers.test.ts's). */
-async function approvedOffer(app: TestApp['app'], userId: number, priceMinor: number): Promise<number> {
-  const [row] = await app.db
-    .insert(offers)
-    .values({
-      userId,
-      title: 'Harbour at dawn',
-      userPriceMinor: priceMinor,
-      servicePriceMinor: priceMinor,
-      status: 'approved',
-      docType: 'image',
-      fileType: 'png',
-      fileName: 'harbour.png',
-      originalPath: `offers/${userId}/harbour.png`,
-    })
-    .returning({ id: offers.id });
-  return row!.id;
-}
-
-async function accountBalance(app: TestApp['app'], code: string): Promise<number> {
-  const [row] = await app.db.select({ balance: ledgerAccounts.balanceMinor }).from(ledgerAccounts).where(eq(ledgerAccounts.code, code));
-  return Number(row?.balance ?? 0);
-}
-
-const offerStatus = async (app: TestApp['app'], id: number) =>
-  (await app.db.select({ status: offers.status }).from(offers).where(eq(offers.id, id)))[0]!.status;
 
 describe('hole 2: the payout provider is called after the commit, by a job keyed by the payout id', () => {
   const stub = slowProvider();
-  let t: TestApp;
+  const t = useTestApp({ build: { payoutProvider: stub.provider }, registration: true });
   beforeAll(async () => {
-    t = await createTestApp({ build: { payoutProvider: stub.provider } });
-    await setSetting(t.app.db, 'is_reg_enabled', true);
     stub.attach(t.app);
   });
-  afterAll(() => t.close());
 
   it('hole 2: 20 parallel payout requests with a 200 ms provider give exactly 1 provider call, 1 payout, paid once, the ledger exact', async () => {
     const creator = await registerPerson(t.app);
     const offerId = await approvedOffer(t.app, creator.id, 4000);
-    const acquisitionsBefore = await accountBalance(t.app, OFFER_ACQUISITIONS);
-    const clearingBefore = await accountBalance(t.app, clearingAccountCode('payout-stripe'));
+    const acquisitionsBefore = await accountMinor(t.app, OFFER_ACQUISITIONS);
+    const clearingBefore = await accountMinor(t.app, clearingAccountCode('payout-stripe'));
 
     const answers = await Promise.all(Array.from({ length: 20 }, () => creator.client.post('/api/offer/request-payout/card', cardPayload(offerId))));
     expect(answers.map((a) => a.statusCode).sort()).toEqual([200, ...Array(19).fill(409)]);
@@ -152,15 +114,15 @@ describe('hole 2: the payout provider is called after the commit, by a job keyed
     expect(paidMoves).toHaveLength(1);
     const [settled] = await t.app.db.select().from(payouts).where(eq(payouts.id, payout.id));
     expect(settled).toMatchObject({ status: 'paid', providerRef: `tr_payout-${payout.id}`, providerAccount: 'acct_test_creator' });
-    expect(await accountBalance(t.app, OFFER_ACQUISITIONS)).toBe(acquisitionsBefore - 4000);
-    expect(await accountBalance(t.app, clearingAccountCode('payout-stripe'))).toBe(clearingBefore + 4000);
+    expect(await accountMinor(t.app, OFFER_ACQUISITIONS)).toBe(acquisitionsBefore - 4000);
+    expect(await accountMinor(t.app, clearingAccountCode('payout-stripe'))).toBe(clearingBefore + 4000);
     expect(await checkLedger(t.app.db)).toEqual({ unbalancedTransactions: [], driftedAccounts: [], totalMinor: 0 });
 
     // The job delivered twice (at least once is the queue's promise) pays nothing more.
     await enqueue(t.app.db, PAYOUT_SETTLE, { payoutId: payout.id });
     await t.app.jobs.runDue();
     expect(stub.sent).toHaveLength(1);
-    expect(await accountBalance(t.app, OFFER_ACQUISITIONS)).toBe(acquisitionsBefore - 4000);
+    expect(await accountMinor(t.app, OFFER_ACQUISITIONS)).toBe(acquisitionsBefore - 4000);
   });
 });
 
@@ -199,14 +161,11 @@ describe('hole 2: a provider that does not answer', () => {
 });
 
 describe('hole 2: PAYOUT_PROVIDER=manual (the production default) waits for staff', () => {
-  let t: TestApp;
+  const t = useTestApp({ env: { PAYOUT_PROVIDER: 'manual' }, registration: true });
   let admin: TestClient;
   beforeAll(async () => {
-    t = await createTestApp({ env: { PAYOUT_PROVIDER: 'manual' } });
-    await setSetting(t.app.db, 'is_reg_enabled', true);
     admin = (await registerStaff(t.app)).client;
   });
-  afterAll(() => t.close());
 
   it('hole 2: no provider call; a bank transfer waits in the queue until staff mark it paid with a reference, or failed with a reason', async () => {
     expect((await t.app.inject({ url: '/api/settings' })).json().payload.payout_methods).toEqual(['sepa']);
@@ -238,7 +197,7 @@ describe('hole 2: PAYOUT_PROVIDER=manual (the production default) waits for staf
     expect(paid.statusCode).toBe(200);
     expect(paid.json().payload).toMatchObject({ status: 'paid', transfer_reference: 'E2E-PAYOUT-1 / bank 2026-03-01', awaits_staff: false });
     expect(await offerStatus(t.app, offerId)).toBe('paid');
-    expect(await accountBalance(t.app, clearingAccountCode('payout-manual'))).toBe(3000);
+    expect(await accountMinor(t.app, clearingAccountCode('payout-manual'))).toBe(3000);
     const audit = (await admin.get(`/api/admin/audit?subject=payout:${payout!.id}`)).json().payload;
     expect(audit[0]).toMatchObject({ action: 'payout.complete', after: { status: 'paid', transfer_reference: 'E2E-PAYOUT-1 / bank 2026-03-01' } });
 
@@ -253,7 +212,7 @@ describe('hole 2: PAYOUT_PROVIDER=manual (the production default) waits for staf
     expect(failed.json().payload).toMatchObject({ status: 'failed', failure_reason: 'The bank returned the transfer: account closed.' });
     const history = (await creator.client.get('/api/offer/history')).json().payload.find((o: { id: number }) => o.id === second);
     expect(history).toMatchObject({ status: 'approved', status_note: 'The bank returned the transfer: account closed.' });
-    expect(await accountBalance(t.app, clearingAccountCode('payout-manual'))).toBe(3000);
+    expect(await accountMinor(t.app, clearingAccountCode('payout-manual'))).toBe(3000);
     expect(await checkLedger(t.app.db)).toEqual({ unbalancedTransactions: [], driftedAccounts: [], totalMinor: 0 });
   });
 });

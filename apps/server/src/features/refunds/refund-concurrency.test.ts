@@ -1,11 +1,10 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registerPerson, registerSeller, registerStaff } from '../../../test/accounts';
 import { availableMinor, balanceMinor, fund } from '../../../test/commerce';
 import { payoutContact } from '../../../test/payouts';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { useTestApp } from '../../../test/test-app';
 import { ledgerAccounts, products } from '../../db/schema';
-import { setSetting } from '../../lib/settings';
 import { checkLedger, releaseDueEarnings } from '../ledger';
 
 /**
@@ -17,12 +16,7 @@ import { checkLedger, releaseDueEarnings } from '../ledger';
  */
 const CREATORS = 6;
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-  await setSetting(t.app.db, 'is_reg_enabled', true);
-});
-afterAll(() => t.close());
+const t = useTestApp({ registration: true });
 
 const sepa = { ...payoutContact, method: 'sepa', amount: 16, account_number: 'DE89370400440532013000', recipient_full_name: 'Ines Duarte' };
 

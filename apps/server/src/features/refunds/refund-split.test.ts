@@ -1,34 +1,19 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registerPerson, registerStaff } from '../../../test/accounts';
-import { balanceMinor, fund, pendingMinor, revenueMinor } from '../../../test/commerce';
-import { createTestApp, type TestApp } from '../../../test/test-app';
-import { orderItems, products } from '../../db/schema';
-import { setSetting } from '../../lib/settings';
+import { balanceMinor, buyPromptAsNewBuyer, listedPrompt, pendingMinor, revenueMinor } from '../../../test/commerce';
+import { useTestApp } from '../../../test/test-app';
+import { orderItems } from '../../db/schema';
 import { checkLedger } from '../ledger';
 
 /**
  * Issue 30: the money model. Each sold line stores its split at sale time (seller_minor,
  * commission_minor), and a refund gives back exactly those numbers, whatever the settings say later.
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-  await setSetting(t.app.db, 'is_reg_enabled', true);
-});
-afterAll(() => t.close());
+const t = useTestApp({ registration: true });
 
 const exact = { unbalancedTransactions: [], driftedAccounts: [], totalMinor: 0 };
-let serial = 0;
-
-async function prompt(authorId: number, priceMinor: number) {
-  serial++;
-  const [row] = await t.app.db
-    .insert(products)
-    .values({ slug: `split-prompt-${serial}-${authorId}`, title: `Split prompt ${serial}`, productType: 'prompt', promptText: 'A fox', authorId, priceMinor })
-    .returning({ id: products.id });
-  return row!.id;
-}
+const prompt = (authorId: number, priceMinor: number) => listedPrompt(t.app, authorId, priceMinor);
 
 async function setCommerce(body: Record<string, number>) {
   const staff = await registerStaff(t.app);
@@ -36,13 +21,7 @@ async function setCommerce(body: Record<string, number>) {
   expect(res.statusCode).toBe(200);
 }
 
-async function buy(productId: number, minor: number) {
-  const buyer = await registerPerson(t.app);
-  await fund(t.app, buyer.id, minor);
-  const res = await buyer.client.post('/api/purchase/prompt', { prompt_id: productId });
-  expect(res.statusCode).toBe(200);
-  return { buyer, orderId: res.json().payload.order.id as number };
-}
+const buy = (productId: number, minor: number) => buyPromptAsNewBuyer(t.app, productId, minor);
 
 async function refund(buyer: Awaited<ReturnType<typeof buy>>['buyer'], orderId: number) {
   const asked = await buyer.client.post(`/api/orders/${orderId}/refund-request`, { reason: 'broken_file', message: 'It does not open.' });

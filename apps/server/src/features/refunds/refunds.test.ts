@@ -1,12 +1,11 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { lastMailTo, registerPerson, registerSeller, registerStaff } from '../../../test/accounts';
 import { chatPair, multipart, sendChat, sendChatForm, testPng } from '../../../test/chat';
-import { availableMinor, balanceMinor, fund, listedPrompt, pendingMinor, revenueMinor } from '../../../test/commerce';
+import { availableMinor, balanceMinor, buyPromptAsNewBuyer, fund, listedPrompt, pendingMinor, revenueMinor } from '../../../test/commerce';
 import { payoutContact } from '../../../test/payouts';
-import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
+import { TestClient, useTestApp } from '../../../test/test-app';
 import { auditLog, ledgerAccounts, orders, products } from '../../db/schema';
-import { setSetting } from '../../lib/settings';
 import { checkLedger, releaseDueEarnings } from '../ledger';
 
 /**
@@ -14,12 +13,7 @@ import { checkLedger, releaseDueEarnings } from '../ledger';
  * leaving the ledger exact; a refund after the creator withdrew everything makes a receivable, which
  * blocks withdrawals until the next sale pays it off; every call's 4xx; strangers see and do nothing.
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-  await setSetting(t.app.db, 'is_reg_enabled', true);
-});
-afterAll(() => t.close());
+const t = useTestApp({ registration: true });
 
 const exact = { unbalancedTransactions: [], driftedAccounts: [], totalMinor: 0 };
 
@@ -28,13 +22,7 @@ const prompt = (authorId: number, priceMinor: number, extra: Partial<typeof prod
   listedPrompt(t.app, authorId, priceMinor, { title: `Refund prompt ${Date.now()}`, ...extra });
 
 /** A buyer with `minor` cents who bought the prompt; the order's id. */
-async function boughtPrompt(productId: number, minor: number) {
-  const buyer = await registerPerson(t.app);
-  await fund(t.app, buyer.id, minor);
-  const res = await buyer.client.post('/api/purchase/prompt', { prompt_id: productId });
-  expect(res.statusCode).toBe(200);
-  return { buyer, orderId: res.json().payload.order.id as number };
-}
+const boughtPrompt = (productId: number, minor: number) => buyPromptAsNewBuyer(t.app, productId, minor);
 
 const ask = (client: TestClient, orderId: number, body: Record<string, unknown>) => client.post(`/api/orders/${orderId}/refund-request`, body);
 const complaint = { reason: 'broken_file', message: 'The file does not open.' };

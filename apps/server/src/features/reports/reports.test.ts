@@ -1,11 +1,10 @@
 import { desc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { lastMailTo, registerPerson, registerStaff } from '../../../test/accounts';
 import { chatPair, sendChat } from '../../../test/chat';
 import { fund } from '../../../test/commerce';
-import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
+import { TestClient, useTestApp } from '../../../test/test-app';
 import { auditLog, notifications, products, reports } from '../../db/schema';
-import { setSetting } from '../../lib/settings';
 
 /**
  * Notice and action (issue 33): a guest's report and its receipt, the staff decision with its
@@ -13,14 +12,11 @@ import { setSetting } from '../../lib/settings';
  * search, the library and a chat, the author's appeal and its reversal, the transparency figures,
  * and every 4xx, including a stranger who may neither read nor appeal.
  */
-let t: TestApp;
+const t = useTestApp({ registration: true });
 let staff: Awaited<ReturnType<typeof registerStaff>>;
 beforeAll(async () => {
-  t = await createTestApp();
-  await setSetting(t.app.db, 'is_reg_enabled', true);
   staff = await registerStaff(t.app);
 });
-afterAll(() => t.close());
 
 let serial = 0;
 async function work(authorId: number, priceMinor = 900) {

@@ -1,23 +1,14 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { registerPerson, registerStaff } from '../../../test/accounts';
 import { fund, seededProducts } from '../../../test/commerce';
-import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
+import { TestClient, useTestApp } from '../../../test/test-app';
 import { auditLog, notifications, orders, products, reviews } from '../../db/schema';
 
-let t: TestApp;
-let webDist: string;
-beforeAll(async () => {
-  webDist = await mkdtemp(path.join(tmpdir(), 'atelier-web-'));
-  await writeFile(path.join(webDist, 'index.html'), '<!doctype html><html><head><title>Atelier</title></head><body><div id="root"></div></body></html>');
-  t = await createTestApp({ seed: true, env: { WEB_DIST: webDist, PUBLIC_URL: 'https://atelier.example', PAYMENT_PROVIDER: 'sandbox' } });
-});
-afterAll(async () => {
-  await t.close();
-  await rm(webDist, { recursive: true, force: true });
+const t = useTestApp({
+  seed: true,
+  web: { 'dist/index.html': '<!doctype html><html><head><title>Atelier</title></head><body><div id="root"></div></body></html>' },
+  env: { PUBLIC_URL: 'https://atelier.example', PAYMENT_PROVIDER: 'sandbox' },
 });
 
 let productIndex = 0;

@@ -6,7 +6,7 @@ import { registerPerson, registerSeller, registerStaff } from '../../../test/acc
 import { fund } from '../../../test/commerce';
 import { payoutContact } from '../../../test/payouts';
 import { SoftAuthenticator } from '../../../test/soft-authenticator';
-import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
+import { createTestApp, type TestApp, TestClient, useTestApp } from '../../../test/test-app';
 import { awayFromStepEdge } from '../../../test/totp';
 import { mailOutbox, passkeys, sessions, userTotp } from '../../db/schema';
 import { postSale } from '../ledger';
@@ -18,11 +18,7 @@ import { postSale } from '../ledger';
  * proved; staff in production need a proved, and for money a fresh, second factor.
  */
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ seed: true });
-});
-afterAll(() => t.close());
+const t = useTestApp({ seed: true });
 afterEach(() => {
   vi.useRealTimers();
 });

@@ -7,18 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastMailTo, registerPerson } from '../../../test/accounts';
 import { openStream } from '../../../test/event-stream';
 import { cityDatabase } from '../../../test/mmdb-writer';
-import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
+import { createTestApp, type TestApp, TestClient, useTestApp } from '../../../test/test-app';
 import { mailOutbox, sessions } from '../../db/schema';
 import { coarseIp, describeUserAgent, deviceOf } from '../../lib/client-hints';
 
-let t: TestApp;
+const t = useTestApp({ seed: true });
 let base: string;
 beforeAll(async () => {
-  t = await createTestApp({ seed: true });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
 });
-afterAll(() => t.close());
 
 const CHROME_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const FIREFOX_LINUX = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';

@@ -4,15 +4,11 @@ import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerPerson, registerStaff } from '../../../test/accounts';
 import { payoutContact } from '../../../test/payouts';
-import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
+import { createTestApp, type TestApp, TestClient, useTestApp } from '../../../test/test-app';
 import { awayFromStepEdge } from '../../../test/totp';
 import { offers, payouts, sessions, userRecoveryCodes, users, userTotp } from '../../db/schema';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ seed: true });
-});
-afterAll(() => t.close());
+const t = useTestApp({ seed: true });
 
 /** The code an authenticator app shows `steps` periods from now (-1: the previous one). */
 function codeAt(secret: string, steps = 0) {

@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { registerPerson, registerSeller, registerStaff, sellerDetailsBody } from '../../../test/accounts';
-import { availableMinor, fund } from '../../../test/commerce';
+import { availableMinor, firstCategoryId, fund } from '../../../test/commerce';
 import { payoutContact } from '../../../test/payouts';
-import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
-import { categories, offers, orders, products } from '../../db/schema';
+import { TestClient, useTestApp } from '../../../test/test-app';
+import { offers, orders, products } from '../../db/schema';
 import { releaseDueEarnings } from '../ledger';
 
 /**
@@ -13,16 +13,13 @@ import { releaseDueEarnings } from '../ledger';
  * first withdrawal; a change after a sale kept as history for staff only; the DAC7 figures of a
  * seller with sales and refunds, in JSON and CSV, with the exclusion threshold.
  */
-let t: TestApp;
+const t = useTestApp({ seed: true });
 let staff: Awaited<ReturnType<typeof registerStaff>>;
 let categoryId: number;
 beforeAll(async () => {
-  t = await createTestApp({ seed: true });
   staff = await registerStaff(t.app);
-  const [cat] = await t.app.db.select({ id: categories.id }).from(categories).orderBy(categories.id).limit(1);
-  categoryId = cat!.id;
+  categoryId = await firstCategoryId(t.app);
 });
-afterAll(() => t.close());
 
 async function listingForm() {
   const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3366cc' } })

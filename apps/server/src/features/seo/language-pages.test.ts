@@ -1,18 +1,6 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/test-app';
-
-const SHELL = `<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="utf-8" />
-    <title>Atelier — marketplace for prompts, texts and original images</title>
-    <meta name="description" content="Buy AI prompts, polished texts and original images directly from their creators." />
-  </head>
-  <body><div id="root"></div></body>
-</html>`;
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/test-app';
+import { SHELL } from '../../../test/web-build';
 
 /**
  * A stand-in for the web app's server renderer (its real render is tested in apps/web/src/entry-server.test.tsx):
@@ -25,19 +13,10 @@ const RENDERER = `export async function render({ url }) {
 }
 `;
 
-let t: TestApp;
-let root: string;
-beforeAll(async () => {
-  root = await mkdtemp(path.join(tmpdir(), 'atelier-lang-'));
-  await mkdir(path.join(root, 'dist'));
-  await mkdir(path.join(root, 'dist-ssr'));
-  await writeFile(path.join(root, 'dist', 'index.html'), SHELL);
-  await writeFile(path.join(root, 'dist-ssr', 'entry-server.js'), RENDERER);
-  t = await createTestApp({ seed: true, env: { WEB_DIST: path.join(root, 'dist'), PUBLIC_URL: 'https://atelier.example', PAYMENT_PROVIDER: 'sandbox' } });
-});
-afterAll(async () => {
-  await t.close();
-  await rm(root, { recursive: true, force: true });
+const t = useTestApp({
+  seed: true,
+  web: { 'dist/index.html': SHELL, 'dist-ssr/entry-server.js': RENDERER },
+  env: { PUBLIC_URL: 'https://atelier.example', PAYMENT_PROVIDER: 'sandbox' },
 });
 
 const page = (url: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });

@@ -1,12 +1,9 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import type { Preload } from '@atelier/shared/preload';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registerUser } from '../../../test/accounts';
-import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
+import { TestClient, useTestApp } from '../../../test/test-app';
 import { products, productViews } from '../../db/schema';
 import { viewCounterOf } from '../analytics';
 
@@ -20,28 +17,18 @@ const SHELL = `<!doctype html>
   <body><div id="root"></div></body>
 </html>`;
 
-let t: TestApp;
-let webDist: string;
-beforeAll(async () => {
-  webDist = await mkdtemp(path.join(tmpdir(), 'atelier-web-'));
-  await mkdir(path.join(webDist, 'assets'));
-  await mkdir(path.join(webDist, '.vite'));
-  await writeFile(path.join(webDist, 'index.html'), SHELL);
-  await writeFile(path.join(webDist, 'assets', 'index-abc.css'), 'body{color:#123456}');
-  await writeFile(
-    path.join(webDist, '.vite', 'manifest.json'),
-    JSON.stringify({
+const t = useTestApp({
+  seed: true,
+  web: {
+    'dist/index.html': SHELL,
+    'dist/assets/index-abc.css': 'body{color:#123456}',
+    'dist/.vite/manifest.json': JSON.stringify({
       'index.html': { file: 'assets/index-1.js', isEntry: true, imports: ['_shared.js'] },
       '_shared.js': { file: 'assets/shared-2.js' },
       'src/app/routes/products.tsx': { file: 'assets/products-3.js', imports: ['_shared.js', '_card.js'], isDynamicEntry: true },
       '_card.js': { file: 'assets/card-4.js', css: ['assets/card-5.css'] },
     }),
-  );
-  t = await createTestApp({ seed: true, env: { WEB_DIST: webDist } });
-});
-afterAll(async () => {
-  await t.close();
-  await rm(webDist, { recursive: true, force: true });
+  },
 });
 
 function preloadOf(html: string): Preload {

@@ -1,11 +1,8 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { fullPagePath, PAGE_LIST, type PageName, pageChain, pageDef } from '@atelier/shared/pages';
 import { preloadKey } from '@atelier/shared/preload';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/test-app';
 import { products } from '../../db/schema';
 
 /**
@@ -28,25 +25,13 @@ const RENDERER = `export async function render({ url, cookies }) {
 
 const moduleFile = (module: string) => `assets/route-${module}.js`;
 
-let t: TestApp;
-let root: string;
-beforeAll(async () => {
-  root = await mkdtemp(path.join(tmpdir(), 'atelier-pages-'));
-  const webDist = path.join(root, 'dist');
-  await mkdir(path.join(webDist, '.vite'), { recursive: true });
-  await mkdir(path.join(root, 'dist-ssr'));
-  await writeFile(path.join(webDist, 'index.html'), SHELL);
-  await writeFile(path.join(root, 'dist-ssr', 'entry-server.js'), RENDERER);
-  const manifest: Record<string, { file: string; isEntry?: boolean; isDynamicEntry?: boolean }> = {
-    'index.html': { file: 'assets/index-1.js', isEntry: true },
-  };
-  for (const { module } of PAGE_LIST) manifest[`src/app/routes/${module}.tsx`] = { file: moduleFile(module), isDynamicEntry: true };
-  await writeFile(path.join(webDist, '.vite', 'manifest.json'), JSON.stringify(manifest));
-  t = await createTestApp({ seed: true, env: { WEB_DIST: webDist } });
-});
-afterAll(async () => {
-  await t.close();
-  await rm(root, { recursive: true, force: true });
+const manifest: Record<string, { file: string; isEntry?: boolean; isDynamicEntry?: boolean }> = {
+  'index.html': { file: 'assets/index-1.js', isEntry: true },
+};
+for (const { module } of PAGE_LIST) manifest[`src/app/routes/${module}.tsx`] = { file: moduleFile(module), isDynamicEntry: true };
+const t = useTestApp({
+  seed: true,
+  web: { 'dist/index.html': SHELL, 'dist-ssr/entry-server.js': RENDERER, 'dist/.vite/manifest.json': JSON.stringify(manifest) },
 });
 
 const page = (url: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });

@@ -1,32 +1,10 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/test-app';
+import { SHELL } from '../../../test/web-build';
 import { products } from '../../db/schema';
 
-const SHELL = `<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="utf-8" />
-    <title>Atelier — marketplace for prompts, texts and original images</title>
-    <meta name="description" content="Buy AI prompts, polished texts and original images directly from their creators." />
-  </head>
-  <body><div id="root"></div></body>
-</html>`;
-
-let t: TestApp;
-let webDist: string;
-beforeAll(async () => {
-  webDist = await mkdtemp(path.join(tmpdir(), 'atelier-web-'));
-  await writeFile(path.join(webDist, 'index.html'), SHELL);
-  t = await createTestApp({ seed: true, env: { WEB_DIST: webDist, PUBLIC_URL: 'https://atelier.example', PAYMENT_PROVIDER: 'sandbox' } });
-});
-afterAll(async () => {
-  await t.close();
-  await rm(webDist, { recursive: true, force: true });
-});
+const t = useTestApp({ seed: true, web: { 'dist/index.html': SHELL }, env: { PUBLIC_URL: 'https://atelier.example', PAYMENT_PROVIDER: 'sandbox' } });
 
 const page = (url: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
 const titleOf = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1];

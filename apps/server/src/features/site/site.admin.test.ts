@@ -1,14 +1,10 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { lastMailTo, registerStaff } from '../../../test/accounts';
-import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
+import { TestClient, useTestApp } from '../../../test/test-app';
 import { auditLog } from '../../db/schema';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ seed: true });
-});
-afterAll(() => t.close());
+const t = useTestApp({ seed: true });
 
 const staff = () => registerStaff(t.app);
 

@@ -1,16 +1,12 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cityDatabase } from '../../../test/mmdb-writer';
-import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
+import { createTestApp, type TestApp, TestClient, useTestApp } from '../../../test/test-app';
 import { getCommerceSettings } from '../ledger';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ seed: true });
-});
-afterAll(() => t.close());
+const t = useTestApp({ seed: true });
 
 describe('site data', () => {
   it('serves the settings of SPEC §3 in the OK envelope', async () => {

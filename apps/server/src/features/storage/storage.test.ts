@@ -1,19 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startS3Server, type TestS3Server } from '../../../test/s3-server';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { createTestApp, type TestApp, useTestApp } from '../../../test/test-app';
 import { publicUrl } from '../../lib/storage';
 
 const notThere = { status: 'ERROR', message: 'This file does not exist.' };
 
 describe('GET /storage/* on local disk', () => {
-  let t: TestApp;
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await createTestApp();
     await t.app.storage.putPublic('products/x/preview.txt', Buffer.from('0123456789abcdefghij'));
     await t.app.storage.putPrivate('products/x/original.txt', Buffer.from('PAID CONTENT'));
   });
-  afterAll(() => t.close());
 
   it('streams a public file with its type, length, validators and a year of caching', async () => {
     const res = await t.app.inject({ url: '/storage/products/x/preview.txt' });

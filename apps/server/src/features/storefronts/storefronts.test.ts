@@ -1,14 +1,10 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { multipartFile, registerPerson, registerSeller } from '../../../test/accounts';
 import { listedPrompt, sellPrompt } from '../../../test/commerce';
-import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
+import { TestClient, useTestApp } from '../../../test/test-app';
 import { currencies, products, storefronts, users } from '../../db/schema';
-import { setSetting } from '../../lib/settings';
 
 /**
  * Storefronts (issue 34): a creator's banner, headline, links and featured works, with their followers
@@ -26,19 +22,14 @@ const SHELL = `<!doctype html>
   <body><div id="root"></div></body>
 </html>`;
 
-let t: TestApp;
-let webDist: string;
+const t = useTestApp({
+  web: { 'dist/index.html': SHELL },
+  env: { PUBLIC_URL: 'https://atelier.example', PAYMENT_PROVIDER: 'sandbox' },
+  registration: true,
+});
 beforeAll(async () => {
-  webDist = await mkdtemp(path.join(tmpdir(), 'atelier-storefront-'));
-  await writeFile(path.join(webDist, 'index.html'), SHELL);
-  t = await createTestApp({ env: { WEB_DIST: webDist, PUBLIC_URL: 'https://atelier.example', PAYMENT_PROVIDER: 'sandbox' } });
-  await setSetting(t.app.db, 'is_reg_enabled', true);
   // The page asks for priced answers (the featured works) only once the site has a currency.
   await t.app.db.insert(currencies).values({ code: 'EUR', symbol: '€', isDefault: true }).onConflictDoNothing();
-});
-afterAll(async () => {
-  await t.close();
-  await rm(webDist, { recursive: true, force: true });
 });
 
 const errorsOf = (res: { json(): { errors?: Record<string, string[]> } }) => res.json().errors ?? {};

@@ -1,12 +1,11 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registerStaff } from '../../../test/accounts';
 import { cardPaidWebhook, chatPair, multipart, sendChat, sendChatForm, testPng } from '../../../test/chat';
-import { balanceMinor, fund, pendingMinor } from '../../../test/commerce';
+import { accountMinor, balanceMinor, fund, pendingMinor } from '../../../test/commerce';
 import { paidByCard } from '../../../test/payments';
-import { createTestApp, type TestApp, type TestClient } from '../../../test/test-app';
-import { chatMessages, ledgerAccounts } from '../../db/schema';
-import { setSetting } from '../../lib/settings';
+import { type TestClient, useTestApp } from '../../../test/test-app';
+import { chatMessages } from '../../db/schema';
 import { checkLedger } from '../ledger';
 
 /**
@@ -15,22 +14,11 @@ import { checkLedger } from '../ledger';
  * refund, and part of the One-Stop Shop report, the reconciliation and DAC7.
  */
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-  await setSetting(t.app.db, 'is_reg_enabled', true);
-});
-afterAll(() => t.close());
+const t = useTestApp({ registration: true });
 
 const exact = { unbalancedTransactions: [], driftedAccounts: [], totalMinor: 0 };
 
-const vatAccount = async (country: string) => {
-  const [row] = await t.app.db
-    .select({ b: ledgerAccounts.balanceMinor })
-    .from(ledgerAccounts)
-    .where(eq(ledgerAccounts.code, `vat:payable:${country}`));
-  return row ? Number(row.b) : 0;
-};
+const vatAccount = (country: string) => accountMinor(t.app, `vat:payable:${country}`);
 
 const quarterOf = (d = new Date()) => `${d.getUTCFullYear()}-Q${Math.floor(d.getUTCMonth() / 3) + 1}`;
 

@@ -1,10 +1,9 @@
 import { eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registerPerson } from '../../../test/accounts';
 import { depositByTestCard } from '../../../test/payments';
-import { createTestApp, type TestApp, type TestClient } from '../../../test/test-app';
+import { type TestClient, useTestApp } from '../../../test/test-app';
 import { deposits, orders, products } from '../../db/schema';
-import { setSetting } from '../../lib/settings';
 import { checkLedger } from '../ledger';
 
 /**
@@ -16,12 +15,7 @@ const onPostgres = Boolean(process.env.DATABASE_URL);
 const PARALLEL = onPostgres ? 50 : 10;
 const PRICE = 119;
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-  await setSetting(t.app.db, 'is_reg_enabled', true);
-});
-afterAll(() => t.close());
+const t = useTestApp({ registration: true });
 
 /** Adds funds the way a user does with a German test card (its BIN says Germany): the sandbox card page, then its signed webhook. */
 const depositWithGermanCard = (client: TestClient, euros: number) => depositByTestCard(t.app, client, euros, '4000002760000016');

@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerPerson, registerSeller } from '../../../test/accounts';
 import { fund } from '../../../test/commerce';
 import { cityDatabase } from '../../../test/mmdb-writer';
+import { paidByCard } from '../../../test/payments';
 import { createTestApp, type TestApp } from '../../../test/test-app';
-import { deposits, orders, products } from '../../db/schema';
+import { orders, products } from '../../db/schema';
 import { setSetting } from '../../lib/settings';
 
 /**
@@ -32,16 +33,7 @@ describe('evidence that disagrees', () => {
   it('a German card from an Austrian address: the buyer is asked, chooses Austria, and pays Austrian VAT with the choice kept', async () => {
     const creator = await registerSeller(t.app);
     const buyer = await registerPerson(t.app);
-    await t.app.db.insert(deposits).values({
-      userId: buyer.id,
-      amountMinor: 100,
-      currency: 'EUR',
-      currencyAmountMinor: 100,
-      provider: 'sandbox',
-      paymentMethod: 'sandbox-card',
-      status: 'success',
-      cardCountry: 'DE',
-    });
+    await paidByCard(t.app, buyer.id, 'DE');
     await fund(t.app, buyer.id, 1200);
     const [product] = await t.app.db
       .insert(products)

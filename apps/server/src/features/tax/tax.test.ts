@@ -1,30 +1,18 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { lastMailTo, registerPerson, registerSeller, registerStaff } from '../../../test/accounts';
-import { balanceMinor, fund, pendingMinor, revenueMinor, sellPrompt } from '../../../test/commerce';
+import { accountMinor, balanceMinor, fund, pendingMinor, revenueMinor, sellPrompt } from '../../../test/commerce';
 import { paidByCard } from '../../../test/payments';
 import { pdfText } from '../../../test/pdf';
-import { createTestApp, type TestApp, TestClient } from '../../../test/test-app';
+import { TestClient, useTestApp } from '../../../test/test-app';
 import { rowsOf } from '../../db/client';
-import { ledgerAccounts, orders } from '../../db/schema';
-import { setSetting } from '../../lib/settings';
+import { orders } from '../../db/schema';
 import { decideCountry, vatInside } from './vat';
 import { checkVatNumber } from './vat-number';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-  await setSetting(t.app.db, 'is_reg_enabled', true);
-});
-afterAll(() => t.close());
+const t = useTestApp({ registration: true });
 
-const vatAccount = async (country: string) => {
-  const [row] = await t.app.db
-    .select({ b: ledgerAccounts.balanceMinor })
-    .from(ledgerAccounts)
-    .where(eq(ledgerAccounts.code, `vat:payable:${country}`));
-  return row ? Number(row.b) : 0;
-};
+const vatAccount = (country: string) => accountMinor(t.app, `vat:payable:${country}`);
 
 async function buyer(opts: { card?: string; country?: string; vat?: string } = {}) {
   const person = await registerPerson(t.app);

@@ -1,11 +1,10 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registerPerson, registerSeller, registerStaff } from '../../../test/accounts';
 import { availableMinor, fund, pendingMinor } from '../../../test/commerce';
 import { payoutContact } from '../../../test/payouts';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { useTestApp } from '../../../test/test-app';
 import { deposits, disputes, products, users } from '../../db/schema';
-import { setSetting } from '../../lib/settings';
 import { clearingAccountCode, receivableAccountId, releaseDueEarnings, systemAccountId, transfer } from '../ledger';
 
 /**
@@ -14,12 +13,7 @@ import { clearingAccountCode, receivableAccountId, releaseDueEarnings, systemAcc
  * refund request (as buyer or creator) and an open dispute. Each case has its own sentence (422); the
  * account stays as it was.
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-  await setSetting(t.app.db, 'is_reg_enabled', true);
-});
-afterAll(() => t.close());
+const t = useTestApp({ registration: true });
 
 async function prompt(authorId: number, title: string, priceMinor: number) {
   const [row] = await t.app.db

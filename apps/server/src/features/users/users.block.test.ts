@@ -1,21 +1,19 @@
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { lastMailTo, registerPerson, registerStaff, signIn } from '../../../test/accounts';
 import { openStream } from '../../../test/event-stream';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { useTestApp } from '../../../test/test-app';
 import { auditLog } from '../../db/schema';
 import { setSetting } from '../../lib/settings';
 
-let t: TestApp;
+const t = useTestApp({ seed: true });
 let base: string;
 beforeAll(async () => {
-  t = await createTestApp({ seed: true });
   await setSetting(t.app.db, 'support_email', 'help@atelier.test');
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
 });
-afterAll(() => t.close());
 
 const BLOCKED = 'Your account is blocked. Please contact support if you think this is a mistake.';
 

@@ -1,19 +1,16 @@
 import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { registerPerson, registerSeller, registerStaff } from '../../../test/accounts';
-import { fund, seededProducts } from '../../../test/commerce';
-import { createTestApp, type TestApp, type TestClient } from '../../../test/test-app';
-import { auditLog, categories, mailOutbox, offers, products } from '../../db/schema';
+import { firstCategoryId, fund, seededProducts } from '../../../test/commerce';
+import { type TestClient, useTestApp } from '../../../test/test-app';
+import { auditLog, mailOutbox, offers, products } from '../../db/schema';
 
-let t: TestApp;
+const t = useTestApp({ seed: true });
 let categoryId: number;
 beforeAll(async () => {
-  t = await createTestApp({ seed: true });
-  const [cat] = await t.app.db.select({ id: categories.id }).from(categories).orderBy(categories.id).limit(1);
-  categoryId = cat!.id;
+  categoryId = await firstCategoryId(t.app);
 });
-afterAll(() => t.close());
 
 const png = (color: string) =>
   sharp({ create: { width: 64, height: 48, channels: 3, background: color } })

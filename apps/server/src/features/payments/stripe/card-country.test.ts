@@ -1,10 +1,9 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registerPerson } from '../../../../test/accounts';
 import { paidStripeDeposit, type StripeEvent, sendStripeEvent, stripeTestEnv } from '../../../../test/payments';
-import { createTestApp, type TestApp } from '../../../../test/test-app';
+import { useTestApp } from '../../../../test/test-app';
 import { deposits } from '../../../db/schema';
-import { setSetting } from '../../../lib/settings';
 
 /**
  * Issue 33 with Stripe: the card's issuing country is VAT evidence. Stripe's PaymentIntent and Checkout
@@ -12,12 +11,7 @@ import { setSetting } from '../../../lib/settings';
  * paid records brand, last four and country from it, so the buyer's next purchase knows the country.
  */
 const secret = 'whsec_test_card_country';
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ env: stripeTestEnv(secret) });
-  await setSetting(t.app.db, 'is_reg_enabled', true);
-});
-afterAll(() => t.close());
+const t = useTestApp({ env: stripeTestEnv(secret), registration: true });
 
 const chargeSucceeded = (id: string, card: Record<string, unknown>, link: { depositId?: number; pi?: string }): StripeEvent => ({
   id,
