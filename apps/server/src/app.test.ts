@@ -27,7 +27,7 @@ describe('wire contract (SPEC §5, §7, §8)', () => {
   it('refuses a state-changing call without the XSRF token with 419', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/contact', payload: { name: 'A', email: 'a@b.co', message: 'hello there!' } });
     expect(res.statusCode).toBe(419);
-    expect(res.json()).toEqual({ status: 'ERROR', message: 'CSRF token mismatch. Reload the page and try again.' });
+    expect(res.json()).toEqual({ status: 'ERROR', message: 'CSRF token mismatch. Reload the page and try again.', code: 'request.csrf_mismatch' });
   });
 
   it('refuses a wrong XSRF token with 419', async () => {

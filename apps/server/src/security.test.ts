@@ -62,7 +62,7 @@ describe('CSRF is decided per route, after routing', () => {
         payload: { name: 'A', email: 'a@example.com', message: 'Hello there, friend.' },
       });
       expect(res.statusCode).toBe(419);
-      expect(res.json()).toEqual({ status: 'ERROR', message: 'CSRF token mismatch. Reload the page and try again.' });
+      expect(res.json()).toEqual({ status: 'ERROR', message: 'CSRF token mismatch. Reload the page and try again.', code: 'request.csrf_mismatch' });
     }
   });
 });

@@ -3639,7 +3639,11 @@ export interface components {
             /** @enum {string} */
             status: "ERROR";
             message: string;
+            code?: string;
             errors?: {
+                [key: string]: string[];
+            };
+            codes?: {
                 [key: string]: string[];
             };
         };
@@ -5631,6 +5635,7 @@ export interface operations {
                             /** @enum {string} */
                             account?: "balance" | "earnings_pending" | "earnings_available" | "earnings_held" | "receivable";
                             description: string;
+                            description_code?: string;
                             amount: number;
                             amount_minor: number;
                             balance_after: number;

@@ -3,6 +3,7 @@ import { isCommonPassword } from './common-passwords';
 import { MIN_NEW_PASSWORD_LENGTH } from './constants';
 import { okEnvelope } from './envelope';
 import { idParam, requiredText, slugOrIdParam, text } from './fields';
+import { msg } from './messages';
 
 /**
  * The floor for any new password (ASVS L2 asks for at least 8): one rule for register, reset and
@@ -12,8 +13,8 @@ export const SERVER_MIN_PASSWORD_LENGTH = MIN_NEW_PASSWORD_LENGTH;
 
 /** Why a new password is refused, or null: too short, or on the list of common passwords. */
 export function newPasswordProblem(password: string): string | null {
-  if (password.length < SERVER_MIN_PASSWORD_LENGTH) return `The password must be at least ${SERVER_MIN_PASSWORD_LENGTH} characters long.`;
-  if (isCommonPassword(password)) return 'This password is too common. Please choose a less predictable one.';
+  if (password.length < SERVER_MIN_PASSWORD_LENGTH) return msg('validation.password_short', { min: SERVER_MIN_PASSWORD_LENGTH });
+  if (isCommonPassword(password)) return msg('validation.password_common');
   return null;
 }
 
@@ -25,7 +26,7 @@ export function newPasswordProblem(password: string): string | null {
 export function phoneProblem(value: string): string | null {
   const digits = value.replace(/\D/g, '').length;
   // The server's own words for a number it cannot use.
-  if (!/^\+?[\d\s().-]*$/.test(value) || digits < 7 || digits > 15) return 'Please enter a valid phone number with its country code.';
+  if (!/^\+?[\d\s().-]*$/.test(value) || digits < 7 || digits > 15) return msg('validation.phone');
   return null;
 }
 
@@ -47,12 +48,12 @@ const newPassword = (label: string) =>
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     });
 
-const required = (label: string) => ({ error: `The ${label} field is required.` });
+const required = (label: string) => ({ error: msg('field.required', { field: label }) });
 const email = text('email', required('email'))
   .trim()
-  .min(1, 'The email field is required.')
-  .max(254, 'The email may have at most 254 characters.')
-  .pipe(z.email({ error: 'Please enter a valid e-mail address.' }));
+  .min(1, required('email').error)
+  .max(254, msg('field.too_long', { field: 'email', max: 254 }))
+  .pipe(z.email({ error: msg('validation.email') }));
 
 /** What anyone may see of a user: no e-mail, no phone. */
 const profileBase = z.object({
@@ -107,7 +108,7 @@ export type IsAuthAnswer = z.infer<typeof isAuthAnswer>;
 /** SPEC §3 login payload: `username` holds the e-mail. */
 export const loginInput = z.object({
   username: email,
-  password: text('password', required('password')).min(1, 'The password field is required.').max(200),
+  password: text('password', required('password')).min(1, required('password').error).max(200),
 });
 export type LoginInput = z.infer<typeof loginInput>;
 
@@ -119,17 +120,17 @@ export const registerInput = z
     email,
     phone: text('phone', required('phone'))
       .trim()
-      .min(1, 'The phone field is required.')
-      .max(25, 'The phone may have at most 25 characters.')
+      .min(1, required('phone').error)
+      .max(25, msg('field.too_long', { field: 'phone', max: 25 }))
       .superRefine(phoneRule),
     password: newPassword('password'),
-    passConfirm: text('password confirmation', required('password confirmation')).min(1, 'Please confirm the password.').max(200),
-    terms_agreed: z.literal(true, { error: 'You must accept the terms and the privacy policy.' }),
+    passConfirm: text('password confirmation', required('password confirmation')).min(1, msg('validation.password_confirm')).max(200),
+    terms_agreed: z.literal(true, { error: msg('validation.terms') }),
   })
   // Checked even while another field (the terms box) is still wrong, so a mismatch shows at once.
   .refine((v) => !v.password || !v.passConfirm || v.password === v.passConfirm, {
     path: ['passConfirm'],
-    message: 'The passwords do not match.',
+    message: msg('validation.passwords_differ'),
     when: isObject,
   });
 export type RegisterInput = z.infer<typeof registerInput>;
@@ -162,17 +163,20 @@ export const updateProfileInput = z.object({
   name: requiredText('name'),
   surname: requiredText('surname'),
   email,
-  phone: text('phone').trim().max(25, 'The phone may have at most 25 characters.').superRefine(phoneRule),
-  about_me: text('about me').trim().max(2000, 'About me may have at most 2000 characters.').default(''),
+  phone: text('phone')
+    .trim()
+    .max(25, msg('field.too_long', { field: 'phone', max: 25 }))
+    .superRefine(phoneRule),
+  about_me: text('about me').trim().max(2000, msg('profile.about_me_long')).default(''),
   hourly_rate: z.coerce
-    .number({ error: 'The hourly rate must be a number.' })
-    .min(0, 'The hourly rate cannot be negative.')
-    .max(100_000, 'The hourly rate may be at most 100000.')
-    .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, 'The hourly rate may have at most 2 decimals.')
+    .number({ error: msg('profile.rate_number') })
+    .min(0, msg('profile.rate_negative'))
+    .max(100_000, msg('profile.rate_max'))
+    .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, msg('profile.rate_decimals'))
     .default(0),
   nickname: text('nickname')
     .trim()
-    .regex(/^[a-z0-9](?:[a-z0-9._-]{1,28}[a-z0-9])$/i, 'The nickname may use 3-30 letters, digits, dots, dashes and underscores.')
+    .regex(/^[a-z0-9](?:[a-z0-9._-]{1,28}[a-z0-9])$/i, msg('profile.nickname_format'))
     .optional(),
 });
 export type UpdateProfileInput = z.infer<typeof updateProfileInput>;
@@ -183,18 +187,18 @@ export type ForgotPasswordInput = z.infer<typeof forgotPasswordInput>;
 export const resetPasswordInput = z
   .object({
     email,
-    token: text('token').min(10, 'This reset link is invalid.').max(200),
+    token: text('token').min(10, msg('auth.reset_link_invalid')).max(200),
     password: newPassword('password'),
-    password_confirmation: text('password confirmation').min(1, 'Please confirm the password.').max(200),
+    password_confirmation: text('password confirmation').min(1, msg('validation.password_confirm')).max(200),
   })
   .refine((v) => !v.password || !v.password_confirmation || v.password === v.password_confirmation, {
     path: ['password_confirmation'],
-    message: 'The passwords do not match.',
+    message: msg('validation.passwords_differ'),
     when: isObject,
   });
 export type ResetPasswordInput = z.infer<typeof resetPasswordInput>;
 
-export const deleteAccountInput = z.object({ password: text('password').min(1, 'Please enter your password to confirm.').max(200) });
+export const deleteAccountInput = z.object({ password: text('password').min(1, msg('validation.password_to_confirm')).max(200) });
 export type DeleteAccountInput = z.infer<typeof deleteAccountInput>;
 
 /** The path of an e-mail verification link: the user's id and the hash of the address. */
@@ -204,14 +208,14 @@ export const verifyEmailParams = z.object({
 });
 
 export const verifyEmailQuery = z.object({
-  expires: z.coerce.number({ error: 'This verification link is invalid.' }).int('This verification link is invalid.'),
+  expires: z.coerce.number({ error: msg('auth.verification_link_invalid') }).int(msg('auth.verification_link_invalid')),
   signature: text('signature').regex(/^[a-f0-9]{64}$/, 'This verification link is invalid.'),
 });
 
 export const verifyPhoneInput = z.object({
   code: text('code')
     .trim()
-    .regex(/^\d{6}$/, 'Enter the 6-digit code.'),
+    .regex(/^\d{6}$/, msg('auth.code_format')),
 });
 
 export const emailVerifyResult = z.object({ status: z.literal('OK'), message: z.string(), payload: z.object({ already_verified: z.boolean() }) });

@@ -4,11 +4,21 @@ import { z } from 'zod';
 export const fieldErrors = z.record(z.string(), z.array(z.string()));
 export type FieldErrors = z.infer<typeof fieldErrors>;
 
-/** Every failure on the wire (SPEC §5, §8). */
+/** Field name → the keys of its messages (messages.ts), one for each in `errors` ('' for one without); only fields with a key. */
+export const fieldCodes = z.record(z.string(), z.array(z.string()));
+export type FieldCodes = z.infer<typeof fieldCodes>;
+
+/**
+ * Every failure on the wire (SPEC §5, §8). `message` and `errors` are English; `code` and `codes` are
+ * the keys of those messages in the catalogue (messages.ts), with their values in query form, when
+ * they have one: the web app decides and translates by them.
+ */
 export const errorEnvelope = z.object({
   status: z.literal('ERROR'),
   message: z.string(),
+  code: z.string().optional(),
   errors: fieldErrors.optional(),
+  codes: fieldCodes.optional(),
 });
 export type ErrorEnvelope = z.infer<typeof errorEnvelope>;
 

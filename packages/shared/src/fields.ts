@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { CATALOG_MAX_PAGE_SIZE } from './constants';
+import { msg } from './messages';
 import { PLAIN_DECIMAL } from './money';
 
 /**
  * Building blocks for every value a client sends (path, query, body). Routes declare their inputs
  * with these, so malformed input is refused once, at the boundary, with a message naming the field,
- * instead of reaching PostgreSQL and failing there.
+ * instead of reaching PostgreSQL and failing there. Their messages are coded (messages.ts): the
+ * server sends the English with the key, the browser's form shows it in the page's language.
  */
 
 /** The largest id a client may name: ids are bigint in the database but travel as JS numbers. */
@@ -16,22 +18,23 @@ export function hasNulCharacter(value: string): boolean {
   return value.includes('\u0000');
 }
 
-export const nulCharacterMessage = (label: string) => `The ${label} may not contain a NUL character.`;
+export const nulCharacterMessage = (label: string) => msg('field.nul', { field: label });
 
 /**
  * Text from a client: any string, but never one holding a NUL character. Chain `.trim()`, `.min()`,
  * `.max()` on it as on `z.string()`.
  */
 export function text(label: string, params?: { error?: string }) {
-  return z.string(params ?? { error: `The ${label} must be text.` }).refine((value) => !hasNulCharacter(value), nulCharacterMessage(label));
+  return z.string(params ?? { error: msg('field.not_text', { field: label }) }).refine((value) => !hasNulCharacter(value), nulCharacterMessage(label));
 }
 
 /** A short required text: trimmed, 1 to `max` characters, with the messages of SPEC §5. */
 export function requiredText(label: string, max = 100) {
-  return text(label, { error: `The ${label} field is required.` })
+  const required = msg('field.required', { field: label });
+  return text(label, { error: required })
     .trim()
-    .min(1, `The ${label} field is required.`)
-    .max(max, `The ${label} may have at most ${max} characters.`);
+    .min(1, required)
+    .max(max, msg('field.too_long', { field: label, max }));
 }
 
 /** An id in a path or query: a whole number from 1 up to MAX_ID ("9223372036854775808" is refused, not sent to the database). */
@@ -45,7 +48,10 @@ export function idParam(label: string) {
  * `max` characters. Which of the two it is decides `idFromKey`.
  */
 export function slugOrIdParam(label: string, max = 200) {
-  return text(label).trim().min(1, `The ${label} is required.`).max(max, `The ${label} may have at most ${max} characters.`);
+  return text(label)
+    .trim()
+    .min(1, msg('field.required_short', { field: label }))
+    .max(max, msg('field.too_long', { field: label, max }));
 }
 
 /**
@@ -67,7 +73,7 @@ export function decimalAmount(label = 'amount') {
   const message = `Please enter the ${label} as a number such as 12.50: digits, and a point before the decimals.`;
   return z.union([z.number(), z.string()], { error: message }).transform((value, ctx) => {
     if (typeof value === 'number' && value < 0) {
-      ctx.addIssue({ code: 'custom', message: `The ${label} must be above zero.` });
+      ctx.addIssue({ code: 'custom', message: msg('field.above_zero', { field: label }) });
       return z.NEVER;
     }
     const text = typeof value === 'number' ? String(value) : value;

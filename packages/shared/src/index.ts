@@ -19,6 +19,7 @@ export { en, type TranslationKey } from './i18n/en';
 export { isLocale, LOCALES, type Locale, splitLocale } from './i18n/locales';
 export * from './ledger';
 export * from './licences';
+export * from './messages';
 export * from './money';
 export * from './notifications';
 export * from './offers';

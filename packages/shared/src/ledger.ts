@@ -41,7 +41,10 @@ export const statementLine = z.object({
   kind: statementKind,
   /** Which of the user's accounts moved: the balance, or (a creator's) pending or available earnings, or the receivable. */
   account: z.enum(['balance', 'earnings_pending', 'earnings_available', 'earnings_held', 'receivable']).optional(),
+  /** What the movement was, in English. */
   description: z.string(),
+  /** The same as a coded message (messages.ts: its key and values), for the app to show it in the page's language. */
+  description_code: z.string().optional(),
   amount: z.number(),
   amount_minor: z.number().int(),
   balance_after: z.number(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { slugOrIdParam, text } from './fields';
+import { msg } from './messages';
 
 /** SPEC §3 site settings: the payload of GET /api/settings. */
 export const listItem = z.object({ id: z.number().int(), title: z.string() });
@@ -78,15 +79,18 @@ export const localeParams = z.object({ locale: text('locale').regex(/^[a-z]{2}(-
 
 /** POST /api/contact: the contact page's form. */
 export const contactInput = z.object({
-  name: text('name', { error: 'Please enter your name.' }).trim().min(1, 'Please enter your name.').max(100, 'The name may have at most 100 characters.'),
-  email: text('email', { error: 'Please enter a valid e-mail address.' })
+  name: text('name', { error: msg('contact.name_required') })
     .trim()
-    .max(254, 'The email may have at most 254 characters.')
-    .pipe(z.email({ error: 'Please enter a valid e-mail address.' })),
-  message: text('message', { error: 'Please write a message.' })
+    .min(1, msg('contact.name_required'))
+    .max(100, msg('field.too_long', { field: 'name', max: 100 })),
+  email: text('email', { error: msg('validation.email') })
     .trim()
-    .min(10, 'The message must have at least 10 characters.')
-    .max(5000, 'The message may have at most 5000 characters.'),
+    .max(254, msg('field.too_long', { field: 'email', max: 254 }))
+    .pipe(z.email({ error: msg('validation.email') })),
+  message: text('message', { error: msg('contact.message_required') })
+    .trim()
+    .min(10, msg('contact.message_short'))
+    .max(5000, msg('field.too_long', { field: 'message', max: 5000 })),
 });
 export type ContactInput = z.infer<typeof contactInput>;
 

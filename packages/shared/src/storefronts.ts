@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { productBase } from './catalog';
 import { MAX_ID, text } from './fields';
+import { msg } from './messages';
 
 /**
  * Storefronts (issue 34): a creator arranges their public profile: a banner, a headline, a few links
@@ -29,11 +30,11 @@ export function isHttpsUrl(value: string): boolean {
 
 export const storefrontLink = z.object({
   label: text('link label').trim().max(STOREFRONT_LINK_LABEL_MAX, `A link label may have at most ${STOREFRONT_LINK_LABEL_MAX} characters.`).default(''),
-  url: text('link address', { error: 'Please enter the link address.' })
+  url: text('link address', { error: msg('storefront.link_required') })
     .trim()
-    .min(1, 'Please enter the link address.')
+    .min(1, msg('storefront.link_required'))
     .max(STOREFRONT_LINK_URL_MAX, `A link address may have at most ${STOREFRONT_LINK_URL_MAX} characters.`)
-    .refine(isHttpsUrl, 'Please enter a full https:// address, such as https://example.com.'),
+    .refine(isHttpsUrl, msg('storefront.link_https')),
 });
 export type StorefrontLink = z.infer<typeof storefrontLink>;
 
@@ -48,12 +49,12 @@ export const updateStorefrontInput = z.object({
   headline: text('headline').trim().max(STOREFRONT_HEADLINE_MAX, `The headline may have at most ${STOREFRONT_HEADLINE_MAX} characters.`).default(''),
   links: z
     .array(storefrontLink, { error: 'Please give the links as a list.' })
-    .max(STOREFRONT_LINKS_MAX, `A storefront may have at most ${STOREFRONT_LINKS_MAX} links.`)
+    .max(STOREFRONT_LINKS_MAX, msg('storefront.max_links', { max: STOREFRONT_LINKS_MAX }))
     .default([]),
   featured_ids: z
     .array(workId, { error: 'Please give the featured works as a list of ids.' })
-    .max(STOREFRONT_FEATURED_MAX, `A storefront may feature at most ${STOREFRONT_FEATURED_MAX} works.`)
-    .refine((ids) => new Set(ids).size === ids.length, 'Each work may be featured only once.')
+    .max(STOREFRONT_FEATURED_MAX, msg('storefront.max_featured', { max: STOREFRONT_FEATURED_MAX }))
+    .refine((ids) => new Set(ids).size === ids.length, msg('storefront.featured_once'))
     .default([]),
 });
 export type UpdateStorefrontInput = z.input<typeof updateStorefrontInput>;

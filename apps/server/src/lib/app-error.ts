@@ -1,4 +1,4 @@
-import type { FieldErrors } from '@atelier/shared';
+import { type FieldErrors, messageText, msg, parseMessage } from '@atelier/shared';
 
 /** The small set of error codes the API uses; each maps to one HTTP status. */
 export const errorStatus = {
@@ -19,15 +19,22 @@ export const errorStatus = {
 } as const;
 export type ErrorCode = keyof typeof errorStatus;
 
+/**
+ * A failure the client is told about. The message (and each field error) is English text, or a coded
+ * message of the catalogue (`msg('account.blocked')`, shared messages.ts): then `message` is its
+ * English and `messageCode` the coded message, which the error handler sends as the envelope's `code`.
+ */
 export class AppError extends Error {
   readonly statusCode: number;
+  readonly messageCode: string | undefined;
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly fieldErrors?: FieldErrors,
     readonly headers?: Record<string, string>,
   ) {
-    super(message);
+    super(messageText(message));
+    this.messageCode = parseMessage(message) ? message : undefined;
     this.name = 'AppError';
     this.statusCode = errorStatus[code];
   }
@@ -37,7 +44,7 @@ export class AppError extends Error {
 export function validationError(fields: Record<string, string>, message?: string): AppError {
   const errors: FieldErrors = {};
   for (const [field, text] of Object.entries(fields)) errors[field] = [text];
-  return new AppError('VALIDATION', message ?? Object.values(fields)[0] ?? 'The given data was invalid.', errors);
+  return new AppError('VALIDATION', message ?? Object.values(fields)[0] ?? msg('request.invalid'), errors);
 }
 
-export const notFound = (what = 'The requested item was not found.') => new AppError('NOT_FOUND', what);
+export const notFound = (what = msg('request.not_found')) => new AppError('NOT_FOUND', what);

@@ -1,11 +1,12 @@
+import { msg } from '@atelier/shared';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { users } from '../db/schema';
 import { AppError } from './app-error';
 
-export const EMAIL_NOT_VERIFIED = 'Your email address is not verified.';
+export const EMAIL_NOT_VERIFIED = msg('auth.email_not_verified');
 /** Sign-in refused for an account staff have blocked. */
-export const ACCOUNT_BLOCKED = 'Your account is blocked. Please contact support if you think this is a mistake.';
+export const ACCOUNT_BLOCKED = msg('account.blocked');
 
 /** Who may call a route: any signed-in user, one with a verified e-mail (when required), or staff. */
 export type AuthLevel = 'user' | 'verified' | 'admin';
@@ -48,7 +49,7 @@ export function registerGuards(app: FastifyInstance) {
     // A session whose account staff blocked: the browser is told why, once per call, not sent to sign in.
     if (!user && request.session?.blocked) throw new AppError('FORBIDDEN', ACCOUNT_BLOCKED);
     if (!user) throw signInFirst();
-    if (level === 'admin' && user.role !== 'admin') throw new AppError('FORBIDDEN', 'This action is for moderators only.');
+    if (level === 'admin' && user.role !== 'admin') throw new AppError('FORBIDDEN', msg('request.moderators_only'));
     if (level === 'verified' && !user.emailVerifiedAt && (await app.settings.get()).is_email_verification_enabled) {
       throw new AppError('FORBIDDEN', EMAIL_NOT_VERIFIED);
     }

@@ -52,7 +52,7 @@ describe('error handler', () => {
     expect(broken.json()).toEqual({ status: 'ERROR', message: 'The request holds a broken %-escape.' });
     const bug = await probe.inject({ url: '/api/bug' });
     expect(bug.statusCode).toBe(500);
-    expect(bug.json()).toEqual({ status: 'ERROR', message: 'Something went wrong on our side. Please try again later.' });
+    expect(bug.json()).toEqual({ status: 'ERROR', message: 'Something went wrong on our side. Please try again later.', code: 'server.internal' });
   });
 
   it('answers a page request that fails with an HTML page with the status, never the envelope', async () => {

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { ErrorEnvelope, FieldErrors } from '@atelier/shared';
+import { type ErrorEnvelope, type FieldCodes, type FieldErrors, messageText, msg, parseMessage } from '@atelier/shared';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { AppError } from './app-error';
@@ -44,10 +44,24 @@ function databaseDataError(err: unknown): string | null {
 const MULTIPART_PARSE_ERROR =
   /^(Multipart: Boundary not found|Boundary required|Unsupported Content-Type\.|Unexpected end of multipart data|\w+ terminated early due to unexpected end of multipart data)$/;
 
-const INTERNAL_MESSAGE = 'Something went wrong on our side. Please try again later.';
+const INTERNAL_MESSAGE = msg('server.internal');
 
-function envelope(message: string, errors?: FieldErrors): ErrorEnvelope {
-  return errors && Object.keys(errors).length > 0 ? { status: 'ERROR', message, errors } : { status: 'ERROR', message };
+/**
+ * The wire envelope of a failure. Messages may be coded (shared messages.ts): each goes out as its
+ * English, and its key goes beside it (`code`, `codes`), so `message` and `errors` read as before.
+ */
+export function envelope(message: string, errors?: FieldErrors): ErrorEnvelope {
+  const answer: ErrorEnvelope = { status: 'ERROR', message: messageText(message) };
+  if (parseMessage(message)) answer.code = message;
+  if (!errors || Object.keys(errors).length === 0) return answer;
+  answer.errors = {};
+  const codes: FieldCodes = {};
+  for (const [field, messages] of Object.entries(errors)) {
+    answer.errors[field] = messages.map(messageText);
+    if (messages.some((m) => parseMessage(m))) codes[field] = messages.map((m) => (parseMessage(m) ? m : ''));
+  }
+  if (Object.keys(codes).length > 0) answer.codes = codes;
+  return answer;
 }
 
 /** Turns a zod issue path like `/items/0/price` or `` into a field name (`items.0.price`, `body`). */
@@ -85,7 +99,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, status: 
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-store')
       .removeHeader('content-encoding')
-      .send(errorPage(status, message));
+      .send(errorPage(status, messageText(message)));
   }
   return reply.code(status).send(envelope(message, errors));
 }
@@ -118,7 +132,7 @@ export function registerErrorHandler(app: FastifyInstance) {
     if (err instanceof AppError) {
       if (err.headers) reply.headers(err.headers);
       if (err.statusCode >= 500) request.log.error({ err }, 'request failed');
-      return sendError(request, reply, err.statusCode, err.message, err.fieldErrors);
+      return sendError(request, reply, err.statusCode, err.messageCode ?? err.message, err.fieldErrors);
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const errors: FieldErrors = {};
@@ -127,10 +141,10 @@ export function registerErrorHandler(app: FastifyInstance) {
         const list = errors[field] ?? [];
         const message = issue.message ?? 'This value is invalid.';
         // One rule may fail twice (an id beyond the range is neither a safe integer nor under the maximum).
-        if (!list.includes(message)) list.push(message);
+        if (!list.some((m) => messageText(m) === messageText(message))) list.push(message);
         errors[field] = list;
       }
-      const first = Object.values(errors)[0]?.[0] ?? 'The given data was invalid.';
+      const first = Object.values(errors)[0]?.[0] ?? msg('request.invalid');
       return sendError(request, reply, 422, first, errors);
     }
     if (isResponseSerializationError(err)) {
@@ -141,7 +155,7 @@ export function registerErrorHandler(app: FastifyInstance) {
     if (known) return sendError(request, reply, known.status, known.message);
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       // Other client errors raised by plugins: keep the status, never echo internals.
-      const message = err.statusCode === 429 ? 'Too many requests. Please slow down.' : 'The request could not be processed.';
+      const message = err.statusCode === 429 ? msg('request.rate_limited') : msg('request.unprocessable');
       return sendError(request, reply, err.statusCode, message);
     }
     if (err instanceof Error && !err.code && MULTIPART_PARSE_ERROR.test(err.message)) {

@@ -1,3 +1,4 @@
+import { msg, parseMessage } from '@atelier/shared';
 import { eq, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../db/client';
 import { rateLimits } from '../db/schema';
@@ -5,9 +6,12 @@ import { AppError } from './app-error';
 
 export type Limit = { limit: number; windowSeconds: number };
 
+/** `what` was too much, and when to try again; coded (shared messages.ts) when `what` is. */
 function retryMessage(seconds: number, what: string) {
-  const wait = seconds >= 90 ? `${Math.ceil(seconds / 60)} minutes` : `${seconds} seconds`;
-  return `${what} Please try again in ${wait}.`;
+  const minutes = seconds >= 90;
+  const count = minutes ? Math.ceil(seconds / 60) : seconds;
+  if (parseMessage(what)) return msg(minutes ? 'rate.retry_minutes' : 'rate.retry_seconds', { what, n: count });
+  return `${what} Please try again in ${count} ${minutes ? 'minutes' : 'seconds'}.`;
 }
 
 /**
@@ -34,13 +38,13 @@ export async function hitRateLimit(db: Db, key: string, windowSeconds: number): 
 }
 
 /** Hits `key` and throws a 429 (with Retry-After) once more than `limit` hits fall in the window. */
-export async function enforceRateLimit(db: Db, key: string, { limit, windowSeconds }: Limit, what = 'Too many requests.') {
+export async function enforceRateLimit(db: Db, key: string, { limit, windowSeconds }: Limit, what = msg('rate.requests')) {
   const { count, retryAfter } = await hitRateLimit(db, key, windowSeconds);
   if (count > limit) throw new AppError('RATE_LIMITED', retryMessage(retryAfter, what), undefined, { 'retry-after': String(retryAfter) });
 }
 
 /** Throws a 429 when `key` already reached `limit` in its window, without counting a hit (login checks). */
-export async function assertUnderLimit(db: Db, key: string, limit: number, what = 'Too many attempts.') {
+export async function assertUnderLimit(db: Db, key: string, limit: number, what = msg('rate.attempts')) {
   const [row] = await db.select().from(rateLimits).where(eq(rateLimits.key, key)).limit(1);
   if (!row || row.resetAt.getTime() <= Date.now() || row.count < limit) return;
   const retryAfter = Math.max(1, Math.ceil((row.resetAt.getTime() - Date.now()) / 1000));

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { SESSION_IDLE_SECONDS } from '@atelier/shared';
+import { msg, SESSION_IDLE_SECONDS } from '@atelier/shared';
 import { eq, lt, or } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -247,7 +247,7 @@ export function registerSessions(app: FastifyInstance) {
     if (!checkCsrf) return;
     const sent = sentCsrfToken(request);
     if (!request.session || !sent || !safeEqual(sent, request.session.csrfToken)) {
-      throw new AppError('CSRF_MISMATCH', 'CSRF token mismatch. Reload the page and try again.');
+      throw new AppError('CSRF_MISMATCH', msg('request.csrf_mismatch'));
     }
   });
 

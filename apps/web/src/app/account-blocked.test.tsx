@@ -38,7 +38,8 @@ async function renderSignedIn(state: { blocked: boolean }, path = '/contact') {
   await loadPages(path);
   await loadPages('/account-blocked');
   const settings = () => okAnswer(siteSettings({ support_email: 'help@atelier.test' }));
-  const blocked = () => jsonAnswer(403, { status: 'ERROR', message: 'Your account is blocked. Please contact support if you think this is a mistake.' });
+  const blocked = () =>
+    jsonAnswer(403, { status: 'ERROR', message: 'Your account is blocked. Please contact support if you think this is a mistake.', code: 'account.blocked' });
   fakeApi({ 'GET /api/settings': settings, 'GET /api/is-auth': () => jsonAnswer(200, { status: 'OK', payload: { authenticated: !state.blocked } }) });
   // Every other call: the signed-in answers, or once blocked the server's blocked answer.
   const site = globalThis.fetch;

@@ -1,23 +1,61 @@
-import type { FieldErrors } from '@atelier/shared';
+import type { FieldCodes, FieldErrors } from '@atelier/shared';
 import { SELECTED_CURRENCY_KEY, STEP_UP_FIELD } from '@atelier/shared/constants';
 import { splitLocale } from '@atelier/shared/i18n/locales';
+import { type MessageKey, parseMessage } from '@atelier/shared/messages';
 import { readCookie } from './cookies';
 import { takePreloaded } from './preload';
 import { isServer, serverEnv } from './ssr-env';
 
-/** A failed call: the server's message, its per-field errors and the HTTP status. */
+/** The keys of the server's messages (shared messages.ts), and whether the message is only the app's stand-in for an answer without one. */
+export type ApiErrorDetails = { code?: string; codes?: FieldCodes; generic?: boolean };
+
+/**
+ * A failed call: the server's message (English), its per-field errors and the HTTP status, with the
+ * keys of those messages when the server gave them (`code`, `codes`): the app decides and
+ * translates by the keys, never by the English.
+ */
 export class ApiError extends Error {
+  readonly code: string | undefined;
+  readonly codes: FieldCodes;
+  /** The message is the app's stand-in (`Request failed (500).`): the answer had none. */
+  readonly generic: boolean;
   constructor(
     message: string,
     readonly status: number,
     readonly errors: FieldErrors = {},
+    details: ApiErrorDetails = {},
   ) {
     super(message);
     this.name = 'ApiError';
+    this.code = details.code;
+    this.codes = details.codes ?? {};
+    this.generic = details.generic ?? false;
+  }
+  /** The failure read from an error envelope (any other body gives a generic message). */
+  static fromAnswer(status: number, data: unknown): ApiError {
+    const body = (data && typeof data === 'object' ? data : {}) as Record<string, unknown>;
+    const generic = typeof body.message !== 'string' || body.message === '';
+    const message = generic ? `Request failed (${status}).` : (body.message as string);
+    const errors = body.errors && typeof body.errors === 'object' ? (body.errors as FieldErrors) : {};
+    const codes = body.codes && typeof body.codes === 'object' ? (body.codes as FieldCodes) : {};
+    return new ApiError(message, status, errors, { code: typeof body.code === 'string' ? body.code : undefined, codes, generic });
   }
   /** The first message under a field, as SPEC §5 shows it. */
   field(name: string): string | undefined {
     return this.errors[name]?.[0];
+  }
+  /** The key of the top-level message, when the server gave one. */
+  get key(): MessageKey | undefined {
+    return this.code ? parseMessage(this.code)?.key : undefined;
+  }
+  /** The first message under a field as the app shows it: coded when the server gave its key, else its English. */
+  fieldMessage(name: string): string | undefined {
+    const code = this.codes[name]?.[0];
+    return code && parseMessage(code) ? code : this.field(name);
+  }
+  /** The top-level message as the app shows it: coded when the app knows its key, else the server's English. */
+  get displayMessage(): string {
+    return this.code && parseMessage(this.code) ? this.code : this.message;
   }
 }
 
@@ -36,9 +74,9 @@ export function setGlobalApiHandlers(next: GlobalHandlers) {
   Object.assign(handlers, next);
 }
 
-export const EMAIL_NOT_VERIFIED = 'Your email address is not verified.';
+export const EMAIL_NOT_VERIFIED: MessageKey = 'auth.email_not_verified';
 /** The server's answer to a call from a session whose account staff blocked (a 403). */
-export const ACCOUNT_BLOCKED = 'Your account is blocked. Please contact support if you think this is a mistake.';
+export const ACCOUNT_BLOCKED: MessageKey = 'account.blocked';
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** SPEC §8: the page's language prefix (`/de/...`), else the stored language, else English. */
@@ -114,12 +152,16 @@ export async function retryOnStaleCsrf<T>(attempt: (last: boolean) => Promise<T>
   }
 }
 
-/** The SPEC §8 global reactions to a failed call (401, 419, 403); uploads sent with XMLHttpRequest use it too. */
-export function reactToFailure(status: number, message: string) {
+/**
+ * The SPEC §8 global reactions to a failed call (401, 419, 403), told apart by the answer's code;
+ * uploads sent with XMLHttpRequest use it too.
+ */
+export function reactToFailure(status: number, code: string | undefined) {
+  const key = code ? parseMessage(code)?.key : undefined;
   if (status === 401) handlers.onUnauthenticated?.();
   else if (status === 419) handlers.onCsrfExpired?.();
-  else if (status === 403 && message === EMAIL_NOT_VERIFIED) handlers.onEmailNotVerified?.();
-  else if (status === 403 && message === ACCOUNT_BLOCKED) handlers.onAccountBlocked?.();
+  else if (status === 403 && key === EMAIL_NOT_VERIFIED) handlers.onEmailNotVerified?.();
+  else if (status === 403 && key === ACCOUNT_BLOCKED) handlers.onAccountBlocked?.();
   else if (status === 403) handlers.onForbidden?.();
 }
 
@@ -162,18 +204,17 @@ export async function apiResponse(path: string, opts: RequestOptions = {}): Prom
     res = await send(path, opts, method);
   }
   if (res.ok) return res;
-  let message = `Request failed (${res.status}).`;
-  let errors: FieldErrors = {};
-  try {
-    const data = await res.json();
-    if (typeof data?.message === 'string') message = data.message;
-    if (data?.errors && typeof data.errors === 'object') errors = data.errors;
-  } catch {
-    /* not JSON: keep the generic message */
-  }
+  // Not JSON: the generic message.
+  const failure = ApiError.fromAnswer(res.status, await res.json().catch(() => null));
   // A step-up request (errors.step_up, issue 21) is answered by the caller's step-up dialog, not the forbidden page.
-  if (!opts.quiet && !errors[STEP_UP_FIELD]) reactToFailure(res.status, message);
-  throw new ApiError(message, res.status, errors);
+  if (!opts.quiet && !failure.errors[STEP_UP_FIELD]) reactToFailure(res.status, failure.code);
+  throw failure;
+}
+
+/** A success status whose body is not OK: the body's message when it has one. */
+function unexpectedAnswer(status: number, data: unknown): ApiError {
+  const failure = ApiError.fromAnswer(status, data);
+  return failure.generic ? new ApiError('Unexpected answer from the server.', status, failure.errors, { generic: true }) : failure;
 }
 
 /** Calls the API and unwraps `{status: "OK", payload}`; a body whose status is not OK is an error. */
@@ -181,7 +222,7 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
   const res = await apiResponse(path, opts);
   if (res.status === 204) return undefined as T;
   const data = await res.json();
-  if (data?.status !== 'OK') throw new ApiError(data?.message ?? 'Unexpected answer from the server.', res.status, data?.errors ?? {});
+  if (data?.status !== 'OK') throw unexpectedAnswer(res.status, data);
   return (data.payload ?? data) as T;
 }
 
@@ -189,6 +230,6 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
 export async function apiEnvelope<T extends { status: 'OK' }>(path: string, opts: RequestOptions = {}): Promise<T> {
   const res = await apiResponse(path, opts);
   const data = await res.json();
-  if (data?.status !== 'OK') throw new ApiError(data?.message ?? 'Unexpected answer from the server.', res.status, data?.errors ?? {});
+  if (data?.status !== 'OK') throw unexpectedAnswer(res.status, data);
   return data as T;
 }

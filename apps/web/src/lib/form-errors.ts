@@ -3,14 +3,15 @@ import { ApiError } from './api-client';
 import { localizeMessage } from './i18n';
 
 /**
- * Puts the server's per-field messages (the first of each, SPEC §5) under the form's fields.
+ * Puts the server's per-field messages (the first of each, SPEC §5) under the form's fields, coded
+ * when the server gave their keys, so the field shows them in the page's language.
  * Returns true when at least one field message was placed.
  */
 export function applyServerErrors<T extends FieldValues>(err: unknown, setError: UseFormSetError<T>, fields: readonly string[]): boolean {
   if (!(err instanceof ApiError)) return false;
   let placed = false;
   for (const field of fields) {
-    const message = err.field(field);
+    const message = err.fieldMessage(field);
     if (message) {
       setError(field as Path<T>, { type: 'server', message });
       placed = true;
@@ -19,7 +20,9 @@ export function applyServerErrors<T extends FieldValues>(err: unknown, setError:
   return placed;
 }
 
+/** An error's message in the page's language (by its key when it has one), else `fallback`. */
 export function messageOf(err: unknown, fallback: string): string {
+  if (err instanceof ApiError && err.message) return localizeMessage(err.displayMessage);
   return err instanceof Error && err.message ? localizeMessage(err.message) : fallback;
 }
 
@@ -28,7 +31,7 @@ export function messageOf(err: unknown, fallback: string): string {
  * call never got an answer, or the answer had no message).
  */
 export function serverMessageOr(err: unknown, fallback: string): string {
-  if (err instanceof ApiError && err.status > 0 && err.message && !err.message.startsWith('Request failed')) return localizeMessage(err.message);
+  if (err instanceof ApiError && err.status > 0 && err.message && !err.generic) return localizeMessage(err.displayMessage);
   return fallback;
 }
 

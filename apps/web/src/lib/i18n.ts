@@ -1,3 +1,4 @@
+import { MESSAGES, parseMessage } from '@atelier/shared/messages';
 import { currentLanguage } from './api-client';
 import { contract, payloadOf, quiet } from './api-contract';
 import { I18n, setDefaultI18n } from './i18n-runtime';
@@ -28,20 +29,30 @@ async function bundled(locale: string): Promise<Record<string, string> | undefin
   }
 }
 
-/** The German of the contract's English messages (field errors, the server's answers), once a German page loaded it. */
-let germanMessages: ((message: string) => string | undefined) | null = null;
-
-/** A message of the contract (English: the schemas' and the server's) in the page's language when it is known, else as it came. */
-export function localizeMessage(message: string): string {
-  return i18n.language === 'de' ? (germanMessages?.(message) ?? message) : message;
+/** A field's name as a schema's message gives it (`password confirmation`), in the page's language when the dictionary has it. */
+function fieldLabel(label: string): string {
+  return i18n.t(`errors.label.${label.replaceAll(' ', '_')}`, { defaultValue: label });
 }
 
-async function loadGermanMessages() {
-  try {
-    germanMessages ??= (await import('@atelier/shared/i18n/messages-de')).messageInGerman;
-  } catch {
-    // Offline: the messages stay as they came.
+/**
+ * A message of the contract in the page's language. A coded message (shared messages.ts: what a
+ * schema gives a form, what ApiError.fieldMessage and displayMessage give) is the dictionary's
+ * `errors.<key>`, or the catalogue's English while the page has no words for it. Any other text (the
+ * server's English for a message without a key, or with one this app does not know) shows as it came.
+ */
+export function localizeMessage(message: string): string {
+  const coded = parseMessage(message);
+  if (!coded) return message;
+  const values: Record<string, string> = {};
+  for (const [name, value] of Object.entries(coded.values)) {
+    values[name] = parseMessage(value) ? localizeMessage(value) : name === 'field' ? fieldLabel(value) : value;
   }
+  return i18n.t(`errors.${coded.key}`, { ...values, defaultValue: MESSAGES[coded.key] });
+}
+
+/** A message the server sent as English with its code: by the code in the page's language, else (no code, or one this app does not know) the English. */
+export function localizeCoded(code: string | undefined, english: string): string {
+  return code && parseMessage(code) ? localizeMessage(code) : english;
 }
 
 /**
@@ -53,7 +64,7 @@ export async function loadServerWords(locale = currentLanguage()): Promise<void>
   const fromServer = payloadOf(contract.GET('/api/localization/{locale}/words', { params: { path: { locale } }, ...quiet })).catch(() => undefined);
   // The server's English is the whole bundled dictionary (it is seeded from it): English needs the
   // bundled copy only when the server does not answer.
-  const [own, words] = await Promise.all([locale === 'en' ? undefined : bundled(locale), fromServer, locale === 'de' ? loadGermanMessages() : undefined]);
+  const [own, words] = await Promise.all([locale === 'en' ? undefined : bundled(locale), fromServer]);
   const fallback = locale === 'en' && !words ? await bundled('en') : undefined;
   for (const dict of [own, fallback, words]) if (dict) i18n.addResourceBundle(locale, dict);
   // A language neither knows stays English, whose words this page may not have yet.

@@ -3,6 +3,13 @@
  * from GET /api/localization/en/words. The server renderer shows pages with it and puts the words a
  * page shows into its HTML; the browser loads this copy only when the server's words do not come.
  */
+import { MESSAGES } from '../messages';
+
+/** The contract's messages (messages.ts) as words, `errors.<key>`: the web app shows a coded message by them. */
+const messageWords = Object.fromEntries(Object.entries(MESSAGES).map(([key, text]) => [`errors.${key}`, text])) as {
+  [K in keyof typeof MESSAGES as `errors.${K}`]: (typeof MESSAGES)[K];
+};
+
 export const en = {
   'app.name': 'Atelier',
   'app.loading': 'Loading...',
@@ -1512,6 +1519,30 @@ export const en = {
   'versions.reject': 'Reject',
   'versions.reject_reason': 'Reason for the creator',
   'versions.download_file': 'Download the new file',
+  // The contract's messages (messages.ts), and the names the schemas give fields in them (`{{field}}`).
+  ...messageWords,
+  'errors.label.email': 'email',
+  'errors.label.password': 'password',
+  'errors.label.password_confirmation': 'password confirmation',
+  'errors.label.repeated_password': 'repeated password',
+  'errors.label.current_password': 'current password',
+  'errors.label.new_password': 'new password',
+  'errors.label.name': 'name',
+  'errors.label.surname': 'surname',
+  'errors.label.phone': 'phone',
+  'errors.label.nickname': 'nickname',
+  'errors.label.message': 'message',
+  'errors.label.subject': 'subject',
+  'errors.label.reply': 'reply',
+  'errors.label.reason': 'reason',
+  'errors.label.title': 'title',
+  'errors.label.amount': 'amount',
+  'errors.label.price': 'price',
+  'errors.label.code': 'code',
+  'errors.label.token': 'token',
+  'errors.label.headline': 'headline',
+  'errors.label.about_me': 'about me',
+  'errors.label.link_address': 'link address',
 } as const;
 
 export type TranslationKey = keyof typeof en;

@@ -57,7 +57,7 @@ describe('logs', () => {
       const before = lines.length;
       const res = await new TestClient(t.app).post('/api/register', person);
       expect(res.statusCode).toBe(500);
-      expect(res.json()).toEqual({ status: 'ERROR', message: 'Something went wrong on our side. Please try again later.' });
+      expect(res.json()).toEqual({ status: 'ERROR', message: 'Something went wrong on our side. Please try again later.', code: 'server.internal' });
       const log = lines.slice(before).join('\n');
       expect(log).toContain('database error');
       for (const secret of [person.email, person.phone, person.password, '$argon2id', 'insert into']) {

@@ -1,10 +1,12 @@
 import {
   emailVerifyResult,
+  englishOf,
   forgotPasswordInput,
   isAuthAnswer,
   loginAnswer,
   loginInput,
   loginTwoFactorInput,
+  msg,
   okMessage,
   registerInput,
   resetPasswordInput,
@@ -57,7 +59,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     if (signedIn && !signedIn.deletedAt) throw new AppError('CONFLICT', `You are signed in as ${signedIn.email}. Log out first to create another account.`);
     const settings = await app.settings.get();
     if (!settings.is_reg_enabled) throw new AppError('FORBIDDEN', 'Registration is currently closed. Please try again later.');
-    await enforceRateLimit(app.db, `register:${request.ip}`, { limit: 10, windowSeconds: 3600 }, 'Too many sign-ups from this address.');
+    await enforceRateLimit(app.db, `register:${request.ip}`, { limit: 10, windowSeconds: 3600 }, msg('rate.sign_up'));
     const body = request.body;
     const fields: Record<string, string> = {};
     const phone = normalizePhone(body.phone);
@@ -97,7 +99,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/login', { schema: { tags: ['auth'], body: loginInput, response: { 200: loginAnswer } } }, async (request, reply) => {
     const { username, password } = request.body;
     const email = username.toLowerCase();
-    const tooMany = 'Too many failed sign-in attempts.';
+    const tooMany = msg('rate.sign_in');
     // Each attempt is counted before the password is checked, in one atomic statement per key, so
     // parallel guesses cannot slip past: the 6th concurrent guess at an account is refused unchecked.
     const device = knownDevice(request, email);
@@ -111,7 +113,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     const valid = await verifyPassword(user?.passwordHash ?? (await dummyHash), password);
     if (!user || !valid) {
       request.log.info({ event: 'login_failed' }, 'login failed');
-      const incorrect = 'The e-mail or password is incorrect.';
+      const incorrect = msg('auth.invalid_credentials');
       throw validationError({ username: incorrect }, incorrect);
     }
     // The right password is no failed attempt: its hits are taken back (six sign-ins in a minute are fine).
@@ -188,7 +190,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/user/reset-password', { schema: { tags: ['auth'], body: forgotPasswordInput, response: { 200: okMessage } } }, async (request) => {
     const { email } = request.body;
     const started = performance.now();
-    await enforceRateLimit(app.db, `reset:ip:${request.ip}`, { limit: 10, windowSeconds: 3600 }, 'Too many reset requests from this address.');
+    await enforceRateLimit(app.db, `reset:ip:${request.ip}`, { limit: 10, windowSeconds: 3600 }, msg('rate.reset'));
     const user = await findUserByEmail(app.db, email);
     // The same answer whether or not the account exists; an account gets at most 3 mails an hour.
     if (user) {
@@ -216,7 +218,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/reset-password', { schema: { tags: ['auth'], body: resetPasswordInput, response: { 200: okMessage } } }, async (request) => {
     const { email, token, password } = request.body;
-    await enforceRateLimit(app.db, `reset-complete:ip:${request.ip}`, { limit: 20, windowSeconds: 3600 }, 'Too many attempts.');
+    await enforceRateLimit(app.db, `reset-complete:ip:${request.ip}`, { limit: 20, windowSeconds: 3600 }, msg('rate.attempts'));
     const invalid = () => validationError({ token: 'This reset link is invalid or has expired. Please ask for a new one.' });
     const user = await findUserByEmail(app.db, email);
     if (!user) throw invalid();
@@ -258,7 +260,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         wrong: 'This code is not correct. Please check it and try again.',
         expired: 'This code has expired. Please ask for a new one.',
         none: 'Please ask for a code first.',
-        locked: 'Too many wrong codes. Please ask for a new one.',
+        locked: msg('auth.too_many_wrong_codes'),
       } as const;
       if (result !== 'ok') throw validationError({ code: messages[result] });
       await app.db.update(users).set({ phoneVerifiedAt: new Date(), updatedAt: new Date() }).where(eq(users.id, userId));
@@ -269,8 +271,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         })
         .from(users)
         .where(eq(users.id, userId));
-      if (!seller?.yes) return { status: 'OK' as const, message: 'Your phone number is verified.' };
-      return { status: 'OK' as const, message: 'Your phone number is verified. Our team reviews new sellers within 1-2 business days.' };
+      if (!seller?.yes) return { status: 'OK' as const, message: englishOf('auth.phone_verified') };
+      return { status: 'OK' as const, message: englishOf('auth.phone_verified_review') };
     },
   );
 };

@@ -35,10 +35,13 @@ describe('register', () => {
     expect(bad.statusCode).toBe(422);
     expect(bad.json().errors.email[0]).toBe('Please enter a valid e-mail address.');
     expect(bad.json().errors.passConfirm[0]).toBe('The passwords do not match.');
+    // Issue 31: each field's message travels with its key too, for the web app to translate.
+    expect(bad.json().codes).toMatchObject({ email: ['validation.email'], passConfirm: ['validation.passwords_differ'] });
     const phone = await c.post('/api/register', newPerson({ phone: '+351 12' }));
     expect(phone.json().errors.phone[0]).toBe('Please enter a valid phone number with its country code.');
     const short = await c.post('/api/register', newPerson({ password: 'abc12', passConfirm: 'abc12' }));
     expect(short.json().errors.password[0]).toBe('The password must be at least 8 characters long.');
+    expect(short.json().codes.password[0]).toBe('validation.password_short?min=8');
     const common = await c.post('/api/register', newPerson({ password: 'password123', passConfirm: 'password123' }));
     expect(common.json().errors.password[0]).toMatch(/too common/);
   });
@@ -100,6 +103,7 @@ describe('login and logout', () => {
     const blocked = (await signIn(t.app, person.email, person.password)).res;
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().message).toMatch(/^Too many failed sign-in attempts\. Please try again in \d+ seconds\.$/);
+    expect(blocked.json().code).toMatch(/^rate\.retry_seconds\?what=rate\.sign_in&n=\d+$/);
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
   });
 
@@ -149,7 +153,7 @@ describe('e-mail verification', () => {
     try {
       const blocked = await client.post('/api/verification/phone/send');
       expect(blocked.statusCode).toBe(403);
-      expect(blocked.json()).toEqual({ status: 'ERROR', message: 'Your email address is not verified.' });
+      expect(blocked.json()).toEqual({ status: 'ERROR', message: 'Your email address is not verified.', code: 'auth.email_not_verified' });
       expect((await client.get('/api/user/prompts')).statusCode).toBe(403);
       // The profile itself and the resend stay reachable, so the user can fix it.
       expect((await client.get('/api/user/profile')).statusCode).toBe(200);

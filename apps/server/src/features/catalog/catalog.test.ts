@@ -387,17 +387,18 @@ describe('HTTP caching', () => {
 
 describe('malformed input', () => {
   it('refuses a NUL character in the search, the currency or a slug with 422 naming the field', async () => {
-    const cases: [string, string, string][] = [
-      ['/api/products/catalog?search=a%00b', 'search', 'The search may not contain a NUL character.'],
-      ['/api/packs?search=%00', 'search', 'The search may not contain a NUL character.'],
-      ['/api/products/catalog?currency=%00', 'currency', 'The currency may not contain a NUL character.'],
-      ['/api/products/a%00b/info', 'slug', 'The product may not contain a NUL character.'],
-      ['/api/packs/%00/info', 'slug', 'The product may not contain a NUL character.'],
+    const cases: [string, string, string, string][] = [
+      ['/api/products/catalog?search=a%00b', 'search', 'The search may not contain a NUL character.', 'field.nul?field=search'],
+      ['/api/packs?search=%00', 'search', 'The search may not contain a NUL character.', 'field.nul?field=search'],
+      ['/api/products/catalog?currency=%00', 'currency', 'The currency may not contain a NUL character.', 'field.nul?field=currency'],
+      ['/api/products/a%00b/info', 'slug', 'The product may not contain a NUL character.', 'field.nul?field=product'],
+      ['/api/packs/%00/info', 'slug', 'The product may not contain a NUL character.', 'field.nul?field=product'],
     ];
-    for (const [url, field, message] of cases) {
+    for (const [url, field, message, code] of cases) {
       const res = await get(url);
       expect(res.statusCode, url).toBe(422);
-      expect(res.json(), url).toEqual({ status: 'ERROR', message, errors: { [field]: [message] } });
+      // Issue 31: each message also travels as its key, for the web app to translate.
+      expect(res.json(), url).toEqual({ status: 'ERROR', message, code, errors: { [field]: [message] }, codes: { [field]: [code] } });
     }
   });
 

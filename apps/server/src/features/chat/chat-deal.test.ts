@@ -194,7 +194,7 @@ describe('hole 8: chat deals have exits', () => {
         await waiting.buyer.client.post(`/api/chat/${waiting.chatId}/unlock`, { message_id: waiting.imageId }),
         await talk.buyer.client.post('/api/chat', { recipient_id: waiting.creator.id }),
       ];
-      for (const a of answers) expect(a.json()).toEqual({ status: 'ERROR', message: 'Your email address is not verified.' });
+      for (const a of answers) expect(a.json()).toEqual({ status: 'ERROR', message: 'Your email address is not verified.', code: 'auth.email_not_verified' });
       expect(answers.map((a) => a.statusCode)).toEqual([403, 403, 403, 403, 403]);
       expect(await t.app.db.select({ n: sql<number>`count(*)::int` }).from(deposits)).toEqual(before);
       // Reading stays possible.

@@ -25,7 +25,15 @@ async function addFunds(client: TestClient, amount: number) {
   expect(paid.statusCode).toBe(303);
 }
 
-type Line = { kind: string; description: string; amount_minor: number; balance_after_minor: number; link: string | null; display: { currency: string } };
+type Line = {
+  kind: string;
+  description: string;
+  description_code?: string;
+  amount_minor: number;
+  balance_after_minor: number;
+  link: string | null;
+  display: { currency: string };
+};
 
 describe('issue 18: a statement of every movement', () => {
   it('lists deposits, purchases and staff adjustments newest first with the running balance, and as CSV', async () => {
@@ -55,6 +63,9 @@ describe('issue 18: a statement of every movement', () => {
     expect(payload[1]!.description).toBe(`Purchase: ${image!.title}`);
     expect(payload[1]!.link).toBe('/dashboard/orders');
     expect(payload[2]!.description).toBe('Funds added by card');
+    // Issue 31: each description also travels as its key and values, for the web app to translate.
+    expect(payload[0]!.description_code).toBe('statement.adjustment_note?note=Goodwill+after+a+slow+download');
+    expect(payload[2]!.description_code).toBe('statement.deposit');
     expect(meta).toMatchObject({ total: 3, pages: 1, page: 1 });
     // The last line's balance is the balance shown everywhere else.
     expect((await buyer.client.get('/api/balance')).json().payload.amount_minor).toBe(payload[0]!.balance_after_minor);

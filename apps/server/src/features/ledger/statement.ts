@@ -1,4 +1,4 @@
-import { minorToAmount, type StatementKind, type StatementLine } from '@atelier/shared';
+import { messageText, minorToAmount, msg, type StatementKind, type StatementLine } from '@atelier/shared';
 import { sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client';
 import type { LedgerTransactionKind } from '../../db/schema';
@@ -25,56 +25,63 @@ type Row = {
   account_kind: string;
 };
 
-const discounted = (r: Row) => (r.discount_text ? ` (${r.discount_text})` : '');
+const discount = (r: Row) => (r.discount_text ? ` (${r.discount_text})` : '');
+
+/** A description as a coded message (shared messages.ts): the web app shows it in the page's language. */
+type Coded = string;
+
+/** A purchase or sale, named by its work when the order has one. */
+const titled = (kind: 'statement.purchase' | 'statement.sale', title: string | null, discount: string): Coded =>
+  title ? msg(`${kind}_of`, { title, discount }) : msg(kind, { discount });
 
 /**
  * What a journal transaction is, seen from one user's account: its `kind` (migration 0036), what it is
  * about, and the sign of the user's entry. One table, so a new kind adds its line here and its
  * movements get a name.
  */
-function classify(r: Row, minor: number): { kind: StatementKind; description: string; link: string | null } {
+function classify(r: Row, minor: number): { kind: StatementKind; description: Coded; link: string | null } {
   const toOrders = '/dashboard/orders';
   const toChat = r.chat_id ? `/dashboard/chat?chat=${r.chat_id}` : '/dashboard/chat';
   switch (r.kind) {
     case 'deposit':
-      return { kind: 'deposit', description: 'Funds added by card', link: '/dashboard/deposits' };
+      return { kind: 'deposit', description: msg('statement.deposit'), link: '/dashboard/deposits' };
     case 'sale':
       if (r.subject_type === 'chat_message')
         return minor < 0
-          ? { kind: 'unlock', description: 'Image unlocked in a chat', link: toChat }
-          : { kind: 'sale', description: 'Image sold in a chat', link: toChat };
+          ? { kind: 'unlock', description: msg('statement.chat_unlock'), link: toChat }
+          : { kind: 'sale', description: msg('statement.chat_sale'), link: toChat };
       return minor < 0
-        ? { kind: 'purchase', description: (r.order_title ? `Purchase: ${r.order_title}` : 'Purchase') + discounted(r), link: toOrders }
-        : { kind: 'sale', description: (r.order_title ? `Sale: ${r.order_title}` : 'Sale of your work') + discounted(r), link: '/dashboard' };
+        ? { kind: 'purchase', description: titled('statement.purchase', r.order_title, discount(r)), link: toOrders }
+        : { kind: 'sale', description: titled('statement.sale', r.order_title, discount(r)), link: '/dashboard' };
     case 'refund':
       // Issue 31: a refund line names the work it gave the money back for (from its refund request).
-      return { kind: 'refund', description: r.refund_title ? `Refund: ${r.refund_title}` : 'Refund', link: toOrders };
+      return { kind: 'refund', description: r.refund_title ? msg('statement.refund_of', { title: r.refund_title }) : msg('statement.refund'), link: toOrders };
     case 'generation_refund':
-      return { kind: 'refund', description: 'Refund of an image generation', link: toOrders };
+      return { kind: 'refund', description: msg('statement.generation_refund'), link: toOrders };
     case 'generation_charge':
-      return { kind: 'generation', description: 'Image generation', link: toOrders };
+      return { kind: 'generation', description: msg('statement.generation'), link: toOrders };
     // Chargebacks (payments/disputes.ts): the card payment's amount is held, given back, or gone.
     case 'deposit_refund':
-      return { kind: 'refund', description: 'Card payment refunded by the card issuer', link: '/dashboard/deposits' };
+      return { kind: 'refund', description: msg('statement.deposit_refund'), link: '/dashboard/deposits' };
     case 'chargeback_hold':
-      return { kind: 'adjustment', description: 'Card payment disputed: amount on hold', link: '/dashboard/deposits' };
+      return { kind: 'adjustment', description: msg('statement.chargeback_hold'), link: '/dashboard/deposits' };
     case 'chargeback_release':
-      return { kind: 'adjustment', description: 'Dispute closed: amount released', link: '/dashboard/deposits' };
+      return { kind: 'adjustment', description: msg('statement.chargeback_release'), link: '/dashboard/deposits' };
     case 'earnings_release':
-      return { kind: 'earnings_release', description: 'Earnings released', link: '/dashboard' };
+      return { kind: 'earnings_release', description: msg('statement.earnings_release'), link: '/dashboard' };
     case 'earnings_hold':
-      return { kind: 'adjustment', description: 'On hold for a refund request', link: '/dashboard/earnings' };
+      return { kind: 'adjustment', description: msg('statement.earnings_hold'), link: '/dashboard/earnings' };
     case 'earnings_unhold':
-      return { kind: 'adjustment', description: 'Refund request closed: hold released', link: '/dashboard/earnings' };
+      return { kind: 'adjustment', description: msg('statement.earnings_unhold'), link: '/dashboard/earnings' };
     case 'withdrawal':
-      return { kind: 'withdrawal', description: 'Withdrawal', link: '/dashboard/earnings' };
+      return { kind: 'withdrawal', description: msg('statement.withdrawal'), link: '/dashboard/earnings' };
     case 'withdrawal_return':
-      return { kind: 'withdrawal', description: 'Withdrawal returned', link: '/dashboard/earnings' };
+      return { kind: 'withdrawal', description: msg('statement.withdrawal_return'), link: '/dashboard/earnings' };
     case 'receivable_settlement':
-      return { kind: 'adjustment', description: 'Debt paid from earnings', link: '/dashboard/earnings' };
+      return { kind: 'adjustment', description: msg('statement.debt_paid'), link: '/dashboard/earnings' };
     default:
       // A staff adjustment shows the staff member's words (its note), never who they are.
-      return { kind: 'adjustment', description: r.note ? `Adjustment: ${r.note}` : 'Adjustment', link: null };
+      return { kind: 'adjustment', description: r.note ? msg('statement.adjustment_note', { note: r.note }) : msg('statement.adjustment'), link: null };
   }
 }
 
@@ -117,7 +124,8 @@ function toLine(r: Row, currency: DisplayCurrency): StatementLine {
     created_at: Math.floor(new Date(r.created_at).getTime() / 1000),
     kind: c.kind,
     account: r.account_kind === 'user' ? 'balance' : (r.account_kind as StatementLine['account']),
-    description: c.description,
+    description: messageText(c.description),
+    description_code: c.description,
     amount: minorToAmount(minor),
     amount_minor: minor,
     balance_after: minorToAmount(after),

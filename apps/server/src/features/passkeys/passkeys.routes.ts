@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import {
   addedPasskey,
   addPasskeyInput,
+  msg,
   okEnvelope,
   okMessage,
   PASSKEY_CHALLENGE_MINUTES,
@@ -261,7 +262,7 @@ export const passkeysRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/user/step-up/passkey', { config: guard('user'), schema: { tags, body: passkeySignInInput, response: { 200: okMessage } } }, async (request) => {
     const user = currentUser(request);
-    await enforceRateLimit(app.db, `passkey-step-up:${user.id}`, { limit: 20, windowSeconds: 60 }, 'Too many attempts.');
+    await enforceRateLimit(app.db, `passkey-step-up:${user.id}`, { limit: 20, windowSeconds: 60 }, msg('rate.attempts'));
     const { response } = request.body;
     const challenge = signedChallenge(response.response.clientDataJSON);
     const issued = challenge ? await consumeChallenge(app.db, challenge, 'step_up', `session:${request.session!.id}`) : undefined;

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { type SecondFactorMethod, STEP_UP_FIELD, STEP_UP_MINUTES } from '@atelier/shared';
+import { msg, type SecondFactorMethod, STEP_UP_FIELD, STEP_UP_MINUTES } from '@atelier/shared';
 import { and, count, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Secret, TOTP } from 'otpauth';
@@ -249,9 +249,9 @@ export async function verifySecondFactor(
   return used;
 }
 
-export const STEP_UP_MESSAGE = 'Please confirm it is you: enter a code from your authenticator app.';
-export const STEP_UP_PASSKEY_MESSAGE = 'Please confirm it is you with your passkey.';
-export const STEP_UP_PASSWORD_MESSAGE = 'Please confirm it is you: enter your password.';
+export const STEP_UP_MESSAGE = msg('auth.step_up_totp');
+export const STEP_UP_PASSKEY_MESSAGE = msg('auth.step_up_passkey');
+export const STEP_UP_PASSWORD_MESSAGE = msg('auth.step_up_password');
 
 export function isSecondFactorFresh(at: Date | null | undefined, now = Date.now()): boolean {
   return !!at && now - at.getTime() < STEP_UP_MINUTES * 60_000;

@@ -112,7 +112,9 @@ describe('malformed input', () => {
     expect(nul.json()).toEqual({
       status: 'ERROR',
       message: 'The page may not contain a NUL character.',
+      code: 'field.nul?field=page',
       errors: { id: ['The page may not contain a NUL character.'] },
+      codes: { id: ['field.nul?field=page'] },
     });
     const huge = await t.app.inject({ url: '/api/static-pages/9223372036854775808' });
     expect(huge.statusCode).toBe(404);
@@ -134,7 +136,9 @@ describe('malformed input', () => {
     expect(res.json()).toEqual({
       status: 'ERROR',
       message: 'The utm_source may not contain a NUL character.',
+      code: 'field.nul?field=utm_source',
       errors: { utm_source: ['The utm_source may not contain a NUL character.'] },
+      codes: { utm_source: ['field.nul?field=utm_source'] },
     });
   });
 });

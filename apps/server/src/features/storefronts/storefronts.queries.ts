@@ -1,4 +1,4 @@
-import type { FeaturableWork, OwnStorefront, Storefront, StorefrontLink } from '@atelier/shared';
+import { type FeaturableWork, msg, type OwnStorefront, type Storefront, type StorefrontLink } from '@atelier/shared';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client';
 import { follows, products, storefronts, storefrontWorks, users } from '../../db/schema';
@@ -95,7 +95,7 @@ export async function saveStorefront(
   const own = new Set((await listedWorks(db, creatorId, input.featured_ids.length ? input.featured_ids : [0])).map((w) => w.id));
   const fields: Record<string, string> = {};
   input.featured_ids.forEach((id, i) => {
-    if (!own.has(id)) fields[`featured_ids.${i}`] = 'Only your own listed works can be featured.';
+    if (!own.has(id)) fields[`featured_ids.${i}`] = msg('storefront.own_works_only');
   });
   if (Object.keys(fields).length) throw validationError(fields);
   await db.transaction(async (tx) => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { BANNER_MAX_BYTES, currencyOnlyQuery, okEnvelope, ownStorefront, storefront, storefrontParams, updateStorefrontInput } from '@atelier/shared';
+import { BANNER_MAX_BYTES, currencyOnlyQuery, msg, okEnvelope, ownStorefront, storefront, storefrontParams, updateStorefrontInput } from '@atelier/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import sharp from 'sharp';
 import { notFound } from '../../lib/app-error';
@@ -46,7 +46,7 @@ export const storefrontsRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: guard('verified'), schema: { tags, consumes: ['multipart/form-data'], response: { 200: okEnvelope(ownStorefront) } } },
     async (request) => {
       const user = currentUser(request);
-      const data = await readUploadedPicture(request, { field: 'banner', maxBytes: BANNER_MAX_BYTES, tooLarge: 'The banner may be at most 5 MB.' });
+      const data = await readUploadedPicture(request, { field: 'banner', maxBytes: BANNER_MAX_BYTES, tooLarge: msg('storefront.banner_too_large') });
       const key = `banners/${user.id}/${randomBytes(8).toString('hex')}.webp`;
       const image = await sharp(data).rotate().resize(BANNER_SIZE.width, BANNER_SIZE.height, { fit: 'cover' }).webp({ quality: 82 }).toBuffer();
       await app.storage.putPublic(key, image);

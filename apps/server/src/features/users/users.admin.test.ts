@@ -42,13 +42,20 @@ describe('users in the back office', () => {
     expect(res.json().payload.blocked).toBe(true);
     expect(await t.app.db.select().from(sessions).where(eq(sessions.userId, a.id))).toEqual([]);
     // Both browsers the user was signed in with are signed out, and told why, on their next call.
-    expect((await a.client.get('/api/user/profile')).statusCode).toBe(403);
+    const told = await a.client.get('/api/user/profile');
+    expect(told.statusCode).toBe(403);
+    // Issue 31: the web app knows the blocked screen by the code, not by the English.
+    expect(told.json().code).toBe('account.blocked');
     expect((await second.client.get('/api/balance')).statusCode).toBe(403);
     expect((await a.client.get('/api/is-auth')).json().payload.authenticated).toBe(false);
 
     const again = await signIn(t.app, a.email, a.password);
     expect(again.res.statusCode).toBe(403);
-    expect(again.res.json().message).toBe('Your account is blocked. Please contact support if you think this is a mistake.');
+    expect(again.res.json()).toEqual({
+      status: 'ERROR',
+      message: 'Your account is blocked. Please contact support if you think this is a mistake.',
+      code: 'account.blocked',
+    });
     // A wrong password still gets the ordinary answer: the block is told only to the owner.
     expect((await signIn(t.app, a.email, 'wrong-password-1')).res.statusCode).toBe(422);
 

@@ -64,7 +64,7 @@ export const TextAreaField = forwardRef<HTMLTextAreaElement, TextAreaFieldProps>
 
 /** An error said right where it happened (under a field or a control), read out by screen readers; nothing when there is none. */
 export function InlineError({ message, id }: { message?: ReactNode; id?: string }) {
-  // The schemas' and the server's messages are English: shown in the page's language when known.
+  // A coded message (a schema's, or the server's by its key: lib/i18n.ts) shows in the page's language; other text as it came.
   useTranslation();
   if (!message) return null;
   return (

@@ -1,3 +1,4 @@
+import { msg } from '@atelier/shared';
 import Stripe from 'stripe';
 import type { Config } from '../../../config';
 import { AppError } from '../../../lib/app-error';
@@ -57,7 +58,7 @@ export function createStripePayoutProvider(config: Config, client?: Stripe): Pay
           const message = err.message || 'The payout provider refused these details.';
           throw new AppError('VALIDATION', message, { [field]: [message] });
         }
-        throw new AppError('UNAVAILABLE', 'The payout provider cannot be reached. Please try again in a few minutes.');
+        throw new AppError('UNAVAILABLE', msg('payments.gateway_unavailable'));
       }
     },
 

@@ -71,17 +71,29 @@ describe('the login form (issue 18 conformance)', () => {
 describe('the login form in German (issue 18: German is complete)', () => {
   afterEach(() => i18n.changeLanguage('en'));
 
-  it("issue 18: the form's own messages and the server's answer are German", async () => {
-    vi.stubGlobal(
-      'fetch',
-      serverRefusing(() => jsonAnswer(422, { status: 'ERROR', message: incorrect, errors: { username: [incorrect] } })),
-    );
-    // The German words and messages, as a /de page loads them (the server's words do not come here).
+  /** The login page in German, as a /de page loads its words (the server's words do not come here). */
+  async function renderGermanLogin() {
     await loadServerWords('de');
     const queryClient = createQueryClient();
     queryClient.setQueryData(authKey, { authenticated: false, user: null });
     queryClient.setQueryData(siteKeys.settings, { is_email_verification_enabled: false });
     renderRouter(createMemoryRouter([{ path: '/login', element: <LoginForm /> }], { initialEntries: ['/login'] }), queryClient);
+  }
+
+  it("issue 18: the form's own messages and the server's answer are German", async () => {
+    vi.stubGlobal(
+      'fetch',
+      serverRefusing(() =>
+        jsonAnswer(422, {
+          status: 'ERROR',
+          message: incorrect,
+          code: 'auth.invalid_credentials',
+          errors: { username: [incorrect] },
+          codes: { username: ['auth.invalid_credentials'] },
+        }),
+      ),
+    );
+    await renderGermanLogin();
 
     fireEvent.click(screen.getByRole('button', { name: 'Anmelden' }));
     expect(await screen.findByText('Bitte fülle „E-Mail“ aus.')).toBeTruthy();
@@ -92,5 +104,41 @@ describe('the login form in German (issue 18: German is complete)', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Anmelden' }));
     expect(await screen.findByText('E-Mail-Adresse oder Passwort ist falsch.')).toBeTruthy();
     expect(screen.queryByText(incorrect)).toBeNull();
+  });
+
+  it('issue 31: a coded answer without field messages is German, by its key and values', async () => {
+    const english = 'Too many failed sign-in attempts. Please try again in 30 seconds.';
+    vi.stubGlobal(
+      'fetch',
+      serverRefusing(() => jsonAnswer(429, { status: 'ERROR', message: english, code: 'rate.retry_seconds?what=rate.sign_in&n=30' })),
+    );
+    await renderGermanLogin();
+    fireEvent.change(screen.getByLabelText('E-Mail'), { target: { value: 'ana@example.com' } });
+    fireEvent.change(screen.getByLabelText('Passwort'), { target: { value: 'not-my-password' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Anmelden' }));
+    expect(await screen.findByText('Zu viele fehlgeschlagene Anmeldeversuche. Bitte versuche es in 30 Sekunden erneut.')).toBeTruthy();
+    expect(screen.queryByText(english)).toBeNull();
+  });
+
+  it('issue 31: a key this app does not know shows the English the server sent', async () => {
+    const english = 'A message from a newer server.';
+    vi.stubGlobal(
+      'fetch',
+      serverRefusing(() =>
+        jsonAnswer(422, {
+          status: 'ERROR',
+          message: english,
+          code: 'auth.newer_key',
+          errors: { username: [english] },
+          codes: { username: ['auth.newer_key'] },
+        }),
+      ),
+    );
+    await renderGermanLogin();
+    fireEvent.change(screen.getByLabelText('E-Mail'), { target: { value: 'ana@example.com' } });
+    fireEvent.change(screen.getByLabelText('Passwort'), { target: { value: 'not-my-password' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Anmelden' }));
+    expect(await screen.findByText(english)).toBeTruthy();
+    expect(screen.queryByText('auth.newer_key')).toBeNull();
   });
 });

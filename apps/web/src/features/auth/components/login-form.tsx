@@ -8,7 +8,7 @@ import { Field } from '../../../components/ui/field';
 import { SubmitButton } from '../../../components/ui/submit-button';
 import { useToast } from '../../../components/ui/toast';
 import { ApiError } from '../../../lib/api-client';
-import { applyServerErrors } from '../../../lib/form-errors';
+import { applyServerErrors, messageOf } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { AlreadySignedInError, useLogin } from '../api/auth-actions';
 import { useAuth } from '../api/auth-state';
@@ -34,7 +34,7 @@ export function LoginForm() {
       if (err instanceof AlreadySignedInError) return toast.info(t('auth.already_signed_in'));
       // One message, once: the server's sentence under the field it names, or else a toast (SPEC §8).
       if (applyServerErrors(err, form.setError, ['username', 'password'])) return;
-      toast.error(err instanceof ApiError && err.message ? err.message : t('auth.login_failed'));
+      toast.error(err instanceof ApiError ? messageOf(err, t('auth.login_failed')) : t('auth.login_failed'));
     }
   });
 

@@ -106,7 +106,8 @@ async function uploadMessageOnce(chatId: number, form: FormData, onProgress: (fr
       if (xhr.status >= 200 && xhr.status < 300 && data.status === 'OK' && data.payload) resolve(data.payload);
       else {
         const first = data.errors ? Object.values(data.errors)[0]?.[0] : undefined;
-        reject(new ApiError(first ?? data.message ?? `Request failed (${xhr.status}).`, xhr.status, data.errors ?? {}));
+        const message = first ?? data.message;
+        reject(new ApiError(message ?? `Request failed (${xhr.status}).`, xhr.status, data.errors ?? {}, { generic: !message }));
       }
     };
     xhr.send(form);

@@ -1,15 +1,18 @@
-import type { StatementKind } from '@atelier/shared';
+import type { StatementKind, StatementLine } from '@atelier/shared';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { EmptyState, LoadFailed, SkeletonRows } from '../../../components/ui/load-states';
 import { Table } from '../../../components/ui/table';
 import { formatDateTime } from '../../../lib/format-date';
-import { localizeMessage } from '../../../lib/i18n';
+import { localizeCoded } from '../../../lib/i18n';
 import { useTranslation } from '../../../lib/i18n-runtime';
 import { Price } from '../../catalog';
 import { useSelectedCurrency } from '../../currency';
 import { statementCsvUrl, useStatement } from '../api/statement';
 import './deposits.css';
+
+/** What a movement was, in the page's language (by its key; a line without one shows the server's English). */
+const describe = (l: StatementLine) => localizeCoded(l.description_code, l.description);
 
 const KIND_KEY: Record<StatementKind, string> = {
   deposit: 'statement.kind_deposit',
@@ -48,7 +51,7 @@ export function Statement() {
               <td>
                 <strong>{t(KIND_KEY[l.kind])}</strong>
                 <br />
-                {l.link ? <Link to={l.link}>{localizeMessage(l.description)}</Link> : <span>{localizeMessage(l.description)}</span>}
+                {l.link ? <Link to={l.link}>{describe(l)}</Link> : <span>{describe(l)}</span>}
               </td>
               <td className="amount" data-sign={l.amount_minor < 0 ? 'out' : 'in'}>
                 {l.amount_minor > 0 ? '+' : ''}

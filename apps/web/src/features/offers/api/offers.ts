@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, currentLanguage, ensureCsrfCookie, reactToFailure, retryOnStaleCsrf } from '../../../lib/api-client';
 import { type ApiAnswer, type ApiPayload, contract, envelopeOf, payloadOf } from '../../../lib/api-contract';
 import { readCookie } from '../../../lib/cookies';
-import { i18n } from '../../../lib/i18n';
+import { i18n, localizeMessage } from '../../../lib/i18n';
 
 export const offerKeys = {
   history: ['offers', 'history'] as const,
@@ -14,16 +14,17 @@ export const offerKeys = {
 };
 
 /**
- * SPEC §8 offers: two known server faults get their own words; otherwise the first message of the
- * answer's errors, then its message, then the exception's message, then the call's default.
+ * SPEC §8 offers: two known server faults get their own words (the payment provider out of reach, any
+ * other server fault); otherwise the first message of the answer's errors, then its message, then the
+ * exception's message, then the call's default.
  */
 export function offerErrorMessage(err: unknown, fallback: string): string {
   if (err instanceof ApiError) {
-    if (err.status === 500 && /array offset on null/i.test(err.message)) return i18n.t('offers.api_error');
-    if (err.status === 500 && err.message.includes('Gateway')) return i18n.t('offers.gateway_error');
-    const first = Object.values(err.errors).find((messages) => messages?.length)?.[0];
-    if (first) return first;
-    if (err.message && !err.message.startsWith('Request failed') && !err.message.startsWith('Unexpected answer')) return err.message;
+    if (err.key === 'payments.gateway_unavailable') return i18n.t('offers.gateway_error');
+    if (err.status === 500) return i18n.t('offers.api_error');
+    const field = Object.keys(err.errors).find((name) => err.errors[name]?.length);
+    if (field) return localizeMessage(err.fieldMessage(field) ?? '');
+    if (err.message && !err.generic) return localizeMessage(err.displayMessage);
     return fallback;
   }
   if (err instanceof Error && err.message) return err.message;
@@ -103,7 +104,7 @@ async function uploadOfferOnce(form: FormData, onProgress: (percent: number) => 
     };
     xhr.onerror = () => reject(new ApiError(i18n.t('app.connection_error'), 0));
     xhr.onload = () => {
-      let data: { status?: string; message?: string; errors?: Record<string, string[]>; payload?: OfferAnswer['payload'] } = {};
+      let data: { status?: string; payload?: OfferAnswer['payload'] } = {};
       try {
         data = JSON.parse(xhr.responseText);
       } catch {
@@ -114,10 +115,10 @@ async function uploadOfferOnce(form: FormData, onProgress: (percent: number) => 
         resolve(data as OfferAnswer);
         return;
       }
-      const message = typeof data.message === 'string' ? data.message : `Request failed (${xhr.status}).`;
+      const failure = ApiError.fromAnswer(xhr.status, data);
       // A first 419 is retried with a renewed XSRF cookie (retryOnStaleCsrf) before anything reacts.
-      if (last || xhr.status !== 419) reactToFailure(xhr.status, message);
-      reject(new ApiError(message, xhr.status, data.errors && typeof data.errors === 'object' ? data.errors : {}));
+      if (last || xhr.status !== 419) reactToFailure(xhr.status, failure.code);
+      reject(failure);
     };
     xhr.send(form);
   });
